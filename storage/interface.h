@@ -1,0 +1,164 @@
+#pragma once
+// The storage contract every backend (etcd3, embedded) and the Cacher fulfil: the shape of
+// k8s.io/apiserver/pkg/storage.Interface, with objects carried as their serialized bytes.
+//
+// Revisions: one global, strictly increasing revision per backend, bumped by every write. An object's
+// resourceVersion is its mod_revision. Keys are full keys, including the backend's prefix handling done by
+// the backend itself (callers pass keys like "/registry/configmaps/default/x" or a prefix ending in '/').
+#include <asio/awaitable.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kapi::storage {
+
+using Revision = std::int64_t;
+
+struct KeyValue {
+  std::string key;
+  std::string value;  // the serialized object, exactly as written
+  Revision create_revision = 0;
+  Revision mod_revision = 0;  // the object's resourceVersion
+  std::int64_t lease = 0;     // non-zero when written with a TTL
+};
+
+// The error kinds of k8s.io/apiserver/pkg/storage/errors.go, plus Expired for "too old resource version".
+enum class ErrorCode {
+  KeyNotFound,
+  KeyExists,
+  ResourceVersionConflicts,  // a precondition (uid, resourceVersion) failed, or a concurrent writer won
+  InvalidObj,
+  InvalidArgument,  // bad resourceVersion / continue token / option combination (→ 400)
+  Expired,          // compacted revision: watch → 410 Gone, list continue → 410 Expired
+  TooLargeResourceVersion,  // a requested revision the backend has not reached within the wait bound
+  Timeout,
+  Unreachable,
+  Internal,
+};
+
+class StorageError : public std::runtime_error {
+ public:
+  StorageError(ErrorCode code, std::string key, std::string message, Revision revision = 0)
+      : std::runtime_error(std::move(message)), code_(code), key_(std::move(key)), revision_(revision) {}
+  ErrorCode code() const noexcept { return code_; }
+  const std::string& key() const noexcept { return key_; }
+  // For Expired: the oldest revision still available; for TooLargeResourceVersion: the current one.
+  Revision revision() const noexcept { return revision_; }
+
+ private:
+  ErrorCode code_;
+  std::string key_;
+  Revision revision_;
+};
+
+// Selects objects; empty means "everything". Applied by the backend (or cacher) to each candidate.
+using Predicate = std::function<bool(const KeyValue&)>;
+
+// Checked against the current object before a delete or update is applied; throws StorageError
+// (ResourceVersionConflicts) to refuse. Registries use it for uid / resourceVersion preconditions.
+using PreconditionCheck = std::function<void(const KeyValue& current)>;
+
+// How a read treats resourceVersion (k8s.io/apimachinery metav1.ResourceVersionMatch).
+enum class ResourceVersionMatch { Unset, NotOlderThan, Exact };
+
+struct GetOptions {
+  // "" = most recent (consistent read); "0" = any; "N" = not older than N.
+  std::string resource_version;
+  bool ignore_not_found = false;
+};
+
+struct ListOptions {
+  std::string resource_version;  // as in GetOptions; with match=Exact, the revision to read at
+  ResourceVersionMatch resource_version_match = ResourceVersionMatch::Unset;
+  Predicate predicate;
+  std::int64_t limit = 0;      // 0 = no limit
+  std::string continue_token;  // opaque, from a previous ListResult
+  bool recursive = true;       // false: the key names one object
+};
+
+struct ListResult {
+  std::vector<KeyValue> items;
+  Revision revision = 0;        // the revision the list was read at (the list's resourceVersion)
+  std::string continue_token;   // non-empty when more items remain
+  std::optional<std::int64_t> remaining_item_count;
+};
+
+struct WriteOptions {
+  std::chrono::seconds ttl{0};  // 0 = no expiry
+};
+
+enum class WatchEventType { Added, Modified, Deleted, Bookmark, Error };
+
+struct WatchEvent {
+  WatchEventType type = WatchEventType::Added;
+  KeyValue object;       // for Deleted: the last state, with mod_revision = the deletion revision
+  KeyValue prev_object;  // the state before this event (Modified/Deleted), when known
+  Revision revision = 0;  // the revision of this event (Bookmark: the revision progress reached)
+  std::optional<StorageError> error;  // set for Error events (e.g. Expired when history is gone)
+};
+
+struct WatchOptions {
+  // "" or "0": start from now, first sending the current state as Added events (like kube's cacher);
+  // "N": every change after revision N, or an Error(Expired) event if N is compacted.
+  std::string resource_version;
+  bool recursive = true;
+  Predicate predicate;
+  bool progress_notify = false;  // deliver Bookmark events when the backend reports progress
+  bool send_initial_events = false;
+};
+
+// A running watch. next() yields events in revision order; std::nullopt once the watch has ended
+// (stopped, or the backend closed it). Destroying the stream stops the watch.
+class WatchStream {
+ public:
+  virtual ~WatchStream() = default;
+  virtual asio::awaitable<std::optional<WatchEvent>> next() = 0;
+  virtual void stop() = 0;
+};
+
+// Given the current object (nullptr when absent and the caller allowed that), returns the new bytes to
+// write, or std::nullopt to leave the object unchanged. May throw to abort the update. Called again with
+// the fresh object when a concurrent write wins the race.
+using TryUpdate = std::function<std::optional<std::string>(const KeyValue* current)>;
+
+class Interface {
+ public:
+  virtual ~Interface() = default;
+
+  // Fails with KeyExists when the key is present.
+  virtual asio::awaitable<KeyValue> create(std::string key, std::string value, WriteOptions options) = 0;
+
+  // Returns the deleted object with mod_revision set to the deletion's revision. KeyNotFound when absent.
+  virtual asio::awaitable<KeyValue> remove(std::string key, PreconditionCheck preconditions) = 0;
+
+  // std::nullopt only when ignore_not_found; KeyNotFound otherwise.
+  virtual asio::awaitable<std::optional<KeyValue>> get(std::string key, GetOptions options) = 0;
+
+  virtual asio::awaitable<ListResult> list(std::string key_prefix, ListOptions options) = 0;
+
+  // Read-modify-write with optimistic retry, like storage.Interface.GuaranteedUpdate. KeyNotFound when absent
+  // and !ignore_not_found.
+  virtual asio::awaitable<KeyValue> guaranteed_update(std::string key, bool ignore_not_found,
+                                                      PreconditionCheck preconditions, TryUpdate try_update,
+                                                      WriteOptions options) = 0;
+
+  virtual asio::awaitable<std::unique_ptr<WatchStream>> watch(std::string key, WatchOptions options) = 0;
+
+  virtual asio::awaitable<std::int64_t> count(std::string key_prefix) = 0;
+
+  virtual asio::awaitable<Revision> current_revision() = 0;
+
+  // Asks the backend to send a progress notification (Bookmark) on every progress_notify watch.
+  virtual asio::awaitable<void> request_watch_progress() = 0;
+
+  // Drops history older than `revision`; watches and exact reads below it then fail with Expired.
+  virtual asio::awaitable<void> compact(Revision revision) = 0;
+};
+
+}  // namespace kapi::storage
