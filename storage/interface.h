@@ -44,17 +44,26 @@ enum class ErrorCode {
 
 class StorageError : public std::runtime_error {
  public:
-  StorageError(ErrorCode code, std::string key, std::string message, Revision revision = 0)
-      : std::runtime_error(std::move(message)), code_(code), key_(std::move(key)), revision_(revision) {}
+  StorageError(ErrorCode code, std::string key, std::string message, Revision revision = 0,
+               std::string continue_token = {})
+      : std::runtime_error(std::move(message)),
+        code_(code),
+        key_(std::move(key)),
+        revision_(revision),
+        continue_token_(std::move(continue_token)) {}
   ErrorCode code() const noexcept { return code_; }
   const std::string& key() const noexcept { return key_; }
   // For Expired: the oldest revision still available; for TooLargeResourceVersion: the current one.
   Revision revision() const noexcept { return revision_; }
+  // For Expired on a paginated list whose continue revision is compacted: a token continuing the list at the
+  // latest revision, which kube-apiserver returns in the 410 Status's metadata.continue ("inconsistent continue").
+  const std::string& continue_token() const noexcept { return continue_token_; }
 
  private:
   ErrorCode code_;
   std::string key_;
   Revision revision_;
+  std::string continue_token_;
 };
 
 // Selects objects; empty means "everything". Applied by the backend (or cacher) to each candidate.
