@@ -1,0 +1,138 @@
+#include "filters/list_options_probe.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kapi::filters {
+namespace {
+
+// labels.Parse: the good and bad strings of apimachinery's TestSelectorParse, then corners of its lexer and grammar.
+TEST(LabelSelectorIsValid, AcceptsWhatLabelsParseAccepts) {
+  for (const std::string selector :
+       {"x=a,y=b,z=c", "", "x!=a,y=b", "x=", "x= ", "x=,z= ", "x= ,z= ", "!x", "x>1", "x>1,z<5", "x==a",
+        "  x  ==  a  ", "x in (a)", "x in (a,b),y notin (c)", "x in ()", "x in (,)", "x in (a,)", "x in (,a)",
+        "x in (a,,b)", "x notin (in,notin)", "in in (in)", "notin", "x=in", "x,y,!z", "x>007",
+        "example.com/app=web", "a.b-c_d=E.f-G_h", "x\tin\n(a)", "x=a\r", "x!=a,!y",
+        "k=0123456789012345678901234567890123456789012345678901234567890ab"}) {
+    EXPECT_TRUE(label_selector_is_valid(selector)) << '"' << selector << '"';
+  }
+}
+
+TEST(LabelSelectorIsValid, RejectsWhatLabelsParseRejects) {
+  for (const std::string selector :
+       {"x=a||y=b", "x==a==b", "!x=a", "x<a", "x=a,", ",", "x,,y", "=a", "x in a", "x in (a", "x in (a,b",
+        "x=(a,b)", "x in in", "x (a)", "x=a b", "x>1.5", "x>", "x<99999999999999999999", "x gt 1", "x>-5", "x<+5", "!", "!!x",
+        "!x in (a)", "-x=a", "x-=a", "x=-a", "x=a-", "/x=a", "a/b/c=d", "Example.com/app=web", "x=a%b", "x ~= a",
+        "x=a)", "(x)", "x in (a)(b)", "x=\"a\"", "k=0123456789012345678901234567890123456789012345678901234567890abc",
+        "0123456789012345678901234567890123456789012345678901234567890abc"}) {
+    EXPECT_FALSE(label_selector_is_valid(selector)) << '"' << selector << '"';
+  }
+}
+
+TEST(LabelSelectorIsValid, NulBytesBehaveAsInGosLexer) {
+  // Go's lexer reads 0 both at the end of input and for a NUL byte, with position-dependent effects.
+  using namespace std::string_literals;
+  EXPECT_TRUE(label_selector_is_valid("\0x=("s));              // at a token start: end of input
+  EXPECT_TRUE(label_selector_is_valid("x=a \0garbage(("s));    // after blanks: end of input
+  EXPECT_FALSE(label_selector_is_valid("x=a\0garbage"s));      // inside an identifier: a separator
+  EXPECT_TRUE(label_selector_is_valid("x=a,\0y"s));            // after an operator: swallowed
+}
+
+TEST(ParseFieldSelector, SplitsSortsAndUnescapes) {
+  const auto terms = parse_field_selector("spec.nodeName!=n1,metadata.name==a\\=b,status.phase=Running");
+  ASSERT_TRUE(terms.has_value());
+  ASSERT_EQ(terms->size(), 3u);
+  EXPECT_EQ((*terms)[0].field, "metadata.name");
+  EXPECT_TRUE((*terms)[0].equals);
+  EXPECT_EQ((*terms)[0].value, "a=b");
+  EXPECT_EQ((*terms)[1].field, "spec.nodeName");
+  EXPECT_FALSE((*terms)[1].equals);
+  EXPECT_EQ((*terms)[1].value, "n1");
+  EXPECT_EQ((*terms)[2].field, "status.phase");
+  EXPECT_EQ((*terms)[2].value, "Running");
+}
+
+TEST(ParseFieldSelector, AcceptsLikeFieldsParseSelector) {
+  for (const std::string selector : {"", "a=b", "a==b", "a!=b", "a=b,c=d", ",a=b,,", "a=", "=b", "!x=a",
+                                     "x=a\\,b", "x=a\\\\b", "x=a\\=b", "a b = c d", "a<b=c"}) {
+    EXPECT_TRUE(parse_field_selector(selector).has_value()) << selector;
+  }
+  for (const std::string selector : {"a", "a=b,c", "x=a||y=b", "x==a==b", "x<a", "x=a=b", "x=a\\", "x=a\\b",
+                                     "x=a\\/b", "a=b,c=d\\"}) {
+    EXPECT_FALSE(parse_field_selector(selector).has_value()) << selector;
+  }
+}
+
+TEST(ParseFieldSelector, SplitsAtTheFirstOperator) {
+  const auto terms = parse_field_selector("a!==b");  // "!=" at position 1, rhs "=b" holds a bare '='
+  EXPECT_FALSE(terms.has_value());
+  const auto plain = parse_field_selector("x!y=z");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ((*plain)[0].field, "x!y");
+  EXPECT_EQ((*plain)[0].value, "z");
+}
+
+TEST(ParseFieldSelector, SlowPathUnescapeReplacesMalformedUtf8) {
+  const auto terms = parse_field_selector("a=\xFF\\,");
+  ASSERT_TRUE(terms.has_value());
+  EXPECT_EQ((*terms)[0].value, "\xEF\xBF\xBD,");
+  const auto fast = parse_field_selector("a=\xFF");
+  ASSERT_TRUE(fast.has_value());
+  EXPECT_EQ((*fast)[0].value, "\xFF");  // no escapes: the value is taken as is
+  const auto valid = parse_field_selector("a=\xE2\x82\xAC\\=");
+  ASSERT_TRUE(valid.has_value());
+  EXPECT_EQ((*valid)[0].value, "\xE2\x82\xAC=");
+}
+
+TEST(FieldSelectorExactMatch, FirstEqualsTermInSortedOrder) {
+  const auto terms = parse_field_selector("metadata.name!=x,metadata.name=b,metadata.name=a");
+  ASSERT_TRUE(terms.has_value());
+  EXPECT_EQ(field_selector_exact_match(*terms, "metadata.name"), "a");
+  EXPECT_EQ(field_selector_exact_match(*terms, "metadata.namespace"), std::nullopt);
+  EXPECT_EQ(field_selector_exact_match(*parse_field_selector("metadata.name!=x"), "metadata.name"), std::nullopt);
+}
+
+TEST(ParsesAsInt64, MatchesStrconvParseIntBase10) {
+  for (const std::string text : {"0", "-0", "+0", "42", "-42", "+42", "007", "9223372036854775807",
+                                 "-9223372036854775808"}) {
+    EXPECT_TRUE(parses_as_int64(text)) << text;
+  }
+  for (const std::string text : {"", "+", "-", " 1", "1 ", "1_000", "0x10", "1e3", "1.0", "9223372036854775808",
+                                 "-9223372036854775809", "99999999999999999999", "--1"}) {
+    EXPECT_FALSE(parses_as_int64(text)) << text;
+  }
+}
+
+TEST(QueryValueIsTrue, OnlyZeroAndFalseAreFalse) {
+  EXPECT_FALSE(query_value_is_true("0"));
+  EXPECT_FALSE(query_value_is_true("false"));
+  EXPECT_FALSE(query_value_is_true("FaLsE"));
+  EXPECT_FALSE(query_value_is_true("fal\xC5\xBF" "e"));
+  EXPECT_TRUE(query_value_is_true(""));
+  EXPECT_TRUE(query_value_is_true("00"));
+  EXPECT_TRUE(query_value_is_true("no"));
+  EXPECT_TRUE(query_value_is_true(" false"));
+}
+
+TEST(ProbeListOptions, DecodesLikeTheParameterCodec) {
+  const auto probe = [](std::string_view raw) { return probe_list_options(http::QueryParams::parse(raw)); };
+  EXPECT_TRUE(probe("").decoded);
+  EXPECT_FALSE(probe("").watch);
+  EXPECT_TRUE(probe("watch=1&allowWatchBookmarks=maybe&resourceVersion=x&sendInitialEvents=zz").decoded);
+  EXPECT_FALSE(probe("limit=").decoded);
+  EXPECT_FALSE(probe("timeoutSeconds=1s").decoded);
+  EXPECT_TRUE(probe("limit=500&limit=x").decoded);  // only the first value is converted
+  EXPECT_FALSE(probe("labelSelector=a%20b").decoded);
+  EXPECT_FALSE(probe("fieldSelector=a").decoded);
+
+  EXPECT_EQ(probe("fieldSelector=metadata.name%3Dn").field_selector_name, "n");
+  EXPECT_EQ(probe("fieldSelector=metadata.name%3D").field_selector_name, "");
+  EXPECT_EQ(probe("fieldSelector=metadata.name%3D.").field_selector_name, std::nullopt);
+  EXPECT_EQ(probe("fieldSelector=metadata.name%3Da%2Fb").field_selector_name, std::nullopt);
+  EXPECT_EQ(probe("fieldSelector=metadata.name%3D...").field_selector_name, "...");
+  EXPECT_EQ(probe("fieldSelector=metadata.name%3Dn&limit=1.5").field_selector_name, std::nullopt);
+}
+
+}  // namespace
+}  // namespace kapi::filters
