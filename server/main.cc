@@ -1,1 +1,22 @@
-int main() { return 0; }
+// kapi-apiserver: a Kubernetes API server.
+#include "server/apiserver.h"
+#include "server/options.h"
+
+#include <csignal>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a client that went away is an error code on the socket, not a signal
+  kapi::server::Options options;
+  try {
+    options = kapi::server::parse_options(argc, argv);
+  } catch (const kapi::server::OptionsError& error) {
+    std::cerr << "Error: " << error.what() << "\n\n" << kapi::server::usage();
+    return 2;
+  }
+  if (options.show_help) {
+    std::cout << kapi::server::usage();
+    return 0;
+  }
+  return kapi::server::run_apiserver(options);
+}

@@ -1,0 +1,31 @@
+#pragma once
+// DefaultBuildHandlerChain: the one place that orders the common filter stages, outermost first.
+#include "base/log.h"
+#include "filters/filter.h"
+#include "filters/long_running.h"
+#include "server/lifecycle.h"
+#include "server/metrics/registry.h"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace kapi::filters {
+
+struct ChainConfig {
+  ChainConfig(base::Logger& logger, metrics::Registry& metrics, server::Lifecycle& lifecycle)
+      : logger(logger), metrics(metrics), lifecycle(lifecycle) {}
+  base::Logger& logger;
+  metrics::Registry& metrics;
+  server::Lifecycle& lifecycle;
+  LongRunningCheck long_running;
+  std::chrono::nanoseconds request_timeout = std::chrono::seconds(60);
+  int max_requests_inflight = 400;
+  int max_mutating_requests_inflight = 200;
+  std::vector<std::string> cors_allowed_origins;
+  std::vector<std::string> hsts_directives;
+};
+
+Chain build_handler_chain(const ChainConfig& config, Handler servers);
+
+}  // namespace kapi::filters

@@ -1,0 +1,36 @@
+#pragma once
+// WithHTTPLogging: one line per request at verbosity 3, like kube-apiserver's httplog.
+#include "base/log.h"
+#include "filters/filter.h"
+
+namespace kapi::filters {
+
+class HttpLogFilter final : public Filter {
+ public:
+  explicit HttpLogFilter(base::Logger& logger) : logger_(logger) {}
+  std::string_view name() const override { return "http-log"; }
+
+  asio::awaitable<void> handle(Exchange& exchange, Next next) override {
+    if (!logger_.enabled(3)) co_return co_await next(exchange);
+    struct Line {
+      Exchange& exchange;
+      base::Logger& logger;
+      ~Line() {
+        const auto& r = exchange.request;
+        auto latency = std::chrono::steady_clock::now() - exchange.context.received_steady;
+        std::string line = "\"HTTP\" verb=\"" + r.method + "\" URI=\"" + r.target + "\" latency=\"" +
+                           std::to_string(std::chrono::duration<double, std::milli>(latency).count()) +
+                           "ms\" userAgent=\"" + std::string(r.headers.get("User-Agent").value_or("")) +
+                           "\" audit-ID=\"" + exchange.context.audit_id + "\" srcIP=\"" + r.remote_address +
+                           "\" resp=" + std::to_string(exchange.response->status());
+        logger.info(line);
+      }
+    } line{exchange, logger_};
+    co_await next(exchange);
+  }
+
+ private:
+  base::Logger& logger_;
+};
+
+}  // namespace kapi::filters

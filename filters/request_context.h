@@ -1,0 +1,37 @@
+#pragma once
+// What the filter chain learns about a request as it passes through, for the stages and handlers after it:
+// the role of the values k8s.io/apiserver/pkg/endpoints/request keeps in a Go context.
+#include "filters/request_info_resolver.h"
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kapi::filters {
+
+struct UserInfo {
+  std::string name;
+  std::string uid;
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<std::string>> extra;
+};
+
+struct RequestContext {
+  std::string audit_id;
+  std::chrono::system_clock::time_point received_at{};
+  std::chrono::steady_clock::time_point received_steady{};
+  std::optional<RequestInfo> request_info;
+  bool long_running = false;
+  std::optional<UserInfo> user;
+  // Where the request deadline filter put the end of this request's time (none for long-running requests).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::vector<std::string> warnings;  // sent as `Warning: 299 - "..."` headers
+  // Time spent in each filter stage up to the handler, for apiserver_request_filter_duration_seconds.
+  std::vector<std::pair<std::string_view, std::chrono::steady_clock::duration>> filter_latencies;
+  std::chrono::steady_clock::time_point stage_entered{};
+};
+
+}  // namespace kapi::filters

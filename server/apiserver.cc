@@ -1,0 +1,153 @@
+#include "server/apiserver.h"
+
+#include "base/duration.h"
+#include "base/log.h"
+#include "filters/chain.h"
+#include "server/chain/server_chain.h"
+#include "server/chain/testing_endpoints.h"
+#include "server/http/http_server.h"
+#include "server/lifecycle.h"
+#include "server/metrics/registry.h"
+#include "server/pki/pki.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/io_context.hpp>
+#include <asio/signal_set.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/use_awaitable.hpp>
+
+#include <iostream>
+#include <thread>
+#include <unistd.h>
+
+namespace kapi::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string advertise_host(const Options& options) {
+  if (!options.advertise_address.empty()) return options.advertise_address;
+  if (options.bind_address == "0.0.0.0" || options.bind_address == "::") return "127.0.0.1";
+  return options.bind_address;
+}
+
+asio::awaitable<void> sleep_for(std::chrono::nanoseconds duration) {
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  timer.expires_after(duration);
+  co_await timer.async_wait(asio::use_awaitable);
+}
+
+// The shutdown sequence of kube-apiserver's lifecycle signals, in order.
+asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Lifecycle& lifecycle,
+                                http::HttpServer& http, asio::io_context& io) {
+  logger.info("received termination signal: /readyz now fails; shutting down after " +
+              base::format_go_duration(options.shutdown_delay_duration));
+  lifecycle.initiate_shutdown();
+  if (options.shutdown_delay_duration.count() > 0) co_await sleep_for(options.shutdown_delay_duration);
+
+  http.stop_accepting();
+  http.connections().close_all_when_idle();
+  lifecycle.stop_accepting_requests();
+
+  auto give_up = std::chrono::steady_clock::now() + options.shutdown_timeout;
+  while (lifecycle.in_flight() > 0 && std::chrono::steady_clock::now() < give_up) co_await sleep_for(10ms);
+  if (lifecycle.in_flight() > 0)
+    logger.warning("shutdown timeout: " + std::to_string(lifecycle.in_flight()) + " requests still in flight");
+
+  lifecycle.end_long_running_requests();
+  auto long_running_deadline = std::chrono::steady_clock::now() + 5s;
+  while ((lifecycle.long_running_count() > 0 || http.connections().size() > 0) &&
+         std::chrono::steady_clock::now() < long_running_deadline) {
+    http.connections().close_all_when_idle();
+    co_await sleep_for(10ms);
+  }
+  logger.info("shutdown complete");
+  io.stop();
+}
+
+}  // namespace
+
+int run_apiserver(const Options& options) {
+  base::Logger logger(options.verbosity);
+  metrics::Registry metrics;
+  Lifecycle lifecycle;
+
+  std::string host = advertise_host(options);
+  pki::PkiOptions pki_options;
+  pki_options.cert_dir = options.cert_dir;
+  pki_options.advertise_host = host;
+  pki_options.secure_port = static_cast<uint16_t>(options.secure_port);
+  pki_options.extra_sans = {"10.0.0.1"};
+  if (!options.tls_cert_file.empty()) pki_options.tls_cert_file = options.tls_cert_file;
+  if (!options.tls_private_key_file.empty()) pki_options.tls_private_key_file = options.tls_private_key_file;
+  if (!options.client_ca_file.empty()) pki_options.client_ca_file = options.client_ca_file;
+  pki::PkiMaterial pki_material;
+  try {
+    pki_material = pki::ensure_pki(pki_options);
+  } catch (const std::exception& error) {
+    logger.error(std::string("TLS setup failed: ") + error.what());
+    return 1;
+  }
+
+  int threads = options.reactor_threads > 0 ? options.reactor_threads
+                                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  asio::io_context io(threads);
+
+  chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
+  filters::ChainConfig chain_config(logger, metrics, lifecycle);
+  if (options.enable_testing_endpoints)
+    chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
+  chain_config.request_timeout = options.request_timeout;
+  chain_config.max_requests_inflight = options.max_requests_inflight;
+  chain_config.max_mutating_requests_inflight = options.max_mutating_requests_inflight;
+  chain_config.cors_allowed_origins = options.cors_allowed_origins;
+  chain_config.hsts_directives = options.strict_transport_security_directives;
+  filters::Chain handler_chain = filters::build_handler_chain(chain_config, servers.handler());
+
+  http::ConnectionOptions connection_options;
+  connection_options.limits = {options.max_request_header_bytes, options.max_request_body_bytes};
+  connection_options.read_header_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.read_header_timeout);
+  connection_options.idle_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.idle_timeout);
+  http::HttpServer http(io, connection_options,
+                        [&handler_chain](http::Request& request, http::ResponseWriter& response) -> asio::awaitable<void> {
+                          filters::Exchange exchange{request, &response, {}};
+                          co_await handler_chain(exchange);
+                        });
+
+  try {
+    auto tls = http::make_server_tls_context({pki_material.serving_cert, pki_material.serving_key, pki_material.client_ca});
+    auto secure = http.listen({asio::ip::make_address(options.bind_address), static_cast<uint16_t>(options.secure_port)}, tls);
+    logger.info("serving securely on " + pki::https_url(secure.address().to_string(), secure.port()));
+    std::cout << "kapi-apiserver serving on " << pki::https_url(host, secure.port()) << std::endl;
+    if (options.insecure_port > 0) {
+      auto address = asio::ip::make_address(options.insecure_bind_address);
+      if (!address.is_loopback()) throw std::runtime_error("--insecure-bind-address must be a loopback address");
+      auto insecure = http.listen({address, static_cast<uint16_t>(options.insecure_port)}, nullptr);
+      std::cout << "kapi-apiserver serving plain HTTP on http://" << insecure.address().to_string() << ":"
+                << insecure.port() << " (loopback only, no authentication)" << std::endl;
+    }
+  } catch (const std::exception& error) {
+    logger.error(std::string("failed to listen: ") + error.what());
+    return 1;
+  }
+  if (!pki_material.admin_kubeconfig.empty())
+    std::cout << "admin kubeconfig: " << pki_material.admin_kubeconfig.string() << "\n"
+              << "  export KUBECONFIG=" << std::filesystem::absolute(pki_material.admin_kubeconfig).string()
+              << std::endl;
+
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const asio::error_code& ec, int) {
+    if (ec) return;
+    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, io), asio::detached);
+  });
+  http.start();
+
+  std::vector<std::thread> reactor;
+  for (int i = 1; i < threads; ++i) reactor.emplace_back([&io] { io.run(); });
+  io.run();
+  for (auto& thread : reactor) thread.join();
+  return 0;
+}
+
+}  // namespace kapi::server

@@ -1,0 +1,408 @@
+#include "server/http/connection.h"
+
+#include "base/race.h"
+#include "server/apierrors/errors.h"
+
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/post.hpp>
+#include <asio/redirect_error.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include <array>
+#include <cstdio>
+#include <ctime>
+
+namespace kapi::http {
+
+std::uint64_t ConnectionRegistry::add(Entry entry) {
+  std::lock_guard lock(mutex_);
+  auto id = next_id_++;
+  entries_.emplace(id, std::move(entry));
+  return id;
+}
+
+void ConnectionRegistry::remove(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  entries_.erase(id);
+}
+
+void ConnectionRegistry::close_all_when_idle() {
+  std::lock_guard lock(mutex_);
+  for (auto& [id, entry] : entries_) entry.close_if_idle();
+}
+
+std::size_t ConnectionRegistry::size() const {
+  std::lock_guard lock(mutex_);
+  return entries_.size();
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using asio::use_awaitable;
+
+const char* reason_phrase(int status) {
+  switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 413: return "Request Entity Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Entity";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    default: return "Unknown";
+  }
+}
+
+std::string http_date() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::array<char, 64> buf{};
+  std::size_t n = std::strftime(buf.data(), buf.size(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  return std::string(buf.data(), n);
+}
+
+bool body_allowed(int status) { return !(status == 204 || status == 304 || (status >= 100 && status < 200)); }
+
+// What a connection shares with the registry; touched only on the connection's strand.
+struct ConnectionState {
+  bool idle = true;
+  bool draining = false;  // shutdown asked: close after the current response
+  bool alive = true;
+  std::function<void()> close;
+};
+
+template <typename Stream>
+auto& lowest_socket(Stream& stream) {
+  if constexpr (std::is_same_v<Stream, asio::ip::tcp::socket>)
+    return stream;
+  else
+    return stream.lowest_layer();
+}
+
+template <typename Stream>
+class ConnectionWriter final : public ResponseWriter {
+ public:
+  ConnectionWriter(Stream& stream, const Request& request, bool keep_alive)
+      : stream_(stream), head_only_(request.method == "HEAD"), http10_(request.version_minor == 0),
+        keep_alive_(keep_alive) {}
+
+  Headers& headers() override { return headers_; }
+
+  asio::awaitable<void> write(int status, std::string body) override {
+    mark_committed(status);
+    if (!body_allowed(status)) body.clear();
+    std::string head = status_head(status);
+    head.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n\r\n");
+    body_bytes_ = body.size();
+    if (head_only_) body.clear();
+    std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
+    co_await asio::async_write(stream_, buffers, use_awaitable);
+    finished_ = true;
+  }
+
+  asio::awaitable<void> begin_stream(int status) override {
+    mark_committed(status);
+    streaming_ = true;
+    std::string head = status_head(status);
+    // HTTP/1.0 has no chunked coding: the end of the stream is the end of the connection.
+    if (http10_)
+      keep_alive_ = false;
+    else
+      head.append("Transfer-Encoding: chunked\r\n");
+    head.append("\r\n");
+    co_await asio::async_write(stream_, asio::buffer(head), use_awaitable);
+  }
+
+  asio::awaitable<void> write_chunk(std::string_view data) override {
+    if (!streaming_ || finished_) throw std::logic_error("write_chunk outside a stream");
+    if (data.empty() || head_only_) co_return;
+    body_bytes_ += data.size();
+    if (http10_) {
+      co_await asio::async_write(stream_, asio::buffer(data.data(), data.size()), use_awaitable);
+      co_return;
+    }
+    std::array<char, 20> size_line{};
+    int n = std::snprintf(size_line.data(), size_line.size(), "%zx\r\n", data.size());
+    std::array<asio::const_buffer, 3> buffers{asio::buffer(size_line.data(), static_cast<std::size_t>(n)),
+                                              asio::buffer(data.data(), data.size()), asio::buffer("\r\n", 2)};
+    co_await asio::async_write(stream_, buffers, use_awaitable);
+  }
+
+  asio::awaitable<void> end_stream() override {
+    if (!streaming_ || finished_) co_return;
+    finished_ = true;
+    if (!http10_ && !head_only_) co_await asio::async_write(stream_, asio::buffer("0\r\n\r\n", 5), use_awaitable);
+  }
+
+  bool committed() const override { return status_ != 0; }
+  int status() const override { return status_; }
+  std::size_t body_bytes() const override { return body_bytes_; }
+
+  bool finished() const { return finished_; }
+  bool streaming() const { return streaming_; }
+  bool keep_alive() const { return keep_alive_; }
+
+ private:
+  void mark_committed(int status) {
+    if (status_ != 0) throw std::logic_error("response already committed");
+    status_ = status;
+  }
+
+  std::string status_head(int status) {
+    std::string head;
+    head.reserve(256);
+    head.append(http10_ ? "HTTP/1.0 " : "HTTP/1.1 ")
+        .append(std::to_string(status))
+        .append(" ")
+        .append(reason_phrase(status))
+        .append("\r\n");
+    bool has_date = false;
+    for (const auto& field : headers_) {
+      if (iequals(field.name, "Content-Length") || iequals(field.name, "Transfer-Encoding") ||
+          iequals(field.name, "Connection"))
+        continue;
+      has_date = has_date || iequals(field.name, "Date");
+      head.append(field.name).append(": ").append(field.value).append("\r\n");
+    }
+    if (!has_date) head.append("Date: ").append(http_date()).append("\r\n");
+    if (!keep_alive_)
+      head.append("Connection: close\r\n");
+    else if (http10_)
+      head.append("Connection: keep-alive\r\n");
+    return head;
+  }
+
+  Stream& stream_;
+  Headers headers_;
+  bool head_only_;
+  bool http10_;
+  bool keep_alive_;
+  int status_ = 0;
+  bool streaming_ = false;
+  bool finished_ = false;
+  std::size_t body_bytes_ = 0;
+};
+
+template <typename Stream>
+class Connection {
+ public:
+  Connection(Stream& stream, ConnectionOptions options, RequestHandler handler, ConnectionRegistry& registry,
+             bool tls)
+      : stream_(stream), options_(std::move(options)), handler_(std::move(handler)), registry_(registry),
+        parser_(options_.limits), tls_(tls) {}
+
+  asio::awaitable<void> run(std::optional<PeerCertificate> peer) {
+    auto executor = co_await asio::this_coro::executor;
+    state_ = std::make_shared<ConnectionState>();
+    state_->close = [this] { close(); };
+    auto state = state_;
+    registration_ = registry_.add({[state, executor] {
+      asio::post(executor, [state] {
+        state->draining = true;
+        if (state->alive && state->idle) state->close();
+      });
+    }});
+    peer_ = std::move(peer);
+    remote_ = remote_address();
+    deadline_ = Clock::now() + options_.read_header_timeout;
+    asio::co_spawn(executor, watchdog(state), asio::detached);
+    try {
+      co_await serve();
+    } catch (const std::exception&) {
+      // The client went away or misbehaved mid-response; nothing more can be said on this connection.
+    }
+    state->alive = false;
+    registry_.remove(registration_);
+    close();
+  }
+
+ private:
+  std::string remote_address() {
+    asio::error_code ec;
+    auto endpoint = lowest_socket(stream_).remote_endpoint(ec);
+    if (ec) return {};
+    auto address = endpoint.address().to_string();
+    if (endpoint.address().is_v6()) address = "[" + address + "]";
+    return address + ":" + std::to_string(endpoint.port());
+  }
+
+  void close() {
+    asio::error_code ec;
+    auto& socket = lowest_socket(stream_);
+    if (socket.is_open()) {
+      socket.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+      socket.close(ec);
+    }
+  }
+
+  asio::awaitable<void> watchdog(std::shared_ptr<ConnectionState> state) {
+    asio::steady_timer timer(co_await asio::this_coro::executor);
+    while (state->alive) {
+      timer.expires_at(deadline_);
+      co_await timer.async_wait(asio::experimental::as_tuple(use_awaitable));  // woken early when cancelled
+      if (!state->alive) break;
+      if (Clock::now() >= deadline_) {
+        close();
+        break;
+      }
+    }
+  }
+
+  asio::awaitable<void> serve() {
+    std::array<char, 16 * 1024> buffer{};
+    for (;;) {
+      while (!parser_.ready().empty()) {
+        Request request = std::move(parser_.ready().front());
+        parser_.ready().pop_front();
+        if (!co_await answer(request)) co_return;
+      }
+      if (parser_.stopped()) {
+        if (parser_.failure()->status != 0) co_await answer_failure(*parser_.failure());
+        co_return;
+      }
+      if (parser_.take_continue_request())
+        co_await asio::async_write(stream_, asio::buffer("HTTP/1.1 100 Continue\r\n\r\n", 25), use_awaitable);
+      if (state_->draining && !parser_.in_message()) co_return;
+      state_->idle = !parser_.in_message();
+      if (parser_.in_message())
+        deadline_ = std::min(deadline_, Clock::now() + options_.read_header_timeout);
+      auto [ec, n] = co_await stream_.async_read_some(asio::buffer(buffer), asio::experimental::as_tuple(use_awaitable));
+      if (ec) co_return;
+      if (!parser_.in_message()) deadline_ = Clock::now() + options_.read_header_timeout;
+      state_->idle = false;
+      parser_.feed(std::string_view(buffer.data(), n));
+    }
+  }
+
+  // Serves one request; false when the connection must close afterwards.
+  asio::awaitable<bool> answer(Request& request) {
+    state_->idle = false;
+    deadline_ = Clock::time_point::max();
+    request.tls = tls_;
+    request.remote_address = remote_;
+    request.peer_certificate = peer_;
+    bool keep_alive = request.keep_alive && !state_->draining;
+    ConnectionWriter<Stream> writer(stream_, request, keep_alive);
+    co_await handler_(request, writer);
+    if (!writer.committed()) co_await writer.write(200, {});
+    if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
+    if (!writer.keep_alive() || state_->draining) co_return false;
+    state_->idle = true;
+    deadline_ = Clock::now() + options_.idle_timeout;
+    co_return true;
+  }
+
+  asio::awaitable<void> answer_failure(const ParseFailure& failure) {
+    Request request;
+    request.method = "GET";
+    ConnectionWriter<Stream> writer(stream_, request, /*keep_alive=*/false);
+    apierrors::Status status;
+    switch (failure.status) {
+      case 413: status = apierrors::request_entity_too_large(failure.message); break;
+      case 431: status = {431, "RequestHeaderFieldsTooLarge", failure.message, std::nullopt}; break;
+      default: status = apierrors::bad_request("malformed HTTP request: " + failure.message); break;
+    }
+    writer.headers().set("Content-Type", "application/json");
+    co_await writer.write(status.code, apierrors::to_json(status));
+  }
+
+  Stream& stream_;
+  ConnectionOptions options_;
+  RequestHandler handler_;
+  ConnectionRegistry& registry_;
+  RequestParser parser_;
+  bool tls_;
+  std::shared_ptr<ConnectionState> state_;
+  std::uint64_t registration_ = 0;
+  std::optional<PeerCertificate> peer_;
+  std::string remote_;
+  Clock::time_point deadline_{};
+};
+
+std::optional<PeerCertificate> peer_certificate_of(TlsStream& stream) {
+  SSL* ssl = stream.native_handle();
+  X509* cert = SSL_get1_peer_certificate(ssl);
+  if (cert == nullptr) return std::nullopt;
+  std::unique_ptr<X509, decltype(&X509_free)> owned(cert, &X509_free);
+  PeerCertificate peer;
+  long verify = SSL_get_verify_result(ssl);
+  peer.verified = verify == X509_V_OK;
+  if (!peer.verified) peer.verify_error = X509_verify_cert_error_string(verify);
+  X509_NAME* subject = X509_get_subject_name(cert);
+  for (int i = -1; (i = X509_NAME_get_index_by_NID(subject, NID_commonName, i)) >= 0;) {
+    const unsigned char* data = nullptr;
+    ASN1_STRING* value = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(subject, i));
+    int length = ASN1_STRING_to_UTF8(const_cast<unsigned char**>(&data), value);
+    if (length >= 0) {
+      peer.common_name.assign(reinterpret_cast<const char*>(data), static_cast<std::size_t>(length));
+      OPENSSL_free(const_cast<unsigned char*>(data));
+    }
+  }
+  for (int i = -1; (i = X509_NAME_get_index_by_NID(subject, NID_organizationName, i)) >= 0;) {
+    unsigned char* data = nullptr;
+    int length = ASN1_STRING_to_UTF8(&data, X509_NAME_ENTRY_get_data(X509_NAME_get_entry(subject, i)));
+    if (length >= 0) {
+      peer.organizations.emplace_back(reinterpret_cast<const char*>(data), static_cast<std::size_t>(length));
+      OPENSSL_free(data);
+    }
+  }
+  return peer;
+}
+
+}  // namespace
+
+asio::awaitable<void> serve_plain_connection(asio::ip::tcp::socket socket, ConnectionOptions options,
+                                             RequestHandler handler, ConnectionRegistry& registry) {
+  Connection<asio::ip::tcp::socket> connection(socket, std::move(options), std::move(handler), registry, false);
+  co_await connection.run(std::nullopt);
+}
+
+asio::awaitable<void> serve_tls_connection(TlsStream stream, ConnectionOptions options, RequestHandler handler,
+                                           ConnectionRegistry& registry) {
+  // The handshake must finish within the read-header timeout, like Go's server.
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  timer.expires_after(options.read_header_timeout);
+  try {
+    auto give_up = [&]() -> asio::awaitable<void> {
+      co_await timer.async_wait(use_awaitable);
+      asio::error_code ignored;
+      stream.lowest_layer().close(ignored);  // a stalled handshake ends with its socket
+    };
+    if (co_await base::race(stream.async_handshake(asio::ssl::stream_base::server, use_awaitable), give_up()) == 1)
+      co_return;
+  } catch (const std::exception&) {
+    co_return;  // handshake failed: nothing to answer on a connection without TLS
+  }
+  auto peer = peer_certificate_of(stream);
+  Connection<TlsStream> connection(stream, std::move(options), std::move(handler), registry, true);
+  co_await connection.run(std::move(peer));
+}
+
+}  // namespace kapi::http

@@ -1,0 +1,52 @@
+#pragma once
+// Serving one client connection: a coroutine reads requests, hands each to the handler in order (pipelining),
+// and writes its response; a watchdog enforces the read-header and idle timeouts.
+#include "server/http/request_parser.h"
+#include "server/http/response_writer.h"
+
+#include <asio/awaitable.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/ssl/stream.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace kapi::http {
+
+struct ConnectionOptions {
+  ParserLimits limits;
+  std::chrono::steady_clock::duration read_header_timeout = std::chrono::seconds(32);
+  std::chrono::steady_clock::duration idle_timeout = std::chrono::seconds(90);
+};
+
+using RequestHandler = std::function<asio::awaitable<void>(Request&, ResponseWriter&)>;
+
+// Knows every open connection so shutdown can close the idle ones and let busy ones finish their response.
+class ConnectionRegistry {
+ public:
+  struct Entry {
+    std::function<void()> close_if_idle;  // runs on the connection's own strand
+  };
+  std::uint64_t add(Entry entry);
+  void remove(std::uint64_t id);
+  // Asks every connection to close once it is idle (now, if it is idle already).
+  void close_all_when_idle();
+  std::size_t size() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::uint64_t next_id_ = 1;
+  std::unordered_map<std::uint64_t, Entry> entries_;
+};
+
+using TlsStream = asio::ssl::stream<asio::ip::tcp::socket>;
+
+asio::awaitable<void> serve_plain_connection(asio::ip::tcp::socket socket, ConnectionOptions options,
+                                             RequestHandler handler, ConnectionRegistry& registry);
+asio::awaitable<void> serve_tls_connection(TlsStream stream, ConnectionOptions options, RequestHandler handler,
+                                           ConnectionRegistry& registry);
+
+}  // namespace kapi::http

@@ -1,0 +1,105 @@
+#include "server/http/http_server.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/post.hpp>
+#include <asio/strand.hpp>
+#include <asio/use_awaitable.hpp>
+#include <openssl/ssl.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace kapi::http {
+namespace {
+
+int select_http11(SSL*, const unsigned char** out, unsigned char* out_length, const unsigned char* in,
+                  unsigned int in_length, void*) {
+  static constexpr unsigned char kHttp11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+  unsigned char* selected = nullptr;
+  if (SSL_select_next_proto(&selected, out_length, kHttp11, sizeof(kHttp11), in, in_length) !=
+      OPENSSL_NPN_NEGOTIATED)
+    return SSL_TLSEXT_ERR_NOACK;  // no common protocol: go on without ALPN, HTTP/1.1 is assumed
+  *out = selected;
+  return SSL_TLSEXT_ERR_OK;
+}
+
+// Keep the handshake going whatever the client's certificate says; the verdict stays in the SSL object.
+int accept_and_record(int, X509_STORE_CTX*) { return 1; }
+
+}  // namespace
+
+std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& files) {
+  auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_server);
+  context->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                       asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                       asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+  context->use_certificate_chain_file(files.cert_file.string());
+  context->use_private_key_file(files.key_file.string(), asio::ssl::context::pem);
+  SSL_CTX* native = context->native_handle();
+  if (!files.client_ca_file.empty()) {
+    context->load_verify_file(files.client_ca_file.string());
+    STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(files.client_ca_file.c_str());
+    if (names == nullptr) throw std::runtime_error("cannot read client CA file " + files.client_ca_file.string());
+    SSL_CTX_set_client_CA_list(native, names);  // takes ownership
+    SSL_CTX_set_verify(native, SSL_VERIFY_PEER, &accept_and_record);
+  }
+  SSL_CTX_set_alpn_select_cb(native, &select_http11, nullptr);
+  return context;
+}
+
+HttpServer::HttpServer(asio::io_context& io, ConnectionOptions options, RequestHandler handler)
+    : io_(io), options_(std::move(options)), handler_(std::move(handler)) {}
+
+HttpServer::~HttpServer() = default;
+
+asio::ip::tcp::endpoint HttpServer::listen(const asio::ip::tcp::endpoint& endpoint,
+                                           std::shared_ptr<asio::ssl::context> tls) {
+  auto listener = std::make_unique<Listener>(Listener{asio::ip::tcp::acceptor(io_), std::move(tls)});
+  auto& acceptor = listener->acceptor;
+  acceptor.open(endpoint.protocol());
+  acceptor.set_option(asio::ip::tcp::acceptor::reuse_address(true));
+  acceptor.bind(endpoint);
+  acceptor.listen(asio::socket_base::max_listen_connections);
+  auto bound = acceptor.local_endpoint();
+  listeners_.push_back(std::move(listener));
+  return bound;
+}
+
+void HttpServer::start() {
+  for (auto& listener : listeners_) asio::co_spawn(io_, accept_loop(*listener), asio::detached);
+}
+
+void HttpServer::stop_accepting() {
+  for (auto& listener : listeners_) {
+    asio::post(listener->acceptor.get_executor(), [&acceptor = listener->acceptor] {
+      asio::error_code ignored;
+      acceptor.close(ignored);
+    });
+  }
+}
+
+asio::awaitable<void> HttpServer::accept_loop(Listener& listener) {
+  for (;;) {
+    auto [ec, socket] = co_await listener.acceptor.async_accept(
+        asio::make_strand(io_), asio::experimental::as_tuple(asio::use_awaitable));
+    if (ec) {
+      if (!listener.acceptor.is_open()) co_return;
+      continue;  // e.g. too many open files: keep serving the connections we have
+    }
+    asio::error_code ignored;
+    socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+    auto executor = socket.get_executor();
+    if (listener.tls) {
+      asio::co_spawn(executor,
+                     serve_tls_connection(TlsStream(std::move(socket), *listener.tls), options_, handler_, connections_),
+                     asio::detached);
+    } else {
+      asio::co_spawn(executor, serve_plain_connection(std::move(socket), options_, handler_, connections_),
+                     asio::detached);
+    }
+  }
+}
+
+}  // namespace kapi::http

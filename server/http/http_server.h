@@ -1,0 +1,51 @@
+#pragma once
+// Listeners and their accept loops. Every accepted connection gets its own strand and coroutine.
+#include "server/http/connection.h"
+
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/ssl/context.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+namespace kapi::http {
+
+struct TlsFiles {
+  std::filesystem::path cert_file;
+  std::filesystem::path key_file;
+  std::filesystem::path client_ca_file;  // client certificates are requested and verified against it
+};
+
+// TLS 1.2+ with ALPN "http/1.1". A client certificate is requested; one that fails verification does not fail
+// the handshake (the authentication filter turns it into 401, as kube-apiserver does).
+std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& files);
+
+class HttpServer {
+ public:
+  HttpServer(asio::io_context& io, ConnectionOptions options, RequestHandler handler);
+  ~HttpServer();
+
+  // Binds now (port 0 picks a free port) and returns the bound endpoint; accepting starts with start().
+  asio::ip::tcp::endpoint listen(const asio::ip::tcp::endpoint& endpoint,
+                                 std::shared_ptr<asio::ssl::context> tls);
+  void start();
+  void stop_accepting();
+  ConnectionRegistry& connections() { return connections_; }
+
+ private:
+  struct Listener {
+    asio::ip::tcp::acceptor acceptor;
+    std::shared_ptr<asio::ssl::context> tls;
+  };
+  asio::awaitable<void> accept_loop(Listener& listener);
+
+  asio::io_context& io_;
+  ConnectionOptions options_;
+  RequestHandler handler_;
+  ConnectionRegistry connections_;
+  std::vector<std::unique_ptr<Listener>> listeners_;
+};
+
+}  // namespace kapi::http

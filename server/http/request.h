@@ -1,0 +1,36 @@
+#pragma once
+// One parsed HTTP/1.1 request, owned by the connection while it is being served.
+#include "server/http/headers.h"
+#include "server/http/query.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kapi::http {
+
+// What TLS told us about the client's certificate. Verification happens during the handshake but does not
+// fail it (like Go's tls.RequestClientCert): the authentication filter decides what an unverified cert means.
+struct PeerCertificate {
+  bool verified = false;
+  std::string verify_error;  // OpenSSL's reason when !verified
+  std::string common_name;
+  std::vector<std::string> organizations;
+};
+
+struct Request {
+  std::string method;      // "GET", "POST", ...
+  std::string target;      // the request-target as sent: path plus "?query"
+  std::string path;        // percent-decoded path
+  std::string raw_query;   // after '?', undecoded
+  QueryParams query;       // parsed raw_query
+  Headers headers;
+  std::string body;
+  int version_minor = 1;   // HTTP/1.<minor>
+  bool keep_alive = true;  // what the client asked for
+  bool tls = false;
+  std::string remote_address;  // "ip:port"
+  std::optional<PeerCertificate> peer_certificate;
+};
+
+}  // namespace kapi::http

@@ -1,0 +1,150 @@
+#include "server/options.h"
+
+#include "base/duration.h"
+
+#include <charconv>
+#include <functional>
+#include <sstream>
+
+namespace kapi::server {
+namespace {
+
+struct Flag {
+  std::string name;
+  std::string help;
+  bool is_bool = false;
+  bool hidden = false;
+  std::function<bool(std::string_view)> set;  // false: the value does not parse
+};
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    auto comma = text.find(',');
+    auto item = text.substr(0, comma);
+    if (!item.empty()) out.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+template <typename Int>
+std::function<bool(std::string_view)> integer(Int& target) {
+  return [&target](std::string_view v) {
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), target);
+    return ec == std::errc() && ptr == v.data() + v.size();
+  };
+}
+
+std::function<bool(std::string_view)> text(std::string& target) {
+  return [&target](std::string_view v) { return target = std::string(v), true; };
+}
+
+std::function<bool(std::string_view)> path(std::filesystem::path& target) {
+  return [&target](std::string_view v) { return target = std::string(v), true; };
+}
+
+std::function<bool(std::string_view)> list(std::vector<std::string>& target) {
+  return [&target](std::string_view v) { return target = split_list(v), true; };
+}
+
+std::function<bool(std::string_view)> duration(std::chrono::nanoseconds& target) {
+  return [&target](std::string_view v) {
+    auto parsed = base::parse_go_duration(v);
+    if (!parsed) return false;
+    target = *parsed;
+    return true;
+  };
+}
+
+std::function<bool(std::string_view)> boolean(bool& target) {
+  return [&target](std::string_view v) {
+    if (v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True") return target = true, true;
+    if (v == "0" || v == "f" || v == "F" || v == "false" || v == "FALSE" || v == "False") return target = false, true;
+    return false;
+  };
+}
+
+std::vector<Flag> flags_for(Options& o) {
+  return {
+      {"bind-address", "The IP address on which to listen for the --secure-port port.", false, false, text(o.bind_address)},
+      {"secure-port", "The port on which to serve HTTPS with authentication and authorization.", false, false, integer(o.secure_port)},
+      {"insecure-port", "(kapi) Port for plain HTTP bound to --insecure-bind-address (loopback only), for local benchmarks. 0 disables it.", false, false, integer(o.insecure_port)},
+      {"insecure-bind-address", "(kapi) Loopback address for --insecure-port.", false, false, text(o.insecure_bind_address)},
+      {"tls-cert-file", "File containing the default x509 Certificate for HTTPS. Generated into --cert-dir when empty.", false, false, path(o.tls_cert_file)},
+      {"tls-private-key-file", "File containing the default x509 private key matching --tls-cert-file.", false, false, path(o.tls_private_key_file)},
+      {"client-ca-file", "Client certificates signed by one of the authorities in this file are authenticated (CN = user, O = groups). Defaults to the generated CA.", false, false, path(o.client_ca_file)},
+      {"cert-dir", "The directory where generated TLS certs and the admin kubeconfig are written. Defaults to <data-dir>/pki.", false, false, path(o.cert_dir)},
+      {"advertise-address", "The address written into the generated admin kubeconfig and serving certificate.", false, false, text(o.advertise_address)},
+      {"reactor-threads", "(kapi) Threads running the reactor; 0 means one per core.", false, false, integer(o.reactor_threads)},
+      {"data-dir", "(kapi) Directory of the embedded store (used when --etcd-servers is empty).", false, false, path(o.data_dir)},
+      {"etcd-servers", "List of etcd servers to connect with (scheme://ip:port), comma separated. Empty: the embedded store.", false, false, list(o.etcd_servers)},
+      {"etcd-prefix", "The prefix to prepend to all resource paths in etcd.", false, false, text(o.etcd_prefix)},
+      {"etcd-cafile", "SSL Certificate Authority file used to secure etcd communication.", false, false, path(o.etcd_cafile)},
+      {"etcd-certfile", "SSL certification file used to secure etcd communication.", false, false, path(o.etcd_certfile)},
+      {"etcd-keyfile", "SSL key file used to secure etcd communication.", false, false, path(o.etcd_keyfile)},
+      {"etcd-compaction-interval", "The interval of compaction requests. If 0, compaction requests are disabled.", false, false, duration(o.etcd_compaction_interval)},
+      {"max-requests-inflight", "The maximum number of non-mutating requests in flight at a given time. 0 means no limit.", false, false, integer(o.max_requests_inflight)},
+      {"max-mutating-requests-inflight", "The maximum number of mutating requests in flight at a given time. 0 means no limit.", false, false, integer(o.max_mutating_requests_inflight)},
+      {"request-timeout", "The default duration a handler must keep a request open before timing it out.", false, false, duration(o.request_timeout)},
+      {"read-header-timeout", "(kapi) How long a client may take to send a request's headers.", false, true, duration(o.read_header_timeout)},
+      {"idle-timeout", "(kapi) How long an idle keep-alive connection stays open.", false, true, duration(o.idle_timeout)},
+      {"shutdown-delay-duration", "Time to delay the termination: /readyz fails during it while requests are still served.", false, false, duration(o.shutdown_delay_duration)},
+      {"shutdown-timeout", "(kapi) How long in-flight requests may take to finish during shutdown.", false, false, duration(o.shutdown_timeout)},
+      {"cors-allowed-origins", "List of allowed origins for CORS, comma separated. An allowed origin can be a regular expression.", false, false, list(o.cors_allowed_origins)},
+      {"strict-transport-security-directives", "List of directives for HSTS, comma separated.", false, false, list(o.strict_transport_security_directives)},
+      {"v", "number for the log level verbosity", false, false, integer(o.verbosity)},
+      {"enable-testing-endpoints", "(kapi) Serve /debug/kapi/* for the integration tests.", true, true, boolean(o.enable_testing_endpoints)},
+      {"help", "help for kapi-apiserver", true, false, boolean(o.show_help)},
+  };
+}
+
+}  // namespace
+
+Options parse_options(int argc, const char* const* argv) {
+  Options options;
+  auto flags = flags_for(options);
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "-h") arg = "--help";
+    if (!arg.starts_with("-") || arg == "-" || arg == "--")
+      throw OptionsError("unexpected argument \"" + std::string(arg) + "\": kapi-apiserver takes flags only");
+    arg.remove_prefix(arg.starts_with("--") ? 2 : 1);
+    std::string_view name = arg;
+    std::optional<std::string_view> value;
+    if (auto eq = arg.find('='); eq != std::string_view::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+    }
+    auto flag = std::find_if(flags.begin(), flags.end(), [&](const Flag& f) { return f.name == name; });
+    if (flag == flags.end()) throw OptionsError("unknown flag: --" + std::string(name));
+    if (!value) {
+      if (flag->is_bool) {
+        value = "true";
+      } else {
+        if (i + 1 >= argc) throw OptionsError("flag needs an argument: --" + std::string(name));
+        value = argv[++i];
+      }
+    }
+    if (!flag->set(*value))
+      throw OptionsError("invalid argument \"" + std::string(*value) + "\" for \"--" + std::string(name) + "\" flag");
+  }
+  if (options.cert_dir.empty()) options.cert_dir = options.data_dir / "pki";
+  if (options.secure_port < 0 || options.secure_port > 65535 || options.insecure_port < 0 || options.insecure_port > 65535)
+    throw OptionsError("--secure-port and --insecure-port must be between 0 and 65535");
+  return options;
+}
+
+std::string usage() {
+  Options defaults;
+  std::ostringstream out;
+  out << "kapi-apiserver: a Kubernetes API server.\n\nUsage:\n  kapi-apiserver [flags]\n\nFlags:\n";
+  for (const auto& flag : flags_for(defaults)) {
+    if (flag.hidden) continue;
+    out << "      --" << flag.name << (flag.is_bool ? "" : " value") << "\n          " << flag.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace kapi::server

@@ -1,0 +1,63 @@
+#pragma once
+// kapi-apiserver's command line. Flags keep kube-apiserver's names and defaults wherever kapi has the feature,
+// so a user can switch between the two; kapi's own flags are marked (kapi) in --help.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kapi::server {
+
+struct Options {
+  // Serving.
+  std::string bind_address = "0.0.0.0";
+  int secure_port = 6443;
+  int insecure_port = 0;  // (kapi) plain HTTP on loopback, for local benchmarks; 0 = off
+  std::string insecure_bind_address = "127.0.0.1";
+  std::filesystem::path tls_cert_file;
+  std::filesystem::path tls_private_key_file;
+  std::filesystem::path client_ca_file;
+  std::filesystem::path cert_dir;  // default <data-dir>/pki
+  std::string advertise_address;
+  int reactor_threads = 0;  // (kapi) 0 = one per core
+
+  // Storage.
+  std::filesystem::path data_dir = "kapi-data";  // (kapi) the embedded store lives here
+  std::vector<std::string> etcd_servers;
+  std::string etcd_prefix = "/registry";
+  std::filesystem::path etcd_cafile, etcd_certfile, etcd_keyfile;
+  std::chrono::nanoseconds etcd_compaction_interval = std::chrono::minutes(5);
+
+  // Limits and timeouts.
+  int max_requests_inflight = 400;
+  int max_mutating_requests_inflight = 200;
+  std::chrono::nanoseconds request_timeout = std::chrono::minutes(1);
+  std::chrono::nanoseconds read_header_timeout = std::chrono::seconds(32);  // (kapi) Go server's value
+  std::chrono::nanoseconds idle_timeout = std::chrono::seconds(90);         // (kapi) Go server's value
+  std::chrono::nanoseconds shutdown_delay_duration = std::chrono::seconds(0);
+  std::chrono::nanoseconds shutdown_timeout = std::chrono::seconds(60);  // (kapi) bound on draining
+  std::size_t max_request_body_bytes = 3 << 20;
+  std::size_t max_request_header_bytes = 1 << 20;
+
+  // Filters.
+  std::vector<std::string> cors_allowed_origins;
+  std::vector<std::string> strict_transport_security_directives;
+
+  // Diagnostics.
+  int verbosity = 0;
+  bool enable_testing_endpoints = false;  // (kapi, hidden) /debug/kapi/* for the integration tests
+  bool show_help = false;
+};
+
+class OptionsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws OptionsError with pflag's wording ("unknown flag: --x", "invalid argument ...").
+Options parse_options(int argc, const char* const* argv);
+std::string usage();
+
+}  // namespace kapi::server
