@@ -31,14 +31,17 @@ void ServerChain::install_non_api_endpoints() {
   livez_ = std::make_unique<healthz::HealthEndpoint>("livez");
   readyz_ = std::make_unique<healthz::HealthEndpoint>("readyz");
   for (auto* endpoint : {healthz_.get(), livez_.get(), readyz_.get()}) endpoint->add(healthz::ping_check());
-  for (GenericServer* server : {&aggregator_.generic(), &kube_.generic(), &extensions_.generic()}) {
+  // Liveness checks of every server first, then what readiness adds, then shutdown: kube-apiserver's order.
+  const auto all_servers = {&aggregator_.generic(), &kube_.generic(), &extensions_.generic()};
+  for (GenericServer* server : all_servers) {
     for (const auto& check : server->health_checks) {
       healthz_->add(check);
       livez_->add(check);
       readyz_->add(check);
     }
-    for (const auto& check : server->readiness_checks) readyz_->add(check);
   }
+  for (GenericServer* server : all_servers)
+    for (const auto& check : server->readiness_checks) readyz_->add(check);
   Lifecycle& lifecycle = config_.lifecycle;
   readyz_->add({"shutdown", [&lifecycle]() -> std::optional<std::string> {
                   if (lifecycle.shutdown_initiated()) return "process is shutting down";

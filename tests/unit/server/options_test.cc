@@ -1,0 +1,73 @@
+#include "server/options.h"
+
+#include "base/duration.h"
+
+#include <gtest/gtest.h>
+
+namespace kapi::server {
+namespace {
+
+Options parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "kapi-apiserver");
+  return parse_options(static_cast<int>(args.size()), args.data());
+}
+
+TEST(Options, DefaultsAreKubeApiserversWhereTheFlagIsShared) {
+  Options o = parse({});
+  EXPECT_EQ(o.secure_port, 6443);
+  EXPECT_EQ(o.max_requests_inflight, 400);
+  EXPECT_EQ(o.max_mutating_requests_inflight, 200);
+  EXPECT_EQ(o.request_timeout, std::chrono::minutes(1));
+  EXPECT_EQ(o.etcd_prefix, "/registry");
+  EXPECT_EQ(o.cert_dir, std::filesystem::path("kapi-data") / "pki");
+}
+
+TEST(Options, AcceptsPflagForms) {
+  Options o = parse({"--secure-port=7443", "--max-requests-inflight", "10", "--etcd-servers=http://a:2379,http://b:2379",
+                     "--request-timeout=1m30s", "--enable-testing-endpoints", "--data-dir", "/tmp/x", "-v=4"});
+  EXPECT_EQ(o.secure_port, 7443);
+  EXPECT_EQ(o.max_requests_inflight, 10);
+  EXPECT_EQ(o.etcd_servers, (std::vector<std::string>{"http://a:2379", "http://b:2379"}));
+  EXPECT_EQ(o.request_timeout, std::chrono::seconds(90));
+  EXPECT_TRUE(o.enable_testing_endpoints);
+  EXPECT_EQ(o.cert_dir, std::filesystem::path("/tmp/x/pki"));
+  EXPECT_EQ(o.verbosity, 4);
+}
+
+TEST(Options, ExplainsBadFlagsInPflagsWords) {
+  try {
+    parse({"--no-such-flag"});
+    FAIL();
+  } catch (const OptionsError& e) {
+    EXPECT_STREQ(e.what(), "unknown flag: --no-such-flag");
+  }
+  try {
+    parse({"--secure-port=abc"});
+    FAIL();
+  } catch (const OptionsError& e) {
+    EXPECT_STREQ(e.what(), "invalid argument \"abc\" for \"--secure-port\" flag");
+  }
+  EXPECT_THROW(parse({"--request-timeout"}), OptionsError);
+  EXPECT_THROW(parse({"--secure-port=70000"}), OptionsError);
+}
+
+TEST(GoDuration, ParsesAndFormatsLikeGo) {
+  using namespace std::chrono;
+  EXPECT_EQ(base::parse_go_duration("60s"), seconds(60));
+  EXPECT_EQ(base::parse_go_duration("1m30s"), seconds(90));
+  EXPECT_EQ(base::parse_go_duration("1.5h"), minutes(90));
+  EXPECT_EQ(base::parse_go_duration("250ms"), milliseconds(250));
+  EXPECT_EQ(base::parse_go_duration("0"), nanoseconds(0));
+  EXPECT_EQ(base::parse_go_duration("-2s"), seconds(-2));
+  EXPECT_FALSE(base::parse_go_duration(""));
+  EXPECT_FALSE(base::parse_go_duration("5"));
+  EXPECT_FALSE(base::parse_go_duration("5x"));
+  EXPECT_FALSE(base::parse_go_duration("s"));
+  EXPECT_EQ(base::format_go_duration(seconds(90)), "1m30s");
+  EXPECT_EQ(base::format_go_duration(minutes(1)), "1m0s");
+  EXPECT_EQ(base::format_go_duration(milliseconds(1500)), "1.5s");
+  EXPECT_EQ(base::format_go_duration(milliseconds(250)), "250ms");
+}
+
+}  // namespace
+}  // namespace kapi::server
