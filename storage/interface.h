@@ -110,6 +110,8 @@ struct WatchEvent {
   KeyValue prev_object;  // the state before this event (Modified/Deleted), when known
   Revision revision = 0;  // the revision of this event (Bookmark: the revision progress reached)
   std::optional<StorageError> error;  // set for Error events (e.g. Expired when history is gone)
+  // A Bookmark closing the initial events of a send_initial_events watch (kube's k8s.io/initial-events-end).
+  bool initial_events_end = false;
 };
 
 struct WatchOptions {
