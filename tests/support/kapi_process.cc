@@ -1,0 +1,226 @@
+#include "tests/support/kapi_process.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+namespace kapi::test_support {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The last `count` lines: a failing test's message shows how kapi ended, not all it ever said.
+std::string tail(const std::string& text, std::size_t count) {
+  std::size_t start = text.size();
+  for (std::size_t lines = 0; start > 0 && lines <= count;) {
+    --start;
+    if (text[start] == '\n') ++lines;
+  }
+  return start == 0 ? text : "[...]" + text.substr(start);
+}
+
+std::filesystem::path default_binary() {
+  const char* binary = std::getenv("KAPI_BINARY");
+  if (binary == nullptr || *binary == '\0')
+    throw std::runtime_error("KAPI_BINARY is not set: run the integration tests through meson test");
+  return binary;
+}
+
+int exit_code_of(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+}  // namespace
+
+int pick_free_port() {
+  for (int attempt = 0;; ++attempt) {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw std::system_error(errno, std::system_category(), "socket");
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                 ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+    int error = errno;
+    ::close(fd);
+    if (bound) return ntohs(address.sin_port);
+    if (attempt == 10) throw std::system_error(error, std::system_category(), "bind to a free port");
+  }
+}
+
+KapiProcess::KapiProcess(KapiOptions options) : options_(std::move(options)) {
+  if (options_.binary.empty()) options_.binary = default_binary();
+  std::string pattern = (std::filesystem::temp_directory_path() / "kapi-itest-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
+  work_dir_ = pattern;
+  data_dir_ = work_dir_ / "data";
+  stdout_file_ = work_dir_ / "kapi.stdout";
+  stderr_file_ = work_dir_ / "kapi.stderr";
+
+  // The free port may be taken by someone else before kapi binds it: a start that fails is retried on a new one.
+  std::string failures;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    port_ = pick_free_port();
+    std::vector<std::string> arguments = {
+        options_.binary.string(),
+        "--bind-address=127.0.0.1",
+        "--secure-port=" + std::to_string(port_),
+        "--data-dir=" + data_dir_.string(),
+        "--enable-testing-endpoints",
+    };
+    arguments.insert(arguments.end(), options_.extra_flags.begin(), options_.extra_flags.end());
+    spawn(arguments);
+    if (wait_until_ready(options_.startup_timeout)) return;
+    failures += "attempt " + std::to_string(attempt + 1) + " on port " + std::to_string(port_) + ":\n" + logs();
+    bool exited = !running();
+    kill();
+    if (!exited) break;  // it hung rather than failed to bind: another port will not help
+    std::error_code ignored;
+    std::filesystem::remove_all(data_dir_, ignored);
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(work_dir_, ignored);
+  throw std::runtime_error("kapi-apiserver did not become ready\n" + failures);
+}
+
+KapiProcess::~KapiProcess() {
+  kill();
+  std::error_code ignored;
+  std::filesystem::remove_all(work_dir_, ignored);
+}
+
+void KapiProcess::spawn(const std::vector<std::string>& arguments) {
+  std::vector<std::string> owned = arguments;
+  std::vector<char*> argv;
+  for (auto& argument : owned) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+
+  // Everything the child needs is prepared before fork: between fork and exec only async-signal-safe calls.
+  int out = ::open(stdout_file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int err = ::open(stderr_file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0 || err < 0) {
+    int error = errno;
+    if (out >= 0) ::close(out);
+    if (err >= 0) ::close(err);
+    throw std::system_error(error, std::system_category(), "open kapi output files");
+  }
+  const pid_t parent = ::getpid();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::setpgid(0, 0);                     // its own process group: a terminal's Ctrl-C is for the test runner
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no kapi outlives a crashed test
+    if (::getppid() != parent) ::_exit(1);
+    ::dup2(out, STDOUT_FILENO);
+    ::dup2(err, STDERR_FILENO);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int fork_error = errno;
+  ::close(out);
+  ::close(err);
+  if (child < 0) throw std::system_error(fork_error, std::system_category(), "fork");
+  ::setpgid(child, child);  // whichever of parent and child runs first, the group exists
+  pid_ = child;
+  exit_code_.reset();
+}
+
+bool KapiProcess::wait_until_ready(std::chrono::milliseconds bound) {
+  const auto deadline = Clock::now() + bound;
+  while (Clock::now() < deadline) {
+    if (wait_for_exit(0ms)) return false;
+    if (std::filesystem::exists(ca_cert())) {
+      try {
+        HttpConnection connection(port_, anonymous_tls(), 2s);
+        if (connection.request("GET", "/readyz", {}, {}, 2s).status == 200) return true;
+      } catch (const std::exception&) {
+        // not listening yet, or the certificates are still being written
+      }
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  return false;
+}
+
+TlsClientOptions KapiProcess::admin_tls() const {
+  TlsClientOptions tls;
+  tls.ca_file = ca_cert();
+  tls.cert_file = admin_cert();
+  tls.key_file = admin_key();
+  return tls;
+}
+
+TlsClientOptions KapiProcess::anonymous_tls() const {
+  TlsClientOptions tls;
+  tls.ca_file = ca_cert();
+  return tls;
+}
+
+void KapiProcess::send_signal(int signal) const {
+  if (running()) ::kill(pid_, signal);
+}
+
+void KapiProcess::terminate() const { send_signal(SIGTERM); }
+
+void KapiProcess::kill() {
+  if (!running()) return;
+  ::kill(-pid_, SIGKILL);  // the whole group, should kapi ever start helpers
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  exit_code_ = exit_code_of(status);
+  pid_ = -1;
+}
+
+std::optional<int> KapiProcess::wait_for_exit(std::chrono::milliseconds bound) {
+  if (!running()) return exit_code_;
+  const auto deadline = Clock::now() + bound;
+  for (;;) {
+    int status = 0;
+    pid_t reaped = ::waitpid(pid_, &status, WNOHANG);
+    if (reaped == pid_) {
+      exit_code_ = exit_code_of(status);
+      pid_ = -1;
+      return exit_code_;
+    }
+    if (reaped < 0 && errno != EINTR) throw std::system_error(errno, std::system_category(), "waitpid");
+    if (Clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(10ms);
+  }
+}
+
+std::string KapiProcess::stdout_text() const { return read_file(stdout_file_); }
+
+std::string KapiProcess::stderr_text() const { return read_file(stderr_file_); }
+
+std::string KapiProcess::logs() const {
+  return "----- kapi-apiserver stdout -----\n" + tail(stdout_text(), 50) + "----- kapi-apiserver stderr -----\n" +
+         tail(stderr_text(), 150) + "---------------------------------\n";
+}
+
+}  // namespace kapi::test_support

@@ -1,0 +1,81 @@
+#pragma once
+// The real kapi-apiserver binary as a child process, for integration tests: a fresh temporary --data-dir, a free
+// --secure-port, the testing endpoints on, and whatever extra flags a test needs. The constructor returns once
+// /readyz answers 200 over TLS. stdout and stderr go to files in the temp dir (logs() for failure messages); the
+// destructor kills the process and removes the temp dir.
+#include "tests/support/http_client.h"
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kapi::test_support {
+
+struct KapiOptions {
+  std::vector<std::string> extra_flags;  // e.g. "--max-requests-inflight=2"
+  std::chrono::milliseconds startup_timeout{20'000};
+  std::filesystem::path binary;  // empty: $KAPI_BINARY
+};
+
+class KapiProcess {
+ public:
+  // Starts kapi and waits until it is ready; throws std::runtime_error (with kapi's output) when it is not.
+  explicit KapiProcess(KapiOptions options = {});
+  ~KapiProcess();
+  KapiProcess(const KapiProcess&) = delete;
+  KapiProcess& operator=(const KapiProcess&) = delete;
+
+  int port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  bool running() const { return pid_ > 0; }
+  const std::filesystem::path& data_dir() const { return data_dir_; }
+  std::filesystem::path cert_dir() const { return data_dir_ / "pki"; }
+  std::filesystem::path ca_cert() const { return cert_dir() / "ca.crt"; }
+  std::filesystem::path admin_cert() const { return cert_dir() / "admin.crt"; }
+  std::filesystem::path admin_key() const { return cert_dir() / "admin.key"; }
+  std::filesystem::path admin_kubeconfig() const { return cert_dir() / "admin.kubeconfig"; }
+  // A scratch directory that goes away with the process (for a test's own files).
+  const std::filesystem::path& work_dir() const { return work_dir_; }
+
+  // TLS settings that trust kapi's CA: as the admin (CN=kapi-admin, O=system:masters) or with no client
+  // certificate (system:anonymous).
+  TlsClientOptions admin_tls() const;
+  TlsClientOptions anonymous_tls() const;
+  // A fresh TLS connection to kapi.
+  HttpConnection connect_admin() const { return HttpConnection(port_, admin_tls()); }
+  HttpConnection connect_anonymous() const { return HttpConnection(port_, anonymous_tls()); }
+
+  void send_signal(int signal) const;
+  void terminate() const;  // SIGTERM: graceful shutdown
+  void kill();             // SIGKILL and reap
+  // Waits up to `bound` for the process to exit; its exit code (128 + signal when a signal ended it), or
+  // std::nullopt when it is still running.
+  std::optional<int> wait_for_exit(std::chrono::milliseconds bound);
+
+  std::string stdout_text() const;
+  std::string stderr_text() const;
+  // The tails of both outputs, labelled, for a failing test's message.
+  std::string logs() const;
+
+ private:
+  void spawn(const std::vector<std::string>& arguments);
+  bool wait_until_ready(std::chrono::milliseconds bound);
+
+  KapiOptions options_;
+  std::filesystem::path work_dir_;
+  std::filesystem::path data_dir_;
+  std::filesystem::path stdout_file_;
+  std::filesystem::path stderr_file_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+  std::optional<int> exit_code_;
+};
+
+// A port nobody listened on a moment ago (bound to port 0 on loopback and released).
+int pick_free_port();
+
+}  // namespace kapi::test_support
