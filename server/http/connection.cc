@@ -109,9 +109,10 @@ auto& lowest_socket(Stream& stream) {
 template <typename Stream>
 class ConnectionWriter final : public ResponseWriter {
  public:
-  ConnectionWriter(Stream& stream, const Request& request, bool keep_alive)
-      : stream_(stream), head_only_(request.method == "HEAD"), http10_(request.version_minor == 0),
-        keep_alive_(keep_alive) {}
+  // `draining` (may be null) turns true when shutdown begins, possibly while the handler runs.
+  ConnectionWriter(Stream& stream, const Request& request, bool keep_alive, const bool* draining)
+      : stream_(stream), draining_(draining), head_only_(request.method == "HEAD"),
+        http10_(request.version_minor == 0), keep_alive_(keep_alive) {}
 
   Headers& headers() override { return headers_; }
 
@@ -192,6 +193,8 @@ class ConnectionWriter final : public ResponseWriter {
       head.append(field.name).append(": ").append(field.value).append("\r\n");
     }
     if (!has_date) head.append("Date: ").append(http_date()).append("\r\n");
+    // A response that starts after shutdown began is the connection's last: say so, as Go's server does.
+    if (draining_ && *draining_) keep_alive_ = false;
     if (!keep_alive_)
       head.append("Connection: close\r\n");
     else if (http10_)
@@ -200,6 +203,7 @@ class ConnectionWriter final : public ResponseWriter {
   }
 
   Stream& stream_;
+  const bool* draining_;
   Headers headers_;
   bool head_only_;
   bool http10_;
@@ -309,7 +313,7 @@ class Connection {
     request.remote_address = remote_;
     request.peer_certificate = peer_;
     bool keep_alive = request.keep_alive && !state_->draining;
-    ConnectionWriter<Stream> writer(stream_, request, keep_alive);
+    ConnectionWriter<Stream> writer(stream_, request, keep_alive, &state_->draining);
     co_await handler_(request, writer);
     if (!writer.committed()) co_await writer.write(200, {});
     if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
@@ -322,7 +326,7 @@ class Connection {
   asio::awaitable<void> answer_failure(const ParseFailure& failure) {
     Request request;
     request.method = "GET";
-    ConnectionWriter<Stream> writer(stream_, request, /*keep_alive=*/false);
+    ConnectionWriter<Stream> writer(stream_, request, /*keep_alive=*/false, /*draining=*/nullptr);
     apierrors::Status status;
     switch (failure.status) {
       case 413: status = apierrors::request_entity_too_large(failure.message); break;
