@@ -1,0 +1,83 @@
+#pragma once
+// A test suite that shares one kapi-apiserver among its tests (starting the binary is the slow part). A suite
+// names its flags with `static KapiOptions kapi_options()`; a failing test prints the tail of kapi's output.
+#include "tests/support/http_client.h"
+#include "tests/support/kapi_process.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace kapi::integration {
+
+using test_support::HttpConnection;
+using test_support::HttpResponse;
+using test_support::KapiOptions;
+using test_support::KapiProcess;
+
+template <typename Suite>
+class KapiSuite : public ::testing::Test {
+ protected:
+  static KapiOptions kapi_options() { return {}; }
+
+  static void SetUpTestSuite() { kapi_ = std::make_unique<KapiProcess>(Suite::kapi_options()); }
+  static void TearDownTestSuite() { kapi_.reset(); }
+
+  void SetUp() override { ASSERT_NE(kapi_, nullptr) << "kapi-apiserver did not start (see the suite's failure)"; }
+  void TearDown() override {
+    if (HasFailure() && kapi_) std::cerr << kapi_->logs();
+  }
+
+  static KapiProcess& kapi() { return *kapi_; }
+
+ private:
+  static inline std::unique_ptr<KapiProcess> kapi_;
+};
+
+// The body as JSON (a failed parse fails the test with the body in the message).
+inline boost::json::object json_object(const std::string& body) {
+  boost::system::error_code error;
+  auto value = boost::json::parse(body, error);
+  EXPECT_FALSE(error) << "not JSON: " << body;
+  if (error || !value.is_object()) return {};
+  return value.as_object();
+}
+
+// Checks that `response` is a metav1.Status failure with this code and reason.
+inline ::testing::AssertionResult is_status(const HttpResponse& response, int code, std::string_view reason) {
+  if (response.status != code)
+    return ::testing::AssertionFailure() << "HTTP status " << response.status << ", want " << code << "; body "
+                                         << response.body;
+  boost::system::error_code error;
+  auto value = boost::json::parse(response.body, error);
+  if (error || !value.is_object()) return ::testing::AssertionFailure() << "body is not a JSON object: " << response.body;
+  const auto& object = value.as_object();
+  auto text = [&](const char* key) -> std::string {
+    const auto* field = object.if_contains(key);
+    return field && field->is_string() ? std::string(field->as_string()) : "";
+  };
+  const auto* json_code = object.if_contains("code");
+  if (text("kind") != "Status" || text("apiVersion") != "v1" || text("status") != "Failure" || text("reason") != reason ||
+      !json_code || !json_code->is_int64() || json_code->as_int64() != code)
+    return ::testing::AssertionFailure() << "not a " << code << " " << reason << " Status: " << response.body;
+  if (auto type = response.header("Content-Type"); !type || type->find("application/json") == std::string::npos)
+    return ::testing::AssertionFailure() << "Status without Content-Type application/json";
+  return ::testing::AssertionSuccess();
+}
+
+inline std::string status_message(const HttpResponse& response) {
+  auto object = json_object(response.body);
+  const auto* message = object.if_contains("message");
+  return message && message->is_string() ? std::string(message->as_string()) : "";
+}
+
+// Seconds since `start`, for timing assertions.
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace kapi::integration

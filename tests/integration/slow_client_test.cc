@@ -1,0 +1,73 @@
+// Slow and idle clients cannot hold connections forever: the read-header timeout covers a half-sent request and
+// a TLS handshake that never happens, the idle timeout a keep-alive connection nobody uses. kapi runs with short
+// (hidden) timeouts here so the test takes seconds, not Go's 32 s and 90 s.
+#include "tests/integration/kapi_suite.h"
+
+#include <thread>
+
+namespace kapi::integration {
+namespace {
+
+using namespace std::chrono_literals;
+
+class SlowClientTest : public KapiSuite<SlowClientTest> {
+ public:
+  static KapiOptions kapi_options() {
+    KapiOptions options;
+    options.extra_flags = {"--read-header-timeout=1s", "--idle-timeout=2s"};
+    return options;
+  }
+};
+
+TEST_F(SlowClientTest, HalfSentHeaderIsDisconnectedAfterTheReadHeaderTimeout) {
+  HttpConnection connection = kapi().connect_admin();
+  auto start = std::chrono::steady_clock::now();
+  connection.send("GET /version HTTP/1.1\r\nHost: kapi\r\nUser-Agent: sl");
+  EXPECT_TRUE(connection.wait_for_close(6s)) << "still open after 6 s";
+  double elapsed = seconds_since(start);
+  EXPECT_GE(elapsed, 0.8);
+  EXPECT_LT(elapsed, 4.0);
+}
+
+TEST_F(SlowClientTest, HeaderTrickledWithinTheTimeoutIsServed) {
+  HttpConnection connection = kapi().connect_admin();
+  for (std::string_view piece : {"GET /healthz HTT", "P/1.1\r\nHost: ka", "pi\r\n", "\r\n"}) {
+    connection.send(piece);
+    std::this_thread::sleep_for(150ms);
+  }
+  HttpResponse response = connection.read_response();
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.body, "ok");
+}
+
+TEST_F(SlowClientTest, IdleKeepAliveConnectionIsClosedAfterTheIdleTimeout) {
+  HttpConnection connection = kapi().connect_admin();
+  ASSERT_EQ(connection.request("GET", "/healthz").status, 200);
+  auto idle_since = std::chrono::steady_clock::now();
+  EXPECT_TRUE(connection.wait_for_close(8s)) << "idle connection still open after 8 s";
+  double elapsed = seconds_since(idle_since);
+  EXPECT_GE(elapsed, 1.5) << "closed before the idle timeout";
+  EXPECT_LT(elapsed, 5.0);
+}
+
+TEST_F(SlowClientTest, ConnectionInUseOutlivesTheIdleTimeout) {
+  HttpConnection connection = kapi().connect_admin();
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_EQ(connection.request("GET", "/healthz").status, 200) << "request " << i;
+    std::this_thread::sleep_for(800ms);  // 3.2 s in all, longer than the idle timeout, never idle for 2 s
+  }
+  EXPECT_FALSE(connection.closed_by_peer());
+}
+
+TEST_F(SlowClientTest, TlsClientThatNeverHandshakesIsDropped) {
+  auto start = std::chrono::steady_clock::now();
+  HttpConnection raw_tcp(kapi().port());  // no TLS: the server waits for a ClientHello that never comes
+  EXPECT_TRUE(raw_tcp.wait_for_close(6s)) << "still open after 6 s";
+  double elapsed = seconds_since(start);
+  EXPECT_GE(elapsed, 0.8);
+  EXPECT_LT(elapsed, 4.0);
+  EXPECT_EQ(kapi().connect_admin().request("GET", "/healthz").status, 200);
+}
+
+}  // namespace
+}  // namespace kapi::integration
