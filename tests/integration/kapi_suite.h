@@ -9,6 +9,7 @@
 #include <boost/json.hpp>
 
 #include <chrono>
+#include <iostream>
 #include <memory>
 #include <string>
 
@@ -25,11 +26,21 @@ class KapiSuite : public ::testing::Test {
   static KapiOptions kapi_options() { return {}; }
 
   static void SetUpTestSuite() { kapi_ = std::make_unique<KapiProcess>(Suite::kapi_options()); }
-  static void TearDownTestSuite() { kapi_.reset(); }
+  // Every suite ends with a graceful shutdown: kapi must exit 0 and, in a sanitizer build, report nothing
+  // (leaks are only checked at a normal exit).
+  static void TearDownTestSuite() {
+    if (!kapi_) return;
+    auto exit_code = kapi_->shut_down(std::chrono::seconds(20));
+    EXPECT_EQ(exit_code, 0) << "kapi-apiserver did not shut down cleanly\n" << kapi_->logs();
+    EXPECT_EQ(kapi_->sanitizer_reports(), "") << kapi_->logs();
+    kapi_.reset();
+  }
 
   void SetUp() override { ASSERT_NE(kapi_, nullptr) << "kapi-apiserver did not start (see the suite's failure)"; }
   void TearDown() override {
-    if (HasFailure() && kapi_) std::cerr << kapi_->logs();
+    if (!kapi_) return;
+    EXPECT_EQ(kapi_->sanitizer_reports(), "");
+    if (HasFailure()) std::cerr << kapi_->logs();
   }
 
   static KapiProcess& kapi() { return *kapi_; }

@@ -21,7 +21,10 @@ class ShutdownTest : public ::testing::Test {
     kapi_ = std::make_unique<KapiProcess>(options);
   }
   void TearDown() override {
-    if (HasFailure() && kapi_) std::cerr << kapi_->logs();
+    if (!kapi_) return;
+    kapi_->shut_down(std::chrono::seconds(20));  // in case the test ended before it did
+    EXPECT_EQ(kapi_->sanitizer_reports(), "");
+    if (HasFailure()) std::cerr << kapi_->logs();
   }
 
   // Polls until a new connection is refused; false when one was still accepted after `bound`.

@@ -214,6 +214,13 @@ std::optional<int> KapiProcess::wait_for_exit(std::chrono::milliseconds bound) {
   }
 }
 
+std::optional<int> KapiProcess::shut_down(std::chrono::milliseconds bound) {
+  terminate();
+  if (auto code = wait_for_exit(bound)) return code;
+  kill();
+  return std::nullopt;
+}
+
 std::string KapiProcess::stdout_text() const { return read_file(stdout_file_); }
 
 std::string KapiProcess::stderr_text() const { return read_file(stderr_file_); }
@@ -221,6 +228,18 @@ std::string KapiProcess::stderr_text() const { return read_file(stderr_file_); }
 std::string KapiProcess::logs() const {
   return "----- kapi-apiserver stdout -----\n" + tail(stdout_text(), 50) + "----- kapi-apiserver stderr -----\n" +
          tail(stderr_text(), 150) + "---------------------------------\n";
+}
+
+std::string KapiProcess::sanitizer_reports() const {
+  std::istringstream lines(stderr_text());
+  std::string reports;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("ERROR: AddressSanitizer") != std::string::npos ||
+        line.find("ERROR: LeakSanitizer") != std::string::npos || line.find("runtime error:") != std::string::npos ||
+        line.find("SUMMARY: ") != std::string::npos)
+      reports += line + "\n";
+  }
+  return reports;
 }
 
 }  // namespace kapi::test_support

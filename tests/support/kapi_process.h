@@ -55,11 +55,15 @@ class KapiProcess {
   // Waits up to `bound` for the process to exit; its exit code (128 + signal when a signal ended it), or
   // std::nullopt when it is still running.
   std::optional<int> wait_for_exit(std::chrono::milliseconds bound);
+  // SIGTERM and wait up to `bound`; the exit code, or std::nullopt when it had to be SIGKILLed.
+  std::optional<int> shut_down(std::chrono::milliseconds bound);
 
   std::string stdout_text() const;
   std::string stderr_text() const;
   // The tails of both outputs, labelled, for a failing test's message.
   std::string logs() const;
+  // The lines of stderr where AddressSanitizer, LeakSanitizer or UBSan reported something; empty when clean.
+  std::string sanitizer_reports() const;
 
  private:
   void spawn(const std::vector<std::string>& arguments);
