@@ -1,0 +1,218 @@
+#include "tests/support/etcd_process.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace kapi::test_support {
+namespace {
+
+using namespace std::chrono_literals;
+
+class Socket {
+ public:
+  Socket() : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  }
+  ~Socket() { ::close(fd_); }
+  Socket(const Socket&) = delete;
+  Socket& operator=(const Socket&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+sockaddr_in loopback(int port) {
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return address;
+}
+
+// A port the kernel just handed out; another process may still take it before etcd binds it, so a failed
+// first start is retried on fresh ports.
+int free_port() {
+  Socket socket;
+  sockaddr_in address = loopback(0);
+  if (::bind(socket.fd(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    throw std::runtime_error(std::string("bind: ") + std::strerror(errno));
+  }
+  socklen_t length = sizeof address;
+  ::getsockname(socket.fd(), reinterpret_cast<sockaddr*>(&address), &length);
+  return ntohs(address.sin_port);
+}
+
+// GET /health on etcd's metrics port: {"health":"true"} once the member has a leader and serves.
+bool healthy(int port) {
+  Socket socket;
+  timeval timeout{1, 0};
+  ::setsockopt(socket.fd(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  ::setsockopt(socket.fd(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  sockaddr_in address = loopback(port);
+  if (::connect(socket.fd(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) return false;
+  const std::string request = "GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  if (::send(socket.fd(), request.data(), request.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(request.size())) {
+    return false;
+  }
+  std::string response;
+  char buffer[1024];
+  for (ssize_t n; (n = ::recv(socket.fd(), buffer, sizeof buffer, 0)) > 0;) response.append(buffer, std::size_t(n));
+  return response.find("\"health\":\"true\"") != std::string::npos;
+}
+
+}  // namespace
+
+EtcdProcess::EtcdProcess() : EtcdProcess(Options{}) {}
+
+EtcdProcess::EtcdProcess(Options options) : options_(std::move(options)) {
+  std::string pattern = (std::filesystem::temp_directory_path() / "kapi-etcd-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
+  work_dir_ = pattern;
+  data_dir_ = work_dir_ / "data";
+  log_file_ = work_dir_ / "etcd.log";
+  for (int attempt = 0;; ++attempt) {
+    client_port_ = free_port();
+    peer_port_ = free_port();
+    metrics_port_ = free_port();
+    try {
+      start();
+      return;
+    } catch (const std::exception&) {
+      if (running()) kill();
+      std::filesystem::remove_all(data_dir_);
+      if (attempt == 2) {
+        std::filesystem::remove_all(work_dir_);
+        throw;
+      }
+    }
+  }
+}
+
+EtcdProcess::~EtcdProcess() {
+  if (running()) kill();
+  std::error_code ignored;
+  std::filesystem::remove_all(work_dir_, ignored);
+}
+
+std::string EtcdProcess::endpoint() const {
+  return (options_.cert_file.empty() ? "http://127.0.0.1:" : "https://127.0.0.1:") + std::to_string(client_port_);
+}
+
+void EtcdProcess::start() {
+  if (running()) throw std::logic_error("etcd is already running");
+  spawn();
+  wait_until_serving();
+}
+
+void EtcdProcess::spawn() {
+  const std::string client_url = endpoint();
+  const std::string peer_url = "http://127.0.0.1:" + std::to_string(peer_port_);
+  std::vector<std::string> arguments = {
+      options_.binary.string(),
+      "--name=kapi-test",
+      "--data-dir=" + data_dir_.string(),
+      "--listen-client-urls=" + client_url,
+      "--advertise-client-urls=" + client_url,
+      "--listen-peer-urls=" + peer_url,
+      "--initial-advertise-peer-urls=" + peer_url,
+      "--initial-cluster=kapi-test=" + peer_url,
+      "--listen-metrics-urls=http://127.0.0.1:" + std::to_string(metrics_port_),
+      "--logger=zap",
+      "--log-outputs=stderr",
+      "--log-level=warn",
+  };
+  if (options_.progress_notify_interval.count() > 0) {
+    arguments.push_back("--experimental-watch-progress-notify-interval=" +
+                        std::to_string(options_.progress_notify_interval.count()) + "ms");
+  }
+  if (!options_.cert_file.empty()) {
+    arguments.push_back("--cert-file=" + options_.cert_file.string());
+    arguments.push_back("--key-file=" + options_.key_file.string());
+  }
+  if (!options_.trusted_ca_file.empty()) {
+    arguments.push_back("--trusted-ca-file=" + options_.trusted_ca_file.string());
+    arguments.push_back("--client-cert-auth");
+  }
+  arguments.insert(arguments.end(), options_.extra_arguments.begin(), options_.extra_arguments.end());
+  std::vector<char*> argv;
+  for (auto& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+
+  // Everything the child needs is prepared before fork: between fork and exec only async-signal-safe calls.
+  const int log = ::open(log_file_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log < 0) throw std::runtime_error(std::string("open etcd log: ") + std::strerror(errno));
+  const pid_t parent = ::getpid();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no etcd outlives a crashed test
+    if (::getppid() != parent) ::_exit(1);
+    ::dup2(log, STDOUT_FILENO);
+    ::dup2(log, STDERR_FILENO);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(log);
+  if (child < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  pid_ = child;
+}
+
+void EtcdProcess::wait_until_serving() {
+  const auto deadline = std::chrono::steady_clock::now() + options_.startup_timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("etcd exited during startup:\n" + log_tail());
+    }
+    if (healthy(metrics_port_)) return;
+    std::this_thread::sleep_for(20ms);
+  }
+  throw std::runtime_error("etcd did not become healthy in time:\n" + log_tail());
+}
+
+void EtcdProcess::signal_and_reap(int signal) {
+  if (!running()) return;
+  ::kill(pid_, signal);
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  int status = 0;
+  while (::waitpid(pid_, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(5ms);
+  }
+  pid_ = -1;
+}
+
+void EtcdProcess::stop() { signal_and_reap(SIGTERM); }
+
+void EtcdProcess::kill() { signal_and_reap(SIGKILL); }
+
+std::string EtcdProcess::log_tail() const {
+  std::ifstream file(log_file_);
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(file, line)) lines.push_back(line);
+  std::ostringstream tail;
+  for (std::size_t i = lines.size() > 30 ? lines.size() - 30 : 0; i < lines.size(); ++i) tail << lines[i] << '\n';
+  return tail.str();
+}
+
+}  // namespace kapi::test_support
