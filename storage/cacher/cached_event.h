@@ -1,0 +1,103 @@
+#pragma once
+// What the watch cache holds and what its watchers share (kube's storeElement, watchCacheEvent, cachingObject).
+// Objects are immutable serialized bytes behind a shared pointer: the cache's store, its event history and every
+// watcher's buffer point at the same bytes, and nothing is copied per watcher. An event also carries a lazily
+// filled cache of encodings, so the HTTP layer encodes each event once per output format and writes the same
+// bytes to every watcher.
+#include "storage/interface.h"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kapi::storage::cacher {
+
+// An object as the cache holds it: the backend's KeyValue, never modified once shared.
+using ObjectRef = std::shared_ptr<const KeyValue>;
+
+// The encodings of one object as presented in one event, keyed by a format name the encoder chooses (e.g.
+// "json", "protobuf", "json;as=Table"). The first reader that needs a format encodes it; later readers, on any
+// thread, get the same bytes. Encoding runs outside the lock, so two readers racing on a new format may both
+// encode; the first result stored wins and both get it.
+class EncodingCache {
+ public:
+  using Encoder = std::function<std::string()>;
+
+  std::shared_ptr<const std::string> find(std::string_view format) const {
+    std::lock_guard lock(mutex_);
+    for (const auto& [name, bytes] : encodings_) {
+      if (name == format) return bytes;
+    }
+    return nullptr;
+  }
+
+  std::shared_ptr<const std::string> get_or_encode(std::string_view format, const Encoder& encode) const {
+    if (auto cached = find(format)) return cached;
+    auto encoded = std::make_shared<const std::string>(encode());
+    std::lock_guard lock(mutex_);
+    for (const auto& [name, bytes] : encodings_) {
+      if (name == format) return bytes;
+    }
+    encodings_.emplace_back(std::string(format), encoded);
+    return encoded;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> encodings_;
+};
+
+// One change as the watch cache recorded it. `prev` comes from the cache itself, so every event knows the state
+// it replaced; watchers use it to turn changes into Added/Deleted when an object enters or leaves their predicate.
+struct CachedEvent {
+  WatchEventType type = WatchEventType::Added;  // Added, Modified or Deleted
+  ObjectRef object;  // the new state; for Deleted the last state, with mod_revision = the deletion's revision
+  ObjectRef prev;    // the replaced state (Modified, Deleted); null for Added
+  Revision revision = 0;
+  std::chrono::steady_clock::time_point recorded;  // when the cache saw it (drives the history's capacity)
+
+  EncodingCache object_encodings;  // `object` presented at `revision`
+  // `prev` presented at `revision`: the Deleted a watcher sends when a Modified takes the object out of its
+  // predicate (kube sends the old object with the event's resourceVersion).
+  EncodingCache prev_encodings;
+};
+using EventRef = std::shared_ptr<const CachedEvent>;
+
+// One event as a cache watcher delivers it, with nothing copied: `object` and `encodings` are shared with every
+// other watcher that receives the same change.
+struct SharedWatchEvent {
+  WatchEventType type = WatchEventType::Added;
+  ObjectRef object;       // null for Bookmark and Error
+  ObjectRef prev_object;  // Modified: the previous state
+  // The event's revision. Present `object` with this resourceVersion: it differs from object->mod_revision only
+  // for a Deleted sent because a Modified left the watch's predicate.
+  Revision revision = 0;
+  bool initial_events_end = false;  // Bookmark: closes the initial events of a send_initial_events watch
+  std::optional<StorageError> error;  // Error
+  // Encodings of `object` as presented in this event, shared by all watchers; null for initial-state events,
+  // bookmarks and errors (encode those directly).
+  std::shared_ptr<const EncodingCache> encodings;
+};
+
+// The storage::WatchEvent equivalent (copies the bytes; for callers that need the generic type).
+inline WatchEvent to_watch_event(const SharedWatchEvent& shared) {
+  WatchEvent event;
+  event.type = shared.type;
+  event.revision = shared.revision;
+  event.initial_events_end = shared.initial_events_end;
+  event.error = shared.error;
+  if (shared.object) {
+    event.object = *shared.object;
+    event.object.mod_revision = shared.revision;
+  }
+  if (shared.prev_object) event.prev_object = *shared.prev_object;
+  return event;
+}
+
+}  // namespace kapi::storage::cacher

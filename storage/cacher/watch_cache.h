@@ -1,0 +1,82 @@
+#pragma once
+// The watch cache (kube's watchCache + its store): the current objects of one resource keyed by storage key,
+// optional secondary indexes, the revision the cache has reached, and the ring of recent events.
+//
+// Objects stay as the backend's serialized bytes (ObjectRef); the cache adds one ordered-set node per object and,
+// per index, one entry per index value. Ordered by key, so a prefix is a contiguous range and lists come out in
+// the backend's order, ready for limit/continue.
+//
+// Not thread-safe: the Cacher serialises access (see cache_state.h).
+#include "storage/cacher/cached_event.h"
+#include "storage/cacher/event_history.h"
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace kapi::storage::cacher {
+
+// A secondary index over the cached objects (kube's cache.Indexers, e.g. pods by spec.nodeName). `values` maps
+// an object to its index values (usually one; none leaves the object out). It must be deterministic: the cache
+// calls it again on the old object to unindex it, instead of storing every object's values.
+struct Indexer {
+  std::string name;
+  std::function<std::vector<std::string>(const KeyValue&)> values;
+};
+
+// Orders ObjectRefs by key, and finds them by a plain key.
+struct ByKey {
+  using is_transparent = void;
+  static std::string_view key_of(const ObjectRef& object) { return object->key; }
+  static std::string_view key_of(std::string_view key) { return key; }
+  template <typename A, typename B>
+  bool operator()(const A& a, const B& b) const {
+    return key_of(a) < key_of(b);
+  }
+};
+using ObjectSet = std::set<ObjectRef, ByKey>;
+
+class WatchCache {
+ public:
+  WatchCache(std::vector<Indexer> indexers, EventHistory::Limits history_limits);
+
+  // The state of a fresh list at `revision` replaces everything; the history restarts there.
+  void replace(std::vector<KeyValue> items, Revision revision);
+  // Applies one change from the backend's watch and records it in the history. Returns the event to dispatch,
+  // or null when there is none (a revision already seen, or the delete of an unknown key).
+  EventRef apply(WatchEvent change, std::chrono::steady_clock::time_point now);
+  // The backend reported progress: everything up to `revision` has been seen.
+  void advance(Revision revision);
+  void compact(Revision revision) { history_.compact(revision); }
+
+  Revision revision() const noexcept { return revision_; }
+  const EventHistory& history() const noexcept { return history_; }
+  std::size_t size() const noexcept { return objects_.size(); }
+
+  ObjectRef get(std::string_view key) const;
+  // Objects whose key starts with `prefix`, in key order.
+  std::vector<ObjectRef> list(std::string_view prefix) const;
+  // The same, narrowed by an index: std::nullopt when there is no index called `index`.
+  std::optional<std::vector<ObjectRef>> list_indexed(std::string_view index, const std::string& value,
+                                                     std::string_view prefix) const;
+
+ private:
+  struct Index {
+    Indexer indexer;
+    std::unordered_map<std::string, ObjectSet> by_value;
+  };
+
+  void insert(const ObjectRef& object);
+  void erase(ObjectSet::iterator position);
+
+  std::vector<Index> indexes_;
+  ObjectSet objects_;
+  EventHistory history_;
+  Revision revision_ = 0;
+};
+
+}  // namespace kapi::storage::cacher
