@@ -1,0 +1,295 @@
+// The Cacher's requests: what is served from the cache, what goes to the backend (kube's CacheDelegator), and
+// how a read waits for the cache to be fresh enough. The reflector and the periodic duties are in reflector.cc.
+//
+// g++ 12 destroys temporaries of a co_await full-expression twice: arguments and awaited operands are named first.
+#include "storage/cacher/cacher.h"
+
+#include "storage/continue_token.h"
+
+#include <asio/experimental/awaitable_operators.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace kapi::storage::cacher {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+// How often a waiting reader asks the backend for progress (kube's progressRequestPeriod).
+constexpr auto kProgressRequestPeriod = 100ms;
+
+std::string directory(std::string key) {
+  if (!key.ends_with('/')) key += '/';
+  return key;
+}
+
+KeyScope scope_of(const std::string& key, bool recursive) { return {recursive ? directory(key) : key, recursive}; }
+
+// storage.APIObjectVersioner.ParseResourceVersion, with the backends' message.
+Revision parse_resource_version(const std::string& resource_version) {
+  if (resource_version.empty() || resource_version == "0") return 0;
+  auto invalid = [&](std::string_view reason) {
+    return StorageError(ErrorCode::InvalidArgument, "",
+                        "invalid resource version: resourceVersion: Invalid value: \"" + resource_version +
+                            "\": strconv.ParseUint: parsing \"" + resource_version + "\": " + std::string(reason));
+  };
+  std::uint64_t value = 0;
+  for (char c : resource_version) {
+    if (c < '0' || c > '9') throw invalid("invalid syntax");
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) throw invalid("value out of range");
+    value = value * 10 + digit;
+  }
+  return static_cast<Revision>(std::min<std::uint64_t>(value, std::numeric_limits<Revision>::max()));
+}
+
+// The etcd3 store's key checks, so a key cannot climb out of the resource prefix through the cache.
+void validate_key(const std::string& key) {
+  const std::string_view k = key;
+  auto has_segment = [&](std::string_view segment) {
+    const std::string inner = "/" + std::string(segment) + "/";
+    return k == segment || k.starts_with(std::string(segment) + "/") || k.ends_with("/" + std::string(segment)) ||
+           k.find(inner) != std::string_view::npos;
+  };
+  if (has_segment("..") || has_segment(".")) {
+    throw StorageError(ErrorCode::InvalidArgument, key, "invalid key: \"" + key + "\"");
+  }
+}
+
+StorageError too_large(Revision requested, Revision current) {
+  return StorageError(ErrorCode::TooLargeResourceVersion, "",
+                      "Too large resource version: " + std::to_string(requested) + ", current: " +
+                          std::to_string(current),
+                      current);
+}
+
+// kube's shouldDelegateList: what the cache cannot answer.
+bool goes_to_backend(const ListOptions& options) {
+  switch (options.resource_version_match) {
+    case ResourceVersionMatch::Exact:
+      return true;
+    case ResourceVersionMatch::NotOlderThan:
+      break;
+    case ResourceVersionMatch::Unset:
+      // The legacy exact read: a paginated list at a given revision reads exactly there.
+      if (options.limit > 0 && !options.resource_version.empty() && options.resource_version != "0") return true;
+      break;
+  }
+  return !options.continue_token.empty();
+}
+
+ListResult copy_out(SharedListResult shared) {
+  ListResult result;
+  result.items.reserve(shared.items.size());
+  for (const ObjectRef& item : shared.items) result.items.push_back(*item);
+  result.revision = shared.revision;
+  result.continue_token = std::move(shared.continue_token);
+  result.remaining_item_count = shared.remaining_item_count;
+  return result;
+}
+
+}  // namespace
+
+bool Cacher::covers(const KeyScope& scope) const { return scope.key.starts_with(prefix_); }
+
+asio::awaitable<KeyValue> Cacher::create(std::string key, std::string value, WriteOptions options) {
+  co_return co_await backend_.create(std::move(key), std::move(value), options);
+}
+
+asio::awaitable<KeyValue> Cacher::remove(std::string key, PreconditionCheck preconditions) {
+  co_return co_await backend_.remove(std::move(key), std::move(preconditions));
+}
+
+asio::awaitable<KeyValue> Cacher::guaranteed_update(std::string key, bool ignore_not_found,
+                                                    PreconditionCheck preconditions, TryUpdate try_update,
+                                                    WriteOptions options) {
+  co_return co_await backend_.guaranteed_update(std::move(key), ignore_not_found, std::move(preconditions),
+                                                std::move(try_update), options);
+}
+
+asio::awaitable<std::int64_t> Cacher::count(std::string key_prefix) {
+  co_return co_await backend_.count(std::move(key_prefix));
+}
+
+asio::awaitable<Revision> Cacher::current_revision() { co_return co_await backend_.current_revision(); }
+
+asio::awaitable<void> Cacher::request_watch_progress() {
+  // The bookmark must cover every write acknowledged before this call: note the backend's revision first.
+  const Revision revision = co_await backend_.current_revision();
+  state_->request_bookmarks(revision);
+  co_await backend_.request_watch_progress();
+}
+
+asio::awaitable<void> Cacher::compact(Revision revision) {
+  co_await backend_.compact(revision);
+  state_->compact(revision);
+}
+
+asio::awaitable<std::optional<KeyValue>> Cacher::get(std::string key, GetOptions options) {
+  if (options.resource_version.empty()) co_return co_await backend_.get(std::move(key), std::move(options));
+  const Revision minimum = parse_resource_version(options.resource_version);
+  if (!covers(scope_of(key, false)) || !state_->ready()) {
+    co_return co_await backend_.get(std::move(key), std::move(options));
+  }
+  validate_key(key);
+  if (minimum > 0 && !co_await wait_until_fresh(minimum, options_.fresh_wait_timeout, true)) {
+    throw too_large(minimum, state_->revision());
+  }
+  std::optional<CacheState::Snapshot> snapshot = state_->read(scope_of(key, false), std::nullopt);
+  if (!snapshot) co_return co_await backend_.get(std::move(key), std::move(options));
+  if (snapshot->items.empty()) {
+    if (options.ignore_not_found) co_return std::nullopt;
+    throw StorageError(ErrorCode::KeyNotFound, key, "key not found", snapshot->revision);
+  }
+  co_return *snapshot->items.front();
+}
+
+asio::awaitable<ListResult> Cacher::list(std::string key_prefix, ListOptions options) {
+  SharedListResult shared = co_await list_shared(std::move(key_prefix), std::move(options));
+  co_return copy_out(std::move(shared));
+}
+
+asio::awaitable<ListResult> Cacher::list_by_index(std::string key_prefix, IndexQuery index, ListOptions options) {
+  std::optional<IndexQuery> by_index(std::move(index));
+  SharedListResult shared = co_await list_shared(std::move(key_prefix), std::move(options), std::move(by_index));
+  co_return copy_out(std::move(shared));
+}
+
+asio::awaitable<SharedListResult> Cacher::list_from_backend(std::string key_prefix, ListOptions options) {
+  ListResult listed = co_await backend_.list(std::move(key_prefix), std::move(options));
+  SharedListResult result;
+  result.items.reserve(listed.items.size());
+  for (KeyValue& item : listed.items) result.items.push_back(std::make_shared<const KeyValue>(std::move(item)));
+  result.revision = listed.revision;
+  result.continue_token = std::move(listed.continue_token);
+  result.remaining_item_count = listed.remaining_item_count;
+  co_return result;
+}
+
+asio::awaitable<SharedListResult> Cacher::list_shared(std::string key_prefix, ListOptions options,
+                                                      std::optional<IndexQuery> index) {
+  const KeyScope scope = scope_of(key_prefix, options.recursive);
+  if (goes_to_backend(options) || !covers(scope) || !state_->ready()) {
+    co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
+  }
+  const Revision requested = parse_resource_version(options.resource_version);
+  validate_key(key_prefix);
+
+  const bool consistent = options.resource_version.empty();
+  const Revision minimum = consistent ? co_await backend_.current_revision() : requested;
+  if (minimum > 0) {
+    const auto timeout = consistent ? options_.consistent_read_timeout : options_.fresh_wait_timeout;
+    if (!co_await wait_until_fresh(minimum, timeout, true)) {
+      if (!consistent) throw too_large(minimum, state_->revision());
+      if (options_.consistent_read_fallback) {
+        co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
+      }
+      throw StorageError(ErrorCode::Timeout, key_prefix,
+                         "Timeout: the watch cache did not reach resource version " + std::to_string(minimum) +
+                             " within " + std::to_string(timeout.count()) + "ms (current: " +
+                             std::to_string(state_->revision()) + ")",
+                         state_->revision());
+    }
+  }
+  std::optional<CacheState::Snapshot> snapshot = state_->read(scope, index);
+  if (!snapshot) co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
+
+  // Filter and paginate outside the lock: the predicate may parse every object.
+  SharedListResult result;
+  result.revision = snapshot->revision;
+  const std::vector<ObjectRef>& candidates = snapshot->items;
+  const bool limited = options.recursive && options.limit > 0;
+  bool more = false;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (options.predicate && !options.predicate(*candidates[i])) continue;
+    result.items.push_back(candidates[i]);
+    if (limited && static_cast<std::int64_t>(result.items.size()) >= options.limit) {
+      more = i + 1 < candidates.size();
+      break;
+    }
+  }
+  if (more) {
+    // kube's PrepareContinueToken: resume after the last returned key, at the revision this page was read at.
+    result.continue_token = encode_continue(result.items.back()->key + '\0', scope.key, result.revision);
+    if (!options.predicate) {
+      result.remaining_item_count = static_cast<std::int64_t>(candidates.size()) - options.limit;
+    }
+  }
+  co_return result;
+}
+
+asio::awaitable<std::unique_ptr<WatchStream>> Cacher::watch(std::string key, WatchOptions options) {
+  const Revision requested = parse_resource_version(options.resource_version);
+  const KeyScope scope = scope_of(key, options.recursive);
+  if (!covers(scope)) co_return co_await backend_.watch(std::move(key), std::move(options));
+  validate_key(key);
+  const asio::any_io_executor executor = co_await asio::this_coro::executor;
+  if (!co_await wait_until_fresh(0, options_.ready_timeout, false)) {
+    throw StorageError(ErrorCode::Unreachable, key, "storage is (re)initializing");
+  }
+
+  CacheWatcher::Settings settings;
+  settings.scope = scope;
+  settings.predicate = std::move(options.predicate);
+  settings.bookmarks = options.progress_notify;
+  settings.buffer_capacity = options_.watcher_buffer;
+  settings.bookmark_interval = options_.bookmark_interval;
+
+  CacheState::Start start = CacheState::Start::WithState;
+  if (options.send_initial_events) {
+    // WatchList: the initial state at least as new as the requested revision, or as the backend's current one.
+    const bool consistent = options.resource_version.empty();
+    const Revision minimum = consistent ? co_await backend_.current_revision() : requested;
+    const auto timeout = consistent ? options_.consistent_read_timeout : options_.fresh_wait_timeout;
+    if (minimum > 0 && !co_await wait_until_fresh(minimum, timeout, true)) {
+      auto failed = std::make_shared<CacheWatcher>(executor, std::move(settings));
+      failed->start_with_error(too_large(minimum, state_->revision()));
+      co_return std::make_unique<CacheWatchStream>(state_, std::move(failed));
+    }
+    start = CacheState::Start::WithStateThenBookmark;
+  } else if (requested > 0) {
+    start = CacheState::Start::After;
+  }
+  auto watcher = state_->add_watcher(executor, std::move(settings), start, requested);
+  co_return std::make_unique<CacheWatchStream>(state_, std::move(watcher));
+}
+
+asio::awaitable<bool> Cacher::wait_until_fresh(Revision revision, std::chrono::milliseconds timeout,
+                                               bool ask_progress) {
+  using namespace asio::experimental::awaitable_operators;
+  const asio::any_io_executor executor = co_await asio::this_coro::executor;
+  auto bell = std::make_shared<Doorbell>(executor, 1);
+  if (!state_->await_revision(revision, bell)) co_return state_->fresh(revision);
+
+  const Clock::time_point deadline = Clock::now() + timeout;
+  asio::steady_timer timer(executor);
+  bool rung = false;
+  for (Clock::time_point now = Clock::now(); !rung && now < deadline; now = Clock::now()) {
+    if (ask_progress) co_await ask_progress_throttled();
+    timer.expires_after(std::min<Clock::duration>(kProgressRequestPeriod, deadline - now));
+    auto rung_now = bell->async_receive(asio::use_awaitable);
+    auto expired = timer.async_wait(asio::use_awaitable);
+    auto first = co_await (std::move(rung_now) || std::move(expired));
+    rung = first.index() == 0;
+  }
+  state_->forget_waiter(bell);
+  co_return state_->fresh(revision);
+}
+
+asio::awaitable<void> Cacher::ask_progress_throttled() {
+  const std::int64_t now = Clock::now().time_since_epoch().count();
+  std::int64_t last = last_progress_request_ns_.load();
+  const std::int64_t period = std::chrono::duration_cast<Clock::duration>(kProgressRequestPeriod).count();
+  if (now - last < period || !last_progress_request_ns_.compare_exchange_strong(last, now)) co_return;
+  try {
+    co_await backend_.request_watch_progress();
+  } catch (const std::exception&) {
+    // Best effort: the wait ends at its deadline either way.
+  }
+}
+
+}  // namespace kapi::storage::cacher

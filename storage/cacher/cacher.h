@@ -1,0 +1,129 @@
+#pragma once
+// The Cacher (k8s.io/apiserver/pkg/storage/cacher): storage::Interface for one resource, served from a watch
+// cache that a reflector keeps in step with the backend, with one dispatcher fanning changes out to all watches.
+//
+//  - Writes, count, current_revision go to the backend (compact also trims the cache's history).
+//  - The reflector coroutine lists the resource prefix, then watches it from the list's revision with progress
+//    notifications; a broken watch resumes from the cache's revision, an Expired one relists (ending every
+//    watcher, as kube does).
+//  - GET: resourceVersion "" goes to the backend (like kube: a single-key read costs the backend no more than
+//    asking its revision); "0" is served from the cache as it is; "N" once the cache has reached N (else
+//    TooLargeResourceVersion after fresh_wait_timeout).
+//  - LIST: Exact, continue tokens and the legacy "limit with resourceVersion N" go to the backend. Everything
+//    else is served from the cache: "0" as it is, "N"/NotOlderThan once the cache reached N, "" (consistent)
+//    once the cache reached the backend's current revision (KEP-2340: the Cacher asks the backend for progress
+//    notifications while it waits; after consistent_read_timeout it falls back to the backend, or fails with
+//    Timeout). As in kube 1.32, a `limit` is honoured from the cache: the page is cut after `limit` matches, its
+//    continue token holds the cache's revision, and the continuation goes to the backend (an exact read there).
+//  - WATCH: "", "0" or send_initial_events start with the current state as Added events (send_initial_events
+//    first waits for the requested or current revision and ends the state with an initial_events_end Bookmark);
+//    "N" replays the history after N, or sends Error(Expired, "too old resource version: N (oldest)") when the
+//    history no longer reaches back to N. Watches with progress_notify get Bookmarks every bookmark_interval and
+//    after request_watch_progress(). Slow watchers never delay others (see cache_watcher.h).
+//  - Keys outside the resource prefix, and any read while the cache is (re)initialising, go to the backend.
+//
+// Threads: every method may be called from any thread and any executor; the reflector and the periodic duties
+// run on a strand of the executor given at construction; each watch delivers on its consumer's executor.
+//
+// Lifetime: the backend must outlive the Cacher, and no call may be in flight when it is destroyed (watch
+// streams may outlive it: they end). The destructor stops the background work and blocks until it is done, so
+// destroy the Cacher from a thread that does not run its executor, or co_await shutdown() first.
+#include "storage/cacher/cache_state.h"
+#include "storage/cacher/options.h"
+#include "storage/cacher/watch_stream.h"
+#include "storage/interface.h"
+
+#include <asio/any_io_executor.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/strand.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace kapi::storage::cacher {
+
+// A list result whose items are the cache's shared objects (no bytes copied).
+struct SharedListResult {
+  std::vector<ObjectRef> items;
+  Revision revision = 0;
+  std::string continue_token;
+  std::optional<std::int64_t> remaining_item_count;
+};
+
+class Cacher final : public Interface {
+ public:
+  // Starts the reflector at once; reads go to the backend until its first list is in.
+  Cacher(Interface& backend, asio::any_io_executor executor, CacherOptions options);
+  ~Cacher() override;
+  Cacher(const Cacher&) = delete;
+  Cacher& operator=(const Cacher&) = delete;
+
+  asio::awaitable<KeyValue> create(std::string key, std::string value, WriteOptions options) override;
+  asio::awaitable<KeyValue> remove(std::string key, PreconditionCheck preconditions) override;
+  asio::awaitable<std::optional<KeyValue>> get(std::string key, GetOptions options) override;
+  asio::awaitable<ListResult> list(std::string key_prefix, ListOptions options) override;
+  asio::awaitable<KeyValue> guaranteed_update(std::string key, bool ignore_not_found,
+                                              PreconditionCheck preconditions, TryUpdate try_update,
+                                              WriteOptions options) override;
+  // A CacheWatchStream for keys under the resource prefix (see watch_stream.h), else the backend's stream.
+  asio::awaitable<std::unique_ptr<WatchStream>> watch(std::string key, WatchOptions options) override;
+  asio::awaitable<std::int64_t> count(std::string key_prefix) override;
+  asio::awaitable<Revision> current_revision() override;
+  asio::awaitable<void> request_watch_progress() override;
+  asio::awaitable<void> compact(Revision revision) override;
+
+  // list() without copying the objects' bytes: the same rules, the cache's shared objects (a delegated list's
+  // items are wrapped, not copied).
+  asio::awaitable<SharedListResult> list_shared(std::string key_prefix, ListOptions options,
+                                                std::optional<IndexQuery> index = std::nullopt);
+  // A list whose candidates come from an index (kube's pred.IndexFields hint), e.g. pods with
+  // {"spec.nodeName", "node-1"}. `options.predicate` must still select exactly what the caller wants (the index
+  // only narrows the candidates, and the requests that go to the backend use only the predicate). An unknown
+  // index falls back to scanning the prefix.
+  asio::awaitable<ListResult> list_by_index(std::string key_prefix, IndexQuery index, ListOptions options);
+
+  // Stops the reflector and the periodic duties, ends every watch, and waits until the background work is done.
+  asio::awaitable<void> shutdown();
+
+  bool ready() const { return state_->ready(); }
+  CacheState::Stats stats() const { return state_->stats(); }
+
+ private:
+  asio::awaitable<void> reflect();
+  asio::awaitable<void> relist();
+  asio::awaitable<void> run_periodic_duties();
+  void start(asio::awaitable<void> task);
+  void finish_task();
+  void request_stop();
+
+  bool covers(const KeyScope& scope) const;
+  // Waits until the cache is ready at `revision` or later; false after `timeout`. With `ask_progress`, asks the
+  // backend for progress notifications meanwhile (at most every 100 ms per Cacher).
+  asio::awaitable<bool> wait_until_fresh(Revision revision, std::chrono::milliseconds timeout, bool ask_progress);
+  asio::awaitable<void> ask_progress_throttled();
+  asio::awaitable<SharedListResult> list_from_backend(std::string key_prefix, ListOptions options);
+
+  Interface& backend_;
+  const CacherOptions options_;
+  const std::string prefix_;
+  const std::shared_ptr<CacheState> state_;
+  asio::strand<asio::any_io_executor> strand_;
+  std::atomic<std::int64_t> last_progress_request_ns_{0};
+
+  // Owned by the strand.
+  bool stopping_ = false;
+  std::unique_ptr<WatchStream> backend_watch_;
+  asio::steady_timer retry_timer_;
+  asio::steady_timer tick_timer_;
+
+  // Background tasks still running; the destructor and shutdown() wait for zero.
+  std::mutex tasks_mutex_;
+  std::condition_variable tasks_done_;
+  int tasks_running_ = 0;
+  std::vector<std::shared_ptr<Doorbell>> shutdown_waiters_;
+};
+
+}  // namespace kapi::storage::cacher
