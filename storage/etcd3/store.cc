@@ -65,11 +65,6 @@ void require_at_least(Revision minimum, Revision current, const std::string& key
 
 }  // namespace
 
-// The state an update or delete starts from, as of etcd's revision `read_at`.
-struct Store::Current {
-  std::optional<KeyValue> kv;
-};
-
 Store::Store(asio::any_io_executor executor, StoreOptions options)
     : client_(std::make_shared<Client>(std::move(options.client))),
       leases_(client_, options.lease_reuse),
@@ -112,11 +107,11 @@ asio::awaitable<std::int64_t> Store::lease_for(std::chrono::seconds ttl, const s
   }
 }
 
-asio::awaitable<Store::Current> Store::read_current(const std::string& key) {
+asio::awaitable<std::optional<KeyValue>> Store::read_current(const std::string& key) {
   etcdserverpb::RangeRequest range;
   range.set_key(key);
   auto response = co_await read(std::move(range), key);
-  co_return Current{first_kv(response)};
+  co_return first_kv(response);
 }
 
 asio::awaitable<KeyValue> Store::create(std::string key, std::string value, WriteOptions options) {
@@ -136,21 +131,21 @@ asio::awaitable<KeyValue> Store::create(std::string key, std::string value, Writ
 
 asio::awaitable<KeyValue> Store::remove(std::string key, PreconditionCheck preconditions) {
   validate_key(key);
-  Current current = co_await read_current(key);
+  std::optional<KeyValue> current = co_await read_current(key);
   for (;;) {
-    if (!current.kv) throw not_found(key);
-    if (preconditions) preconditions(*current.kv);
+    if (!current) throw not_found(key);
+    if (preconditions) preconditions(*current);
     etcdserverpb::TxnRequest txn;
-    compare_mod_revision(txn, key, current.kv->mod_revision);
+    compare_mod_revision(txn, key, current->mod_revision);
     txn.add_success()->mutable_request_delete_range()->set_key(key);
     get_on_failure(txn, key);
     auto response = co_await commit(std::move(txn), key);
     if (!response.succeeded()) {
       // A concurrent write won: check the preconditions again against what it left.
-      current.kv = first_kv(response.responses(0).response_range());
+      current = first_kv(response.responses(0).response_range());
       continue;
     }
-    KeyValue deleted = std::move(*current.kv);
+    KeyValue deleted = std::move(*current);
     deleted.mod_revision = response.header().revision();
     co_return deleted;
   }
@@ -160,20 +155,20 @@ asio::awaitable<KeyValue> Store::guaranteed_update(std::string key, bool ignore_
                                                    PreconditionCheck preconditions, TryUpdate try_update,
                                                    WriteOptions options) {
   validate_key(key);
-  Current current = co_await read_current(key);
+  std::optional<KeyValue> current = co_await read_current(key);
   for (;;) {
-    if (!current.kv && !ignore_not_found) throw not_found(key);
-    if (preconditions) preconditions(current.kv ? *current.kv : KeyValue{key, {}, 0, 0, 0});
-    std::optional<std::string> updated = try_update(current.kv ? &*current.kv : nullptr);
+    if (!current && !ignore_not_found) throw not_found(key);
+    if (preconditions) preconditions(current ? *current : KeyValue{key, {}, 0, 0, 0});
+    std::optional<std::string> updated = try_update(current ? &*current : nullptr);
     if (!updated) {
-      if (!current.kv) throw not_found(key);
-      co_return *current.kv;
+      if (!current) throw not_found(key);
+      co_return *current;
     }
     // Writing identical bytes would only bump the revision and wake every watcher (kube skips it too).
-    if (current.kv && *updated == current.kv->value) co_return *current.kv;
+    if (current && *updated == current->value) co_return *current;
 
     const std::int64_t lease = options.ttl.count() > 0 ? co_await lease_for(options.ttl, key) : 0;
-    const Revision expected = current.kv ? current.kv->mod_revision : 0;
+    const Revision expected = current ? current->mod_revision : 0;
     etcdserverpb::TxnRequest txn;
     compare_mod_revision(txn, key, expected);
     auto* put = txn.add_success()->mutable_request_put();
@@ -183,11 +178,11 @@ asio::awaitable<KeyValue> Store::guaranteed_update(std::string key, bool ignore_
     get_on_failure(txn, key);
     auto response = co_await commit(std::move(txn), key);
     if (!response.succeeded()) {
-      current.kv = first_kv(response.responses(0).response_range());
+      current = first_kv(response.responses(0).response_range());
       continue;
     }
     const Revision revision = response.header().revision();
-    const Revision created = current.kv ? current.kv->create_revision : revision;
+    const Revision created = current ? current->create_revision : revision;
     co_return KeyValue{std::move(key), std::move(*updated), created, revision, lease};
   }
 }

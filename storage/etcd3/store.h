@@ -52,8 +52,7 @@ class Store final : public Interface {
   Client& client() noexcept { return *client_; }
 
  private:
-  struct Current;
-  asio::awaitable<Current> read_current(const std::string& key);
+  asio::awaitable<std::optional<KeyValue>> read_current(const std::string& key);
   asio::awaitable<etcdserverpb::TxnResponse> commit(etcdserverpb::TxnRequest txn, const std::string& key);
   asio::awaitable<etcdserverpb::RangeResponse> read(etcdserverpb::RangeRequest range, const std::string& key);
   asio::awaitable<std::int64_t> lease_for(std::chrono::seconds ttl, const std::string& key);

@@ -332,13 +332,19 @@ asio::awaitable<std::unique_ptr<WatchStream>> start_watch(std::shared_ptr<Client
                                                           std::shared_ptr<WatchRegistry> registry, std::string key,
                                                           WatchOptions options) {
   const Revision requested = parse_resource_version(options.resource_version, key);
+  // kube-apiserver's etcd3 store only accepts sendInitialEvents where it means a plain watch from now; the
+  // Cacher serves the rest of WatchList.
+  if (options.send_initial_events && requested != 0) {
+    throw StorageError(ErrorCode::InvalidArgument, key,
+                       "sendInitialEvents with a resourceVersion is unsupported by the storage backend");
+  }
   if (options.recursive && !key.ends_with('/')) key += '/';
   std::string range_end = options.recursive ? prefix_range_end(key) : std::string();
 
-  // Like kube's watchChan.sync: "from now" starts with the current state, and so does a WatchList.
+  // Like kube's watchChan.sync: "from now" starts with the current state.
   std::deque<WatchEvent> initial;
   Revision resume_after = requested;
-  if (requested == 0 || options.send_initial_events) {
+  if (requested == 0) {
     etcdserverpb::RangeRequest range;
     range.set_key(key);
     range.set_range_end(range_end);
@@ -347,12 +353,6 @@ asio::awaitable<std::unique_ptr<WatchStream>> start_watch(std::shared_ptr<Client
       state = co_await client->range(std::move(range));
     } catch (const RpcError& error) {
       throw to_storage_error(error, key, kWatchTooOld);
-    }
-    if (requested > state.header().revision()) {
-      throw StorageError(ErrorCode::TooLargeResourceVersion, key,
-                         "Too large resource version: " + std::to_string(requested) +
-                             ", current: " + std::to_string(state.header().revision()),
-                         state.header().revision());
     }
     for (const auto& kv : state.kvs()) {
       WatchEvent added;

@@ -32,7 +32,8 @@ class WatchRegistry {
 
 // Starts a watch of `key` (a prefix ending in '/' when options.recursive). For resource_version "" or "0" the
 // current state is read first and delivered as Added events. Returns once etcd has registered the watch; throws
-// StorageError (InvalidArgument for a bad resource version, Unreachable when no endpoint answers in time).
+// StorageError (InvalidArgument for a bad resource version or send_initial_events with one, Unreachable when no
+// endpoint answers in time).
 asio::awaitable<std::unique_ptr<WatchStream>> start_watch(std::shared_ptr<Client> client,
                                                           std::shared_ptr<WatchRegistry> registry, std::string key,
                                                           WatchOptions options);
