@@ -1,5 +1,7 @@
 #include "tests/support/etcd_process.h"
 
+#include "protos/etcd/rpc.grpc.pb.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -13,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
+#include <grpcpp/create_channel.h>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -75,11 +79,32 @@ bool healthy(int port) {
   return response.find("\"health\":\"true\"") != std::string::npos;
 }
 
+// gRPC 1.51 (as Debian builds it) serves every channel's callback API from one process-wide completion queue,
+// counted by the channels that used it and torn down whenever the last of them goes away; that teardown races
+// the next channel's first call and aborts the process ("ref_counted.h: assertion failed: prior > 0" in
+// grpc_cq_internal_unref). Tests create and destroy etcd clients all the time, so the first etcd a test binary
+// starts also pins the queue with a channel that has made one call and is only released at exit.
+void pin_grpc_callback_queue() {
+  static const std::shared_ptr<grpc::Channel> pinned = [] {
+    auto channel = grpc::CreateChannel("127.0.0.1:1", grpc::InsecureChannelCredentials());
+    auto stub = etcdserverpb::Maintenance::NewStub(channel);
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + 100ms);
+    etcdserverpb::StatusRequest request;
+    etcdserverpb::StatusResponse response;
+    std::promise<void> done;
+    stub->async()->Status(&context, &request, &response, [&done](const grpc::Status&) { done.set_value(); });
+    done.get_future().wait();
+    return channel;
+  }();
+}
+
 }  // namespace
 
 EtcdProcess::EtcdProcess() : EtcdProcess(Options{}) {}
 
 EtcdProcess::EtcdProcess(Options options) : options_(std::move(options)) {
+  pin_grpc_callback_queue();
   std::string pattern = (std::filesystem::temp_directory_path() / "kapi-etcd-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
   work_dir_ = pattern;

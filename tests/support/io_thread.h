@@ -1,13 +1,15 @@
 #pragma once
 // An io_context running on its own thread, and a way for a test body (a plain thread) to run a coroutine on it and
 // wait for the result with a time bound. The destructor lets every outstanding operation complete (no stop()):
-// callbacks from other threads (gRPC) may still be on their way to this context.
+// callbacks from other threads (gRPC) may still be on their way to this context. Work still outstanding after
+// 30 s is reported and the context stopped, so a leaked operation fails loudly instead of hanging the binary.
 #include <asio/co_spawn.hpp>
 #include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
 #include <asio/use_future.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <future>
 #include <optional>
 #include <stdexcept>
@@ -17,9 +19,17 @@ namespace kapi::test_support {
 
 class IoThread {
  public:
-  IoThread() : work_(asio::make_work_guard(io_)), thread_([this] { io_.run(); }) {}
+  IoThread()
+      : work_(asio::make_work_guard(io_)), finished_(done_.get_future()), thread_([this] {
+          io_.run();
+          done_.set_value();
+        }) {}
   ~IoThread() {
     work_.reset();
+    if (finished_.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+      std::fprintf(stderr, "IoThread: operations still outstanding 30 s after the test; stopping the context\n");
+      io_.stop();
+    }
     thread_.join();
   }
   IoThread(const IoThread&) = delete;
@@ -40,6 +50,8 @@ class IoThread {
  private:
   asio::io_context io_;
   asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::promise<void> done_;
+  std::future<void> finished_;
   std::thread thread_;
 };
 
