@@ -14,9 +14,11 @@ template <typename Work>
 auto offload(asio::thread_pool::executor_type pool, Work work)
     -> asio::awaitable<std::invoke_result_t<Work&>> {
   using Result = std::invoke_result_t<Work&>;
-  co_return co_await asio::co_spawn(
-      pool, [work = std::move(work)]() mutable -> asio::awaitable<Result> { co_return work(); },
-      asio::use_awaitable);
+  // Named, not temporaries of the co_await expression: g++ 12 destroys a temporary with a non-trivial destructor
+  // in a co_await full-expression twice (a double free as soon as `work` captures a std::string).
+  auto run = [work = std::move(work)]() mutable -> asio::awaitable<Result> { co_return work(); };
+  auto task = asio::co_spawn(pool, std::move(run), asio::use_awaitable);
+  co_return co_await std::move(task);
 }
 
 }  // namespace kapi::base
