@@ -9,6 +9,7 @@
 #include "server/lifecycle.h"
 #include "server/metrics/registry.h"
 #include "server/pki/pki.h"
+#include "server/storage_backend.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -94,7 +95,17 @@ int run_apiserver(const Options& options) {
                                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   asio::io_context io(threads);
 
+  std::unique_ptr<StorageBackend> storage;
+  try {
+    storage = StorageBackend::open(options, io.get_executor(), logger);
+  } catch (const std::exception& error) {
+    logger.error(std::string("cannot open storage: ") + error.what());
+    return 1;
+  }
+  logger.info("storage: " + std::string(storage->description()));
+
   chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
+  servers.kube().generic().health_checks.push_back(storage->health_check());
   filters::ChainConfig chain_config(logger, metrics, lifecycle);
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
@@ -140,7 +151,9 @@ int run_apiserver(const Options& options) {
   signals.async_wait([&](const asio::error_code& ec, int) {
     if (ec) return;
     asio::co_spawn(io, shut_down(options, logger, lifecycle, http, io), asio::detached);
+    storage->stop();
   });
+  storage->start_health_probe(std::chrono::seconds(1));
   http.start();
 
   std::vector<std::thread> reactor;

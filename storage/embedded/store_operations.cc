@@ -232,6 +232,15 @@ asio::awaitable<std::unique_ptr<WatchStream>> Store::watch(std::string key, Watc
       event.object = std::move(kv);
       start.initial.push_back(std::move(event));
     }
+    if (options.send_initial_events) {
+      // WatchList: a bookmark at the snapshot's revision tells the consumer the initial state is complete.
+      WatchEvent end;
+      end.type = WatchEventType::Bookmark;
+      end.revision = current.revision;
+      end.object.mod_revision = current.revision;
+      end.initial_events_end = true;
+      start.initial.push_back(std::move(end));
+    }
     start.snapshot = start.skip_through = current.revision;
   } else {
     auto read = with_reader([&range, from](MvccReader& reader) { return reader.history(range, from); });

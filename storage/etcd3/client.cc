@@ -128,8 +128,9 @@ std::chrono::milliseconds Client::backoff(int attempt) const {
 }
 
 template <typename Response, typename Request, typename Start>
-asio::awaitable<Response> Client::call(Retry retry, Request request, Start start) {
-  const auto deadline = std::chrono::system_clock::now() + options_.request_timeout;
+asio::awaitable<Response> Client::call(Retry retry, Request request, Start start,
+                                      std::optional<std::chrono::milliseconds> timeout) {
+  const auto deadline = std::chrono::system_clock::now() + timeout.value_or(options_.request_timeout);
   for (int attempt = 0;; ++attempt) {
     const std::size_t index = pick_endpoint();
     Endpoint& endpoint = *endpoints_[index];
@@ -152,9 +153,10 @@ asio::awaitable<Response> Client::call(Retry retry, Request request, Start start
   }
 }
 
-asio::awaitable<etcdserverpb::RangeResponse> Client::range(etcdserverpb::RangeRequest request) {
+asio::awaitable<etcdserverpb::RangeResponse> Client::range(etcdserverpb::RangeRequest request,
+                                                           std::optional<std::chrono::milliseconds> timeout) {
   return call<etcdserverpb::RangeResponse>(Retry::IfNotApplied, std::move(request),
-                                           [](Endpoint& e, auto... a) { e.kv->async()->Range(a...); });
+                                           [](Endpoint& e, auto... a) { e.kv->async()->Range(a...); }, timeout);
 }
 
 asio::awaitable<etcdserverpb::TxnResponse> Client::txn(etcdserverpb::TxnRequest request) {

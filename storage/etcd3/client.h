@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -61,7 +62,9 @@ class Client {
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
-  asio::awaitable<etcdserverpb::RangeResponse> range(etcdserverpb::RangeRequest request);
+  // `timeout` bounds this call and its retries instead of the request timeout (health checks answer fast).
+  asio::awaitable<etcdserverpb::RangeResponse> range(etcdserverpb::RangeRequest request,
+                                                     std::optional<std::chrono::milliseconds> timeout = {});
   asio::awaitable<etcdserverpb::TxnResponse> txn(etcdserverpb::TxnRequest request);
   asio::awaitable<etcdserverpb::CompactionResponse> compact(etcdserverpb::CompactionRequest request);
   asio::awaitable<etcdserverpb::LeaseGrantResponse> lease_grant(etcdserverpb::LeaseGrantRequest request);
@@ -82,7 +85,8 @@ class Client {
   enum class Retry { IfNotApplied, IfNotSent };
 
   template <typename Response, typename Request, typename Start>
-  asio::awaitable<Response> call(Retry retry, Request request, Start start);
+  asio::awaitable<Response> call(Retry retry, Request request, Start start,
+                                std::optional<std::chrono::milliseconds> timeout = {});
   std::size_t pick_endpoint() const;
   void move_past(std::size_t failed);
 

@@ -336,10 +336,14 @@ asio::awaitable<void> Store::compact(Revision revision) {
   }
 }
 
-asio::awaitable<void> Store::check_health() {
+asio::awaitable<void> Store::check_health(std::chrono::milliseconds timeout) {
   etcdserverpb::RangeRequest range;
   range.set_key("health");
-  co_await read(std::move(range), "health");
+  try {
+    co_await client_->range(std::move(range), timeout);
+  } catch (const RpcError& error) {
+    throw to_storage_error(error, "health");
+  }
 }
 
 }  // namespace kapi::storage::etcd3

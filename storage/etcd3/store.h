@@ -46,8 +46,9 @@ class Store final : public Interface {
   asio::awaitable<void> request_watch_progress() override;
   asio::awaitable<void> compact(Revision revision) override;
 
-  // kube-apiserver's etcd health check: a read of the key "health" succeeds. Throws StorageError otherwise.
-  asio::awaitable<void> check_health();
+  // kube-apiserver's etcd health check: a read of the key "health" succeeds within `timeout`
+  // (--etcd-healthcheck-timeout, 2 s by default). Throws StorageError otherwise.
+  asio::awaitable<void> check_health(std::chrono::milliseconds timeout = std::chrono::seconds(2));
 
   Client& client() noexcept { return *client_; }
 

@@ -28,10 +28,14 @@ struct BackendFactory {
 };
 
 BackendFactory embedded_backend();  // embedded_backend.cc
+BackendFactory cacher_backend();    // cacher_backend.cc: the Cacher over the embedded store
+BackendFactory etcd3_backend();     // etcd3_backend.cc: the etcd v3 store on a real etcd
 
 inline std::vector<BackendFactory> all_backends() {
   return {
       embedded_backend(),
+      cacher_backend(),
+      etcd3_backend(),
   };
 }
 

@@ -232,6 +232,24 @@ TEST_F(EmbeddedStoreTest, TtlsSurviveARestart) {
   EXPECT_EQ(event->object.key, "/registry/ephemeral");
 }
 
+TEST_F(EmbeddedStoreTest, SendInitialEventsClosesTheInitialStateWithABookmark) {
+  const KeyValue a = create("/registry/a", "1");
+  WatchOptions options;
+  options.send_initial_events = true;
+  auto stream = run(store_->watch("/registry", options));
+  auto added = next(*stream);
+  ASSERT_TRUE(added);
+  EXPECT_EQ(added->type, WatchEventType::Added);
+  auto end = next(*stream);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->type, WatchEventType::Bookmark);
+  EXPECT_TRUE(end->initial_events_end);
+  EXPECT_EQ(end->revision, a.mod_revision);
+  // Like kube's etcd3 store, initial events from an explicit resourceVersion are not offered.
+  options.resource_version = std::to_string(a.mod_revision);
+  EXPECT_EQ(code_of([&] { run(store_->watch("/registry", options)); }), ErrorCode::InvalidArgument);
+}
+
 TEST_F(EmbeddedStoreTest, WatchesEndWhenTheStoreCloses) {
   auto stream = run(store_->watch("/registry", {}));
   store_.reset();
