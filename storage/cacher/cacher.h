@@ -123,6 +123,7 @@ class Cacher final : public Interface {
   std::mutex tasks_mutex_;
   std::condition_variable tasks_done_;
   int tasks_running_ = 0;
+  bool shut_down_ = false;  // shutdown() has finished: the destructor has nothing left to stop
   std::vector<std::shared_ptr<Doorbell>> shutdown_waiters_;
 };
 

@@ -34,6 +34,11 @@ Cacher::Cacher(Interface& backend, asio::any_io_executor executor, CacherOptions
 }
 
 Cacher::~Cacher() {
+  {
+    // After shutdown() nothing runs any more, and the executor may be gone with its reactor stopped.
+    std::lock_guard lock(tasks_mutex_);
+    if (shut_down_ && tasks_running_ == 0) return;
+  }
   request_stop();
   std::unique_lock lock(tasks_mutex_);
   tasks_done_.wait(lock, [this] { return tasks_running_ == 0; });
@@ -85,6 +90,8 @@ asio::awaitable<void> Cacher::shutdown() {
   }
   request_stop();
   co_await done->async_receive(asio::experimental::as_tuple(asio::use_awaitable));
+  std::lock_guard lock(tasks_mutex_);
+  shut_down_ = true;
 }
 
 asio::awaitable<void> Cacher::relist() {
