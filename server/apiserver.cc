@@ -9,6 +9,7 @@
 #include "server/lifecycle.h"
 #include "server/metrics/registry.h"
 #include "server/pki/pki.h"
+#include "server/apis/builtin_apis.h"
 #include "server/storage_backend.h"
 
 #include <asio/co_spawn.hpp>
@@ -41,7 +42,7 @@ asio::awaitable<void> sleep_for(std::chrono::nanoseconds duration) {
 
 // The shutdown sequence of kube-apiserver's lifecycle signals, in order.
 asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Lifecycle& lifecycle,
-                                http::HttpServer& http, asio::io_context& io) {
+                                http::HttpServer& http, apis::BuiltInApis& apis, asio::io_context& io) {
   logger.info("received termination signal: /readyz now fails; shutting down after " +
               base::format_go_duration(options.shutdown_delay_duration));
   lifecycle.initiate_shutdown();
@@ -63,6 +64,7 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
     http.connections().close_all_when_idle();
     co_await sleep_for(10ms);
   }
+  co_await apis.shutdown();
   logger.info("shutdown complete");
   io.stop();
 }
@@ -106,6 +108,8 @@ int run_apiserver(const Options& options) {
 
   chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
   servers.kube().generic().health_checks.push_back(storage->health_check());
+  apis::BuiltInApis apis(storage->store(), io.get_executor(), lifecycle, logger);
+  apis.install(servers.kube());
   filters::ChainConfig chain_config(logger, metrics, lifecycle);
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
@@ -150,10 +154,18 @@ int run_apiserver(const Options& options) {
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const asio::error_code& ec, int) {
     if (ec) return;
-    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, io), asio::detached);
+    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, io), asio::detached);
     storage->stop();
   });
   storage->start_health_probe(std::chrono::seconds(1));
+  asio::co_spawn(io, apis.bootstrap(), [&logger](std::exception_ptr error) {
+    if (!error) return;
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      logger.error(std::string("creating the system namespaces failed: ") + e.what());
+    }
+  });
   http.start();
 
   std::vector<std::thread> reactor;

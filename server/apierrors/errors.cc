@@ -25,7 +25,9 @@ std::string to_json(const Status& status) {
   boost::json::object out;
   out["kind"] = "Status";
   out["apiVersion"] = "v1";
-  out["metadata"] = boost::json::object();
+  boost::json::object metadata;
+  if (!status.continue_token.empty()) metadata["continue"] = status.continue_token;
+  out["metadata"] = std::move(metadata);
   out["status"] = status.code >= 200 && status.code < 300 ? "Success" : "Failure";
   if (!status.message.empty()) out["message"] = status.message;
   if (!status.reason.empty()) out["reason"] = status.reason;
@@ -72,6 +74,19 @@ Status conflict(std::string_view group, std::string_view resource, std::string_v
 }
 
 Status bad_request(std::string message) { return {400, "BadRequest", std::move(message), std::nullopt}; }
+
+Status invalid(std::string_view group, std::string_view kind, std::string_view name,
+               const validation::ErrorList& errors) {
+  StatusDetails details = details_for(group, kind, name);
+  std::string aggregate;
+  for (const auto& error : errors) {
+    details.causes.push_back({std::string(error.reason()), error.body(), error.field});
+    aggregate += (aggregate.empty() ? "" : ", ") + error.text();
+  }
+  if (errors.size() > 1) aggregate = "[" + aggregate + "]";
+  return {422, "Invalid", qualified(group, kind) + " \"" + std::string(name) + "\" is invalid: " + aggregate,
+          std::move(details)};
+}
 
 Status method_not_supported(std::string_view group, std::string_view resource, std::string_view action) {
   return {405, "MethodNotAllowed",

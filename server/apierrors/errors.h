@@ -1,6 +1,8 @@
 #pragma once
 // metav1.Status errors with kube-apiserver's reasons, codes and wording (k8s.io/apimachinery/pkg/api/errors).
 // Handlers throw ApiError; the endpoint layer and the filters turn it into a Status response.
+#include "server/validation/field_error.h"
+
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,6 +31,8 @@ struct Status {
   std::string reason;  // metav1.StatusReason; empty for "Unknown"
   std::string message;
   std::optional<StatusDetails> details;
+  // metadata.continue: an expired list's token for an inconsistent continuation.
+  std::string continue_token = {};
 };
 
 // The Status as the JSON body kube-apiserver writes ({"kind":"Status","apiVersion":"v1",...,"status":"Failure"}).
@@ -48,6 +52,9 @@ Status not_found(std::string_view group, std::string_view resource, std::string_
 Status already_exists(std::string_view group, std::string_view resource, std::string_view name);
 Status conflict(std::string_view group, std::string_view resource, std::string_view name, std::string_view why);
 Status bad_request(std::string message);
+// 422 Invalid: `ConfigMap "x" is invalid: <field errors>` with one cause per field error (apierrors.NewInvalid).
+Status invalid(std::string_view group, std::string_view kind, std::string_view name,
+               const validation::ErrorList& errors);
 Status method_not_supported(std::string_view group, std::string_view resource, std::string_view action);
 Status too_many_requests(std::string message, int retry_after_seconds);
 Status timeout(std::string message, int retry_after_seconds);

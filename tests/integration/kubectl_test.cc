@@ -56,5 +56,67 @@ TEST_F(KubectlTest, GetRawHealthz) {
   EXPECT_EQ(result.output, "ok") << result.output;
 }
 
+TEST_F(KubectlTest, GetNamespacesPrintsTheBootstrappedOnes) {
+  CommandResult result = kubectl("get namespaces");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("NAME"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("STATUS"), std::string::npos) << result.output;
+  for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"})
+    EXPECT_NE(result.output.find(name), std::string::npos) << result.output;
+}
+
+TEST_F(KubectlTest, ConfigMapLifecycle) {
+  const auto manifest = kapi().work_dir() / "cm.yaml";
+  auto write_manifest = [&](const std::string& data) {
+    FILE* file = std::fopen(manifest.c_str(), "w");
+    ASSERT_NE(file, nullptr);
+    std::string text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\n  labels: {app: demo}\ndata:\n" + data;
+    std::fwrite(text.data(), 1, text.size(), file);
+    std::fclose(file);
+  };
+  write_manifest("  a: \"1\"\n  b: \"2\"\n");
+  // --validate=false until /openapi/v3 is served (kubectl validates against it by default).
+  CommandResult applied = kubectl("apply --validate=false -f " + manifest.string());
+  EXPECT_EQ(applied.exit_code, 0) << applied.output;
+  EXPECT_NE(applied.output.find("configmap/app-config created"), std::string::npos) << applied.output;
+
+  write_manifest("  a: \"1\"\n  c: \"3\"\n");
+  CommandResult reapplied = kubectl("apply --validate=false -f " + manifest.string());
+  EXPECT_NE(reapplied.output.find("configmap/app-config configured"), std::string::npos) << reapplied.output;
+  CommandResult data = kubectl("get configmap app-config -o jsonpath={.data}");
+  EXPECT_EQ(data.output, R"({"a":"1","c":"3"})") << data.output;
+
+  CommandResult labeled = kubectl("label configmap app-config env=prod");
+  EXPECT_NE(labeled.output.find("configmap/app-config labeled"), std::string::npos) << labeled.output;
+  CommandResult selected = kubectl("get configmaps -l env=prod");
+  EXPECT_EQ(selected.exit_code, 0) << selected.output;
+  EXPECT_NE(selected.output.find("NAME         DATA   AGE"), std::string::npos) << selected.output;
+  EXPECT_NE(selected.output.find("app-config   2"), std::string::npos) << selected.output;
+
+  CommandResult stale = kubectl("label configmap app-config x=1 --resource-version=1");
+  EXPECT_NE(stale.exit_code, 0);
+  EXPECT_NE(stale.output.find("Error from server (Conflict): Operation cannot be fulfilled on configmaps "
+                              "\"app-config\": the object has been modified"),
+            std::string::npos)
+      << stale.output;
+
+  CommandResult deleted = kubectl("delete configmap app-config");
+  EXPECT_EQ(deleted.exit_code, 0) << deleted.output;
+  EXPECT_NE(deleted.output.find("configmap \"app-config\" deleted"), std::string::npos) << deleted.output;
+  CommandResult missing = kubectl("get configmap app-config");
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.output.find("Error from server (NotFound): configmaps \"app-config\" not found"), std::string::npos)
+      << missing.output;
+}
+
+TEST_F(KubectlTest, ApiResourcesListsTheServedResources) {
+  CommandResult result = kubectl("api-resources");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("configmaps        cm           v1                       true         ConfigMap"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("coordination.k8s.io/v1"), std::string::npos) << result.output;
+}
+
 }  // namespace
 }  // namespace kapi::integration

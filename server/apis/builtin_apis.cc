@@ -1,0 +1,109 @@
+#include "server/apis/builtin_apis.h"
+
+#include "base/log.h"
+#include "server/http/status_response.h"
+#include "server/registry/object_meta.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::apis {
+namespace {
+
+// Every built-in resource, in discovery order within its group version. A new resource is one line here.
+std::vector<ResourceStorage> all_resources() {
+  return {
+      configmaps(), namespaces(), secrets(), serviceaccounts(),  // core/v1
+      leases(),                                                  // coordination.k8s.io/v1
+  };
+}
+
+}  // namespace
+
+BuiltInApis::BuiltInApis(storage::Interface& backend, asio::any_io_executor executor, server::Lifecycle& lifecycle,
+                         base::Logger& logger)
+    : logger_(logger) {
+  for (auto& resource : all_resources()) {
+    registry::Store probe(resource.definition, resource.strategy, backend);
+    storage::cacher::CacherOptions options;
+    options.resource_prefix = probe.prefix("");
+    options.logger = &logger;
+    auto cacher = std::make_unique<storage::cacher::Cacher>(backend, executor, std::move(options));
+    auto store = std::make_unique<registry::Store>(resource.definition, resource.strategy, *cacher);
+    store->set_namespace_check(
+        [this](const std::string& namespace_, const registry::ResourceDefinition& resource, const std::string& name) {
+          return check_namespace(namespace_, resource, name);
+        });
+
+    endpoints::GroupVersionService* service = nullptr;
+    for (auto& existing : services_)
+      if (existing->group() == resource.definition.group && existing->version() == resource.definition.version)
+        service = existing.get();
+    if (!service)
+      service = services_
+                    .emplace_back(std::make_unique<endpoints::GroupVersionService>(
+                        resource.definition.group, resource.definition.version, lifecycle))
+                    .get();
+    service->add(*store);
+    resources_.push_back({std::move(cacher), std::move(store)});
+  }
+  std::vector<const endpoints::GroupVersionService*> services;
+  for (const auto& service : services_) services.push_back(service.get());
+  discovery_ = std::make_unique<discovery::DiscoveryService>(std::move(services));
+}
+
+BuiltInApis::~BuiltInApis() = default;
+
+registry::Store* BuiltInApis::store(std::string_view group, std::string_view resource) const {
+  for (const auto& r : resources_)
+    if (r.store->definition().group == group && r.store->definition().resource == resource) return r.store.get();
+  return nullptr;
+}
+
+void BuiltInApis::install(server::chain::KubeApiServer& kube) {
+  auto& director = kube.generic().director;
+  for (const auto& service : services_) director.routes().add(service->root_path(), service->handler());
+  const discovery::DiscoveryService* discovery = discovery_.get();
+  director.non_api().handle("/api", [discovery](filters::Exchange& e) { return discovery->serve_legacy_root(e); });
+  director.non_api().handle("/api/", [discovery](filters::Exchange& e) { return discovery->serve_legacy_root(e); });
+  director.non_api().handle("/apis", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
+  director.non_api().handle("/apis/", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
+  for (const auto& group : discovery_->groups()) {
+    director.routes().add("/apis/" + group, [discovery, group](filters::Exchange& e) -> asio::awaitable<void> {
+      if (e.request.path == "/apis/" + group || e.request.path == "/apis/" + group + "/")
+        co_return co_await discovery->serve_group(e, group);
+      co_await http::write_status(*e.response, apierrors::path_not_found());
+    });
+  }
+}
+
+asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_,
+                                                   const registry::ResourceDefinition& resource,
+                                                   const std::string& name) const {
+  registry::Store* namespaces = store("", "namespaces");
+  std::string object = co_await namespaces->get("", namespace_, "0");
+  boost::json::value value = registry::parse_json(object);
+  auto& status = value.as_object()["status"];
+  if (status.is_object() && registry::string_field(status.as_object(), "phase") == "Terminating")
+    throw apierrors::ApiError(apierrors::forbidden(
+        resource.group, resource.resource, name, "unable to create new content in namespace " + namespace_ + " because it is being terminated"));
+}
+
+asio::awaitable<void> BuiltInApis::bootstrap() {
+  registry::Store* namespaces = store("", "namespaces");
+  for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    try {
+      boost::json::object object{{"metadata", boost::json::object{{"name", name}}}};
+      registry::WriteOptions options;
+      co_await namespaces->create("", std::move(object), options);
+      logger_.info(std::string("created namespace ") + name);
+    } catch (const apierrors::ApiError& error) {
+      if (error.status().code != 409) throw;
+    }
+  }
+}
+
+asio::awaitable<void> BuiltInApis::shutdown() {
+  for (auto& resource : resources_) co_await resource.cacher->shutdown();
+}
+
+}  // namespace kapi::apis

@@ -1,0 +1,51 @@
+#pragma once
+// The Kube API server's built-in resources (its RESTStorageProviders, InstallLegacyAPIGroup and
+// InstallAPIGroups): for each resource a Cacher over the storage backend and a registry Store, grouped into one
+// web service per group version, plus discovery and the objects kube-apiserver creates at start.
+#include "server/apis/resource_storage.h"
+#include "server/chain/kube_apiserver.h"
+#include "server/discovery/discovery.h"
+#include "server/endpoints/installer.h"
+#include "storage/cacher/cacher.h"
+
+#include <asio/any_io_executor.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace kapi::base {
+class Logger;
+}
+
+namespace kapi::apis {
+
+class BuiltInApis {
+ public:
+  BuiltInApis(storage::Interface& backend, asio::any_io_executor executor, server::Lifecycle& lifecycle, base::Logger& logger);
+  ~BuiltInApis();
+
+  // Routes every group version, /api, /apis and /apis/<group> in the Kube API server's director.
+  void install(server::chain::KubeApiServer& kube);
+  // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing.
+  asio::awaitable<void> bootstrap();
+  // Stops every Cacher (ending their watches); call before the reactor stops.
+  asio::awaitable<void> shutdown();
+
+  registry::Store* store(std::string_view group, std::string_view resource) const;
+
+ private:
+  struct Resource {
+    std::unique_ptr<storage::cacher::Cacher> cacher;
+    std::unique_ptr<registry::Store> store;
+  };
+
+  asio::awaitable<void> check_namespace(const std::string& namespace_, const registry::ResourceDefinition& resource,
+                                        const std::string& name) const;
+
+  std::vector<Resource> resources_;
+  std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
+  std::unique_ptr<discovery::DiscoveryService> discovery_;
+  base::Logger& logger_;
+};
+
+}  // namespace kapi::apis

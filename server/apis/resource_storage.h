@@ -1,0 +1,25 @@
+#pragma once
+// What one built-in resource contributes (its part of a RESTStorageProvider): how it is named and served, and
+// its strategy. Each resource is one file under server/apis/<group>/ returning one of these, listed once in
+// builtin_apis.cc.
+#include "server/registry/resource.h"
+#include "server/registry/strategy.h"
+
+#include <memory>
+
+namespace kapi::apis {
+
+struct ResourceStorage {
+  registry::ResourceDefinition definition;
+  std::shared_ptr<const registry::Strategy> strategy;
+};
+
+// core/v1
+ResourceStorage configmaps();
+ResourceStorage secrets();
+ResourceStorage namespaces();
+ResourceStorage serviceaccounts();
+// coordination.k8s.io/v1
+ResourceStorage leases();
+
+}  // namespace kapi::apis

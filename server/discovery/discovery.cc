@@ -1,0 +1,208 @@
+#include "server/discovery/discovery.h"
+
+#include "server/http/status_response.h"
+
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+
+namespace kapi::discovery {
+namespace {
+
+namespace json = boost::json;
+
+constexpr std::string_view kAggregatedV2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+constexpr std::string_view kAggregatedV2Beta1 =
+    "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList";
+
+// The aggregated discovery version the client accepts first ("v2", "v2beta1"), or "" for the legacy documents.
+std::string aggregated_version(const http::Request& request) {
+  std::string_view accept = request.headers.get("Accept").value_or("");
+  std::size_t start = 0;
+  while (start < accept.size()) {
+    auto comma = accept.find(',', start);
+    std::string_view item = accept.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::string compact;
+    for (char c : item)
+      if (c != ' ') compact += c;
+    if (compact.find("as=APIGroupDiscoveryList") != std::string::npos &&
+        compact.find("g=apidiscovery.k8s.io") != std::string::npos) {
+      if (compact.find("v=v2beta1") != std::string::npos) return "v2beta1";
+      if (compact.find("v=v2") != std::string::npos) return "v2";
+    }
+    if (compact.starts_with("application/json") || compact.starts_with("*/*")) return "";
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return "";
+}
+
+json::array verbs_of(const registry::Store&) {
+  return {"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"};
+}
+
+json::array strings(const std::vector<std::string>& values) {
+  json::array out;
+  for (const auto& value : values) out.emplace_back(value);
+  return out;
+}
+
+json::object aggregated_version_entry(const endpoints::GroupVersionService& service) {
+  json::array resources;
+  for (const registry::Store* store : service.stores()) {
+    const auto& d = store->definition();
+    json::object resource{{"resource", d.resource},
+                          {"responseKind", json::object{{"group", ""}, {"version", ""}, {"kind", d.kind}}},
+                          {"scope", d.namespaced ? "Namespaced" : "Cluster"},
+                          {"singularResource", d.singular},
+                          {"verbs", verbs_of(*store)}};
+    if (!d.short_names.empty()) resource["shortNames"] = strings(d.short_names);
+    if (!d.categories.empty()) resource["categories"] = strings(d.categories);
+    resources.push_back(std::move(resource));
+  }
+  return {{"version", service.version()}, {"resources", std::move(resources)}, {"freshness", "Current"}};
+}
+
+json::object group_version(std::string_view group, std::string_view version) {
+  return {{"groupVersion", std::string(group) + "/" + std::string(version)}, {"version", version}};
+}
+
+}  // namespace
+
+std::string storage_version_hash(std::string_view group, std::string_view version, std::string_view kind) {
+  std::string gvk = std::string(group) + "/" + std::string(version) + "/" + std::string(kind);
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(gvk.data()), gvk.size(), digest);
+  unsigned char encoded[16] = {};
+  EVP_EncodeBlock(encoded, digest, 8);
+  return reinterpret_cast<const char*>(encoded);
+}
+
+std::string resource_list(std::string_view group, std::string_view version,
+                          const std::vector<const registry::Store*>& stores) {
+  json::array resources;
+  for (const registry::Store* store : stores) {
+    const auto& d = store->definition();
+    json::object resource{{"name", d.resource},       {"singularName", d.singular}, {"namespaced", d.namespaced},
+                          {"kind", d.kind},           {"verbs", verbs_of(*store)},
+                          {"storageVersionHash", storage_version_hash(group, version, d.kind)}};
+    if (!d.short_names.empty()) resource["shortNames"] = strings(d.short_names);
+    if (!d.categories.empty()) resource["categories"] = strings(d.categories);
+    resources.push_back(std::move(resource));
+  }
+  std::string group_version_text = group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
+  json::object list{{"kind", "APIResourceList"},
+                    {"apiVersion", "v1"},
+                    {"groupVersion", group_version_text},
+                    {"resources", std::move(resources)}};
+  return json::serialize(list);
+}
+
+asio::awaitable<void> write_document(filters::Exchange& exchange, std::string body, std::string content_type) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(body.data()), body.size(), digest);
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string etag = "\"";
+  for (unsigned char b : digest) {
+    etag += kHex[b >> 4];
+    etag += kHex[b & 0x0f];
+  }
+  etag += "\"";
+  auto& headers = exchange.response->headers();
+  headers.set("ETag", etag);
+  headers.set("Vary", "Accept");
+  headers.set("Content-Type", content_type);
+  if (exchange.request.headers.get("If-None-Match").value_or("") == etag) {
+    co_await exchange.response->write(304, "");
+    co_return;
+  }
+  co_await exchange.response->write(200, std::move(body));
+}
+
+std::vector<std::string> DiscoveryService::groups() const {
+  std::vector<std::string> out;
+  for (const auto* service : services_)
+    if (!service->group().empty() && std::find(out.begin(), out.end(), service->group()) == out.end())
+      out.push_back(service->group());
+  return out;
+}
+
+asio::awaitable<void> DiscoveryService::serve_legacy_root(filters::Exchange& exchange) const {
+  std::string aggregated = aggregated_version(exchange.request);
+  if (!aggregated.empty()) {
+    json::array versions;
+    for (const auto* service : services_)
+      if (service->group().empty()) versions.push_back(aggregated_version_entry(*service));
+    json::object item{{"metadata", json::object{{"creationTimestamp", nullptr}}}, {"versions", std::move(versions)}};
+    json::object list{{"kind", "APIGroupDiscoveryList"},
+                      {"apiVersion", "apidiscovery.k8s.io/" + aggregated},
+                      {"metadata", json::object()},
+                      {"items", json::array{std::move(item)}}};
+    co_await write_document(exchange, json::serialize(list),
+                            std::string(aggregated == "v2" ? kAggregatedV2 : kAggregatedV2Beta1));
+    co_return;
+  }
+  json::array versions;
+  for (const auto* service : services_)
+    if (service->group().empty()) versions.emplace_back(service->version());
+  std::string host(exchange.request.headers.get("Host").value_or(""));
+  json::object out{{"kind", "APIVersions"},
+                   {"versions", std::move(versions)},
+                   {"serverAddressByClientCIDRs",
+                    json::array{json::object{{"clientCIDR", "0.0.0.0/0"}, {"serverAddress", host}}}}};
+  co_await write_document(exchange, json::serialize(out));
+}
+
+asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange) const {
+  std::string aggregated = aggregated_version(exchange.request);
+  if (!aggregated.empty()) {
+    json::array items;
+    for (const auto& group : groups()) {
+      json::array versions;
+      for (const auto* service : services_)
+        if (service->group() == group) versions.push_back(aggregated_version_entry(*service));
+      items.push_back(json::object{{"metadata", json::object{{"name", group}, {"creationTimestamp", nullptr}}},
+                                   {"versions", std::move(versions)}});
+    }
+    json::object list{{"kind", "APIGroupDiscoveryList"},
+                      {"apiVersion", "apidiscovery.k8s.io/" + aggregated},
+                      {"metadata", json::object()},
+                      {"items", std::move(items)}};
+    co_await write_document(exchange, json::serialize(list),
+                            std::string(aggregated == "v2" ? kAggregatedV2 : kAggregatedV2Beta1));
+    co_return;
+  }
+  json::array groups_json;
+  for (const auto& group : groups()) {
+    json::array versions;
+    for (const auto* service : services_)
+      if (service->group() == group) versions.push_back(group_version(group, service->version()));
+    json::value preferred = versions.front();
+    groups_json.push_back(
+        json::object{{"name", group}, {"versions", std::move(versions)}, {"preferredVersion", std::move(preferred)}});
+  }
+  json::object out{{"kind", "APIGroupList"}, {"apiVersion", "v1"}, {"groups", std::move(groups_json)}};
+  co_await write_document(exchange, json::serialize(out));
+}
+
+asio::awaitable<void> DiscoveryService::serve_group(filters::Exchange& exchange, std::string_view group) const {
+  json::array versions;
+  for (const auto* service : services_)
+    if (service->group() == group) versions.push_back(group_version(group, service->version()));
+  if (versions.empty()) {
+    co_await http::write_status(*exchange.response, apierrors::path_not_found());
+    co_return;
+  }
+  json::value preferred = versions.front();
+  json::object out{{"kind", "APIGroup"},
+                   {"apiVersion", "v1"},
+                   {"name", group},
+                   {"versions", std::move(versions)},
+                   {"preferredVersion", std::move(preferred)}};
+  co_await write_document(exchange, json::serialize(out));
+}
+
+}  // namespace kapi::discovery

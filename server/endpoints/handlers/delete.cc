@@ -1,0 +1,85 @@
+// DELETE (handlers/delete.go) of one object, and DELETE of a collection.
+#include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/response.h"
+#include "server/registry/object_meta.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::endpoints::handlers {
+namespace {
+
+// metav1.DeleteOptions from the body (if any) and the query, query parameters winning as in kube.
+registry::DeleteOptions delete_options(const Scope& scope) {
+  registry::DeleteOptions options;
+  const std::string& body = scope.request().body;
+  if (!body.empty()) {
+    boost::json::object object = decode_object(body);
+    if (auto it = object.find("gracePeriodSeconds"); it != object.end() && it->value().is_int64())
+      options.grace_period_seconds = it->value().as_int64();
+    if (auto it = object.find("propagationPolicy"); it != object.end() && it->value().is_string())
+      options.propagation_policy = it->value().as_string();
+    if (auto it = object.find("preconditions"); it != object.end() && it->value().is_object()) {
+      const auto& preconditions = it->value().as_object();
+      if (auto uid = registry::string_field(preconditions, "uid"); !uid.empty()) options.precondition_uid = std::string(uid);
+      if (auto version = registry::string_field(preconditions, "resourceVersion"); !version.empty())
+        options.precondition_resource_version = std::string(version);
+    }
+    if (auto it = object.find("dryRun"); it != object.end() && it->value().is_array()) {
+      for (const auto& value : it->value().as_array()) {
+        if (!value.is_string() || value.as_string() != "All")
+          throw apierrors::ApiError(apierrors::bad_request("dryRun: Unsupported value: " +
+                                                           boost::json::serialize(value) + ": supported values: \"All\""));
+        options.dry_run = true;
+      }
+    }
+  }
+  if (dry_run(scope.query())) options.dry_run = true;
+  if (auto policy = scope.query().get("propagationPolicy")) options.propagation_policy = std::string(*policy);
+  if (auto policy = options.propagation_policy;
+      !policy.empty() && policy != "Orphan" && policy != "Background" && policy != "Foreground")
+    throw apierrors::ApiError(apierrors::bad_request("propagationPolicy: Unsupported value: \"" + policy +
+                                                     "\": supported values: \"Foreground\", \"Background\", \"Orphan\""));
+  return options;
+}
+
+}  // namespace
+
+asio::awaitable<void> remove(Scope scope) {
+  registry::DeleteOptions options = delete_options(scope);
+  registry::DeleteResult result = co_await scope.store.remove(scope.info.namespace_, scope.info.name, options);
+  if (!result.deleted || scope.store.strategy().return_deleted_object()) {
+    co_await write_object(scope, 200, result.object);
+    co_return;
+  }
+  apierrors::Status status{200, "", "", apierrors::StatusDetails{}};
+  status.details->name = scope.info.name;
+  status.details->group = scope.store.definition().group;
+  status.details->kind = scope.store.definition().resource;
+  status.details->uid = result.uid;
+  scope.exchange.response->headers().set("Content-Type", "application/json");
+  std::string body = apierrors::to_json(status);
+  co_await scope.exchange.response->write(200, std::move(body));
+}
+
+asio::awaitable<void> remove_collection(Scope scope) {
+  registry::DeleteOptions options = delete_options(scope);
+  registry::ListRequest request = list_request(scope);
+  registry::ObjectList listed = co_await scope.store.list(scope.info.namespace_, std::move(request));
+  registry::ObjectList deleted;
+  deleted.revision = listed.revision;
+  for (const auto& item : listed.items) {
+    boost::json::value object = registry::parse_json(item);
+    const auto& meta = object.as_object();
+    try {
+      std::string namespace_(registry::meta_string(meta, "namespace"));
+      std::string name(registry::meta_string(meta, "name"));
+      auto result = co_await scope.store.remove(std::move(namespace_), std::move(name), options);
+      deleted.items.push_back(std::move(result.object));
+    } catch (const apierrors::ApiError& error) {
+      if (error.status().code != 404) throw;  // deleted meanwhile: nothing left to do
+    }
+  }
+  co_await write_list(scope, deleted);
+}
+
+}  // namespace kapi::endpoints::handlers

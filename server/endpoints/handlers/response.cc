@@ -1,0 +1,172 @@
+#include "server/endpoints/handlers/response.h"
+
+#include "server/registry/object_meta.h"
+#include "server/registry/predicate.h"
+
+#include <boost/json.hpp>
+
+#include <charconv>
+
+namespace kapi::endpoints::handlers {
+namespace {
+
+namespace json = boost::json;
+
+json::object parse(const std::string& bytes) {
+  json::value value = registry::parse_json(bytes);
+  return value.is_object() ? std::move(value.as_object()) : json::object();
+}
+
+json::object list_metadata(const registry::ObjectList& list) {
+  json::object metadata;
+  metadata["resourceVersion"] = std::to_string(list.revision);
+  if (!list.continue_token.empty()) metadata["continue"] = list.continue_token;
+  if (list.remaining_item_count) metadata["remainingItemCount"] = *list.remaining_item_count;
+  return metadata;
+}
+
+asio::awaitable<void> write_json(Scope& scope, int status, std::string body) {
+  scope.exchange.response->headers().set("Content-Type", "application/json");
+  co_await scope.exchange.response->write(status, std::move(body));
+}
+
+}  // namespace
+
+json::object partial_object_metadata(const json::object& object) {
+  json::object out;
+  out["kind"] = "PartialObjectMetadata";
+  out["apiVersion"] = "meta.k8s.io/v1";
+  auto metadata = object.find("metadata");
+  out["metadata"] = metadata != object.end() ? metadata->value() : json::object();
+  return out;
+}
+
+json::object to_table(const registry::Strategy& strategy, const std::vector<json::object>& objects, bool headers) {
+  json::object table;
+  table["kind"] = "Table";
+  table["apiVersion"] = "meta.k8s.io/v1";
+  table["metadata"] = json::object();
+  json::array columns;
+  if (headers) {
+    for (const auto& column : strategy.table_columns()) {
+      columns.push_back({{"name", column.name},
+                         {"type", column.type},
+                         {"format", column.format},
+                         {"description", column.description},
+                         {"priority", column.priority}});
+    }
+  }
+  table["columnDefinitions"] = std::move(columns);
+  json::array rows;
+  for (const auto& object : objects)
+    rows.push_back({{"cells", strategy.table_cells(object)}, {"object", partial_object_metadata(object)}});
+  table["rows"] = std::move(rows);
+  return table;
+}
+
+asio::awaitable<void> write_object(Scope& scope, int status, const std::string& object) {
+  switch (negotiate_output(scope.request())) {
+    case Representation::Object:
+      co_await write_json(scope, status, object);
+      co_return;
+    case Representation::Table: {
+      std::vector<json::object> objects{parse(object)};
+      json::object table = to_table(scope.store.strategy(), objects, true);
+      table["metadata"] = json::object{{"resourceVersion", std::string(registry::meta_string(objects[0], "resourceVersion"))}};
+      co_await write_json(scope, status, json::serialize(table));
+      co_return;
+    }
+    case Representation::PartialObjectMetadata:
+      co_await write_json(scope, status, json::serialize(partial_object_metadata(parse(object))));
+      co_return;
+  }
+}
+
+asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list) {
+  switch (negotiate_output(scope.request())) {
+    case Representation::Object: {
+      // The items are already JSON: the list is assembled around them rather than re-encoded.
+      const auto& definition = scope.store.definition();
+      std::string body = "{\"kind\":\"" + definition.list_kind() + "\",\"apiVersion\":\"" +
+                         definition.group_version() + "\",\"metadata\":" + json::serialize(list_metadata(list)) +
+                         ",\"items\":[";
+      for (std::size_t i = 0; i < list.items.size(); ++i) {
+        if (i) body += ',';
+        body += list.items[i];
+      }
+      body += "]}";
+      co_await write_json(scope, 200, std::move(body));
+      co_return;
+    }
+    case Representation::Table: {
+      std::vector<json::object> objects;
+      objects.reserve(list.items.size());
+      for (const auto& item : list.items) objects.push_back(parse(item));
+      json::object table = to_table(scope.store.strategy(), objects, true);
+      table["metadata"] = list_metadata(list);
+      co_await write_json(scope, 200, json::serialize(table));
+      co_return;
+    }
+    case Representation::PartialObjectMetadata: {
+      json::array items;
+      for (const auto& item : list.items) items.push_back(partial_object_metadata(parse(item)));
+      json::object out{{"kind", "PartialObjectMetadataList"},
+                       {"apiVersion", "meta.k8s.io/v1"},
+                       {"metadata", list_metadata(list)},
+                       {"items", std::move(items)}};
+      co_await write_json(scope, 200, json::serialize(out));
+      co_return;
+    }
+  }
+}
+
+json::object decode_object(std::string_view body) {
+  boost::system::error_code error;
+  json::parse_options options;
+  options.max_depth = registry::kMaxObjectDepth;
+  json::value value = json::parse(body, error, {}, options);
+  if (error) throw apierrors::ApiError(apierrors::bad_request("json: " + error.message()));
+  if (!value.is_object())
+    throw apierrors::ApiError(apierrors::bad_request("json: cannot unmarshal " +
+                                                     std::string(value.is_array() ? "array" : "value") +
+                                                     " into Go value of type map[string]interface {}"));
+  return std::move(value.as_object());
+}
+
+bool dry_run(const http::QueryParams& query) {
+  auto values = query.all("dryRun");
+  for (auto value : values)
+    if (value != "All")
+      throw apierrors::ApiError(
+          apierrors::bad_request("dryRun: Unsupported value: \"" + std::string(value) + "\": supported values: \"All\""));
+  return !values.empty();
+}
+
+registry::ListRequest list_request(const Scope& scope) {
+  const auto& query = scope.query();
+  registry::ListRequest request;
+  request.resource_version = std::string(query.get("resourceVersion").value_or(""));
+  auto match = query.get("resourceVersionMatch").value_or("");
+  if (match == "NotOlderThan") request.resource_version_match = storage::ResourceVersionMatch::NotOlderThan;
+  else if (match == "Exact") request.resource_version_match = storage::ResourceVersionMatch::Exact;
+  else if (!match.empty())
+    throw apierrors::ApiError(apierrors::bad_request("resourceVersionMatch: Unsupported value: \"" +
+                                                     std::string(match) +
+                                                     "\": supported values: \"Exact\", \"NotOlderThan\", \"\""));
+  if (!match.empty() && request.resource_version.empty())
+    throw apierrors::ApiError(
+        apierrors::bad_request("resourceVersionMatch is forbidden unless resourceVersion is provided"));
+  if (auto limit = query.get("limit"); limit && !limit->empty()) {
+    std::int64_t value = 0;
+    auto [end, error] = std::from_chars(limit->data(), limit->data() + limit->size(), value);
+    if (error != std::errc() || end != limit->data() + limit->size())
+      throw apierrors::ApiError(apierrors::bad_request("limit: Invalid value: \"" + std::string(*limit) + "\""));
+    request.limit = value > 0 ? value : 0;
+  }
+  request.continue_token = std::string(query.get("continue").value_or(""));
+  request.predicate = registry::make_predicate(query.get("labelSelector").value_or(""),
+                                               query.get("fieldSelector").value_or(""), scope.store.strategy());
+  return request;
+}
+
+}  // namespace kapi::endpoints::handlers

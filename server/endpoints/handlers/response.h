@@ -1,0 +1,30 @@
+#pragma once
+// Writing resource responses: objects and lists as JSON, or as a Table / PartialObjectMetadata when asked.
+#include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/negotiation.h"
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <vector>
+
+namespace kapi::endpoints::handlers {
+
+// One object (JSON bytes with resourceVersion) in the representation the client asked for.
+asio::awaitable<void> write_object(Scope& scope, int status, const std::string& object);
+// A list, as <Kind>List, Table or PartialObjectMetadataList.
+asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list);
+
+// The Table for `objects` (each a parsed object); `headers`: include columnDefinitions (a watch sends them once).
+boost::json::object to_table(const registry::Strategy& strategy, const std::vector<boost::json::object>& objects,
+                             bool headers);
+boost::json::object partial_object_metadata(const boost::json::object& object);
+
+// The request body as a JSON object; throws ApiError 400 when it is not one.
+boost::json::object decode_object(std::string_view body);
+// dryRun: absent → false, "All" → true; anything else → 400 as kube answers.
+bool dry_run(const http::QueryParams& query);
+// resourceVersion/resourceVersionMatch/limit/continue/selectors of a list or watch.
+registry::ListRequest list_request(const Scope& scope);
+
+}  // namespace kapi::endpoints::handlers

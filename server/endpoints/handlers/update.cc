@@ -1,0 +1,49 @@
+// PUT (handlers/update.go) and PATCH (handlers/patch.go): both are a read-modify-write through Store::update,
+// so a patch is re-applied to the fresh object when a concurrent writer wins.
+#include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/response.h"
+#include "server/patch/json_patch.h"
+#include "server/patch/merge_patch.h"
+#include "server/patch/strategic_merge_patch.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::endpoints::handlers {
+
+asio::awaitable<void> update(Scope scope) {
+  body_format(scope.request(), false);
+  auto object = std::make_shared<boost::json::object>(decode_object(scope.request().body));
+  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.
+  registry::UpdateFunction replace = [object](const boost::json::object*) { return *object; };
+  auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, replace, options);
+  co_await write_object(scope, created ? 201 : 200, stored);
+}
+
+asio::awaitable<void> patch(Scope scope) {
+  const BodyFormat format = body_format(scope.request(), true);
+  if (format == BodyFormat::ApplyPatch)
+    throw apierrors::ApiError(apierrors::unsupported_media_type(
+        "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json "
+        "(server-side apply is not implemented yet)"));
+  const std::string& body = scope.request().body;
+  const registry::Strategy& strategy = scope.store.strategy();
+  const auto& definition = scope.store.definition();
+  const std::string name = scope.info.name;
+  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  registry::UpdateFunction apply = [&](const boost::json::object* current) -> boost::json::object {
+    if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
+    boost::json::value document = *current;
+    switch (format) {
+      case BodyFormat::JsonPatch: document = patch::apply_json_patch(std::move(document), body); break;
+      case BodyFormat::MergePatch: document = patch::apply_merge_patch(std::move(document), body); break;
+      default: document = patch::apply_strategic_merge_patch(std::move(document), body, strategy.patch_schema()); break;
+    }
+    if (!document.is_object()) throw apierrors::ApiError(apierrors::bad_request("the patched object is not an object"));
+    return std::move(document.as_object());
+  };
+  auto [stored, created] = co_await scope.store.update(scope.info.namespace_, name, apply, options);
+  co_await write_object(scope, created ? 201 : 200, stored);
+}
+
+}  // namespace kapi::endpoints::handlers

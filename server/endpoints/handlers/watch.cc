@@ -1,0 +1,133 @@
+// WATCH (handlers/watch.go): a chunked stream of {"type":...,"object":...} lines until timeoutSeconds, the
+// client leaving, the storage ending the watch, or the server shutting down.
+#include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/response.h"
+#include "server/registry/object_meta.h"
+#include "server/registry/storage_errors.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/use_awaitable.hpp>
+#include <boost/json.hpp>
+
+#include <charconv>
+#include <random>
+
+namespace kapi::endpoints::handlers {
+namespace {
+
+namespace json = boost::json;
+
+// kube-apiserver's --min-request-timeout: a watch without timeoutSeconds lasts 30–60 minutes at random, so that
+// clients spread their re-watches.
+std::chrono::seconds default_watch_timeout() {
+  std::minstd_rand random(std::random_device{}());
+  return std::chrono::seconds(1800 + static_cast<int>(random() % 1800));
+}
+
+std::string_view type_name(storage::WatchEventType type) {
+  switch (type) {
+    case storage::WatchEventType::Added: return "ADDED";
+    case storage::WatchEventType::Modified: return "MODIFIED";
+    case storage::WatchEventType::Deleted: return "DELETED";
+    case storage::WatchEventType::Bookmark: return "BOOKMARK";
+    case storage::WatchEventType::Error: return "ERROR";
+  }
+  return "ERROR";
+}
+
+// The shared state between the watch loop and what may end it from outside (timeout, shutdown).
+struct WatchControl {
+  storage::WatchStream* stream = nullptr;
+  void end() {
+    if (stream) stream->stop();
+  }
+};
+
+}  // namespace
+
+asio::awaitable<void> watch(Scope scope) {
+  const auto& query = scope.query();
+  const auto& definition = scope.store.definition();
+  registry::ListRequest list = list_request(scope);
+  storage::WatchOptions options;
+  options.resource_version = list.resource_version;
+  options.predicate = std::move(list.predicate);
+  options.progress_notify = query.get("allowWatchBookmarks").value_or("") == "true";
+  options.send_initial_events = query.get("sendInitialEvents").value_or("") == "true";
+  if (!scope.info.name.empty()) options.recursive = true;  // metadata.name is part of the field selector
+  std::chrono::seconds timeout = default_watch_timeout();
+  if (auto seconds = query.get("timeoutSeconds"); seconds && !seconds->empty()) {
+    long value = 0;
+    auto [end, error] = std::from_chars(seconds->data(), seconds->data() + seconds->size(), value);
+    if (error != std::errc() || end != seconds->data() + seconds->size() || value < 0)
+      throw apierrors::ApiError(apierrors::bad_request("timeoutSeconds: Invalid value: \"" + std::string(*seconds) + "\""));
+    if (value > 0) timeout = std::chrono::seconds(value);
+  }
+  const Representation representation = negotiate_output(scope.request());
+
+  std::unique_ptr<storage::WatchStream> stream = co_await scope.store.watch(scope.info.namespace_, std::move(options));
+  auto executor = co_await asio::this_coro::executor;
+  auto control = std::make_shared<WatchControl>();
+  control->stream = stream.get();
+  auto registration = scope.lifecycle.add_long_running(executor, [control] { control->end(); });
+  auto timer = std::make_shared<asio::steady_timer>(executor, timeout);
+  timer->async_wait([control](const asio::error_code& error) {
+    if (!error) control->end();
+  });
+  struct Cleanup {
+    std::shared_ptr<WatchControl> control;
+    std::shared_ptr<asio::steady_timer> timer;
+    server::Lifecycle& lifecycle;
+    std::uint64_t registration;
+    ~Cleanup() {
+      control->stream = nullptr;
+      timer->cancel();
+      lifecycle.remove_long_running(registration);
+    }
+  } cleanup{control, timer, scope.lifecycle, registration};
+
+  auto& response = *scope.exchange.response;
+  response.headers().set("Content-Type", "application/json");
+  co_await response.begin_stream(200);
+  bool table_headers_sent = false;
+  while (auto event = co_await stream->next()) {
+    json::object out;
+    out["type"] = type_name(event->type);
+    if (event->type == storage::WatchEventType::Error) {
+      apierrors::Status status = event->error ? registry::interpret_storage_error(*event->error, definition, "", "watch")
+                                              : apierrors::internal_error("watch failed");
+      if (event->error && event->error->code() == storage::ErrorCode::Expired) status = apierrors::gone(event->error->what());
+      out["object"] = json::parse(apierrors::to_json(status));
+    } else if (event->type == storage::WatchEventType::Bookmark) {
+      json::object metadata{{"resourceVersion", std::to_string(event->revision)}, {"creationTimestamp", nullptr}};
+      if (event->initial_events_end) metadata["annotations"] = json::object{{"k8s.io/initial-events-end", "true"}};
+      out["object"] = json::object{{"kind", definition.kind}, {"apiVersion", definition.group_version()},
+                                   {"metadata", std::move(metadata)}};
+    } else {
+      std::string bytes = registry::with_resource_version(event->object.value, event->object.mod_revision);
+      if (representation == Representation::Object) {
+        std::string line = "{\"type\":\"" + std::string(type_name(event->type)) + "\",\"object\":" + bytes + "}\n";
+        co_await response.write_chunk(line);
+        continue;
+      }
+      json::value value = registry::parse_json(bytes);
+      if (representation == Representation::Table) {
+        std::vector<json::object> objects{std::move(value.as_object())};
+        json::object table = to_table(scope.store.strategy(), objects, !table_headers_sent);
+        table["metadata"] = json::object{{"resourceVersion", std::to_string(event->object.mod_revision)}};
+        table_headers_sent = true;
+        out["object"] = std::move(table);
+      } else {
+        out["object"] = partial_object_metadata(value.as_object());
+      }
+    }
+    co_await response.write_chunk(json::serialize(out) + "\n");
+    if (event->type == storage::WatchEventType::Error) break;
+  }
+  co_await response.end_stream();
+}
+
+}  // namespace kapi::endpoints::handlers

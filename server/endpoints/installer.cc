@@ -1,0 +1,59 @@
+#include "server/endpoints/installer.h"
+
+#include "server/discovery/discovery.h"
+#include "server/endpoints/handlers/handlers.h"
+#include "server/http/status_response.h"
+
+namespace kapi::endpoints {
+
+std::vector<const registry::Store*> GroupVersionService::stores() const {
+  std::vector<const registry::Store*> out;
+  for (const auto& [name, store] : stores_) out.push_back(store);
+  return out;
+}
+
+asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) const {
+  std::optional<apierrors::Status> failure;
+  try {
+    const auto& info = exchange.context.request_info;
+    if (!info || !info->is_resource_request) {
+      if (exchange.request.path == root_path() && (exchange.request.method == "GET" || exchange.request.method == "HEAD")) {
+        std::string document = discovery::resource_list(group_, version_, stores());
+        co_await discovery::write_document(exchange, std::move(document));
+        co_return;
+      }
+      failure = apierrors::path_not_found();
+    } else {
+      co_await dispatch(exchange, *info);
+    }
+  } catch (const apierrors::ApiError& error) {
+    failure = error.status();
+  }
+  if (failure && !exchange.response->committed()) co_await http::write_status(*exchange.response, *failure);
+}
+
+asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange, const filters::RequestInfo& info) const {
+  auto found = stores_.find(info.resource);
+  if (found == stores_.end() || !info.subresource.empty()) throw apierrors::ApiError(apierrors::path_not_found());
+  registry::Store& store = *found->second;
+  const auto& definition = store.definition();
+  // A namespaced resource is addressed in a namespace except to list or watch across all of them; a
+  // cluster-scoped one never is (a namespace's own path names it as the request's namespace, as in kube).
+  const bool collection_verb = info.verb == "list" || info.verb == "watch";
+  if ((definition.namespaced && info.namespace_.empty() && !collection_verb) ||
+      (!definition.namespaced && !info.namespace_.empty() && info.resource != "namespaces"))
+    throw apierrors::ApiError(apierrors::path_not_found());
+
+  handlers::Scope scope{exchange, store, info, lifecycle_};
+  if (info.verb == "get") co_return co_await handlers::get(scope);
+  if (info.verb == "list") co_return co_await handlers::list(scope);
+  if (info.verb == "watch") co_return co_await handlers::watch(scope);
+  if (info.verb == "create") co_return co_await handlers::create(scope);
+  if (info.verb == "update") co_return co_await handlers::update(scope);
+  if (info.verb == "patch") co_return co_await handlers::patch(scope);
+  if (info.verb == "delete") co_return co_await handlers::remove(scope);
+  if (info.verb == "deletecollection") co_return co_await handlers::remove_collection(scope);
+  throw apierrors::ApiError(apierrors::method_not_supported(definition.group, definition.resource, info.verb));
+}
+
+}  // namespace kapi::endpoints

@@ -1,0 +1,43 @@
+#pragma once
+// One API group version's web service (APIInstaller + APIGroupVersion.InstallREST): the routes under
+// /api/v1 or /apis/<group>/<version>, dispatched to the verb handlers of each resource's Store, and the
+// APIResourceList at the root path.
+#include "filters/filter.h"
+#include "server/lifecycle.h"
+#include "server/registry/store.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kapi::endpoints {
+
+class GroupVersionService {
+ public:
+  GroupVersionService(std::string group, std::string version, server::Lifecycle& lifecycle)
+      : group_(std::move(group)), version_(std::move(version)), lifecycle_(lifecycle) {}
+
+  void add(registry::Store& store) { stores_[store.definition().resource] = &store; }
+
+  const std::string& group() const { return group_; }
+  const std::string& version() const { return version_; }
+  // "/api/v1" or "/apis/apps/v1".
+  std::string root_path() const { return group_.empty() ? "/api/" + version_ : "/apis/" + group_ + "/" + version_; }
+  std::vector<const registry::Store*> stores() const;
+
+  asio::awaitable<void> serve(filters::Exchange& exchange) const;
+  filters::Handler handler() const {
+    return [this](filters::Exchange& exchange) { return serve(exchange); };
+  }
+
+ private:
+  asio::awaitable<void> dispatch(filters::Exchange& exchange, const filters::RequestInfo& info) const;
+
+  std::string group_;
+  std::string version_;
+  server::Lifecycle& lifecycle_;
+  std::map<std::string, registry::Store*, std::less<>> stores_;
+};
+
+}  // namespace kapi::endpoints

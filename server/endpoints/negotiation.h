@@ -1,0 +1,26 @@
+#pragma once
+// Content negotiation for resource responses and request bodies (k8s.io/apiserver/pkg/endpoints/handlers/
+// negotiation): which representation the client asked for in Accept, and whether a body's Content-Type is one
+// kapi decodes.
+#include "server/http/request.h"
+
+#include <string_view>
+
+namespace kapi::endpoints {
+
+enum class Representation {
+  Object,                 // the object or list itself (JSON)
+  Table,                  // meta.k8s.io/v1 Table (as=Table;v=v1|v1beta1;g=meta.k8s.io)
+  PartialObjectMetadata,  // meta.k8s.io/v1 PartialObjectMetadata(List)
+};
+
+// The first acceptable representation in Accept order; throws ApiError 406 NotAcceptable when Accept names only
+// media types kapi cannot produce.
+Representation negotiate_output(const http::Request& request);
+
+enum class BodyFormat { Json, JsonPatch, MergePatch, StrategicMergePatch, ApplyPatch };
+
+// The body's format from Content-Type (a PUT or POST without one is JSON); throws ApiError 415 otherwise.
+BodyFormat body_format(const http::Request& request, bool patch);
+
+}  // namespace kapi::endpoints

@@ -1,0 +1,102 @@
+#include "server/registry/object_meta.h"
+
+#include <openssl/rand.h>
+
+#include <boost/json.hpp>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <stdexcept>
+
+namespace kapi::registry {
+namespace {
+
+template <std::size_t N>
+std::array<unsigned char, N> random_bytes() {
+  std::array<unsigned char, N> bytes{};
+  if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) throw std::runtime_error("RAND_bytes failed");
+  return bytes;
+}
+
+}  // namespace
+
+std::string new_uid() {
+  auto bytes = random_bytes<16>();
+  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);
+  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);
+  std::string out;
+  out.reserve(36);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += kHex[bytes[i] >> 4];
+    out += kHex[bytes[i] & 0x0f];
+  }
+  return out;
+}
+
+std::string rfc3339_now() {
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string generate_name_suffix() {
+  // k8s.io/apimachinery/pkg/util/rand: no vowels (no words), no confusable characters.
+  static constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+  auto bytes = random_bytes<5>();
+  std::string out;
+  for (unsigned char b : bytes) out += kAlphabet[b % kAlphabet.size()];
+  return out;
+}
+
+std::string with_resource_version(std::string_view stored, storage::Revision revision) {
+  const std::string field = "\"resourceVersion\":\"" + std::to_string(revision) + "\"";
+  // Our own encoder and Go's both write `"metadata":{` with no spaces, before any nested metadata.
+  constexpr std::string_view kMetadata = "\"metadata\":{";
+  auto at = stored.find(kMetadata);
+  if (at != std::string_view::npos) {
+    auto insert = at + kMetadata.size();
+    std::string out;
+    out.reserve(stored.size() + field.size() + 1);
+    out.append(stored.substr(0, insert)).append(field);
+    if (insert < stored.size() && stored[insert] != '}') out += ',';
+    out.append(stored.substr(insert));
+    return out;
+  }
+  boost::json::value value = parse_json(stored);
+  if (!value.is_object()) return std::string(stored);
+  metadata_of(value.as_object())["resourceVersion"] = std::to_string(revision);
+  return boost::json::serialize(value);
+}
+
+boost::json::value parse_json(std::string_view text) {
+  boost::json::parse_options options;
+  options.max_depth = kMaxObjectDepth;
+  return boost::json::parse(text, {}, options);
+}
+
+boost::json::object& metadata_of(boost::json::object& object) {
+  auto& metadata = object["metadata"];
+  if (!metadata.is_object()) metadata = boost::json::object();
+  return metadata.as_object();
+}
+
+std::string_view string_field(const boost::json::object& object, std::string_view key) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->value().is_string()) return {};
+  return it->value().as_string();
+}
+
+std::string_view meta_string(const boost::json::object& object, std::string_view key) {
+  auto it = object.find("metadata");
+  if (it == object.end() || !it->value().is_object()) return {};
+  return string_field(it->value().as_object(), key);
+}
+
+}  // namespace kapi::registry

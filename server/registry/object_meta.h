@@ -1,0 +1,37 @@
+#pragma once
+// The metadata the Store owns (uid, creationTimestamp, resourceVersion, generateName suffixes) and the one place
+// that knows how stored bytes carry it. Objects are stored as JSON without metadata.resourceVersion (like
+// kube-apiserver, whose versioner clears it before encoding); the store's mod revision is spliced back in on
+// every read, so a list never re-parses its items.
+#include "storage/interface.h"
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace kapi::registry {
+
+// A random RFC 4122 version 4 UUID ("6f1c…-…").
+std::string new_uid();
+// The current time as metav1.Time writes it: RFC 3339, UTC, seconds ("2026-11-29T21:08:00Z").
+std::string rfc3339_now();
+// The 5 characters kube appends to metadata.generateName (utilrand.String over its consonant/digit alphabet).
+std::string generate_name_suffix();
+
+// The stored bytes with "resourceVersion":"<revision>" set in metadata.
+std::string with_resource_version(std::string_view stored, storage::Revision revision);
+
+// Objects nest deeper than Boost.JSON's default of 32 levels; this is the bound every object parse uses.
+inline constexpr std::size_t kMaxObjectDepth = 1000;
+// Parses stored or sent JSON with that bound; throws boost::system::system_error when it is not JSON.
+boost::json::value parse_json(std::string_view text);
+
+// metadata as an object, created when missing or not an object.
+boost::json::object& metadata_of(boost::json::object& object);
+// A string field of an object ("" when missing or not a string).
+std::string_view string_field(const boost::json::object& object, std::string_view key);
+// A string field of object.metadata.
+std::string_view meta_string(const boost::json::object& object, std::string_view key);
+
+}  // namespace kapi::registry

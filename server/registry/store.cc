@@ -1,0 +1,323 @@
+#include "server/registry/store.h"
+
+#include "server/registry/object_meta.h"
+#include "server/registry/storage_errors.h"
+#include "server/validation/object_meta.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::registry {
+namespace {
+
+namespace json = boost::json;
+using apierrors::ApiError;
+
+constexpr int kGenerateNameAttempts = 8;
+
+json::object parse_object(std::string_view bytes) {
+  json::value value = parse_json(bytes);
+  if (!value.is_object()) throw ApiError(apierrors::internal_error("stored object is not a JSON object"));
+  return std::move(value.as_object());
+}
+
+// Everything but metadata and status: a change here bumps metadata.generation.
+bool spec_changed(const json::object& object, const json::object& old) {
+  auto without_meta_and_status = [](const json::object& o) {
+    json::object copy = o;
+    copy.erase("metadata");
+    copy.erase("status");
+    return copy;
+  };
+  return without_meta_and_status(object) != without_meta_and_status(old);
+}
+
+std::string precondition_failure(const json::object& current, const DeleteOptions& options) {
+  if (options.precondition_uid && *options.precondition_uid != meta_string(current, "uid"))
+    return "Precondition failed: UID in precondition: " + *options.precondition_uid +
+           ", UID in object meta: " + std::string(meta_string(current, "uid"));
+  return {};
+}
+
+}  // namespace
+
+Store::Store(ResourceDefinition definition, std::shared_ptr<const Strategy> strategy, storage::Interface& storage,
+             std::string key_root)
+    : definition_(std::move(definition)), strategy_(std::move(strategy)), storage_(storage),
+      key_root_(std::move(key_root)) {
+  if (definition_.storage_resource.empty()) definition_.storage_resource = definition_.resource;
+}
+
+std::string Store::key(std::string_view namespace_, std::string_view name) const {
+  return prefix(namespace_) + std::string(name);
+}
+
+std::string Store::prefix(std::string_view namespace_) const {
+  std::string out = key_root_ + "/" + definition_.storage_resource + "/";
+  if (definition_.namespaced && !namespace_.empty()) out.append(namespace_).append("/");
+  return out;
+}
+
+std::string Store::encode_for_storage(json::object object) {
+  json::object ordered;
+  ordered.reserve(object.size());
+  for (std::string_view first : {"kind", "apiVersion", "metadata"}) {
+    if (auto it = object.find(first); it != object.end()) ordered.emplace(first, std::move(it->value()));
+  }
+  for (auto& [key, value] : object)
+    if (!ordered.contains(key)) ordered.emplace(key, std::move(value));
+  if (auto it = ordered.find("metadata"); it != ordered.end() && it->value().is_object())
+    it->value().as_object().erase("resourceVersion");
+  return json::serialize(ordered);
+}
+
+void Store::set_type_meta(json::object& object) const {
+  object["kind"] = definition_.kind;
+  object["apiVersion"] = definition_.group_version();
+}
+
+void Store::validate(const json::object& object, const json::object* old) const {
+  validation::ErrorList errors = validation::validate_object_meta(object, definition_.namespaced,
+                                                                 strategy_->name_is_dns_label());
+  auto own = old ? strategy_->validate_update(object, *old) : strategy_->validate(object);
+  errors.insert(errors.end(), own.begin(), own.end());
+  if (!errors.empty())
+    throw ApiError(apierrors::invalid(definition_.group, definition_.kind, meta_string(object, "name"), errors));
+}
+
+void Store::rethrow(const storage::StorageError& error, std::string_view name, std::string_view operation) const {
+  throw ApiError(interpret_storage_error(error, definition_, name, operation));
+}
+
+asio::awaitable<std::string> Store::create(std::string namespace_, json::object object, WriteOptions options) {
+  set_type_meta(object);
+  auto& meta = metadata_of(object);
+  if (definition_.namespaced) {
+    std::string_view body_namespace = meta_string(object, "namespace");
+    if (body_namespace.empty()) {
+      meta["namespace"] = namespace_;
+    } else if (body_namespace != namespace_) {
+      throw ApiError(apierrors::bad_request(
+          "the namespace of the provided object does not match the namespace sent on the request"));
+    }
+  } else {
+    meta.erase("namespace");
+  }
+  if (!meta_string(object, "resourceVersion").empty())
+    throw ApiError(apierrors::bad_request("resourceVersion should not be set on objects to be created"));
+  const std::string generate_name(meta_string(object, "generateName"));
+  const bool generated = meta_string(object, "name").empty() && !generate_name.empty();
+  meta["uid"] = new_uid();
+  meta["creationTimestamp"] = rfc3339_now();
+  meta.erase("deletionTimestamp");
+  meta.erase("deletionGracePeriodSeconds");
+  if (strategy_->tracks_generation()) meta["generation"] = 1;
+  else meta.erase("generation");
+  strategy_->prepare_for_create(object);
+  if (definition_.namespaced && namespace_check_)
+    co_await namespace_check_(namespace_, definition_, std::string(meta_string(object, "name")));
+
+  for (int attempt = 0;; ++attempt) {
+    if (generated) metadata_of(object)["name"] = generate_name + generate_name_suffix();
+    validate(object, nullptr);
+    const std::string name(meta_string(object, "name"));
+    if (options.dry_run) co_return json::serialize(object);
+    try {
+      // (g++ 12 destroys braced temporaries in a co_await expression twice: every argument is a named variable.)
+      std::string object_key = key(namespace_, name);
+      std::string bytes = encode_for_storage(object);
+      storage::WriteOptions write_options;
+      storage::KeyValue stored = co_await storage_.create(std::move(object_key), std::move(bytes), write_options);
+      co_return with_resource_version(stored.value, stored.mod_revision);
+    } catch (const storage::StorageError& error) {
+      if (error.code() == storage::ErrorCode::KeyExists && generated && attempt + 1 < kGenerateNameAttempts)
+        continue;
+      rethrow(error, name, "create");
+    }
+  }
+}
+
+asio::awaitable<std::string> Store::get(std::string namespace_, std::string name, std::string resource_version) {
+  try {
+    storage::GetOptions options{.resource_version = std::move(resource_version)};
+    std::string object_key = key(namespace_, name);
+    auto found = co_await storage_.get(std::move(object_key), options);
+    co_return with_resource_version(found->value, found->mod_revision);
+  } catch (const storage::StorageError& error) {
+    rethrow(error, name, "get");
+  }
+}
+
+asio::awaitable<ObjectList> Store::list(std::string namespace_, ListRequest request) {
+  storage::ListOptions options;
+  options.resource_version = std::move(request.resource_version);
+  options.resource_version_match = request.resource_version_match;
+  options.limit = request.limit;
+  options.continue_token = std::move(request.continue_token);
+  options.predicate = std::move(request.predicate);
+  try {
+    std::string list_prefix = prefix(namespace_);
+    storage::ListResult result = co_await storage_.list(std::move(list_prefix), std::move(options));
+    ObjectList list;
+    list.items.reserve(result.items.size());
+    for (const auto& item : result.items) list.items.push_back(with_resource_version(item.value, item.mod_revision));
+    list.revision = result.revision;
+    list.continue_token = std::move(result.continue_token);
+    list.remaining_item_count = result.remaining_item_count;
+    co_return list;
+  } catch (const storage::StorageError& error) {
+    if (error.code() == storage::ErrorCode::Expired && !error.continue_token().empty()) {
+      apierrors::Status status = apierrors::resource_expired(
+          "The provided continue parameter is too old to display a consistent list result. You can start a new "
+          "list without the continue parameter, or use the continue token in this response to retrieve the "
+          "remainder of the results. Continuing with the provided token results in an inconsistent list - "
+          "objects that were created, modified, or deleted between the time the first chunk was returned and now "
+          "may show up in the list.");
+      status.continue_token = error.continue_token();
+      throw ApiError(std::move(status));
+    }
+    rethrow(error, "", "list");
+  }
+}
+
+asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespace_, std::string name,
+                                                            UpdateFunction update, WriteOptions options) {
+  bool created = false;
+  std::optional<std::string> dry_run_result;
+  const std::string object_key = key(namespace_, name);
+  storage::TryUpdate try_update = [&](const storage::KeyValue* current) -> std::optional<std::string> {
+    std::optional<json::object> old;
+    if (current) old = parse_object(current->value);
+    if (!old && !strategy_->allow_create_on_update())
+      throw ApiError(apierrors::not_found(definition_.group, definition_.resource, name));
+    json::object object = update(old ? &*old : nullptr);
+    set_type_meta(object);
+    auto& meta = metadata_of(object);
+    std::string_view body_name = meta_string(object, "name");
+    if (body_name.empty()) meta["name"] = name;
+    else if (body_name != name)
+      throw ApiError(apierrors::bad_request("the name of the object (" + std::string(body_name) +
+                                            ") does not match the name on the URL (" + name + ")"));
+    if (definition_.namespaced) {
+      std::string_view body_namespace = meta_string(object, "namespace");
+      if (body_namespace.empty()) meta["namespace"] = namespace_;
+      else if (body_namespace != namespace_)
+        throw ApiError(apierrors::bad_request(
+            "the namespace of the provided object does not match the namespace sent on the request"));
+    } else {
+      meta.erase("namespace");
+    }
+    created = !old;
+    if (!old) {
+      meta.erase("resourceVersion");
+      meta["uid"] = new_uid();
+      meta["creationTimestamp"] = rfc3339_now();
+      if (strategy_->tracks_generation()) meta["generation"] = 1;
+      strategy_->prepare_for_create(object);
+      validate(object, nullptr);
+    } else {
+      std::string_view version = meta_string(object, "resourceVersion");
+      if (!version.empty() && version != std::to_string(current->mod_revision))
+        throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                    std::string(kObjectModifiedMessage));
+      std::string_view uid = meta_string(object, "uid");
+      std::string_view old_uid = meta_string(*old, "uid");
+      if (!uid.empty() && uid != old_uid)
+        throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                    "Precondition failed: UID in precondition: " + std::string(uid) +
+                                        ", UID in object meta: " + std::string(old_uid));
+      const json::object& old_meta = old->at("metadata").as_object();
+      for (std::string_view owned : {"uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+                                     "generation"}) {
+        if (auto it = old_meta.find(owned); it != old_meta.end()) meta[owned] = it->value();
+        else meta.erase(owned);
+      }
+      strategy_->prepare_for_update(object, *old);
+      if (strategy_->tracks_generation() && spec_changed(object, *old)) {
+        auto& generation = metadata_of(object)["generation"];
+        generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
+      }
+      validate(object, &*old);
+    }
+    std::string bytes = encode_for_storage(object);
+    if (options.dry_run) {
+      dry_run_result = current ? with_resource_version(bytes, current->mod_revision) : bytes;
+      return std::nullopt;
+    }
+    if (current && bytes == current->value) return std::nullopt;  // a no-op update writes nothing
+    return bytes;
+  };
+  try {
+    if (options.dry_run) {
+      storage::GetOptions read_options{.ignore_not_found = true};
+      auto current = co_await storage_.get(object_key, read_options);
+      try_update(current ? &*current : nullptr);
+      co_return std::pair{std::move(*dry_run_result), created};
+    }
+    storage::PreconditionCheck no_preconditions;
+    storage::WriteOptions write_options;
+    storage::KeyValue stored =
+        co_await storage_.guaranteed_update(object_key, true, no_preconditions, try_update, write_options);
+    co_return std::pair{with_resource_version(stored.value, stored.mod_revision), created};
+  } catch (const storage::StorageError& error) {
+    rethrow(error, name, "update");
+  }
+}
+
+asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string name, DeleteOptions options) {
+  const std::string object_key = key(namespace_, name);
+  try {
+    storage::GetOptions read_options;
+    auto current = co_await storage_.get(object_key, read_options);
+    json::object object = parse_object(current->value);
+    if (std::string why = precondition_failure(object, options); !why.empty())
+      throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key, why);
+    if (options.precondition_resource_version &&
+        *options.precondition_resource_version != std::to_string(current->mod_revision))
+      throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                  "Precondition failed: ResourceVersion in precondition: " +
+                                      *options.precondition_resource_version +
+                                      ", ResourceVersion in object meta: " + std::to_string(current->mod_revision));
+    const std::string uid(meta_string(object, "uid"));
+    auto finalizers = metadata_of(object).find("finalizers");
+    const bool has_finalizers = finalizers != metadata_of(object).end() && finalizers->value().is_array() &&
+                                !finalizers->value().as_array().empty();
+    if (has_finalizers) {
+      // Finalizers keep the object: it is only marked, and goes when the last finalizer is removed.
+      if (!meta_string(object, "deletionTimestamp").empty() || options.dry_run)
+        co_return DeleteResult{with_resource_version(current->value, current->mod_revision), false, uid};
+      UpdateFunction mark = [](const json::object* existing) {
+        json::object copy = *existing;
+        metadata_of(copy)["deletionTimestamp"] = rfc3339_now();
+        metadata_of(copy)["deletionGracePeriodSeconds"] = 0;
+        return copy;
+      };
+      WriteOptions write_options;
+      auto marked = co_await update(namespace_, name, mark, write_options);
+      co_return DeleteResult{std::move(marked.first), false, uid};
+    }
+    if (options.dry_run)
+      co_return DeleteResult{with_resource_version(current->value, current->mod_revision), true, uid};
+    const std::int64_t expected = current->mod_revision;
+    storage::PreconditionCheck unchanged = [&](const storage::KeyValue& latest) {
+      if (latest.mod_revision != expected && options.precondition_resource_version)
+        throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                    std::string(kObjectModifiedMessage));
+    };
+    auto removed = co_await storage_.remove(object_key, unchanged);
+    co_return DeleteResult{with_resource_version(removed.value, removed.mod_revision), true, uid};
+  } catch (const storage::StorageError& error) {
+    rethrow(error, name, "delete");
+  }
+}
+
+asio::awaitable<std::unique_ptr<storage::WatchStream>> Store::watch(std::string namespace_,
+                                                                    storage::WatchOptions options) {
+  try {
+    std::string watch_prefix = prefix(namespace_);
+    co_return co_await storage_.watch(std::move(watch_prefix), std::move(options));
+  } catch (const storage::StorageError& error) {
+    rethrow(error, "", "watch");
+  }
+}
+
+}  // namespace kapi::registry

@@ -1,0 +1,102 @@
+#pragma once
+// The generic registry Store (genericregistry.Store): every verb of one resource over a storage::Interface
+// (normally the resource's Cacher), with the metadata handling all resources share and the Strategy for what
+// differs. Objects arrive as parsed JSON and leave as JSON bytes with metadata.resourceVersion set.
+//
+// Errors are thrown as apierrors::ApiError with kube-apiserver's Status.
+#include "server/registry/resource.h"
+#include "server/registry/strategy.h"
+#include "storage/interface.h"
+
+#include <asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace kapi::registry {
+
+struct WriteOptions {
+  bool dry_run = false;  // dryRun=All: everything but the write
+};
+
+struct DeleteOptions {
+  bool dry_run = false;
+  std::optional<std::string> precondition_uid;
+  std::optional<std::string> precondition_resource_version;
+  std::optional<std::int64_t> grace_period_seconds;
+  std::string propagation_policy;  // accepted; garbage collection is not part of kapi yet
+};
+
+struct ListRequest {
+  std::string resource_version;
+  storage::ResourceVersionMatch resource_version_match = storage::ResourceVersionMatch::Unset;
+  std::int64_t limit = 0;
+  std::string continue_token;
+  storage::Predicate predicate;  // labels and fields, see predicate.h
+};
+
+struct ObjectList {
+  std::vector<std::string> items;  // each item's JSON, resourceVersion set
+  storage::Revision revision = 0;
+  std::string continue_token;
+  std::optional<std::int64_t> remaining_item_count;
+};
+
+struct DeleteResult {
+  std::string object;  // the deleted object (or, with finalizers, the object marked for deletion)
+  bool deleted = true;  // false when only marked (finalizers pending)
+  std::string uid;
+};
+
+// Given the current object (nullptr when absent), the object to store. Called again after a lost race.
+using UpdateFunction = std::function<boost::json::object(const boost::json::object* current)>;
+
+class Store {
+ public:
+  Store(ResourceDefinition definition, std::shared_ptr<const Strategy> strategy, storage::Interface& storage,
+        std::string key_root = "/registry");
+
+  const ResourceDefinition& definition() const { return definition_; }
+  const Strategy& strategy() const { return *strategy_; }
+  storage::Interface& storage() const { return storage_; }
+
+  // "/registry/configmaps/<namespace>/<name>"; "/registry/namespaces/<name>" for cluster-scoped resources.
+  std::string key(std::string_view namespace_, std::string_view name) const;
+  // The list/watch prefix: every object of the resource, or of one namespace (ending in '/').
+  std::string prefix(std::string_view namespace_) const;
+
+  asio::awaitable<std::string> create(std::string namespace_, boost::json::object object, WriteOptions options);
+  asio::awaitable<std::string> get(std::string namespace_, std::string name, std::string resource_version);
+  asio::awaitable<ObjectList> list(std::string namespace_, ListRequest request);
+  // PUT (and PATCH through `update`): returns the stored object and whether it was created.
+  asio::awaitable<std::pair<std::string, bool>> update(std::string namespace_, std::string name,
+                                                       UpdateFunction update, WriteOptions options);
+  asio::awaitable<DeleteResult> remove(std::string namespace_, std::string name, DeleteOptions options);
+  asio::awaitable<std::unique_ptr<storage::WatchStream>> watch(std::string namespace_, storage::WatchOptions options);
+
+  // Admission for writes that create objects in a namespace (NamespaceLifecycle): throws ApiError to refuse.
+  using NamespaceCheck = std::function<asio::awaitable<void>(const std::string& namespace_,
+                                                             const ResourceDefinition& resource,
+                                                             const std::string& name)>;
+  void set_namespace_check(NamespaceCheck check) { namespace_check_ = std::move(check); }
+
+  // The bytes the backend keeps for an object: kind, apiVersion, metadata first, no resourceVersion.
+  static std::string encode_for_storage(boost::json::object object);
+
+ private:
+  // The checks and defaults every create and update runs (ObjectMeta validation + the strategy's).
+  void validate(const boost::json::object& object, const boost::json::object* old) const;
+  void set_type_meta(boost::json::object& object) const;
+  [[noreturn]] void rethrow(const storage::StorageError& error, std::string_view name, std::string_view operation) const;
+
+  ResourceDefinition definition_;
+  std::shared_ptr<const Strategy> strategy_;
+  storage::Interface& storage_;
+  std::string key_root_;
+  NamespaceCheck namespace_check_;
+};
+
+}  // namespace kapi::registry

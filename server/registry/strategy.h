@@ -1,0 +1,55 @@
+#pragma once
+// How one resource differs from every other in the generic Store: the role of the RESTCreateStrategy,
+// RESTUpdateStrategy and RESTDeleteStrategy a resource gives genericregistry.Store. Defaults suit a plain
+// namespaced object such as a ConfigMap; a resource overrides what it needs.
+#include "server/patch/patch_schema.h"
+#include "server/registry/table.h"
+#include "server/validation/field_error.h"
+
+#include <boost/json/object.hpp>
+
+#include <map>
+#include <string>
+
+namespace kapi::registry {
+
+// Field selector values of one object ("metadata.name" → "x"), as the resource's GetAttrs offers them.
+using SelectableFields = std::map<std::string, std::string, std::less<>>;
+
+// A patch schema that knows only ObjectMeta (labels, annotations, finalizers, ownerReferences).
+patch::MapPatchSchema object_with_metadata(std::string type_name);
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+
+  // Sets defaults and clears what a client may not set on create (e.g. status when the resource has a status
+  // subresource). Metadata the Store owns (uid, creationTimestamp, ...) is already set.
+  virtual void prepare_for_create(boost::json::object& /*object*/) const {}
+  // Likewise on update; `old` is the stored object.
+  virtual void prepare_for_update(boost::json::object& /*object*/, const boost::json::object& /*old*/) const {}
+  // The resource's own checks; the Store validates the generic metadata itself.
+  virtual validation::ErrorList validate(const boost::json::object& /*object*/) const { return {}; }
+  virtual validation::ErrorList validate_update(const boost::json::object& object,
+                                                const boost::json::object& /*old*/) const {
+    return validate(object);
+  }
+  // Name rules: most resources use DNS-1123 subdomains, namespaces DNS-1123 labels.
+  virtual bool name_is_dns_label() const { return false; }
+  // PUT of a missing object creates it (e.g. leases do not; kube: AllowCreateOnUpdate).
+  virtual bool allow_create_on_update() const { return false; }
+  // Whether metadata.generation is kept and bumped when anything but metadata and status changes.
+  virtual bool tracks_generation() const { return false; }
+  // DELETE answers with the deleted object rather than a Success Status (kube: ReturnDeletedObject).
+  virtual bool return_deleted_object() const { return false; }
+  // Field selector names beyond metadata.name and metadata.namespace (e.g. pods' spec.nodeName), and their values.
+  virtual std::vector<std::string> selectable_field_names() const { return {}; }
+  virtual void selectable_fields(const boost::json::object& /*object*/, SelectableFields& /*fields*/) const {}
+  // What strategic merge patch needs to know of the type (merge keys, strategies). The default knows ObjectMeta.
+  virtual const patch::PatchSchema& patch_schema() const;
+  // Server-side printing: the Table columns and one object's cells (kube's printers in pkg/printers/internalversion).
+  virtual std::vector<TableColumn> table_columns() const { return default_table_columns(); }
+  virtual boost::json::array table_cells(const boost::json::object& object) const { return default_table_cells(object); }
+};
+
+}  // namespace kapi::registry
