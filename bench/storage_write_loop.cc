@@ -39,12 +39,14 @@ struct Results {
   std::size_t errors = 0;
 };
 
-asio::awaitable<void> writer(kapi::storage::Interface& store, int id, std::string value, Clock::time_point end,
-                             Results& results) {
+asio::awaitable<void> writer(kapi::storage::Interface& store, std::string prefix, std::string value,
+                             Clock::time_point end, Results& results) {
   for (long n = 0; Clock::now() < end; ++n) {
     auto start = Clock::now();
     try {
-      co_await store.create("/registry/bench/w" + std::to_string(id) + "-" + std::to_string(n), value, {});
+      std::string key = prefix + std::to_string(n);
+      kapi::storage::WriteOptions options;
+      co_await store.create(std::move(key), value, options);
       results.latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     } catch (const std::exception&) {
       ++results.errors;
@@ -87,7 +89,11 @@ int main(int argc, char** argv) {
   Results results;
   auto begin = Clock::now();
   auto end = begin + std::chrono::seconds(seconds);
-  for (int i = 0; i < concurrency; ++i) asio::co_spawn(io, writer(*store, i, value, end, results), asio::detached);
+  // Keys unique to this run, so runs against a store that outlives them never collide.
+  const std::string run = std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
+  for (int i = 0; i < concurrency; ++i)
+    asio::co_spawn(io, writer(*store, "/registry/bench/" + run + "/w" + std::to_string(i) + "-", value, end, results),
+                   asio::detached);
   io.run();
   double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
 
