@@ -108,7 +108,7 @@ int run_apiserver(const Options& options) {
 
   chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
   servers.kube().generic().health_checks.push_back(storage->health_check());
-  apis::BuiltInApis apis(storage->store(), io.get_executor(), lifecycle, logger);
+  apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger);
   apis.install(servers.kube());
   filters::ChainConfig chain_config(logger, metrics, lifecycle);
   if (options.enable_testing_endpoints)

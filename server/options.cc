@@ -85,6 +85,7 @@ std::vector<Flag> flags_for(Options& o) {
       {"etcd-certfile", "SSL certification file used to secure etcd communication.", false, false, path(o.etcd_certfile)},
       {"etcd-keyfile", "SSL key file used to secure etcd communication.", false, false, path(o.etcd_keyfile)},
       {"etcd-compaction-interval", "The interval of compaction requests. If 0, compaction requests are disabled.", false, false, duration(o.etcd_compaction_interval)},
+      {"embedded-compaction-interval", "(kapi) The interval at which the embedded store compacts old revisions. If 0, it does not.", false, false, duration(o.embedded_compaction_interval)},
       {"max-requests-inflight", "The maximum number of non-mutating requests in flight at a given time. 0 means no limit.", false, false, integer(o.max_requests_inflight)},
       {"max-mutating-requests-inflight", "The maximum number of mutating requests in flight at a given time. 0 means no limit.", false, false, integer(o.max_mutating_requests_inflight)},
       {"request-timeout", "The default duration a handler must keep a request open before timing it out.", false, false, duration(o.request_timeout)},

@@ -29,6 +29,7 @@ struct Options {
   std::string etcd_prefix = "/registry";
   std::filesystem::path etcd_cafile, etcd_certfile, etcd_keyfile;
   std::chrono::nanoseconds etcd_compaction_interval = std::chrono::minutes(5);
+  std::chrono::nanoseconds embedded_compaction_interval = std::chrono::minutes(5);
 
   // Limits and timeouts.
   int max_requests_inflight = 400;

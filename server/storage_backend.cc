@@ -18,7 +18,7 @@ std::unique_ptr<StorageBackend> StorageBackend::open(const Options& options, asi
   if (options.etcd_servers.empty()) {
     storage::embedded::Options embedded;
     embedded.data_dir = options.data_dir;
-    embedded.compaction_interval = std::chrono::duration_cast<std::chrono::seconds>(options.etcd_compaction_interval);
+    embedded.compaction_interval = std::chrono::duration_cast<std::chrono::seconds>(options.embedded_compaction_interval);
     auto store = storage::embedded::Store::open(std::move(embedded));
     storage::Interface* raw = store.get();
     backend->probe_ = [raw]() -> asio::awaitable<void> { co_await raw->current_revision(); };

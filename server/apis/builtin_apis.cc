@@ -19,16 +19,16 @@ std::vector<ResourceStorage> all_resources() {
 
 }  // namespace
 
-BuiltInApis::BuiltInApis(storage::Interface& backend, asio::any_io_executor executor, server::Lifecycle& lifecycle,
-                         base::Logger& logger)
+BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
+                         server::Lifecycle& lifecycle, base::Logger& logger)
     : logger_(logger) {
   for (auto& resource : all_resources()) {
-    registry::Store probe(resource.definition, resource.strategy, backend);
+    registry::Store probe(resource.definition, resource.strategy, backend, key_root);
     storage::cacher::CacherOptions options;
     options.resource_prefix = probe.prefix("");
     options.logger = &logger;
     auto cacher = std::make_unique<storage::cacher::Cacher>(backend, executor, std::move(options));
-    auto store = std::make_unique<registry::Store>(resource.definition, resource.strategy, *cacher);
+    auto store = std::make_unique<registry::Store>(resource.definition, resource.strategy, *cacher, key_root);
     store->set_namespace_check(
         [this](const std::string& namespace_, const registry::ResourceDefinition& resource, const std::string& name) {
           return check_namespace(namespace_, resource, name);

@@ -21,7 +21,9 @@ namespace kapi::apis {
 
 class BuiltInApis {
  public:
-  BuiltInApis(storage::Interface& backend, asio::any_io_executor executor, server::Lifecycle& lifecycle, base::Logger& logger);
+  // `key_root` is --etcd-prefix: every key starts with it ("/registry/configmaps/...").
+  BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
+              server::Lifecycle& lifecycle, base::Logger& logger);
   ~BuiltInApis();
 
   // Routes every group version, /api, /apis and /apis/<group> in the Kube API server's director.

@@ -4,6 +4,7 @@
 #include "tests/support/etcd_process.h"
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 namespace kapi::integration {
@@ -48,6 +49,33 @@ TEST(StorageBackendTest, EtcdServersSelectEtcdAndReadinessFollowsIt) {
 
   etcd.start();
   EXPECT_EQ(wait_for_status(kapi, "/readyz/etcd", 200, 20s), 200) << kapi.logs();
+  EXPECT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
+  EXPECT_EQ(kapi.sanitizer_reports(), "");
+}
+
+// Objects land in etcd under --etcd-prefix with kube-apiserver's key layout and JSON, so etcdctl (and a
+// kube-apiserver on the same etcd) reads what kapi wrote.
+TEST(StorageBackendTest, ObjectsAreStoredUnderTheEtcdPrefixAsKubeStoresThem) {
+  EtcdProcess etcd;
+  KapiProcess kapi({.extra_flags = {"--etcd-servers=" + etcd.endpoint(), "--etcd-prefix=/kapi-test"}});
+  auto created = kapi.connect_admin().request(
+      "POST", "/api/v1/namespaces/default/configmaps", {{"Content-Type", "application/json"}},
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stored"},"data":{"k":"v"}})");
+  ASSERT_EQ(created.status, 201) << created.body << kapi.logs();
+
+  std::string command = "ETCDCTL_API=3 timeout 20 etcdctl --endpoints=" + etcd.endpoint() +
+                        " get /kapi-test/configmaps/default/stored --print-value-only 2>&1";
+  std::string stored;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) stored.append(buffer, n);
+  ::pclose(pipe);
+  EXPECT_TRUE(stored.starts_with(R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"stored")")) << stored;
+  EXPECT_EQ(stored.find("resourceVersion"), std::string::npos) << stored;  // kube never stores it
+  EXPECT_NE(stored.find(R"("data":{"k":"v"})"), std::string::npos) << stored;
+  // The system namespaces exist in etcd too.
+  EXPECT_EQ(kapi.connect_admin().request("GET", "/api/v1/namespaces/kube-system").status, 200);
   EXPECT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
   EXPECT_EQ(kapi.sanitizer_reports(), "");
 }
