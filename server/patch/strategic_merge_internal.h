@@ -18,7 +18,7 @@ enum class ElementKind { kMap, kScalar };
 boost::json::object merge_map(boost::json::object original, boost::json::object patch, const PatchSchema* schema);
 
 // mergeSliceHandler. When `server_order` is given it receives the list Go's caller still sees as the original
-// after the merge: the merge-key stubs of the original's backing array, which deletions shift and appends
+// after the merge: the merge-key-only copies of the original's backing array, which deletions shift and appends
 // overwrite in place (Go slice aliasing that $setElementOrder ordering depends on).
 boost::json::array merge_slice_handler(boost::json::array original, boost::json::array patch,
                                        const PatchSchema* elements, std::string_view strategy,
@@ -45,8 +45,8 @@ void validate_patch_with_set_order_list(const boost::json::array& patch_list, co
 
 // A copy of `item` that keeps only its merge key, which is all an order list is read for (items without one are
 // kept whole, for the error that names them).
-boost::json::value order_stub(const boost::json::value& item, const std::string& merge_key);
-boost::json::array order_stubs(const boost::json::array& items, const std::string& merge_key);
+boost::json::value merge_key_only(const boost::json::value& item, const std::string& merge_key);
+boost::json::array merge_keys_in_order(const boost::json::array& items, const std::string& merge_key);
 
 // removeDirectives: nullopt when `v` is itself an object carrying $patch.
 std::optional<boost::json::value> remove_directives(boost::json::value v);

@@ -140,7 +140,7 @@ array merge_primitives(array original, array patch, bool is_delete_list, array* 
 }
 
 // mergeSlice for objects, which Go runs over a slice sharing the original's backing array: `aliased` mirrors that
-// array (as merge-key stubs) so the caller can order by what Go's caller sees.
+// array (as merge-key-only copies) so the caller can order by what Go's caller sees.
 array merge_objects(array original, array patch, const PatchSchema* elements, const std::string& merge_key,
                     array* server_order) {
   if (merge_key.empty()) {
@@ -148,7 +148,7 @@ array merge_objects(array original, array patch, const PatchSchema* elements, co
                       std::string(elements ? elements->name() : std::string_view()));
   }
   const std::size_t capacity = original.size();
-  array aliased = order_stubs(original, merge_key);
+  array aliased = merge_keys_in_order(original, merge_key);
   std::size_t live = capacity;
 
   // mergeSliceWithSpecialElements.
@@ -177,8 +177,8 @@ array merge_objects(array original, array patch, const PatchSchema* elements, co
     original = std::move(plain);
     plain = array();
   }
-  array order_of_original = order_stubs(original, merge_key);
-  array order_of_patch = order_stubs(plain, merge_key);
+  array order_of_original = merge_keys_in_order(original, merge_key);
+  array order_of_patch = merge_keys_in_order(plain, merge_key);
 
   // mergeSliceWithoutSpecialElements: merge into the element with the same key, or append.
   bool detached = replace;
@@ -192,7 +192,7 @@ array merge_objects(array original, array patch, const PatchSchema* elements, co
     original.push_back(std::move(item));
     if (detached) continue;
     if (live < capacity) {
-      aliased[live++] = order_stub(original.back(), merge_key);
+      aliased[live++] = merge_key_only(original.back(), merge_key);
     } else {
       detached = true;  // append outgrew the backing array; Go's caller no longer sees the appends
     }
@@ -208,7 +208,7 @@ array merge_objects(array original, array patch, const PatchSchema* elements, co
 array merge_slice_handler(array original, array patch, const PatchSchema* elements, std::string_view strategy,
                           const std::string& merge_key, bool is_delete_list, array* server_order) {
   if (strategy != "merge" && !is_delete_list) {
-    if (server_order) *server_order = order_stubs(original, merge_key);
+    if (server_order) *server_order = merge_keys_in_order(original, merge_key);
     return patch;
   }
   if (original.empty() && patch.empty()) {
@@ -295,20 +295,20 @@ void validate_patch_with_set_order_list(const array& patch_list, const array& se
   }
 }
 
-value order_stub(const value& item, const std::string& merge_key) {
+value merge_key_only(const value& item, const std::string& merge_key) {
   if (merge_key.empty() || !item.is_object()) return item;
   const value* key = item.get_object().if_contains(merge_key);
   if (!key) return item;
-  object stub;
-  stub[merge_key] = *key;
-  return stub;
+  object key_only;
+  key_only[merge_key] = *key;
+  return key_only;
 }
 
-array order_stubs(const array& items, const std::string& merge_key) {
-  array stubs;
-  stubs.reserve(items.size());
-  for (const value& item : items) stubs.push_back(order_stub(item, merge_key));
-  return stubs;
+array merge_keys_in_order(const array& items, const std::string& merge_key) {
+  array keys;
+  keys.reserve(items.size());
+  for (const value& item : items) keys.push_back(merge_key_only(item, merge_key));
+  return keys;
 }
 
 }  // namespace kapi::patch::detail

@@ -125,7 +125,7 @@ void merge_set_element_order(object& original, object& patch, const PatchSchema*
                                    false, &server_order);
     } else if (original_list) {
       merged = std::move(original_list->get_array());
-      server_order = order_stubs(merged, meta.merge_key);
+      server_order = merge_keys_in_order(merged, meta.merge_key);
     } else {
       merged = std::move(remove_directives(std::move(*patch_list))->get_array());
     }

@@ -25,7 +25,7 @@ asio::awaitable<void> patch(Scope scope) {
   if (format == BodyFormat::ApplyPatch)
     throw apierrors::ApiError(apierrors::unsupported_media_type(
         "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json "
-        "(server-side apply is not implemented yet)"));
+        "(server-side apply: see issue 4)"));
   const std::string& body = scope.request().body;
   const registry::Strategy& strategy = scope.store.strategy();
   const auto& definition = scope.store.definition();
