@@ -158,7 +158,7 @@ int run_apiserver(const Options& options) {
     storage->stop();
   });
   storage->start_health_probe(std::chrono::seconds(1));
-  asio::co_spawn(io, apis.bootstrap(), [&logger](std::exception_ptr error) {
+  asio::co_spawn(io, apis.bootstrap(lifecycle), [&logger](std::exception_ptr error) {
     if (!error) return;
     try {
       std::rethrow_exception(error);

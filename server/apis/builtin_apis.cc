@@ -4,6 +4,9 @@
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
 
+#include <asio/steady_timer.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
 #include <boost/json.hpp>
 
 namespace kapi::apis {
@@ -67,6 +70,12 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube) {
   director.non_api().handle("/api/", [discovery](filters::Exchange& e) { return discovery->serve_legacy_root(e); });
   director.non_api().handle("/apis", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
   director.non_api().handle("/apis/", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
+  // kube-apiserver's bootstrap-controller post-start hook: not ready before the system namespaces exist.
+  kube.generic().health_checks.push_back(
+      {"poststarthook/bootstrap-controller", [bootstrapped = bootstrapped_]() -> std::optional<std::string> {
+         if (bootstrapped->load()) return std::nullopt;
+         return "not finished";
+       }});
   for (const auto& group : discovery_->groups()) {
     director.routes().add("/apis/" + group, [discovery, group](filters::Exchange& e) -> asio::awaitable<void> {
       if (e.request.path == "/apis/" + group || e.request.path == "/apis/" + group + "/")
@@ -80,7 +89,15 @@ asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_
                                                    const registry::ResourceDefinition& resource,
                                                    const std::string& name) const {
   registry::Store* namespaces = store("", "namespaces");
-  std::string object = co_await namespaces->get("", namespace_, "0");
+  std::string object;
+  try {
+    object = co_await namespaces->get("", namespace_, "0");
+  } catch (const apierrors::ApiError& error) {
+    if (error.status().code != 404) throw;
+  }
+  // The watch cache may not have seen a namespace created a moment ago: as NamespaceLifecycle does, a miss is
+  // confirmed by a live read before the request is refused.
+  if (object.empty()) object = co_await namespaces->get("", namespace_, "");
   boost::json::value value = registry::parse_json(object);
   auto& status = value.as_object()["status"];
   if (status.is_object() && registry::string_field(status.as_object(), "phase") == "Terminating")
@@ -88,18 +105,28 @@ asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_
         resource.group, resource.resource, name, "unable to create new content in namespace " + namespace_ + " because it is being terminated"));
 }
 
-asio::awaitable<void> BuiltInApis::bootstrap() {
+asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle) {
   registry::Store* namespaces = store("", "namespaces");
+  asio::steady_timer retry(co_await asio::this_coro::executor);
   for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
-    try {
-      boost::json::object object{{"metadata", boost::json::object{{"name", name}}}};
-      registry::WriteOptions options;
-      co_await namespaces->create("", std::move(object), options);
-      logger_.info(std::string("created namespace ") + name);
-    } catch (const apierrors::ApiError& error) {
-      if (error.status().code != 409) throw;
+    while (!lifecycle.shutdown_initiated()) {
+      try {
+        boost::json::object object{{"metadata", boost::json::object{{"name", name}}}};
+        registry::WriteOptions options;
+        co_await namespaces->create("", std::move(object), options);
+        logger_.info(std::string("created namespace ") + name);
+        break;
+      } catch (const apierrors::ApiError& error) {
+        if (error.status().code == 409) break;
+        logger_.warning(std::string("creating namespace ") + name + " failed, retrying: " + error.status().message);
+      } catch (const std::exception& error) {
+        logger_.warning(std::string("creating namespace ") + name + " failed, retrying: " + error.what());
+      }
+      retry.expires_after(std::chrono::seconds(1));
+      co_await retry.async_wait(asio::use_awaitable);
     }
   }
+  bootstrapped_->store(!lifecycle.shutdown_initiated());
 }
 
 asio::awaitable<void> BuiltInApis::shutdown() {

@@ -10,6 +10,7 @@
 
 #include <asio/any_io_executor.hpp>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -28,8 +29,9 @@ class BuiltInApis {
 
   // Routes every group version, /api, /apis and /apis/<group> in the Kube API server's director.
   void install(server::chain::KubeApiServer& kube);
-  // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing.
-  asio::awaitable<void> bootstrap();
+  // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing,
+  // retrying while storage is unreachable; until it has, the post-start hook check fails /readyz.
+  asio::awaitable<void> bootstrap(const server::Lifecycle& lifecycle);
   // Stops every Cacher (ending their watches); call before the reactor stops.
   asio::awaitable<void> shutdown();
 
@@ -48,6 +50,7 @@ class BuiltInApis {
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
   std::unique_ptr<discovery::DiscoveryService> discovery_;
   base::Logger& logger_;
+  std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace kapi::apis

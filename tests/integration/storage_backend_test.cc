@@ -29,6 +29,10 @@ TEST(StorageBackendTest, EmbeddedStoreIsTheDefaultAndItsCheckPasses) {
   auto response = kapi.connect_admin().request("GET", "/readyz/etcd");
   EXPECT_EQ(response.status, 200) << kapi.logs();
   EXPECT_EQ(response.body, "ok");
+  // Ready means the system namespaces exist: the bootstrap post-start hook is one of /readyz's checks.
+  auto verbose = kapi.connect_admin().request("GET", "/readyz?verbose");
+  EXPECT_NE(verbose.body.find("[+]poststarthook/bootstrap-controller ok"), std::string::npos) << verbose.body;
+  EXPECT_EQ(kapi.connect_admin().request("GET", "/api/v1/namespaces/default").status, 200);
   EXPECT_NE(kapi.stderr_text().find("embedded store in"), std::string::npos) << kapi.logs();
   EXPECT_TRUE(std::filesystem::exists(kapi.data_dir())) << kapi.logs();
   EXPECT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
