@@ -3,6 +3,7 @@
 #include "base/log.h"
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
+#include "server/version.h"
 
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
@@ -52,6 +53,10 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   std::vector<const endpoints::GroupVersionService*> services;
   for (const auto& service : services_) services.push_back(service.get());
   discovery_ = std::make_unique<discovery::DiscoveryService>(std::move(services));
+  std::vector<registry::ResourceDefinition> definitions;
+  for (const auto& resource : resources_) definitions.push_back(resource.store->definition());
+  openapi_ = std::make_unique<schema::OpenApiDocuments>(catalog_, definitions, server::VersionInfo{}.git_version);
+  openapi_handler_ = std::make_unique<schema::OpenApiHandler>(*openapi_);
 }
 
 BuiltInApis::~BuiltInApis() = default;
@@ -70,6 +75,10 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube) {
   director.non_api().handle("/api/", [discovery](filters::Exchange& e) { return discovery->serve_legacy_root(e); });
   director.non_api().handle("/apis", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
   director.non_api().handle("/apis/", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
+  const schema::OpenApiHandler* openapi = openapi_handler_.get();
+  director.non_api().handle("/openapi/v2", [openapi](filters::Exchange& e) { return openapi->serve_v2(e); });
+  director.non_api().handle("/openapi/v3", [openapi](filters::Exchange& e) { return openapi->serve_v3(e); });
+  director.non_api().handle_prefix("/openapi/v3/", [openapi](filters::Exchange& e) { return openapi->serve_v3(e); });
   // kube-apiserver's bootstrap-controller post-start hook: not ready before the system namespaces exist.
   kube.generic().health_checks.push_back(
       {"poststarthook/bootstrap-controller", [bootstrapped = bootstrapped_]() -> std::optional<std::string> {

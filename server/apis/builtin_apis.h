@@ -6,6 +6,8 @@
 #include "server/chain/kube_apiserver.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
+#include "server/schema/catalog.h"
+#include "server/schema/openapi_handler.h"
 #include "storage/cacher/cacher.h"
 
 #include <asio/any_io_executor.hpp>
@@ -36,6 +38,8 @@ class BuiltInApis {
   asio::awaitable<void> shutdown();
 
   registry::Store* store(std::string_view group, std::string_view resource) const;
+  // The type schemas of every built-in kind.
+  const schema::Catalog& catalog() const { return catalog_; }
 
  private:
   struct Resource {
@@ -46,9 +50,12 @@ class BuiltInApis {
   asio::awaitable<void> check_namespace(const std::string& namespace_, const registry::ResourceDefinition& resource,
                                         const std::string& name) const;
 
+  schema::Catalog catalog_ = schema::Catalog::builtin();
   std::vector<Resource> resources_;
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
   std::unique_ptr<discovery::DiscoveryService> discovery_;
+  std::unique_ptr<schema::OpenApiDocuments> openapi_;
+  std::unique_ptr<schema::OpenApiHandler> openapi_handler_;
   base::Logger& logger_;
   std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
 };

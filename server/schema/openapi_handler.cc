@@ -1,0 +1,69 @@
+#include "server/schema/openapi_handler.h"
+
+#include "server/apierrors/errors.h"
+#include "server/http/status_response.h"
+
+#include <chrono>
+#include <ctime>
+
+namespace kapi::schema {
+namespace {
+
+std::string http_date(std::chrono::system_clock::time_point when) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char buffer[64];
+  std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S GMT", &utc);
+  return buffer;
+}
+
+asio::awaitable<void> write_document(filters::Exchange& exchange, const OpenApiDocument& document) {
+  auto& headers = exchange.response->headers();
+  const std::string etag = "\"" + document.hash + "\"";
+  headers.set("Content-Type", "application/json");
+  headers.set("ETag", etag);
+  if (exchange.request.headers.get("If-None-Match").value_or("") == etag) {
+    co_await exchange.response->write(304, "");
+    co_return;
+  }
+  co_await exchange.response->write(200, document.body);
+}
+
+// Whether Accept admits JSON; a missing Accept does.
+bool accepts_json(std::string_view accept) {
+  if (accept.empty()) return true;
+  return accept.find("application/json") != std::string_view::npos || accept.find("*/*") != std::string_view::npos;
+}
+
+}  // namespace
+
+asio::awaitable<void> OpenApiHandler::serve_v3(filters::Exchange& exchange) const {
+  std::string_view path = exchange.request.path;
+  path.remove_prefix(std::string_view("/openapi/v3").size());
+  if (path.empty() || path == "/") co_return co_await write_document(exchange, documents_.v3_root());
+
+  const OpenApiDocument* document = documents_.v3(path.substr(1));
+  if (!document) co_return co_await http::write_status(*exchange.response, apierrors::path_not_found());
+  const std::string hash(exchange.request.query.get("hash").value_or(""));
+  auto& headers = exchange.response->headers();
+  if (!hash.empty() && hash != document->hash) {
+    headers.set("Location", std::string(exchange.request.path) + "?hash=" + document->hash);
+    co_return co_await exchange.response->write(301, "");
+  }
+  if (hash.empty()) {
+    headers.set("Cache-Control", "no-cache, private");
+  } else {
+    headers.set("Cache-Control", "public, immutable");
+    headers.set("Expires", http_date(std::chrono::system_clock::now() + std::chrono::hours(24 * 365)));
+  }
+  co_await write_document(exchange, *document);
+}
+
+asio::awaitable<void> OpenApiHandler::serve_v2(filters::Exchange& exchange) const {
+  const std::string accept(exchange.request.headers.get("Accept").value_or(""));
+  if (!accepts_json(accept)) co_return co_await http::write_status(*exchange.response, apierrors::path_not_found());
+  co_await write_document(exchange, documents_.v2());
+}
+
+}  // namespace kapi::schema
