@@ -5,6 +5,7 @@
 #include "filters/filter.h"
 #include "server/lifecycle.h"
 #include "server/registry/store.h"
+#include "server/schema/catalog.h"
 
 #include <map>
 #include <memory>
@@ -15,8 +16,9 @@ namespace kapi::endpoints {
 
 class GroupVersionService {
  public:
-  GroupVersionService(std::string group, std::string version, server::Lifecycle& lifecycle)
-      : group_(std::move(group)), version_(std::move(version)), lifecycle_(lifecycle) {}
+  GroupVersionService(std::string group, std::string version, server::Lifecycle& lifecycle,
+                      const schema::Catalog& catalog)
+      : group_(std::move(group)), version_(std::move(version)), lifecycle_(lifecycle), catalog_(catalog) {}
 
   void add(registry::Store& store) { stores_[store.definition().resource] = &store; }
 
@@ -37,6 +39,7 @@ class GroupVersionService {
   std::string group_;
   std::string version_;
   server::Lifecycle& lifecycle_;
+  const schema::Catalog& catalog_;
   std::map<std::string, registry::Store*, std::less<>> stores_;
 };
 

@@ -75,13 +75,14 @@ TEST_F(KubectlTest, ConfigMapLifecycle) {
     std::fclose(file);
   };
   write_manifest("  a: \"1\"\n  b: \"2\"\n");
-  // --validate=false until /openapi/v3 is served (kubectl validates against it by default).
-  CommandResult applied = kubectl("apply --validate=false -f " + manifest.string());
+  // kubectl's default --validate=strict: it reads /openapi/v3, sees the server validates, and sends
+  // fieldValidation=Strict.
+  CommandResult applied = kubectl("apply -f " + manifest.string());
   EXPECT_EQ(applied.exit_code, 0) << applied.output;
   EXPECT_NE(applied.output.find("configmap/app-config created"), std::string::npos) << applied.output;
 
   write_manifest("  a: \"1\"\n  c: \"3\"\n");
-  CommandResult reapplied = kubectl("apply --validate=false -f " + manifest.string());
+  CommandResult reapplied = kubectl("apply -f " + manifest.string());
   EXPECT_NE(reapplied.output.find("configmap/app-config configured"), std::string::npos) << reapplied.output;
   CommandResult data = kubectl("get configmap app-config -o jsonpath={.data}");
   EXPECT_EQ(data.output, R"({"a":"1","c":"3"})") << data.output;
@@ -107,6 +108,35 @@ TEST_F(KubectlTest, ConfigMapLifecycle) {
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.output.find("Error from server (NotFound): configmaps \"app-config\" not found"), std::string::npos)
       << missing.output;
+}
+
+TEST_F(KubectlTest, CreateFromFileRejectsUnknownFieldsAsKubeApiserverDoes) {
+  const auto manifest = kapi().work_dir() / "unknown.yaml";
+  FILE* file = std::fopen(manifest.c_str(), "w");
+  ASSERT_NE(file, nullptr);
+  const std::string text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: strict\ndata:\n  a: b\nextra: 1\n";
+  std::fwrite(text.data(), 1, text.size(), file);
+  std::fclose(file);
+  CommandResult strict = kubectl("create -f " + manifest.string());
+  EXPECT_NE(strict.exit_code, 0);
+  EXPECT_NE(strict.output.find("Error from server (BadRequest): error when creating \"" + manifest.string() +
+                               "\": strict decoding error: unknown field \"extra\""),
+            std::string::npos)
+      << strict.output;
+  CommandResult warned = kubectl("create --validate=warn -f " + manifest.string());
+  EXPECT_EQ(warned.exit_code, 0) << warned.output;
+  EXPECT_NE(warned.output.find("Warning: unknown field \"extra\""), std::string::npos) << warned.output;
+  EXPECT_NE(warned.output.find("configmap/strict created"), std::string::npos) << warned.output;
+}
+
+TEST_F(KubectlTest, ExplainReadsTheOpenApiSchemas) {
+  CommandResult result = kubectl("explain configmap.data");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("KIND:       ConfigMap"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("FIELD: data <map[string]string>"), std::string::npos) << result.output;
+  CommandResult metadata = kubectl("explain namespace.metadata.ownerReferences");
+  EXPECT_EQ(metadata.exit_code, 0) << metadata.output;
+  EXPECT_NE(metadata.output.find("FIELD: ownerReferences <[]OwnerReference>"), std::string::npos) << metadata.output;
 }
 
 TEST_F(KubectlTest, ApiResourcesListsTheServedResources) {

@@ -7,6 +7,7 @@ namespace kapi::endpoints::handlers {
 asio::awaitable<void> create(Scope scope) {
   body_format(scope.request(), false);
   boost::json::object object = decode_object(scope.request().body);
+  conform_body(scope, object);
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
   std::string created = co_await scope.store.create(scope.info.namespace_, std::move(object), options);
   co_await write_object(scope, 201, created);

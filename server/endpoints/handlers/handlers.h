@@ -6,6 +6,7 @@
 #include "server/apierrors/errors.h"
 #include "server/lifecycle.h"
 #include "server/registry/store.h"
+#include "server/schema/catalog.h"
 
 #include <asio/awaitable.hpp>
 
@@ -17,6 +18,7 @@ struct Scope {
   registry::Store& store;
   const filters::RequestInfo& info;
   server::Lifecycle& lifecycle;
+  const schema::Catalog& catalog;  // the type schemas request bodies are decoded against
 
   const http::Request& request() const { return exchange.request; }
   const http::QueryParams& query() const { return exchange.request.query; }

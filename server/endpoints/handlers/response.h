@@ -22,6 +22,9 @@ boost::json::object partial_object_metadata(const boost::json::object& object);
 
 // The request body as a JSON object; throws ApiError 400 when it is not one.
 boost::json::object decode_object(std::string_view body);
+// Conforms a decoded body to its kind's schema (unknown fields dropped, +defaults filled, wrong types → 400) and
+// applies fieldValidation: unknown fields fail a Strict request and become warnings under Warn.
+void conform_body(Scope& scope, boost::json::object& object);
 // dryRun: absent → false, "All" → true; anything else → 400 as kube answers.
 bool dry_run(const http::QueryParams& query);
 // resourceVersion/resourceVersionMatch/limit/continue/selectors of a list or watch.

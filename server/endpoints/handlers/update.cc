@@ -13,6 +13,7 @@ namespace kapi::endpoints::handlers {
 asio::awaitable<void> update(Scope scope) {
   body_format(scope.request(), false);
   auto object = std::make_shared<boost::json::object>(decode_object(scope.request().body));
+  conform_body(scope, *object);
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
   // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.
   registry::UpdateFunction replace = [object](const boost::json::object*) { return *object; };
@@ -40,6 +41,7 @@ asio::awaitable<void> patch(Scope scope) {
       default: document = patch::apply_strategic_merge_patch(std::move(document), body, strategy.patch_schema()); break;
     }
     if (!document.is_object()) throw apierrors::ApiError(apierrors::bad_request("the patched object is not an object"));
+    conform_body(scope, document.as_object());
     return std::move(document.as_object());
   };
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, name, apply, options);

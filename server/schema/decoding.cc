@@ -1,0 +1,219 @@
+#include "server/schema/decoding.h"
+
+#include "server/apierrors/errors.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::schema {
+namespace {
+
+namespace json = boost::json;
+namespace pb = google::protobuf;
+
+// Thrown inside the walk; conform() wraps it in kube's "cannot be handled as" message.
+struct TypeError {
+  std::string message;
+};
+
+std::string json_kind(const json::value& value) {
+  switch (value.kind()) {
+    case json::kind::string: return "string";
+    case json::kind::bool_: return "bool";
+    case json::kind::array: return "array";
+    case json::kind::object: return "object";
+    case json::kind::double_: return "number " + json::serialize(value);
+    default: return "number";
+  }
+}
+
+// The Go type kube's error names: "string", "int32", "[]v1.Container", "map[string]string", "v1.PodSpec".
+std::string go_type(const pb::FieldDescriptor* field, bool element = false) {
+  if (field->is_map() && !element) return "map[string]" + go_type(field->message_type()->map_value());
+  if (field->is_repeated() && !element) return "[]" + go_type(field, true);
+  switch (field->type()) {
+    case pb::FieldDescriptor::TYPE_STRING: return "string";
+    case pb::FieldDescriptor::TYPE_BYTES: return "[]uint8";
+    case pb::FieldDescriptor::TYPE_BOOL: return "bool";
+    case pb::FieldDescriptor::TYPE_INT32: return "int32";
+    case pb::FieldDescriptor::TYPE_INT64: return "int64";
+    case pb::FieldDescriptor::TYPE_DOUBLE: return "float64";
+    case pb::FieldDescriptor::TYPE_MESSAGE: {
+      const std::string& package = field->message_type()->file()->package();
+      return package.substr(package.rfind('.') + 1) + "." + field->message_type()->name();
+    }
+    default: return "int64";
+  }
+}
+
+bool has_type_meta(const pb::Descriptor* message) {
+  const pb::FieldDescriptor* metadata = message->FindFieldByName("metadata");
+  if (metadata && metadata->message_type()) {
+    std::string_view type = metadata->message_type()->full_name();
+    if (type.ends_with("meta.v1.ObjectMeta") || type.ends_with("meta.v1.ListMeta")) return true;
+  }
+  return message->name() == "DeleteOptions";
+}
+
+class Conformer {
+ public:
+  explicit Conformer(const Catalog& catalog) : catalog_(catalog) {}
+
+  void message(const pb::Descriptor* type, json::object& object, const std::string& path) {
+    const bool type_meta = has_type_meta(type);
+    std::size_t dropped = 0;
+    for (auto& entry : object) {
+      const std::string key(entry.key());
+      if (const pb::FieldDescriptor* field = type->FindFieldByName(key)) {
+        this->field(type, field, entry.value(), join(path, key));
+      } else if (!(type_meta && (key == "apiVersion" || key == "kind"))) {
+        unknown_.push_back(join(path, key));
+        ++dropped;
+      }
+    }
+    // Rebuilt rather than erased in place: object::erase moves the last member into the gap, and the client's
+    // field order is worth keeping.
+    if (dropped > 0) {
+      json::object kept(object.storage());
+      kept.reserve(object.size() - dropped);
+      for (auto& entry : object) {
+        std::string_view key = entry.key();
+        if (type->FindFieldByName(std::string(key)) || (type_meta && (key == "apiVersion" || key == "kind")))
+          kept.emplace(key, std::move(entry.value()));
+      }
+      object = std::move(kept);
+    }
+    for (int i = 0; i < type->field_count(); ++i) {
+      const pb::FieldDescriptor* field = type->field(i);
+      const Markers& markers = catalog_.markers(field);
+      if (!markers.default_json || object.contains(field->name())) continue;
+      json::error_code ec;
+      json::value value = json::parse(*markers.default_json, ec);
+      if (!ec) object[field->name()] = std::move(value);
+    }
+  }
+
+  std::vector<std::string> take_unknown() { return std::move(unknown_); }
+
+ private:
+  static std::string join(const std::string& path, std::string_view key) {
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+  }
+
+  [[noreturn]] static void type_error(const pb::Descriptor* owner, const std::string& type, const json::value& value,
+                                      const std::string& path) {
+    std::string go_path;  // Go names the field by its JSON path without list indices
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      if (path[i] == '[') {
+        i = path.find(']', i);
+        if (i == std::string::npos) break;
+        continue;
+      }
+      go_path += path[i];
+    }
+    throw TypeError{"json: cannot unmarshal " + json_kind(value) + " into Go struct field " + owner->name() + "." +
+                    go_path + " of type " + type};
+  }
+
+  void field(const pb::Descriptor* owner, const pb::FieldDescriptor* field, json::value& value,
+             const std::string& path) {
+    if (value.is_null()) return;  // null is the zero value in Go's decoding
+    if (field->is_map()) {
+      if (!value.is_object()) type_error(owner, go_type(field), value, path);
+      const pb::FieldDescriptor* values = field->message_type()->map_value();
+      for (auto& entry : value.as_object()) {
+        if (entry.value().is_null()) continue;
+        element(owner, values, entry.value(), path + "[" + std::string(entry.key()) + "]", go_type(values));
+      }
+      return;
+    }
+    if (field->is_repeated()) {
+      if (!value.is_array()) type_error(owner, go_type(field), value, path);
+      auto& array = value.as_array();
+      for (std::size_t i = 0; i < array.size(); ++i)
+        if (!array[i].is_null()) element(owner, field, array[i], path + "[" + std::to_string(i) + "]", go_type(field, true));
+      return;
+    }
+    element(owner, field, value, path, go_type(field));
+  }
+
+  // One value of `field` (the field's own, a list item or a map value); `expected` is its Go type.
+  void element(const pb::Descriptor* owner, const pb::FieldDescriptor* field, json::value& value,
+               const std::string& path, const std::string& expected) {
+    auto fail = [&]() { type_error(owner, expected, value, path); };
+    switch (field->type()) {
+      case pb::FieldDescriptor::TYPE_STRING:
+      case pb::FieldDescriptor::TYPE_BYTES:
+        if (!value.is_string()) fail();
+        return;
+      case pb::FieldDescriptor::TYPE_BOOL:
+        if (!value.is_bool()) fail();
+        return;
+      case pb::FieldDescriptor::TYPE_DOUBLE:
+      case pb::FieldDescriptor::TYPE_FLOAT:
+        if (!value.is_number()) fail();
+        return;
+      case pb::FieldDescriptor::TYPE_MESSAGE: break;
+      default:
+        if (!value.is_int64() && !value.is_uint64()) fail();
+        return;
+    }
+    const pb::Descriptor* type = field->message_type();
+    switch (Catalog::special(type)) {
+      case Special::kTime:
+      case Special::kMicroTime:
+      case Special::kDuration:
+        if (!value.is_string()) fail();
+        return;
+      case Special::kQuantity:
+        if (!value.is_string() && !value.is_number()) fail();
+        return;
+      case Special::kIntOrString:
+        if (!value.is_string() && !value.is_int64() && !value.is_uint64()) fail();
+        return;
+      case Special::kRawExtension:
+      case Special::kFieldsV1: return;  // free-form JSON
+      case Special::kNone: break;
+    }
+    if (!value.is_object()) fail();
+    message(type, value.as_object(), path);
+  }
+
+  const Catalog& catalog_;
+  std::vector<std::string> unknown_;
+};
+
+}  // namespace
+
+FieldValidation parse_field_validation(std::string_view value) {
+  if (value.empty() || value == "Warn") return FieldValidation::kWarn;
+  if (value == "Strict") return FieldValidation::kStrict;
+  if (value == "Ignore") return FieldValidation::kIgnore;
+  throw apierrors::ApiError(apierrors::bad_request("fieldValidation: Unsupported value: \"" + std::string(value) +
+                                                   "\": supported values: \"Ignore\", \"Strict\", \"Warn\""));
+}
+
+std::vector<std::string> conform(const Catalog& catalog, const pb::Descriptor* kind, json::object& object) {
+  Conformer conformer(catalog);
+  try {
+    conformer.message(kind, object, "");
+  } catch (const TypeError& error) {
+    const std::string& package = kind->file()->package();
+    const std::string version = package.substr(package.rfind('.') + 1);
+    throw apierrors::ApiError(apierrors::bad_request(kind->name() + " in version \"" + version +
+                                                     "\" cannot be handled as a " + kind->name() + ": " +
+                                                     error.message));
+  }
+  return conformer.take_unknown();
+}
+
+std::vector<std::string> report_unknown_fields(FieldValidation validation, const std::vector<std::string>& unknown) {
+  if (unknown.empty() || validation == FieldValidation::kIgnore) return {};
+  std::vector<std::string> messages;
+  for (const auto& path : unknown) messages.push_back("unknown field \"" + path + "\"");
+  if (validation == FieldValidation::kWarn) return messages;
+  std::string joined;
+  for (const auto& message : messages) joined += (joined.empty() ? "" : ", ") + message;
+  throw apierrors::ApiError(apierrors::bad_request("strict decoding error: " + joined));
+}
+
+}  // namespace kapi::schema

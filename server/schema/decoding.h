@@ -1,0 +1,32 @@
+#pragma once
+// Decoding a request body against its kind's schema, as kube-apiserver's decoder does it: the Go structs there
+// drop fields they do not know (reported per fieldValidation: Strict fails the request, Warn adds a warning),
+// refuse values of the wrong JSON type, and the scheme's defaulters fill unset fields. kapi does the same from
+// the type schemas, with the +default markers as the defaults.
+#include "server/schema/catalog.h"
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <vector>
+
+namespace kapi::schema {
+
+enum class FieldValidation { kIgnore, kWarn, kStrict };
+
+// The fieldValidation query parameter; empty means Warn, kube-apiserver's default. Throws ApiError 400 for
+// other values.
+FieldValidation parse_field_validation(std::string_view value);
+
+// Conforms `object` (a `kind` object with apiVersion and kind) to the schema in place: removes unknown fields and
+// returns their paths ("spec.containers[0].foo"), fills +default values, and throws ApiError 400 BadRequest with
+// kube's message ("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number
+// into Go struct field ConfigMap.data of type string") when a value has the wrong type.
+std::vector<std::string> conform(const Catalog& catalog, const google::protobuf::Descriptor* kind,
+                                 boost::json::object& object);
+
+// Applies the fieldValidation directive to conform()'s unknown fields: Strict throws 400 BadRequest
+// ("strict decoding error: unknown field \"x\", ..."), Warn returns the warnings, Ignore nothing.
+std::vector<std::string> report_unknown_fields(FieldValidation validation, const std::vector<std::string>& unknown);
+
+}  // namespace kapi::schema

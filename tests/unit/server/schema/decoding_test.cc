@@ -1,0 +1,94 @@
+#include "server/schema/decoding.h"
+
+#include "server/apierrors/errors.h"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+namespace kapi::schema {
+namespace {
+
+namespace json = boost::json;
+
+class DecodingTest : public ::testing::Test {
+ protected:
+  Catalog catalog = Catalog::builtin();
+
+  std::vector<std::string> conform_json(std::string_view kind, std::string_view text, json::object* out = nullptr) {
+    json::object object = json::parse(text).as_object();
+    auto unknown = conform(catalog, catalog.kind("", "v1", kind), object);
+    if (out) *out = std::move(object);
+    return unknown;
+  }
+
+  std::string error_of(std::string_view kind, std::string_view text) {
+    try {
+      conform_json(kind, text);
+    } catch (const apierrors::ApiError& error) {
+      EXPECT_EQ(error.status().code, 400);
+      return error.status().message;
+    }
+    return "no error";
+  }
+};
+
+TEST_F(DecodingTest, UnknownFieldsArePrunedAndReportedWithTheirPaths) {
+  json::object object;
+  auto unknown = conform_json("ServiceAccount", R"({"apiVersion":"v1","kind":"ServiceAccount","extra":1,
+      "metadata":{"name":"a","bogus":{"x":1}},"secrets":[{"name":"s"},{"name":"t","nope":true}]})", &object);
+  EXPECT_EQ(unknown, (std::vector<std::string>{"extra", "metadata.bogus", "secrets[1].nope"}));
+  EXPECT_EQ(json::serialize(object),
+            R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"a"},"secrets":[{"name":"s"},{"name":"t"}]})");
+}
+
+TEST_F(DecodingTest, DefaultsFillAbsentFieldsOnly) {
+  json::object object;
+  conform_json("Secret", R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"a"}})", &object);
+  EXPECT_EQ(object.at("type"), "Opaque");
+  conform_json("Secret", R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"a"},"type":"kubernetes.io/tls"})", &object);
+  EXPECT_EQ(object.at("type"), "kubernetes.io/tls");
+}
+
+TEST_F(DecodingTest, WrongTypesFailAsKubeDecodingDoes) {
+  EXPECT_EQ(error_of("ConfigMap", R"({"metadata":{"name":"a"},"data":{"k":1}})"),
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go "
+            "struct field ConfigMap.data of type string");
+  EXPECT_EQ(error_of("ConfigMap", R"({"metadata":{"name":"a"},"data":[]})"),
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go "
+            "struct field ConfigMap.data of type map[string]string");
+  EXPECT_EQ(error_of("ConfigMap", R"({"metadata":{"name":"a","labels":"x"}})"),
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go "
+            "struct field ObjectMeta.metadata.labels of type map[string]string");
+  EXPECT_EQ(error_of("Namespace", R"({"spec":{"finalizers":[1]}})"),
+            "Namespace in version \"v1\" cannot be handled as a Namespace: json: cannot unmarshal number into Go "
+            "struct field NamespaceSpec.spec.finalizers of type string");
+  EXPECT_EQ(error_of("ConfigMap", R"({"immutable":"yes"})"),
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go "
+            "struct field ConfigMap.immutable of type bool");
+  EXPECT_NE(error_of("ConfigMap", R"({"metadata":{"creationTimestamp":5}})")
+                .find("cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type v1.Time"),
+            std::string::npos);
+  EXPECT_EQ(conform_json("ConfigMap", R"({"metadata":{"name":"a","labels":null},"data":null})").size(), 0u);
+}
+
+TEST_F(DecodingTest, FieldValidationDirective) {
+  EXPECT_EQ(parse_field_validation(""), FieldValidation::kWarn);
+  EXPECT_EQ(parse_field_validation("Strict"), FieldValidation::kStrict);
+  EXPECT_EQ(parse_field_validation("Ignore"), FieldValidation::kIgnore);
+  EXPECT_THROW(parse_field_validation("strict"), apierrors::ApiError);
+  const std::vector<std::string> unknown{"extra", "metadata.bogus"};
+  EXPECT_EQ(report_unknown_fields(FieldValidation::kWarn, unknown),
+            (std::vector<std::string>{"unknown field \"extra\"", "unknown field \"metadata.bogus\""}));
+  EXPECT_TRUE(report_unknown_fields(FieldValidation::kIgnore, unknown).empty());
+  try {
+    report_unknown_fields(FieldValidation::kStrict, unknown);
+    FAIL();
+  } catch (const apierrors::ApiError& error) {
+    EXPECT_EQ(error.status().code, 400);
+    EXPECT_EQ(error.status().message,
+              "strict decoding error: unknown field \"extra\", unknown field \"metadata.bogus\"");
+  }
+}
+
+}  // namespace
+}  // namespace kapi::schema
