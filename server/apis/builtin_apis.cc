@@ -45,7 +45,7 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
     if (!service)
       service = services_
                     .emplace_back(std::make_unique<endpoints::GroupVersionService>(
-                        resource.definition.group, resource.definition.version, lifecycle, catalog_))
+                        resource.definition.group, resource.definition.version, lifecycle, catalog_, patch_schemas_))
                     .get();
     service->add(*store);
     resources_.push_back({std::move(cacher), std::move(store)});

@@ -51,6 +51,7 @@ class BuiltInApis {
                                         const std::string& name) const;
 
   schema::Catalog catalog_ = schema::Catalog::builtin();
+  schema::PatchSchemas patch_schemas_{catalog_};
   std::vector<Resource> resources_;
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
   std::unique_ptr<discovery::DiscoveryService> discovery_;

@@ -44,7 +44,7 @@ asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange,
       (!definition.namespaced && !info.namespace_.empty() && info.resource != "namespaces"))
     throw apierrors::ApiError(apierrors::path_not_found());
 
-  handlers::Scope scope{exchange, store, info, lifecycle_, catalog_};
+  handlers::Scope scope{exchange, store, info, lifecycle_, catalog_, patch_schemas_};
   if (info.verb == "get") co_return co_await handlers::get(scope);
   if (info.verb == "list") co_return co_await handlers::list(scope);
   if (info.verb == "watch") co_return co_await handlers::watch(scope);

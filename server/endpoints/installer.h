@@ -6,6 +6,7 @@
 #include "server/lifecycle.h"
 #include "server/registry/store.h"
 #include "server/schema/catalog.h"
+#include "server/schema/patch_schema.h"
 
 #include <map>
 #include <memory>
@@ -17,8 +18,12 @@ namespace kapi::endpoints {
 class GroupVersionService {
  public:
   GroupVersionService(std::string group, std::string version, server::Lifecycle& lifecycle,
-                      const schema::Catalog& catalog)
-      : group_(std::move(group)), version_(std::move(version)), lifecycle_(lifecycle), catalog_(catalog) {}
+                      const schema::Catalog& catalog, const schema::PatchSchemas& patch_schemas)
+      : group_(std::move(group)),
+        version_(std::move(version)),
+        lifecycle_(lifecycle),
+        catalog_(catalog),
+        patch_schemas_(patch_schemas) {}
 
   void add(registry::Store& store) { stores_[store.definition().resource] = &store; }
 
@@ -40,6 +45,7 @@ class GroupVersionService {
   std::string version_;
   server::Lifecycle& lifecycle_;
   const schema::Catalog& catalog_;
+  const schema::PatchSchemas& patch_schemas_;
   std::map<std::string, registry::Store*, std::less<>> stores_;
 };
 

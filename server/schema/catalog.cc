@@ -43,6 +43,7 @@ Markers parse_comment(std::string_view comment) {
       else if (key == "structType") markers.struct_type = value;
       else if (key == "default") markers.default_json = value;
       else if (key == "required") markers.required = true;
+      else if (key == "inline") markers.inline_fields = true;
       continue;
     }
     if (!markers.description.empty()) markers.description += blank_pending ? "\n\n" : " ";
@@ -87,6 +88,7 @@ Catalog Catalog::from_descriptor_set(std::string_view serialized) {
 
 // Parses every message's and field's comment once, so lookups never do.
 void Catalog::index(const pb::Descriptor* message) {
+  messages_.push_back(message);
   markers_.emplace(message, markers_of(message));
   for (int i = 0; i < message->field_count(); ++i) markers_.emplace(message->field(i), markers_of(message->field(i)));
   for (int i = 0; i < message->nested_type_count(); ++i) index(message->nested_type(i));
@@ -108,6 +110,32 @@ const Markers& Catalog::markers(const pb::FieldDescriptor* field) const {
 const Markers& Catalog::markers(const pb::Descriptor* message) const {
   auto found = markers_.find(message);
   return found == markers_.end() ? none_ : found->second;
+}
+
+std::vector<const pb::FieldDescriptor*> Catalog::json_fields(const pb::Descriptor* message) const {
+  std::vector<const pb::FieldDescriptor*> fields;
+  for (int i = 0; i < message->field_count(); ++i) {
+    const pb::FieldDescriptor* field = message->field(i);
+    if (markers(field).inline_fields && field->message_type()) {
+      auto inner = json_fields(field->message_type());
+      fields.insert(fields.end(), inner.begin(), inner.end());
+    } else {
+      fields.push_back(field);
+    }
+  }
+  return fields;
+}
+
+const pb::FieldDescriptor* Catalog::json_field(const pb::Descriptor* message, std::string_view name) const {
+  if (const pb::FieldDescriptor* field = message->FindFieldByName(std::string(name))) {
+    if (!markers(field).inline_fields) return field;
+  }
+  for (int i = 0; i < message->field_count(); ++i) {
+    const pb::FieldDescriptor* field = message->field(i);
+    if (!markers(field).inline_fields || !field->message_type()) continue;
+    if (const pb::FieldDescriptor* inner = json_field(field->message_type(), name)) return inner;
+  }
+  return nullptr;
 }
 
 Special Catalog::special(const pb::Descriptor* message) {

@@ -24,6 +24,7 @@ struct Markers {
   std::string struct_type;                 // +structType
   std::optional<std::string> default_json; // +default, as JSON text
   bool required = false;                   // +required
+  bool inline_fields = false;              // +inline: the message's fields appear in the parent's JSON (Go's ,inline)
 };
 
 // Messages whose JSON form is not an object of their fields.
@@ -55,11 +56,19 @@ class Catalog {
   // the catalog has no such type.
   const google::protobuf::Descriptor* kind(std::string_view group, std::string_view version,
                                            std::string_view kind) const;
+  // Every message of every type file, nested ones included.
+  const std::vector<const google::protobuf::Descriptor*>& messages() const { return messages_; }
   // A message by its full protobuf name.
   const google::protobuf::Descriptor* message(std::string_view full_name) const;
 
   const Markers& markers(const google::protobuf::FieldDescriptor* field) const;
   const Markers& markers(const google::protobuf::Descriptor* message) const;
+
+  // The fields of `message` as its JSON object has them: +inline members replaced by their own fields.
+  std::vector<const google::protobuf::FieldDescriptor*> json_fields(const google::protobuf::Descriptor* message) const;
+  // The field behind JSON member `name` of `message`, looking through +inline members; nullptr when unknown.
+  const google::protobuf::FieldDescriptor* json_field(const google::protobuf::Descriptor* message,
+                                                      std::string_view name) const;
 
   static Special special(const google::protobuf::Descriptor* message);
   // The name OpenAPI documents give a message: "io.k8s.api.core.v1.ConfigMap".
@@ -73,6 +82,7 @@ class Catalog {
 
   std::unique_ptr<google::protobuf::DescriptorPool> pool_;
   std::unordered_map<const void*, Markers> markers_;
+  std::vector<const google::protobuf::Descriptor*> messages_;
   Markers none_;
 };
 

@@ -63,8 +63,8 @@ class Conformer {
     std::size_t dropped = 0;
     for (auto& entry : object) {
       const std::string key(entry.key());
-      if (const pb::FieldDescriptor* field = type->FindFieldByName(key)) {
-        this->field(type, field, entry.value(), join(path, key));
+      if (const pb::FieldDescriptor* field = catalog_.json_field(type, key)) {
+        this->field(field->containing_type(), field, entry.value(), join(path, key));
       } else if (!(type_meta && (key == "apiVersion" || key == "kind"))) {
         unknown_.push_back(join(path, key));
         ++dropped;
@@ -77,13 +77,12 @@ class Conformer {
       kept.reserve(object.size() - dropped);
       for (auto& entry : object) {
         std::string_view key = entry.key();
-        if (type->FindFieldByName(std::string(key)) || (type_meta && (key == "apiVersion" || key == "kind")))
+        if (catalog_.json_field(type, key) || (type_meta && (key == "apiVersion" || key == "kind")))
           kept.emplace(key, std::move(entry.value()));
       }
       object = std::move(kept);
     }
-    for (int i = 0; i < type->field_count(); ++i) {
-      const pb::FieldDescriptor* field = type->field(i);
+    for (const pb::FieldDescriptor* field : catalog_.json_fields(type)) {
       const Markers& markers = catalog_.markers(field);
       if (!markers.default_json || object.contains(field->name())) continue;
       json::error_code ec;

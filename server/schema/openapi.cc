@@ -133,8 +133,7 @@ class SchemaWriter {
       properties["kind"] =
           json::object{{"description", "The REST resource this object represents."}, {"type", "string"}};
     }
-    for (int i = 0; i < message->field_count(); ++i) {
-      const pb::FieldDescriptor* field = message->field(i);
+    for (const pb::FieldDescriptor* field : catalog_.json_fields(message)) {
       properties[field->name()] = field_schema(field);
       if (catalog_.markers(field).required) required.push_back(json::string(field->name()));
     }

@@ -7,6 +7,7 @@
 #include "server/lifecycle.h"
 #include "server/registry/store.h"
 #include "server/schema/catalog.h"
+#include "server/schema/patch_schema.h"
 
 #include <asio/awaitable.hpp>
 
@@ -19,6 +20,7 @@ struct Scope {
   const filters::RequestInfo& info;
   server::Lifecycle& lifecycle;
   const schema::Catalog& catalog;  // the type schemas request bodies are decoded against
+  const schema::PatchSchemas& patch_schemas;
 
   const http::Request& request() const { return exchange.request; }
   const http::QueryParams& query() const { return exchange.request.query; }

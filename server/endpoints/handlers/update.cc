@@ -28,8 +28,11 @@ asio::awaitable<void> patch(Scope scope) {
         "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json "
         "(server-side apply: see issue 4)"));
   const std::string& body = scope.request().body;
-  const registry::Strategy& strategy = scope.store.strategy();
   const auto& definition = scope.store.definition();
+  // The kind's schema when the catalog has it; otherwise the strategy's (metadata only).
+  const patch::PatchSchema* schema =
+      scope.patch_schemas.of(scope.catalog.kind(definition.group, definition.version, definition.kind));
+  const patch::PatchSchema& patch_schema = schema ? *schema : scope.store.strategy().patch_schema();
   const std::string name = scope.info.name;
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
   registry::UpdateFunction apply = [&](const boost::json::object* current) -> boost::json::object {
@@ -38,7 +41,7 @@ asio::awaitable<void> patch(Scope scope) {
     switch (format) {
       case BodyFormat::JsonPatch: document = patch::apply_json_patch(std::move(document), body); break;
       case BodyFormat::MergePatch: document = patch::apply_merge_patch(std::move(document), body); break;
-      default: document = patch::apply_strategic_merge_patch(std::move(document), body, strategy.patch_schema()); break;
+      default: document = patch::apply_strategic_merge_patch(std::move(document), body, patch_schema); break;
     }
     if (!document.is_object()) throw apierrors::ApiError(apierrors::bad_request("the patched object is not an object"));
     conform_body(scope, document.as_object());
