@@ -2,6 +2,7 @@
 
 #include "server/discovery/discovery.h"
 #include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/protobuf.h"
 #include "server/http/status_response.h"
 
 namespace kapi::endpoints {
@@ -29,7 +30,7 @@ asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) co
   } catch (const apierrors::ApiError& error) {
     failure = error.status();
   }
-  if (failure && !exchange.response->committed()) co_await http::write_status(*exchange.response, *failure);
+  if (failure && !exchange.response->committed()) co_await handlers::write_status(exchange, catalog_, *failure);
 }
 
 asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange, const filters::RequestInfo& info) const {

@@ -49,28 +49,33 @@ std::vector<MediaRange> parse_accept(std::string_view accept) {
   return ranges;
 }
 
+constexpr std::string_view kProtobuf = "application/vnd.kubernetes.protobuf";
+
 bool is_json_type(std::string_view type) {
   return type == "application/json" || type == "application/*" || type == "*/*" || type == "*";
 }
 
 }  // namespace
 
-Representation negotiate_output(const http::Request& request) {
+Output negotiate(const http::Request& request) {
   auto accept = request.headers.get("Accept");
-  if (!accept || accept->empty()) return Representation::Object;
+  if (!accept || accept->empty()) return {Representation::Object, Encoding::Json};
   auto ranges = parse_accept(*accept);
-  if (ranges.empty()) return Representation::Object;
+  if (ranges.empty()) return {Representation::Object, Encoding::Json};
   for (const auto& range : ranges) {
-    if (!is_json_type(range.type)) continue;
+    const bool protobuf = range.type == kProtobuf;
+    if (!protobuf && !is_json_type(range.type)) continue;
+    const Encoding encoding = protobuf ? Encoding::Protobuf : Encoding::Json;
     auto as = range.parameters.find("as");
-    if (as == range.parameters.end()) return Representation::Object;
+    if (as == range.parameters.end()) return {Representation::Object, encoding};
     auto group = range.parameters.find("g");
     auto version = range.parameters.find("v");
     if (group == range.parameters.end() || group->second != "meta.k8s.io" || version == range.parameters.end())
       continue;
-    if (as->second == "table" && (version->second == "v1" || version->second == "v1beta1")) return Representation::Table;
+    if (as->second == "table" && (version->second == "v1" || version->second == "v1beta1") && !protobuf)
+      return {Representation::Table, encoding};
     if (as->second == "partialobjectmetadata" || as->second == "partialobjectmetadatalist")
-      return Representation::PartialObjectMetadata;
+      return {Representation::PartialObjectMetadata, encoding};
   }
   throw apierrors::ApiError(apierrors::not_acceptable(
       "only the following media types are accepted: application/json, application/yaml, "
@@ -90,7 +95,8 @@ BodyFormat body_format(const http::Request& request, bool patch) {
         "application/strategic-merge-patch+json"));
   }
   if (type.empty() || type == "application/json") return BodyFormat::Json;
-  throw apierrors::ApiError(apierrors::unsupported_media_type("application/json"));
+  if (type == kProtobuf) return BodyFormat::Protobuf;
+  throw apierrors::ApiError(apierrors::unsupported_media_type("application/json, application/vnd.kubernetes.protobuf"));
 }
 
 }  // namespace kapi::endpoints

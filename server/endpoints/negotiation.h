@@ -14,11 +14,20 @@ enum class Representation {
   PartialObjectMetadata,  // meta.k8s.io/v1 PartialObjectMetadata(List)
 };
 
-// The first acceptable representation in Accept order; throws ApiError 406 NotAcceptable when Accept names only
-// media types kapi cannot produce.
-Representation negotiate_output(const http::Request& request);
+enum class Encoding { Json, Protobuf };
 
-enum class BodyFormat { Json, JsonPatch, MergePatch, StrategicMergePatch, ApplyPatch };
+struct Output {
+  Representation representation;
+  Encoding encoding;
+};
+
+// The first acceptable media type in Accept order: JSON, or application/vnd.kubernetes.protobuf (also with
+// ;stream=watch) for objects, lists and PartialObjectMetadata (a Table has no protobuf form, as in kube). Throws
+// ApiError 406 NotAcceptable when Accept names only media types kapi cannot produce.
+Output negotiate(const http::Request& request);
+inline Representation negotiate_output(const http::Request& request) { return negotiate(request).representation; }
+
+enum class BodyFormat { Json, Protobuf, JsonPatch, MergePatch, StrategicMergePatch, ApplyPatch };
 
 // The body's format from Content-Type (a PUT or POST without one is JSON); throws ApiError 415 otherwise.
 BodyFormat body_format(const http::Request& request, bool patch);

@@ -1,12 +1,12 @@
 // POST (handlers/create.go).
 #include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
 
 namespace kapi::endpoints::handlers {
 
 asio::awaitable<void> create(Scope scope) {
-  body_format(scope.request(), false);
-  boost::json::object object = decode_object(scope.request().body);
+  boost::json::object object = decode_body(scope);
   conform_body(scope, object);
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
   std::string created = co_await scope.store.create(scope.info.namespace_, std::move(object), options);

@@ -1,5 +1,6 @@
 // DELETE (handlers/delete.go) of one object, and DELETE of a collection.
 #include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
 #include "server/registry/object_meta.h"
 
@@ -13,7 +14,7 @@ registry::DeleteOptions delete_options(const Scope& scope) {
   registry::DeleteOptions options;
   const std::string& body = scope.request().body;
   if (!body.empty()) {
-    boost::json::object object = decode_object(body);
+    boost::json::object object = decode_delete_options(scope);
     if (auto it = object.find("gracePeriodSeconds"); it != object.end() && it->value().is_int64())
       options.grace_period_seconds = it->value().as_int64();
     if (auto it = object.find("propagationPolicy"); it != object.end() && it->value().is_string())
@@ -56,9 +57,7 @@ asio::awaitable<void> remove(Scope scope) {
   status.details->group = scope.store.definition().group;
   status.details->kind = scope.store.definition().resource;
   status.details->uid = result.uid;
-  scope.exchange.response->headers().set("Content-Type", "application/json");
-  std::string body = apierrors::to_json(status);
-  co_await scope.exchange.response->write(200, std::move(body));
+  co_await write_status(scope.exchange, scope.catalog, status);
 }
 
 asio::awaitable<void> remove_collection(Scope scope) {

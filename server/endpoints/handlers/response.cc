@@ -1,5 +1,6 @@
 #include "server/endpoints/handlers/response.h"
 
+#include "server/endpoints/handlers/protobuf.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/predicate.h"
 
@@ -17,6 +18,13 @@ json::object parse(const std::string& bytes) {
   return value.is_object() ? std::move(value.as_object()) : json::object();
 }
 
+asio::awaitable<void> write_json(Scope& scope, int status, std::string body) {
+  scope.exchange.response->headers().set("Content-Type", "application/json");
+  co_await scope.exchange.response->write(status, std::move(body));
+}
+
+}  // namespace
+
 json::object list_metadata(const registry::ObjectList& list) {
   json::object metadata;
   metadata["resourceVersion"] = std::to_string(list.revision);
@@ -24,13 +32,6 @@ json::object list_metadata(const registry::ObjectList& list) {
   if (list.remaining_item_count) metadata["remainingItemCount"] = *list.remaining_item_count;
   return metadata;
 }
-
-asio::awaitable<void> write_json(Scope& scope, int status, std::string body) {
-  scope.exchange.response->headers().set("Content-Type", "application/json");
-  co_await scope.exchange.response->write(status, std::move(body));
-}
-
-}  // namespace
 
 json::object partial_object_metadata(const json::object& object) {
   json::object out;
@@ -65,7 +66,10 @@ json::object to_table(const registry::Strategy& strategy, const std::vector<json
 }
 
 asio::awaitable<void> write_object(Scope& scope, int status, const std::string& object) {
-  switch (negotiate_output(scope.request())) {
+  const Output output = negotiate(scope.request());
+  if (output.encoding == Encoding::Protobuf)
+    co_return co_await write_protobuf_object(scope, status, object, output.representation);
+  switch (output.representation) {
     case Representation::Object:
       co_await write_json(scope, status, object);
       co_return;
@@ -83,7 +87,9 @@ asio::awaitable<void> write_object(Scope& scope, int status, const std::string& 
 }
 
 asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list) {
-  switch (negotiate_output(scope.request())) {
+  const Output output = negotiate(scope.request());
+  if (output.encoding == Encoding::Protobuf) co_return co_await write_protobuf_list(scope, list, output.representation);
+  switch (output.representation) {
     case Representation::Object: {
       // The items are already JSON: the list is assembled around them rather than re-encoded.
       const auto& definition = scope.store.definition();

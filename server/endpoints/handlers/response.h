@@ -19,6 +19,8 @@ asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list)
 boost::json::object to_table(const registry::Strategy& strategy, const std::vector<boost::json::object>& objects,
                              bool headers);
 boost::json::object partial_object_metadata(const boost::json::object& object);
+// A list's metadata: resourceVersion, continue and remainingItemCount.
+boost::json::object list_metadata(const registry::ObjectList& list);
 
 // The request body as a JSON object; throws ApiError 400 when it is not one.
 boost::json::object decode_object(std::string_view body);

@@ -1,6 +1,7 @@
 // PUT (handlers/update.go) and PATCH (handlers/patch.go): both are a read-modify-write through Store::update,
 // so a patch is re-applied to the fresh object when a concurrent writer wins.
 #include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
 #include "server/patch/json_patch.h"
 #include "server/patch/merge_patch.h"
@@ -11,8 +12,7 @@
 namespace kapi::endpoints::handlers {
 
 asio::awaitable<void> update(Scope scope) {
-  body_format(scope.request(), false);
-  auto object = std::make_shared<boost::json::object>(decode_object(scope.request().body));
+  auto object = std::make_shared<boost::json::object>(decode_body(scope));
   conform_body(scope, *object);
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
   // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.

@@ -1,6 +1,7 @@
 // WATCH (handlers/watch.go): a chunked stream of {"type":...,"object":...} lines until timeoutSeconds, the
 // client leaving, the storage ending the watch, or the server shutting down.
 #include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/storage_errors.h"
@@ -66,7 +67,9 @@ asio::awaitable<void> watch(Scope scope) {
       throw apierrors::ApiError(apierrors::bad_request("timeoutSeconds: Invalid value: \"" + std::string(*seconds) + "\""));
     if (value > 0) timeout = std::chrono::seconds(value);
   }
-  const Representation representation = negotiate_output(scope.request());
+  const Output output = negotiate(scope.request());
+  const Representation representation = output.representation;
+  const bool protobuf = output.encoding == Encoding::Protobuf;
 
   std::unique_ptr<storage::WatchStream> stream = co_await scope.store.watch(scope.info.namespace_, std::move(options));
   auto executor = co_await asio::this_coro::executor;
@@ -90,7 +93,7 @@ asio::awaitable<void> watch(Scope scope) {
   } cleanup{control, timer, scope.lifecycle, registration};
 
   auto& response = *scope.exchange.response;
-  response.headers().set("Content-Type", "application/json");
+  response.headers().set("Content-Type", protobuf ? std::string(kProtobufWatchMediaType) : "application/json");
   co_await response.begin_stream(200);
   bool table_headers_sent = false;
   while (auto event = co_await stream->next()) {
@@ -108,7 +111,7 @@ asio::awaitable<void> watch(Scope scope) {
                                    {"metadata", std::move(metadata)}};
     } else {
       std::string bytes = registry::with_resource_version(event->object.value, event->object.mod_revision);
-      if (representation == Representation::Object) {
+      if (representation == Representation::Object && !protobuf) {
         std::string line = "{\"type\":\"" + std::string(type_name(event->type)) + "\",\"object\":" + bytes + "}\n";
         co_await response.write_chunk(line);
         continue;
@@ -120,11 +123,20 @@ asio::awaitable<void> watch(Scope scope) {
         table["metadata"] = json::object{{"resourceVersion", std::to_string(event->object.mod_revision)}};
         table_headers_sent = true;
         out["object"] = std::move(table);
-      } else {
+      } else if (representation == Representation::PartialObjectMetadata) {
         out["object"] = partial_object_metadata(value.as_object());
+      } else {
+        out["object"] = std::move(value);
       }
     }
-    co_await response.write_chunk(json::serialize(out) + "\n");
+    if (protobuf) {
+      // Length-prefixed WatchEvents whose object is enveloped (kube's raw stream serializer and framer).
+      std::string frame = protobuf_watch_frame(scope.catalog, out["type"].as_string(), out["object"]);
+      if (frame.empty()) break;
+      co_await response.write_chunk(frame);
+    } else {
+      co_await response.write_chunk(json::serialize(out) + "\n");
+    }
     if (event->type == storage::WatchEventType::Error) break;
   }
   co_await response.end_stream();

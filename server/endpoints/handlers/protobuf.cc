@@ -1,0 +1,159 @@
+#include "server/endpoints/handlers/protobuf.h"
+
+#include "server/endpoints/handlers/response.h"
+#include "server/registry/object_meta.h"
+#include "server/schema/transcoder.h"
+
+#include <boost/json.hpp>
+
+#include <cstdio>
+
+namespace kapi::endpoints::handlers {
+namespace {
+
+namespace json = boost::json;
+
+// summarizeData(body, 30) of kube's handlers/rest.go: the start of the body, in hex unless it looks like JSON.
+std::string summarize(std::string_view body) {
+  constexpr std::size_t kMax = 30;
+  if (body.empty()) return "<empty>";
+  const std::string_view head = body.substr(0, kMax);
+  std::string out;
+  if (body.front() == '{') {
+    out = head;
+  } else {
+    for (unsigned char c : head) {
+      char hex[3];
+      std::snprintf(hex, sizeof hex, "%02x", c);
+      out += hex;
+    }
+  }
+  return body.size() > kMax ? out + " ..." : out;
+}
+
+// The protobuf body as JSON, with kube's errors: an envelope that does not parse is "unrecognized"; a body whose
+// kind is known but does not decode "cannot be handled as" the expected kind.
+json::object transcode_body(const Scope& scope, const schema::TypeMeta& expected) {
+  const std::string& body = scope.request().body;
+  schema::Unknown envelope;
+  try {
+    envelope = schema::read_envelope(body);
+  } catch (const schema::TranscodeError& error) {
+    throw apierrors::ApiError(apierrors::bad_request("the object provided is unrecognized (must be of type " +
+                                                     expected.kind + "): " + error.what() + " (" + summarize(body) + ")"));
+  }
+  schema::TypeMeta type = envelope.type_meta;
+  if (type.kind.empty()) type.kind = expected.kind;
+  if (type.api_version.empty()) type.api_version = expected.api_version;
+  const std::string version = type.api_version.substr(type.api_version.find('/') + 1);
+  try {
+    schema::Transcoder transcoder(scope.catalog);
+    return transcoder.decode(body, type);
+  } catch (const schema::TranscodeError& error) {
+    throw apierrors::ApiError(apierrors::bad_request(type.kind + " in version \"" + version +
+                                                     "\" cannot be handled as a " + expected.kind + ": " + error.what()));
+  }
+}
+
+asio::awaitable<void> write_envelope(http::ResponseWriter& response, int status, std::string body) {
+  response.headers().set("Content-Type", std::string(schema::kProtobufMediaType));
+  co_await response.write(status, std::move(body));
+}
+
+// A stored object or list that has no protobuf form is kapi's fault, not the client's.
+std::string encode_or_fail(const schema::Catalog& catalog, const json::object& object) {
+  try {
+    return schema::Transcoder(catalog).encode(object);
+  } catch (const schema::TranscodeError& error) {
+    throw apierrors::ApiError(apierrors::internal_error(std::string("protobuf encoding failed: ") + error.what()));
+  }
+}
+
+json::object parse_stored(const std::string& bytes) {
+  json::value value = registry::parse_json(bytes);
+  return value.is_object() ? std::move(value.as_object()) : json::object();
+}
+
+}  // namespace
+
+json::object decode_body(const Scope& scope) {
+  if (body_format(scope.request(), false) == BodyFormat::Json) return decode_object(scope.request().body);
+  const auto& definition = scope.store.definition();
+  json::object object = transcode_body(scope, {definition.group_version(), definition.kind});
+  // The JSON path relabels a body with the resource's kind; a protobuf body names its schema, so another kind or
+  // version would have been decoded against the wrong one (kube answers these with the same 400).
+  const std::string api_version(object["apiVersion"].as_string());
+  if (api_version != definition.group_version())
+    throw apierrors::ApiError(apierrors::bad_request("the API version in the data (" + api_version +
+                                                     ") does not match the expected API version (" +
+                                                     definition.group_version() + ")"));
+  if (object["kind"].as_string() != definition.kind)
+    throw apierrors::ApiError(apierrors::bad_request("the kind in the data (" + std::string(object["kind"].as_string()) +
+                                                     ") does not match the expected kind (" + definition.kind + ")"));
+  return object;
+}
+
+json::object decode_delete_options(const Scope& scope) {
+  auto content_type = scope.request().headers.get("Content-Type");
+  if (!content_type || content_type->substr(0, content_type->find(';')) != schema::kProtobufMediaType)
+    return decode_object(scope.request().body);
+  return transcode_body(scope, {"meta.k8s.io/v1", "DeleteOptions"});
+}
+
+asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,
+                                            Representation representation) {
+  json::object parsed = parse_stored(object);
+  if (representation == Representation::PartialObjectMetadata) parsed = partial_object_metadata(parsed);
+  co_await write_envelope(*scope.exchange.response, status, encode_or_fail(scope.catalog, parsed));
+}
+
+asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectList& list,
+                                          Representation representation) {
+  const auto& definition = scope.store.definition();
+  const bool partial = representation == Representation::PartialObjectMetadata;
+  json::array items;
+  items.reserve(list.items.size());
+  for (const auto& item : list.items) {
+    json::object parsed = parse_stored(item);
+    items.push_back(partial ? partial_object_metadata(parsed) : std::move(parsed));
+  }
+  json::object out;
+  out["kind"] = partial ? "PartialObjectMetadataList" : definition.list_kind();
+  out["apiVersion"] = partial ? "meta.k8s.io/v1" : definition.group_version();
+  out["metadata"] = list_metadata(list);
+  out["items"] = std::move(items);
+  co_await write_envelope(*scope.exchange.response, 200, encode_or_fail(scope.catalog, out));
+}
+
+asio::awaitable<void> write_status(filters::Exchange& exchange, const schema::Catalog& catalog,
+                                   const apierrors::Status& status) {
+  bool protobuf = false;
+  try {
+    protobuf = negotiate(exchange.request).encoding == Encoding::Protobuf;
+  } catch (const apierrors::ApiError&) {
+  }
+  auto& response = *exchange.response;
+  if (status.details && status.details->retry_after_seconds > 0)
+    response.headers().set("Retry-After", std::to_string(status.details->retry_after_seconds));
+  std::string body = apierrors::to_json(status);
+  if (protobuf) {
+    try {
+      body = schema::Transcoder(catalog).encode(registry::parse_json(body).as_object());
+    } catch (const schema::TranscodeError&) {
+      protobuf = false;  // the catalog lacks meta.v1 Status: JSON, which every client reads
+    }
+  }
+  response.headers().set("Content-Type", protobuf ? std::string(schema::kProtobufMediaType) : "application/json");
+  co_await response.write(status.code, std::move(body));
+}
+
+std::string protobuf_watch_frame(const schema::Catalog& catalog, std::string_view type, const json::value& object) {
+  if (!object.is_object()) return {};
+  try {
+    return schema::length_delimited_frame(schema::Transcoder(catalog).encode_watch_event(type, object.get_object()));
+  } catch (const schema::TranscodeError&) {
+    return {};
+  }
+}
+
+}  // namespace kapi::endpoints::handlers

@@ -1,0 +1,42 @@
+#pragma once
+// kube's protobuf media type (application/vnd.kubernetes.protobuf) on the REST endpoints: request bodies are
+// transcoded to JSON before the JSON code path runs, and objects, lists, Status answers and watch events are
+// transcoded on the way out when Accept prefers protobuf. kubectl's typed generators (`kubectl create configmap`)
+// send nothing else, and client-go controllers ask for it first.
+#include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/negotiation.h"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace kapi::endpoints::handlers {
+
+// The body of a create or update as a JSON object: JSON as sent, or the protobuf envelope transcoded (its typeMeta
+// defaulting to the resource's kind). Throws ApiError 415 for another Content-Type and 400, worded as kube's
+// transformDecodeError, for a body that does not decode.
+boost::json::object decode_body(const Scope& scope);
+// A DELETE body (metav1.DeleteOptions) as JSON, from JSON or protobuf.
+boost::json::object decode_delete_options(const Scope& scope);
+
+// One object (JSON bytes from the store) or a list in the envelope, as `representation` (Object or
+// PartialObjectMetadata) asks.
+asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,
+                                            Representation representation);
+asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectList& list,
+                                          Representation representation);
+
+// A Status (an error, or a delete's success) in the encoding Accept prefers; JSON when Accept names nothing kapi can
+// write, as kube's ErrorNegotiated falls back.
+asio::awaitable<void> write_status(filters::Exchange& exchange, const schema::Catalog& catalog,
+                                   const apierrors::Status& status);
+
+// The media type of a protobuf watch stream.
+inline constexpr std::string_view kProtobufWatchMediaType = "application/vnd.kubernetes.protobuf;stream=watch";
+// One frame of a protobuf watch stream: the length-prefixed WatchEvent carrying `object` in its envelope; empty
+// when the object has no protobuf form (the stream then ends, as kube's does on an encoding error).
+std::string protobuf_watch_frame(const schema::Catalog& catalog, std::string_view type, const boost::json::value& object);
+
+}  // namespace kapi::endpoints::handlers

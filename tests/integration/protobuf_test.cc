@@ -1,0 +1,231 @@
+// kube's protobuf media type against a running kapi: the real kubectl's typed generators (which send protobuf
+// bodies and nothing else), and raw HTTP asking for protobuf objects, lists, Status errors and watch streams,
+// decoded with kapi's own transcoder.
+#include "server/schema/transcoder.h"
+#include "tests/integration/kapi_suite.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace kapi::integration {
+namespace {
+
+namespace json = boost::json;
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+constexpr std::string_view kProtobuf = "application/vnd.kubernetes.protobuf";
+constexpr std::string_view kConfigMaps = "/api/v1/namespaces/default/configmaps";
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+class ProtobufTest : public KapiSuite<ProtobufTest> {
+ protected:
+  static const schema::Catalog& catalog() {
+    static const schema::Catalog built = schema::Catalog::builtin();
+    return built;
+  }
+  static schema::Transcoder transcoder() { return schema::Transcoder(catalog()); }
+
+  // kubectl with a private HOME and cache (as tests/integration/kubectl_test.cc runs it).
+  CommandResult kubectl(const std::string& arguments) {
+    const auto home = kapi().work_dir() / "kubectl-home";
+    std::filesystem::create_directories(home);
+    std::string command = "env HOME='" + home.string() + "' KUBECACHEDIR='" + (home / "cache").string() +
+                          "' KUBECONFIG= timeout 60 /usr/bin/kubectl --kubeconfig '" +
+                          kapi().admin_kubeconfig().string() + "' " + arguments + " 2>&1";
+    CommandResult result;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+      ADD_FAILURE() << "popen failed: " << command;
+      return result;
+    }
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
+    int status = ::pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+  }
+
+  HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {},
+                    Headers headers = {{"Accept", std::string(kProtobuf)}}) {
+    return kapi().connect_admin().request(method, target, headers, body);
+  }
+
+  // The protobuf body of `response`, as JSON; fails the test when it is not kube's envelope.
+  static json::object decoded(const HttpResponse& response) {
+    EXPECT_EQ(response.header("Content-Type").value_or(""), kProtobuf) << response.body;
+    try {
+      return transcoder().decode(response.body);
+    } catch (const schema::TranscodeError& error) {
+      ADD_FAILURE() << "not a protobuf object: " << error.what();
+      return {};
+    }
+  }
+
+  void create_configmap(std::string_view name, std::string_view value) {
+    std::string body = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + std::string(name) +
+                       R"("},"data":{"k":")" + std::string(value) + R"("}})";
+    HttpResponse created = call("POST", kConfigMaps, body, {{"Content-Type", "application/json"}});
+    ASSERT_EQ(created.status, 201) << created.body;
+  }
+};
+
+TEST_F(ProtobufTest, KubectlCreateGeneratorsSendProtobuf) {
+  ASSERT_TRUE(std::filesystem::exists("/usr/bin/kubectl")) << "kubectl is not installed (scripts/install-deps)";
+  struct Case {
+    std::string command;
+    std::string printed;
+  };
+  for (const Case& c : {Case{"create configmap proto-cm --from-literal=a=b", "configmap/proto-cm created"},
+                        Case{"create secret generic proto-secret --from-literal=p=q", "secret/proto-secret created"},
+                        Case{"create namespace proto-ns", "namespace/proto-ns created"},
+                        Case{"create serviceaccount proto-sa", "serviceaccount/proto-sa created"}}) {
+    CommandResult result = kubectl(c.command);
+    EXPECT_EQ(result.exit_code, 0) << c.command << "\n" << result.output;
+    EXPECT_EQ(result.output, c.printed + "\n") << c.command;
+  }
+  EXPECT_EQ(kubectl("get configmap proto-cm -o jsonpath={.data}").output, R"({"a":"b"})");
+  EXPECT_EQ(kubectl("get secret proto-secret -o jsonpath={.data.p}").output, "cQ==");
+  EXPECT_EQ(kubectl("get secret proto-secret -o jsonpath={.type}").output, "Opaque");
+  CommandResult ns = kubectl("get namespace proto-ns");
+  EXPECT_EQ(ns.exit_code, 0) << ns.output;
+  EXPECT_NE(ns.output.find("proto-ns   Active"), std::string::npos) << ns.output;
+  CommandResult sa = kubectl("get serviceaccount proto-sa -o name");
+  EXPECT_EQ(sa.output, "serviceaccount/proto-sa\n");
+  // An error comes back as a protobuf Status that kubectl decodes into its usual message.
+  CommandResult again = kubectl("create configmap proto-cm --from-literal=a=b");
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_EQ(again.output, "error: failed to create configmap: configmaps \"proto-cm\" already exists\n");
+}
+
+TEST_F(ProtobufTest, ObjectsListsAndStatusesAsProtobuf) {
+  create_configmap("proto-get", "v1");
+  json::object object = decoded(call("GET", std::string(kConfigMaps) + "/proto-get"));
+  EXPECT_EQ(object["kind"], "ConfigMap");
+  EXPECT_EQ(object["apiVersion"], "v1");
+  EXPECT_EQ(object["metadata"].as_object()["name"], "proto-get");
+  EXPECT_EQ(object["metadata"].as_object()["namespace"], "default");
+  EXPECT_FALSE(object["metadata"].as_object()["resourceVersion"].as_string().empty());
+  EXPECT_TRUE(object["metadata"].as_object()["creationTimestamp"].is_string());
+  EXPECT_EQ(object["data"], (json::object{{"k", "v1"}}));
+
+  json::object list = decoded(call("GET", std::string(kConfigMaps) + "?limit=500"));
+  EXPECT_EQ(list["kind"], "ConfigMapList");
+  EXPECT_FALSE(list["metadata"].as_object()["resourceVersion"].as_string().empty());
+  bool found = false;
+  for (const auto& item : list["items"].as_array())
+    found = found || item.as_object().at("metadata").as_object().at("name") == "proto-get";
+  EXPECT_TRUE(found) << json::serialize(list);
+
+  HttpResponse missing = call("GET", std::string(kConfigMaps) + "/nope");
+  EXPECT_EQ(missing.status, 404);
+  json::object status = decoded(missing);
+  EXPECT_EQ(status["kind"], "Status");
+  EXPECT_EQ(status["apiVersion"], "v1");
+  EXPECT_EQ(status["status"], "Failure");
+  EXPECT_EQ(status["reason"], "NotFound");
+  EXPECT_EQ(status["code"], 404);
+  EXPECT_EQ(status["message"], "configmaps \"nope\" not found");
+
+  // Accept order decides: JSON first gets JSON.
+  HttpResponse json_first = call("GET", std::string(kConfigMaps) + "/proto-get",
+                                 {}, {{"Accept", "application/json, application/vnd.kubernetes.protobuf"}});
+  EXPECT_EQ(json_first.header("Content-Type").value_or(""), "application/json");
+  EXPECT_EQ(json_object(json_first.body)["kind"], "ConfigMap");
+  // PartialObjectMetadata has a protobuf form; Table does not, so a protobuf Table request falls through to JSON.
+  json::object partial = decoded(call("GET", std::string(kConfigMaps) + "/proto-get", {},
+                                      {{"Accept", "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"}}));
+  EXPECT_EQ(partial["kind"], "PartialObjectMetadata");
+  EXPECT_EQ(partial["metadata"].as_object()["name"], "proto-get");
+  HttpResponse table = call("GET", std::string(kConfigMaps) + "/proto-get", {},
+                            {{"Accept", "application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1,application/json"}});
+  EXPECT_EQ(table.header("Content-Type").value_or(""), "application/json");
+}
+
+TEST_F(ProtobufTest, CreateUpdateAndDeleteWithProtobufBodies) {
+  auto transcoder = ProtobufTest::transcoder();
+  const Headers protobuf_headers{{"Content-Type", std::string(kProtobuf)}, {"Accept", std::string(kProtobuf)}};
+  json::object configmap{{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+                         {"metadata", json::object{{"name", "proto-body"}}},
+                         {"binaryData", json::object{{"bin", "AP8="}}}};
+  HttpResponse created = call("POST", kConfigMaps, transcoder.encode(configmap), protobuf_headers);
+  ASSERT_EQ(created.status, 201) << created.body;
+  json::object stored = decoded(created);
+  EXPECT_EQ(stored["binaryData"], (json::object{{"bin", "AP8="}}));
+
+  stored["data"] = json::object{{"added", "yes"}};
+  HttpResponse updated = call("PUT", std::string(kConfigMaps) + "/proto-body", transcoder.encode(stored), protobuf_headers);
+  ASSERT_EQ(updated.status, 200) << updated.body;
+  EXPECT_EQ(decoded(updated)["data"], (json::object{{"added", "yes"}}));
+
+  json::object options{{"apiVersion", "v1"}, {"kind", "DeleteOptions"}, {"propagationPolicy", "Background"}};
+  HttpResponse deleted = call("DELETE", std::string(kConfigMaps) + "/proto-body", transcoder.encode(options), protobuf_headers);
+  ASSERT_EQ(deleted.status, 200) << deleted.body;
+  json::object success = decoded(deleted);
+  EXPECT_EQ(success["kind"], "Status");
+  EXPECT_EQ(success["status"], "Success");
+  EXPECT_EQ(success["details"].as_object()["name"], "proto-body");
+}
+
+TEST_F(ProtobufTest, MalformedProtobufBodiesAreBadRequests) {
+  const Headers headers{{"Content-Type", std::string(kProtobuf)}};
+  HttpResponse json_body = call("POST", kConfigMaps, R"({"kind":"ConfigMap"})", headers);
+  EXPECT_TRUE(is_status(json_body, 400, "BadRequest"));
+  EXPECT_EQ(status_message(json_body),
+            "the object provided is unrecognized (must be of type ConfigMap): provided data does not appear to be a "
+            "protobuf message, expected prefix [107 56 115 0] ({\"kind\":\"ConfigMap\"})");
+  std::string good = transcoder().encode(
+      json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", json::object{{"name", "cut"}}}});
+  HttpResponse truncated = call("POST", kConfigMaps, good.substr(0, good.size() - 8), headers);
+  EXPECT_TRUE(is_status(truncated, 400, "BadRequest"));
+  HttpResponse unknown_kind =
+      call("POST", kConfigMaps, schema::write_envelope({{"v1", "Gadget"}, ""}), headers);
+  EXPECT_TRUE(is_status(unknown_kind, 400, "BadRequest"));
+  EXPECT_EQ(status_message(unknown_kind),
+            "Gadget in version \"v1\" cannot be handled as a ConfigMap: no kind \"Gadget\" is registered for version \"v1\"");
+  HttpResponse other_kind = call("POST", kConfigMaps, schema::write_envelope({{"v1", "Secret"}, ""}), headers);
+  EXPECT_TRUE(is_status(other_kind, 400, "BadRequest"));
+  HttpResponse patch = call("PATCH", std::string(kConfigMaps) + "/cut", good, headers);
+  EXPECT_TRUE(is_status(patch, 415, "UnsupportedMediaType"));
+}
+
+TEST_F(ProtobufTest, WatchStreamsLengthPrefixedEvents) {
+  json::object list = decoded(call("GET", std::string(kConfigMaps)));
+  const std::string from(list["metadata"].as_object()["resourceVersion"].as_string());
+  HttpConnection watch = kapi().connect_admin();
+  watch.send("GET " + std::string(kConfigMaps) + "?watch=true&timeoutSeconds=20&resourceVersion=" + from +
+             " HTTP/1.1\r\nHost: kapi\r\nAccept: application/vnd.kubernetes.protobuf;stream=watch\r\n\r\n");
+  HttpResponse head = watch.read_head();
+  ASSERT_EQ(head.status, 200);
+  EXPECT_EQ(head.header("Content-Type").value_or(""), "application/vnd.kubernetes.protobuf;stream=watch");
+  create_configmap("proto-watched", "1");
+
+  std::string buffer;
+  std::optional<json::object> event;
+  while (!event) {
+    auto chunk = watch.read_chunk();
+    ASSERT_TRUE(chunk) << "the stream ended before an event";
+    buffer += *chunk;
+    while (buffer.size() >= 4) {
+      std::size_t size = 0;
+      for (int i = 0; i < 4; ++i) size = (size << 8) | static_cast<unsigned char>(buffer[static_cast<std::size_t>(i)]);
+      if (buffer.size() < 4 + size) break;
+      json::object decoded_event = transcoder().decode_watch_event(std::string_view(buffer).substr(4, size));
+      buffer.erase(0, 4 + size);
+      const auto& object = decoded_event["object"].as_object();
+      if (object.at("metadata").as_object().at("name") == "proto-watched") event = std::move(decoded_event);
+    }
+  }
+  EXPECT_EQ((*event)["type"], "ADDED");
+  const auto& object = (*event)["object"].as_object();
+  EXPECT_EQ(object.at("kind"), "ConfigMap");
+  EXPECT_EQ(object.at("data"), (json::object{{"k", "1"}}));
+}
+
+}  // namespace
+}  // namespace kapi::integration
