@@ -44,6 +44,18 @@ json::array verbs_of(const registry::Store&) {
   return {"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"};
 }
 
+// What a subresource answers with and to: scale is an autoscaling/v1 Scale, the others the object itself.
+struct SubresourceInfo {
+  std::string group, version, kind;
+  json::array verbs;
+};
+
+SubresourceInfo subresource_info(const registry::ResourceDefinition& d, std::string_view subresource) {
+  if (subresource == "scale") return {"autoscaling", "v1", "Scale", {"get", "patch", "update"}};
+  if (subresource == "finalize") return {"", "", d.kind, {"update"}};
+  return {"", "", d.kind, {"get", "patch", "update"}};
+}
+
 json::array strings(const std::vector<std::string>& values) {
   json::array out;
   for (const auto& value : values) out.emplace_back(value);
@@ -61,6 +73,15 @@ json::object aggregated_version_entry(const endpoints::GroupVersionService& serv
                           {"verbs", verbs_of(*store)}};
     if (!d.short_names.empty()) resource["shortNames"] = strings(d.short_names);
     if (!d.categories.empty()) resource["categories"] = strings(d.categories);
+    json::array subresources;
+    for (const auto& name : d.subresources) {
+      SubresourceInfo info = subresource_info(d, name);
+      subresources.push_back(json::object{
+          {"subresource", name},
+          {"responseKind", json::object{{"group", info.group}, {"version", info.version}, {"kind", info.kind}}},
+          {"verbs", std::move(info.verbs)}});
+    }
+    if (!subresources.empty()) resource["subresources"] = std::move(subresources);
     resources.push_back(std::move(resource));
   }
   return {{"version", service.version()}, {"resources", std::move(resources)}, {"freshness", "Current"}};
@@ -92,6 +113,15 @@ std::string resource_list(std::string_view group, std::string_view version,
     if (!d.short_names.empty()) resource["shortNames"] = strings(d.short_names);
     if (!d.categories.empty()) resource["categories"] = strings(d.categories);
     resources.push_back(std::move(resource));
+    for (const auto& name : d.subresources) {
+      SubresourceInfo info = subresource_info(d, name);
+      json::object entry{{"name", d.resource + "/" + name}, {"singularName", ""}, {"namespaced", d.namespaced}};
+      if (!info.group.empty()) entry["group"] = info.group;
+      if (!info.version.empty()) entry["version"] = info.version;
+      entry["kind"] = info.kind;
+      entry["verbs"] = std::move(info.verbs);
+      resources.push_back(std::move(entry));
+    }
   }
   std::string group_version_text = group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
   json::object list{{"kind", "APIResourceList"},

@@ -3,7 +3,10 @@
 #include "server/discovery/discovery.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
+#include "server/endpoints/handlers/subresources.h"
 #include "server/http/status_response.h"
+
+#include <algorithm>
 
 namespace kapi::endpoints {
 
@@ -35,9 +38,13 @@ asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) co
 
 asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange, const filters::RequestInfo& info) const {
   auto found = stores_.find(info.resource);
-  if (found == stores_.end() || !info.subresource.empty()) throw apierrors::ApiError(apierrors::path_not_found());
+  if (found == stores_.end()) throw apierrors::ApiError(apierrors::path_not_found());
   registry::Store& store = *found->second;
   const auto& definition = store.definition();
+  const bool served_subresource =
+      info.subresource.empty() || std::find(definition.subresources.begin(), definition.subresources.end(),
+                                            info.subresource) != definition.subresources.end();
+  if (!served_subresource) throw apierrors::ApiError(apierrors::path_not_found());
   // A namespaced resource is addressed in a namespace except to list or watch across all of them; a
   // cluster-scoped one never is (a namespace's own path names it as the request's namespace, as in kube).
   const bool collection_verb = info.verb == "list" || info.verb == "watch";
@@ -46,6 +53,21 @@ asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange,
     throw apierrors::ApiError(apierrors::path_not_found());
 
   handlers::Scope scope{exchange, store, info, lifecycle_, catalog_, patch_schemas_};
+  if (!info.subresource.empty()) {
+    // Subresources answer get, update and patch on one named object. (One co_await per statement: g++ 12
+    // miscompiles a conditional between two awaitables.)
+    if (info.subresource == "scale") {
+      if (info.verb == "get") co_return co_await handlers::get_scale(scope);
+      if (info.verb == "update") co_return co_await handlers::update_scale(scope);
+      if (info.verb == "patch") co_return co_await handlers::patch_scale(scope);
+    } else {
+      if (info.verb == "get") co_return co_await handlers::get(scope);
+      if (info.verb == "update") co_return co_await handlers::update(scope);
+      if (info.verb == "patch") co_return co_await handlers::patch(scope);
+    }
+    throw apierrors::ApiError(apierrors::method_not_supported(definition.group,
+                                                              definition.resource + "/" + info.subresource, info.verb));
+  }
   if (info.verb == "get") co_return co_await handlers::get(scope);
   if (info.verb == "list") co_return co_await handlers::list(scope);
   if (info.verb == "watch") co_return co_await handlers::watch(scope);

@@ -231,7 +231,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         if (auto it = old_meta.find(owned); it != old_meta.end()) meta[owned] = it->value();
         else meta.erase(owned);
       }
-      strategy_->prepare_for_update(object, *old);
+      if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
       if (strategy_->tracks_generation() && spec_changed(object, *old)) {
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;

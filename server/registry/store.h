@@ -20,6 +20,9 @@ namespace kapi::registry {
 
 struct WriteOptions {
   bool dry_run = false;  // dryRun=All: everything but the write
+  // The subresource written ("status", "finalize"); its handler has already limited the change to it, so the
+  // main resource's prepare_for_update (which resets what the subresources own) does not run.
+  std::string subresource;
 };
 
 struct DeleteOptions {

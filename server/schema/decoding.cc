@@ -87,7 +87,12 @@ class Conformer {
       if (!markers.default_json || object.contains(field->name())) continue;
       json::error_code ec;
       json::value value = json::parse(*markers.default_json, ec);
-      if (!ec) object[field->name()] = std::move(value);
+      if (ec) continue;
+      // A defaulted object ({} for PodSpec.securityContext, Service.spec) gets its own fields' defaults too.
+      json::value& placed = object[field->name()] = std::move(value);
+      if (placed.is_object() && field->message_type() && !field->is_map() && !field->is_repeated() &&
+          Catalog::special(field->message_type()) == Special::kNone)
+        message(field->message_type(), placed.as_object(), join(path, field->name()));
     }
   }
 

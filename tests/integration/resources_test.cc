@@ -230,5 +230,47 @@ TEST_F(ResourcesTest, DiscoveryLegacyAndAggregated) {
   EXPECT_TRUE(is_status(call("GET", "/apis/coordination.k8s.io/v9"), 404, "NotFound"));
 }
 
+// Namespaces have status and finalize subresources: each writes only its part, and the main resource cannot
+// write them (kube's namespace strategies).
+TEST_F(ResourcesTest, StatusAndFinalizeSubresourcesWriteOnlyTheirPart) {
+  ASSERT_EQ(call("POST", "/api/v1/namespaces", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"sub"}})").status, 201);
+  const std::string ns = "/api/v1/namespaces/sub";
+
+  // A main-resource write keeps the stored status and finalizers.
+  HttpResponse main = call("PUT", ns, R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"sub","labels":{"a":"b"}},
+      "spec":{"finalizers":[]},"status":{"phase":"Terminating"}})");
+  ASSERT_EQ(main.status, 200) << main.body;
+  auto object = json_object(main.body);
+  EXPECT_EQ(object["status"].as_object()["phase"], "Active");
+  EXPECT_EQ(object["spec"].as_object()["finalizers"].as_array().size(), 1u);
+  EXPECT_EQ(object["metadata"].as_object()["labels"].as_object()["a"], "b");
+
+  // A status write changes status only: the label change in its body is dropped.
+  HttpResponse status = call("PUT", ns + "/status", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"sub","labels":{"a":"c"}},
+      "status":{"phase":"Active","conditions":[{"type":"NamespaceDeletionDiscoveryFailure","status":"False"}]}})");
+  ASSERT_EQ(status.status, 200) << status.body;
+  object = json_object(status.body);
+  EXPECT_EQ(object["status"].as_object()["conditions"].as_array().size(), 1u);
+  EXPECT_EQ(object["metadata"].as_object()["labels"].as_object()["a"], "b");
+  EXPECT_EQ(json_object(call("GET", ns + "/status").body)["status"].as_object()["conditions"].as_array().size(), 1u);
+
+  // finalize writes spec.finalizers only.
+  HttpResponse finalized = call("PUT", ns + "/finalize", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"sub"},"spec":{"finalizers":[]}})");
+  ASSERT_EQ(finalized.status, 200) << finalized.body;
+  EXPECT_TRUE(json_object(finalized.body)["spec"].as_object()["finalizers"].as_array().empty());
+  EXPECT_EQ(json_object(finalized.body)["status"].as_object()["conditions"].as_array().size(), 1u);
+
+  EXPECT_TRUE(is_status(call("GET", ns + "/nope"), 404, "NotFound"));
+  EXPECT_TRUE(is_status(call("DELETE", ns + "/status"), 405, "MethodNotAllowed"));
+
+  // Discovery lists them as kube does.
+  auto resources = json_object(call("GET", "/api/v1").body)["resources"].as_array();
+  bool listed = false;
+  for (const auto& resource : resources)
+    if (resource.as_object().at("name") == "namespaces/finalize")
+      listed = resource.as_object().at("verbs") == boost::json::array{"update"};
+  EXPECT_TRUE(listed);
+}
+
 }  // namespace
 }  // namespace kapi::integration

@@ -57,7 +57,8 @@ class NamespaceStrategy final : public registry::Strategy {
 
 ResourceStorage namespaces() {
   registry::ResourceDefinition definition{.group = "", .version = "v1", .resource = "namespaces", .kind = "Namespace",
-                                          .singular = "namespace", .namespaced = false, .short_names = {"ns"}};
+                                          .singular = "namespace", .namespaced = false, .short_names = {"ns"},
+                                          .subresources = {"status", "finalize"}};
   return {std::move(definition), std::make_shared<NamespaceStrategy>()};
 }
 

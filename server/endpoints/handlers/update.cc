@@ -3,6 +3,7 @@
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
+#include "server/endpoints/handlers/subresources.h"
 #include "server/patch/json_patch.h"
 #include "server/patch/merge_patch.h"
 #include "server/patch/strategic_merge_patch.h"
@@ -14,9 +15,10 @@ namespace kapi::endpoints::handlers {
 asio::awaitable<void> update(Scope scope) {
   auto object = std::make_shared<boost::json::object>(decode_body(scope));
   conform_body(scope, *object);
-  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource};
   // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.
-  registry::UpdateFunction replace = [object](const boost::json::object*) { return *object; };
+  registry::UpdateFunction replace =
+      split_status(scope, [object](const boost::json::object*) { return *object; });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, replace, options);
   co_await write_object(scope, created ? 201 : 200, stored);
 }
@@ -34,8 +36,8 @@ asio::awaitable<void> patch(Scope scope) {
       scope.patch_schemas.of(scope.catalog.kind(definition.group, definition.version, definition.kind));
   const patch::PatchSchema& patch_schema = schema ? *schema : scope.store.strategy().patch_schema();
   const std::string name = scope.info.name;
-  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
-  registry::UpdateFunction apply = [&](const boost::json::object* current) -> boost::json::object {
+  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource};
+  registry::UpdateFunction apply = split_status(scope, [&](const boost::json::object* current) -> boost::json::object {
     if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
     boost::json::value document = *current;
     switch (format) {
@@ -46,7 +48,7 @@ asio::awaitable<void> patch(Scope scope) {
     if (!document.is_object()) throw apierrors::ApiError(apierrors::bad_request("the patched object is not an object"));
     conform_body(scope, document.as_object());
     return std::move(document.as_object());
-  };
+  });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, name, apply, options);
   co_await write_object(scope, created ? 201 : 200, stored);
 }

@@ -49,6 +49,14 @@ TEST_F(DecodingTest, DefaultsFillAbsentFieldsOnly) {
   EXPECT_EQ(object.at("type"), "kubernetes.io/tls");
 }
 
+TEST_F(DecodingTest, DefaultedObjectsGetTheirOwnDefaults) {
+  json::object object;
+  conform_json("Service", R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"s"}})", &object);
+  ASSERT_TRUE(object.at("spec").is_object()) << json::serialize(object);
+  EXPECT_EQ(object.at("spec").at("type"), "ClusterIP") << json::serialize(object);
+  EXPECT_EQ(object.at("spec").at("sessionAffinity"), "None") << json::serialize(object);
+}
+
 TEST_F(DecodingTest, WrongTypesFailAsKubeDecodingDoes) {
   EXPECT_EQ(error_of("ConfigMap", R"({"metadata":{"name":"a"},"data":{"k":1}})"),
             "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go "

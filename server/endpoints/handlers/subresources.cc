@@ -1,0 +1,215 @@
+#include "server/endpoints/handlers/subresources.h"
+
+#include "server/endpoints/handlers/response.h"
+#include "server/patch/json_patch.h"
+#include "server/patch/merge_patch.h"
+#include "server/patch/strategic_merge_patch.h"
+#include "server/registry/object_meta.h"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+
+namespace kapi::endpoints::handlers {
+namespace {
+
+namespace json = boost::json;
+
+bool has_subresource(const registry::ResourceDefinition& definition, std::string_view name) {
+  return std::find(definition.subresources.begin(), definition.subresources.end(), name) !=
+         definition.subresources.end();
+}
+
+json::object* object_member(json::object& object, std::string_view key) {
+  auto it = object.find(key);
+  return it != object.end() && it->value().is_object() ? &it->value().as_object() : nullptr;
+}
+
+const json::object* object_member(const json::object& object, std::string_view key) {
+  auto it = object.find(key);
+  return it != object.end() && it->value().is_object() ? &it->value().as_object() : nullptr;
+}
+
+// metav1.LabelSelectorAsSelector(...).String(): requirements sorted by key.
+std::string selector_string(const json::object* selector) {
+  if (!selector) return "";
+  std::vector<std::pair<std::string, std::string>> requirements;
+  if (const json::object* labels = object_member(*selector, "matchLabels"))
+    for (const auto& [key, value] : *labels)
+      requirements.emplace_back(std::string(key), std::string(key) + "=" + std::string(value.as_string()));
+  if (auto it = selector->find("matchExpressions"); it != selector->end() && it->value().is_array()) {
+    for (const auto& item : it->value().as_array()) {
+      if (!item.is_object()) continue;
+      const auto& expression = item.as_object();
+      const std::string key(registry::string_field(expression, "key"));
+      const std::string_view op = registry::string_field(expression, "operator");
+      std::vector<std::string> values;
+      if (auto v = expression.find("values"); v != expression.end() && v->value().is_array())
+        for (const auto& value : v->value().as_array())
+          if (value.is_string()) values.emplace_back(value.as_string());
+      std::sort(values.begin(), values.end());
+      std::string joined;
+      for (const auto& value : values) joined += (joined.empty() ? "" : ",") + value;
+      if (op == "In") requirements.emplace_back(key, key + " in (" + joined + ")");
+      else if (op == "NotIn") requirements.emplace_back(key, key + " notin (" + joined + ")");
+      else if (op == "Exists") requirements.emplace_back(key, key);
+      else if (op == "DoesNotExist") requirements.emplace_back(key, "!" + key);
+    }
+  }
+  std::stable_sort(requirements.begin(), requirements.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out;
+  for (const auto& [key, text] : requirements) out += (out.empty() ? "" : ",") + text;
+  return out;
+}
+
+std::int64_t replicas_of(const json::object* holder) {
+  if (!holder) return 0;
+  auto it = holder->find("replicas");
+  return it != holder->end() && it->value().is_int64() ? it->value().as_int64() : 0;
+}
+
+asio::awaitable<void> write_json(Scope& scope, int status, const json::object& object) {
+  scope.exchange.response->headers().set("Content-Type", "application/json");
+  co_await scope.exchange.response->write(status, json::serialize(object));
+}
+
+// The update function of a scale write: `desired` turns the current Scale into the wanted one.
+registry::UpdateFunction scale_update(const Scope& scope, std::function<json::object(json::object)> desired) {
+  const auto& definition = scope.store.definition();
+  const std::string name = scope.info.name;
+  return [&definition, name, desired = std::move(desired)](const json::object* current) -> json::object {
+    if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
+    json::object scale = desired(scale_of(*current));
+    const json::object* spec = object_member(scale, "spec");
+    auto replicas = spec ? spec->find("replicas") : nullptr;
+    std::int64_t wanted = 0;
+    if (replicas && replicas != spec->end()) {
+      if (!replicas->value().is_int64())
+        throw apierrors::ApiError(apierrors::bad_request("Scale.spec.replicas must be an integer"));
+      wanted = replicas->value().as_int64();
+    }
+    if (wanted < 0) {
+      validation::ErrorList errors{validation::invalid_value(validation::Path("spec").child("replicas"),
+                                                             std::to_string(wanted),
+                                                             "must be greater than or equal to 0")};
+      throw apierrors::ApiError(apierrors::invalid("autoscaling", "Scale", name, errors));
+    }
+    json::object object = *current;
+    json::object& object_spec = object["spec"].is_object() ? object["spec"].as_object()
+                                                           : object["spec"].emplace_object();
+    object_spec["replicas"] = wanted;
+    // The Scale's resourceVersion, when given, is the write's precondition.
+    std::string_view version = registry::meta_string(scale, "resourceVersion");
+    json::object& meta = object["metadata"].as_object();
+    if (version.empty()) meta.erase("resourceVersion");
+    else meta["resourceVersion"] = version;
+    return object;
+  };
+}
+
+}  // namespace
+
+json::object scale_of(const json::object& object) {
+  const json::object* meta = object_member(object, "metadata");
+  json::object scale_meta;
+  for (std::string_view key : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"})
+    if (meta)
+      if (auto it = meta->find(key); it != meta->end()) scale_meta[key] = it->value();
+  const json::object* spec = object_member(object, "spec");
+  const json::object* status = object_member(object, "status");
+  json::object scale_status{{"replicas", replicas_of(status)}};
+  if (std::string selector = selector_string(spec ? object_member(*spec, "selector") : nullptr); !selector.empty())
+    scale_status["selector"] = selector;
+  return {{"kind", "Scale"},
+          {"apiVersion", "autoscaling/v1"},
+          {"metadata", std::move(scale_meta)},
+          {"spec", json::object{{"replicas", replicas_of(spec)}}},
+          {"status", std::move(scale_status)}};
+}
+
+registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFunction update) {
+  if (scope.info.subresource == "finalize") {
+    // A namespace's finalize writes spec.finalizers only (namespaceFinalizeStrategy).
+    return [update = std::move(update)](const json::object* current) -> json::object {
+      json::object wanted = update(current);
+      if (!current) return wanted;
+      json::object result = *current;
+      json::object& spec = result["spec"].is_object() ? result["spec"].as_object() : result["spec"].emplace_object();
+      const json::object* wanted_spec = object_member(wanted, "spec");
+      if (wanted_spec && wanted_spec->contains("finalizers")) spec["finalizers"] = wanted_spec->at("finalizers");
+      else spec.erase("finalizers");
+      std::string_view version = registry::meta_string(wanted, "resourceVersion");
+      json::object& meta = result["metadata"].as_object();
+      if (version.empty()) meta.erase("resourceVersion");
+      else meta["resourceVersion"] = version;
+      return result;
+    };
+  }
+  const bool status_write = scope.info.subresource == "status";
+  if (!status_write && !has_subresource(scope.store.definition(), "status")) return update;
+  return [status_write, update = std::move(update)](const json::object* current) -> json::object {
+    json::object wanted = update(current);
+    if (!current) return wanted;  // a create through PUT: nothing stored to keep
+    if (!status_write) {
+      // A main-resource write cannot change status (kube's PrepareForUpdate: newObj.Status = oldObj.Status).
+      if (auto it = current->find("status"); it != current->end()) wanted["status"] = it->value();
+      else wanted.erase("status");
+      return wanted;
+    }
+    // A status write changes status only; metadata and spec stay as stored (ResetObjectMetaForStatus), except
+    // the resourceVersion precondition the client sent.
+    json::object result = *current;
+    if (auto it = wanted.find("status"); it != wanted.end()) result["status"] = it->value();
+    else result.erase("status");
+    std::string_view version = registry::meta_string(wanted, "resourceVersion");
+    json::object& meta = result["metadata"].as_object();
+    if (version.empty()) meta.erase("resourceVersion");
+    else meta["resourceVersion"] = version;
+    return result;
+  };
+}
+
+asio::awaitable<void> get_scale(Scope scope) {
+  std::string object = co_await scope.store.get(scope.info.namespace_, scope.info.name, "");
+  json::object scale = scale_of(registry::parse_json(object).as_object());
+  co_await write_json(scope, 200, scale);
+}
+
+asio::awaitable<void> update_scale(Scope scope) {
+  body_format(scope.request(), false);
+  auto body = std::make_shared<json::object>(decode_object(scope.request().body));
+  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  registry::UpdateFunction update = scale_update(scope, [body](json::object) { return *body; });
+  auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
+  json::object scale = scale_of(registry::parse_json(stored).as_object());
+  co_await write_json(scope, 200, scale);
+}
+
+asio::awaitable<void> patch_scale(Scope scope) {
+  const BodyFormat format = body_format(scope.request(), true);
+  if (format == BodyFormat::ApplyPatch)
+    throw apierrors::ApiError(apierrors::unsupported_media_type(
+        "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json"));
+  auto body = std::make_shared<std::string>(scope.request().body);
+  const patch::PatchSchema* schema = scope.patch_schemas.of(scope.catalog.kind("autoscaling", "v1", "Scale"));
+  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  registry::UpdateFunction update = scale_update(scope, [format, body, schema](json::object scale) {
+    json::value document = std::move(scale);
+    switch (format) {
+      case BodyFormat::JsonPatch: document = patch::apply_json_patch(std::move(document), *body); break;
+      case BodyFormat::MergePatch: document = patch::apply_merge_patch(std::move(document), *body); break;
+      default:
+        if (!schema) throw apierrors::ApiError(apierrors::unsupported_media_type("application/merge-patch+json"));
+        document = patch::apply_strategic_merge_patch(std::move(document), *body, *schema);
+        break;
+    }
+    if (!document.is_object()) throw apierrors::ApiError(apierrors::bad_request("the patched object is not an object"));
+    return std::move(document.as_object());
+  });
+  auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
+  json::object scale = scale_of(registry::parse_json(stored).as_object());
+  co_await write_json(scope, 200, scale);
+}
+
+}  // namespace kapi::endpoints::handlers
