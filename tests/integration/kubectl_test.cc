@@ -1,8 +1,7 @@
 // The real kubectl with the generated admin kubeconfig. /usr/bin/kubectl is a dispatcher that asks /version
 // first and runs the bundled kubectl matching the server's minor version (1.32 for kapi).
 #include "tests/integration/kapi_suite.h"
-
-#include <sys/wait.h>
+#include "tests/integration/kubectl_runner.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -10,32 +9,9 @@
 namespace kapi::integration {
 namespace {
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
 class KubectlTest : public KapiSuite<KubectlTest> {
  protected:
-  // Runs kubectl with a private HOME and cache dir (no discovery cache leaks between runs) and a time bound.
-  CommandResult kubectl(const std::string& arguments) {
-    const auto home = kapi().work_dir() / "kubectl-home";
-    std::filesystem::create_directories(home);
-    std::string command = "env HOME='" + home.string() + "' KUBECACHEDIR='" + (home / "cache").string() +
-                          "' KUBECONFIG= timeout 60 /usr/bin/kubectl --kubeconfig '" +
-                          kapi().admin_kubeconfig().string() + "' " + arguments + " 2>&1";
-    CommandResult result;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-      ADD_FAILURE() << "popen failed: " << command;
-      return result;
-    }
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
-    int status = ::pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-  }
+  CommandResult kubectl(const std::string& arguments) { return run_kubectl(kapi(), arguments); }
 
   void SetUp() override {
     KapiSuite::SetUp();
