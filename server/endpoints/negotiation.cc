@@ -57,7 +57,7 @@ bool is_json_type(std::string_view type) {
 
 }  // namespace
 
-Output negotiate(const http::Request& request) {
+Output negotiate(const http::Request& request, bool objects_have_protobuf) {
   auto accept = request.headers.get("Accept");
   if (!accept || accept->empty()) return {Representation::Object, Encoding::Json};
   auto ranges = parse_accept(*accept);
@@ -67,7 +67,10 @@ Output negotiate(const http::Request& request) {
     if (!protobuf && !is_json_type(range.type)) continue;
     const Encoding encoding = protobuf ? Encoding::Protobuf : Encoding::Json;
     auto as = range.parameters.find("as");
-    if (as == range.parameters.end()) return {Representation::Object, encoding};
+    if (as == range.parameters.end()) {
+      if (protobuf && !objects_have_protobuf) continue;
+      return {Representation::Object, encoding};
+    }
     auto group = range.parameters.find("g");
     auto version = range.parameters.find("v");
     if (group == range.parameters.end() || group->second != "meta.k8s.io" || version == range.parameters.end())

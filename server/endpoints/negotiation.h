@@ -22,9 +22,10 @@ struct Output {
 };
 
 // The first acceptable media type in Accept order: JSON, or application/vnd.kubernetes.protobuf (also with
-// ;stream=watch) for objects, lists and PartialObjectMetadata (a Table has no protobuf form, as in kube). Throws
-// ApiError 406 NotAcceptable when Accept names only media types kapi cannot produce.
-Output negotiate(const http::Request& request);
+// ;stream=watch) for objects and lists when `objects_have_protobuf` (their kind has a type schema; kube offers no
+// protobuf for a CRD either) and for PartialObjectMetadata; a Table has no protobuf form, as in kube. Throws ApiError
+// 406 NotAcceptable when Accept names only media types kapi cannot produce.
+Output negotiate(const http::Request& request, bool objects_have_protobuf = true);
 inline Representation negotiate_output(const http::Request& request) { return negotiate(request).representation; }
 
 enum class BodyFormat { Json, Protobuf, JsonPatch, MergePatch, StrategicMergePatch, ApplyPatch };

@@ -100,6 +100,11 @@ json::object decode_delete_options(const Scope& scope) {
   return transcode_body(scope, {"meta.k8s.io/v1", "DeleteOptions"});
 }
 
+bool has_protobuf_form(const Scope& scope) {
+  const auto& definition = scope.store.definition();
+  return schema::Transcoder(scope.catalog).message_for(definition.group_version(), definition.kind) != nullptr;
+}
+
 asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,
                                             Representation representation) {
   json::object parsed = parse_stored(object);

@@ -21,6 +21,9 @@ boost::json::object decode_body(const Scope& scope);
 // A DELETE body (metav1.DeleteOptions) as JSON, from JSON or protobuf.
 boost::json::object decode_delete_options(const Scope& scope);
 
+// Whether the resource's kind has a type schema, hence a protobuf form.
+bool has_protobuf_form(const Scope& scope);
+
 // One object (JSON bytes from the store) or a list in the envelope, as `representation` (Object or
 // PartialObjectMetadata) asks.
 asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,

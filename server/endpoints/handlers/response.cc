@@ -66,7 +66,7 @@ json::object to_table(const registry::Strategy& strategy, const std::vector<json
 }
 
 asio::awaitable<void> write_object(Scope& scope, int status, const std::string& object) {
-  const Output output = negotiate(scope.request());
+  const Output output = negotiate(scope.request(), has_protobuf_form(scope));
   if (output.encoding == Encoding::Protobuf)
     co_return co_await write_protobuf_object(scope, status, object, output.representation);
   switch (output.representation) {
@@ -87,7 +87,7 @@ asio::awaitable<void> write_object(Scope& scope, int status, const std::string& 
 }
 
 asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list) {
-  const Output output = negotiate(scope.request());
+  const Output output = negotiate(scope.request(), has_protobuf_form(scope));
   if (output.encoding == Encoding::Protobuf) co_return co_await write_protobuf_list(scope, list, output.representation);
   switch (output.representation) {
     case Representation::Object: {

@@ -67,7 +67,7 @@ asio::awaitable<void> watch(Scope scope) {
       throw apierrors::ApiError(apierrors::bad_request("timeoutSeconds: Invalid value: \"" + std::string(*seconds) + "\""));
     if (value > 0) timeout = std::chrono::seconds(value);
   }
-  const Output output = negotiate(scope.request());
+  const Output output = negotiate(scope.request(), has_protobuf_form(scope));
   const Representation representation = output.representation;
   const bool protobuf = output.encoding == Encoding::Protobuf;
 
