@@ -3,10 +3,8 @@
 // decoded with kapi's own transcoder.
 #include "server/schema/transcoder.h"
 #include "tests/integration/kapi_suite.h"
+#include "tests/integration/kubectl_runner.h"
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 
 namespace kapi::integration {
@@ -18,11 +16,6 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 constexpr std::string_view kProtobuf = "application/vnd.kubernetes.protobuf";
 constexpr std::string_view kConfigMaps = "/api/v1/namespaces/default/configmaps";
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
 class ProtobufTest : public KapiSuite<ProtobufTest> {
  protected:
   static const schema::Catalog& catalog() {
@@ -31,25 +24,7 @@ class ProtobufTest : public KapiSuite<ProtobufTest> {
   }
   static schema::Transcoder transcoder() { return schema::Transcoder(catalog()); }
 
-  // kubectl with a private HOME and cache (as tests/integration/kubectl_test.cc runs it).
-  CommandResult kubectl(const std::string& arguments) {
-    const auto home = kapi().work_dir() / "kubectl-home";
-    std::filesystem::create_directories(home);
-    std::string command = "env HOME='" + home.string() + "' KUBECACHEDIR='" + (home / "cache").string() +
-                          "' KUBECONFIG= timeout 60 /usr/bin/kubectl --kubeconfig '" +
-                          kapi().admin_kubeconfig().string() + "' " + arguments + " 2>&1";
-    CommandResult result;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-      ADD_FAILURE() << "popen failed: " << command;
-      return result;
-    }
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
-    int status = ::pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-  }
+  CommandResult kubectl(const std::string& arguments) { return run_kubectl(kapi(), arguments); }
 
   HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {},
                     Headers headers = {{"Accept", std::string(kProtobuf)}}) {
@@ -197,9 +172,10 @@ TEST_F(ProtobufTest, MalformedProtobufBodiesAreBadRequests) {
 TEST_F(ProtobufTest, WatchStreamsLengthPrefixedEvents) {
   json::object list = decoded(call("GET", std::string(kConfigMaps)));
   const std::string from(list["metadata"].as_object()["resourceVersion"].as_string());
+  // client-go's reflectors ask so (not with ;stream=watch), and get the protobuf stream.
   HttpConnection watch = kapi().connect_admin();
   watch.send("GET " + std::string(kConfigMaps) + "?watch=true&timeoutSeconds=20&resourceVersion=" + from +
-             " HTTP/1.1\r\nHost: kapi\r\nAccept: application/vnd.kubernetes.protobuf;stream=watch\r\n\r\n");
+             " HTTP/1.1\r\nHost: kapi\r\nAccept: application/vnd.kubernetes.protobuf, application/json\r\n\r\n");
   HttpResponse head = watch.read_head();
   ASSERT_EQ(head.status, 200);
   EXPECT_EQ(head.header("Content-Type").value_or(""), "application/vnd.kubernetes.protobuf;stream=watch");
