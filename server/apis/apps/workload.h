@@ -1,0 +1,49 @@
+#pragma once
+// What the apps/v1 workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet) share: their pod template's code
+// defaults, ValidatePodTemplateSpecForReplicaSet-style checks of selector and template, and the CONTAINERS, IMAGES
+// and SELECTOR cells of kube's printers (layoutContainerCells, metav1.LabelSelectorAsSelector).
+#include "server/validation/field_error.h"
+
+#include <boost/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kapi::apis::apps {
+
+namespace json = boost::json;
+
+const json::object* object_at(const json::object& object, std::string_view key);
+json::object& object_member(json::object& object, std::string_view key);  // created empty when missing
+std::optional<std::int64_t> int_at(const json::object* object, std::string_view key);
+std::int64_t int_or_zero(const json::object* object, std::string_view key);
+std::string_view string_at(const json::object* object, std::string_view key);
+
+// SetDefaults_Container on every container of spec.template.spec: imagePullPolicy Always for an image without
+// tag and digest or tagged "latest", else IfNotPresent.
+void apply_template_defaults(json::object& workload);
+std::string default_image_pull_policy(std::string_view image);
+
+// The label selector string of a metav1.LabelSelector ("app=web,tier in (a,b)"); std::nullopt when it does not
+// parse. A missing selector selects nothing and prints as "".
+std::optional<std::string> selector_string(const json::object* selector);
+
+struct WorkloadRules {
+  std::string kind;  // "deployment", in "empty selector is invalid for deployment"
+  bool has_replicas = true;
+  bool restart_policy_always = true;
+};
+// spec.selector required, non-empty and matching spec.template.metadata.labels; spec.replicas >= 0; the template's
+// containers (names and images) and restartPolicy.
+validation::ErrorList validate_workload_spec(const json::object& workload, const WorkloadRules& rules);
+// The rule every apps/v1 workload adds on update: spec.selector is immutable.
+validation::ErrorList validate_selector_unchanged(const json::object& workload, const json::object& old);
+
+// The cells of -o wide: container names, images, and the selector.
+json::string containers_cell(const json::object& workload);
+json::string images_cell(const json::object& workload);
+json::string selector_cell(const json::object& workload);
+
+}  // namespace kapi::apis::apps
