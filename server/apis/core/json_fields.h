@@ -92,6 +92,14 @@ void for_each_object(json::object* object, std::string_view key, Fn&& fn) {
     if ((*items)[i].is_object()) fn((*items)[i].as_object(), i);
 }
 
+// kube's code defaulters test a string against "" (`if obj.RestartPolicy == "" {...}`), and a protobuf body
+// carries every string, empty or not: an empty string takes the default as a missing one does.
+inline void default_string(json::object& object, std::string_view key, std::string_view value) {
+  auto it = object.find(key);
+  if (it == object.end() || it->value().is_null() || (it->value().is_string() && it->value().as_string().empty()))
+    object[key] = value;
+}
+
 // The stored status, whatever a main-resource write sent (status changes through its subresource).
 inline void keep_status(json::object& object, const json::object& old) {
   if (auto it = old.find("status"); it != old.end()) object["status"] = it->value();

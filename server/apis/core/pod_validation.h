@@ -1,0 +1,16 @@
+#pragma once
+// ValidatePod and ValidatePodUpdate (pkg/apis/core/validation): the essentials of a pod's spec with kube's field
+// paths and messages, and the rule that a running pod's spec changes only in its images, activeDeadlineSeconds,
+// added tolerations and removed scheduling gates.
+#include "server/validation/field_error.h"
+
+#include <boost/json/object.hpp>
+
+namespace kapi::apis::core {
+
+validation::ErrorList validate_pod_spec(const boost::json::object& spec, const validation::Path& path);
+validation::ErrorList validate_pod(const boost::json::object& pod);
+// The update rules only; the strategy also runs validate_pod on the new object, as kube does.
+validation::ErrorList validate_pod_update(const boost::json::object& pod, const boost::json::object& old);
+
+}  // namespace kapi::apis::core
