@@ -1,6 +1,7 @@
 #include "server/options.h"
 
 #include "base/duration.h"
+#include "server/apis/core/service_allocator.h"
 
 #include <charconv>
 #include <functional>
@@ -66,6 +67,16 @@ std::function<bool(std::string_view)> boolean(bool& target) {
   };
 }
 
+// A text flag whose value must parse as `parse` parses it.
+template <typename Parse>
+std::function<bool(std::string_view)> checked_text(std::string& target, Parse parse) {
+  return [&target, parse](std::string_view v) {
+    if (!parse(v)) return false;
+    target = std::string(v);
+    return true;
+  };
+}
+
 std::vector<Flag> flags_for(Options& o) {
   return {
       {"bind-address", "The IP address on which to listen for the --secure-port port.", false, false, text(o.bind_address)},
@@ -86,6 +97,8 @@ std::vector<Flag> flags_for(Options& o) {
       {"etcd-keyfile", "SSL key file used to secure etcd communication.", false, false, path(o.etcd_keyfile)},
       {"etcd-compaction-interval", "The interval of compaction requests. If 0, compaction requests are disabled.", false, false, duration(o.etcd_compaction_interval)},
       {"embedded-compaction-interval", "(kapi) The interval at which the embedded store compacts old revisions. If 0, it does not.", false, false, duration(o.embedded_compaction_interval)},
+      {"service-cluster-ip-range", "A CIDR notation IP range from which to assign service cluster IPs (IPv4, prefix /12 to /30).", false, false, checked_text(o.service_cluster_ip_range, apis::core::parse_service_cidr)},
+      {"service-node-port-range", "A port range to reserve for services with NodePort visibility. Example: '30000-32767'. Inclusive at both ends of the range.", false, false, checked_text(o.service_node_port_range, apis::core::parse_port_range)},
       {"max-requests-inflight", "The maximum number of non-mutating requests in flight at a given time. 0 means no limit.", false, false, integer(o.max_requests_inflight)},
       {"max-mutating-requests-inflight", "The maximum number of mutating requests in flight at a given time. 0 means no limit.", false, false, integer(o.max_mutating_requests_inflight)},
       {"request-timeout", "The default duration a handler must keep a request open before timing it out.", false, false, duration(o.request_timeout)},

@@ -31,6 +31,10 @@ struct Options {
   std::chrono::nanoseconds etcd_compaction_interval = std::chrono::minutes(5);
   std::chrono::nanoseconds embedded_compaction_interval = std::chrono::minutes(5);
 
+  // Services.
+  std::string service_cluster_ip_range = "10.0.0.0/24";
+  std::string service_node_port_range = "30000-32767";
+
   // Limits and timeouts.
   int max_requests_inflight = 400;
   int max_mutating_requests_inflight = 200;

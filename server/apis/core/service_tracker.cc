@@ -1,0 +1,120 @@
+#include "server/apis/core/service_tracker.h"
+
+#include "base/log.h"
+#include "server/apierrors/errors.h"
+#include "server/lifecycle.h"
+#include "server/registry/object_meta.h"
+
+#include <asio/steady_timer.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
+#include <boost/json.hpp>
+
+namespace kapi::apis::core {
+namespace {
+
+namespace json = boost::json;
+
+std::optional<json::object> parse_object(std::string_view bytes) {
+  try {
+    json::value value = registry::parse_json(bytes);
+    if (value.is_object()) return std::move(value.as_object());
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+asio::awaitable<void> pause(std::chrono::milliseconds duration) {
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  timer.expires_after(duration);
+  co_await timer.async_wait(asio::use_awaitable);
+}
+
+}  // namespace
+
+asio::awaitable<void> track_service_allocations(registry::Store& services, std::shared_ptr<ServiceAllocator> allocator,
+                                                std::shared_ptr<const std::atomic<bool>> stopping,
+                                                base::Logger& logger) {
+  while (!stopping->load()) {
+    try {
+      registry::ListRequest request;
+      registry::ObjectList list = co_await services.list("", std::move(request));
+      std::vector<json::object> stored;
+      stored.reserve(list.items.size());
+      for (const auto& item : list.items)
+        if (auto service = parse_object(item)) stored.push_back(std::move(*service));
+      allocator->resync(stored);
+      storage::WatchOptions options;
+      options.resource_version = std::to_string(list.revision);
+      auto stream = co_await services.watch("", std::move(options));
+      while (auto event = co_await stream->next()) {
+        if (event->type == storage::WatchEventType::Error) break;  // expired: relist
+        if (event->type == storage::WatchEventType::Bookmark) continue;
+        auto service = parse_object(event->object.value);
+        if (!service) continue;
+        if (event->type == storage::WatchEventType::Deleted) allocator->forget(registry::meta_string(*service, "uid"));
+        else allocator->observe(*service);
+      }
+    } catch (const apierrors::ApiError& error) {
+      if (!stopping->load()) logger.warning("following the services for IP and port allocation: " + error.status().message);
+    } catch (const std::exception& error) {
+      if (!stopping->load()) logger.warning(std::string("following the services for IP and port allocation: ") + error.what());
+    }
+    if (stopping->load()) break;
+    co_await pause(std::chrono::milliseconds(500));
+  }
+}
+
+json::object kubernetes_service(const ServiceNetwork& network) {
+  const std::string ip = network.first_address();
+  // --secure-port=0 serves no HTTPS at all; the service still needs a valid port.
+  const int target = network.secure_port > 0 && network.secure_port <= 65535 ? network.secure_port : 6443;
+  json::object port{{"name", "https"}, {"protocol", "TCP"}, {"port", 443}, {"targetPort", target}};
+  json::object spec{{"ports", json::array{port}},
+                    {"clusterIP", ip},
+                    {"clusterIPs", json::array{json::string(ip)}},
+                    {"type", "ClusterIP"},
+                    {"sessionAffinity", "None"},
+                    {"ipFamilies", json::array{"IPv4"}},
+                    {"ipFamilyPolicy", "SingleStack"},
+                    {"internalTrafficPolicy", "Cluster"}};
+  json::object metadata{{"name", "kubernetes"},
+                        {"namespace", "default"},
+                        {"labels", json::object{{"component", "apiserver"}, {"provider", "kubernetes"}}}};
+  return json::object{{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", metadata}, {"spec", spec}};
+}
+
+asio::awaitable<void> ensure_kubernetes_service(registry::Store& services, const ServiceNetwork& network,
+                                                const server::Lifecycle& lifecycle, base::Logger& logger) {
+  const json::object wanted = kubernetes_service(network);
+  while (!lifecycle.shutdown_initiated()) {
+    try {
+      try {
+        registry::WriteOptions options;
+        co_await services.create("default", wanted, options);
+        logger.info("created the kubernetes service at " + network.first_address());
+        co_return;
+      } catch (const apierrors::ApiError& error) {
+        if (error.status().code != 409) throw;
+      }
+      // It exists: its ports follow the secure port, as kube's reconciler keeps them.
+      registry::UpdateFunction put_ports_right = [&wanted](const json::object* current) {
+        json::object updated = *current;
+        auto& spec = updated["spec"];
+        if (!spec.is_object()) spec = json::object();
+        spec.as_object()["ports"] = wanted.at("spec").as_object().at("ports");
+        return updated;
+      };
+      registry::WriteOptions options;
+      co_await services.update("default", "kubernetes", put_ports_right, options);
+      co_return;
+    } catch (const apierrors::ApiError& error) {
+      logger.warning("creating the kubernetes service failed, retrying: " + error.status().message);
+    } catch (const std::exception& error) {
+      logger.warning(std::string("creating the kubernetes service failed, retrying: ") + error.what());
+    }
+    co_await pause(std::chrono::seconds(1));
+  }
+}
+
+}  // namespace kapi::apis::core
