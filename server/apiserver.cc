@@ -81,7 +81,11 @@ int run_apiserver(const Options& options) {
   pki_options.cert_dir = options.cert_dir;
   pki_options.advertise_host = host;
   pki_options.secure_port = static_cast<uint16_t>(options.secure_port);
-  pki_options.extra_sans = {"10.0.0.1"};
+  apis::core::ServiceNetwork service_network;
+  service_network.cluster_ips = *apis::core::parse_service_cidr(options.service_cluster_ip_range);
+  service_network.node_ports = *apis::core::parse_port_range(options.service_node_port_range);
+  service_network.secure_port = options.secure_port;
+  pki_options.extra_sans = {service_network.first_address()};  // the `kubernetes` service's cluster IP
   if (!options.tls_cert_file.empty()) pki_options.tls_cert_file = options.tls_cert_file;
   if (!options.tls_private_key_file.empty()) pki_options.tls_private_key_file = options.tls_private_key_file;
   if (!options.client_ca_file.empty()) pki_options.client_ca_file = options.client_ca_file;
@@ -108,7 +112,7 @@ int run_apiserver(const Options& options) {
 
   chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
   servers.kube().generic().health_checks.push_back(storage->health_check());
-  apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger);
+  apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger, service_network);
   apis.install(servers.kube());
   filters::ChainConfig chain_config(logger, metrics, lifecycle);
   if (options.enable_testing_endpoints)

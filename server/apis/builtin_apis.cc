@@ -1,10 +1,13 @@
 #include "server/apis/builtin_apis.h"
 
 #include "base/log.h"
+#include "server/apis/core/service_tracker.h"
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
 #include "server/version.h"
 
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
@@ -14,19 +17,29 @@ namespace kapi::apis {
 namespace {
 
 // Every built-in resource, in discovery order within its group version. A new resource is one line here.
-std::vector<ResourceStorage> all_resources() {
+std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator) {
   return {
-      configmaps(), namespaces(), secrets(), serviceaccounts(),  // core/v1
-      leases(),                                                  // coordination.k8s.io/v1
+      // core/v1
+      configmaps(),
+      endpoints(),
+      events(),
+      namespaces(),
+      nodes(),
+      pods(),
+      secrets(),
+      serviceaccounts(),
+      services(service_allocator),
+      // coordination.k8s.io/v1
+      leases(),
   };
 }
 
 }  // namespace
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
-                         server::Lifecycle& lifecycle, base::Logger& logger)
-    : logger_(logger) {
-  for (auto& resource : all_resources()) {
+                         server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network)
+    : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), logger_(logger) {
+  for (auto& resource : all_resources(service_allocator_)) {
     registry::Store probe(resource.definition, resource.strategy, backend, key_root);
     storage::cacher::CacherOptions options;
     options.resource_prefix = probe.prefix("");
@@ -135,10 +148,21 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
       co_await retry.async_wait(asio::use_awaitable);
     }
   }
+  // Services need the allocators in step with storage before the first one is written.
+  registry::Store* services = store("", "services");
+  asio::co_spawn(co_await asio::this_coro::executor,
+                 core::track_service_allocations(*services, service_allocator_, stopping_services_, logger_),
+                 asio::detached);
+  while (!service_allocator_->ready() && !lifecycle.shutdown_initiated()) {
+    retry.expires_after(std::chrono::milliseconds(20));
+    co_await retry.async_wait(asio::use_awaitable);
+  }
+  co_await core::ensure_kubernetes_service(*services, service_allocator_->network(), lifecycle, logger_);
   bootstrapped_->store(!lifecycle.shutdown_initiated());
 }
 
 asio::awaitable<void> BuiltInApis::shutdown() {
+  stopping_services_->store(true);  // the service tracker's watch ends with the Cachers: it must not relist
   for (auto& resource : resources_) co_await resource.cacher->shutdown();
 }
 

@@ -2,6 +2,7 @@
 // The Kube API server's built-in resources (its RESTStorageProviders, InstallLegacyAPIGroup and
 // InstallAPIGroups): for each resource a Cacher over the storage backend and a registry Store, grouped into one
 // web service per group version, plus discovery and the objects kube-apiserver creates at start.
+#include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
 #include "server/chain/kube_apiserver.h"
 #include "server/discovery/discovery.h"
@@ -24,15 +25,17 @@ namespace kapi::apis {
 
 class BuiltInApis {
  public:
-  // `key_root` is --etcd-prefix: every key starts with it ("/registry/configmaps/...").
+  // `key_root` is --etcd-prefix: every key starts with it ("/registry/configmaps/..."). `network` holds the
+  // service cluster IP and node port ranges and the secure port the `kubernetes` service leads to.
   BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
-              server::Lifecycle& lifecycle, base::Logger& logger);
+              server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {});
   ~BuiltInApis();
 
   // Routes every group version, /api, /apis and /apis/<group> in the Kube API server's director.
   void install(server::chain::KubeApiServer& kube);
   // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing,
-  // retrying while storage is unreachable; until it has, the post-start hook check fails /readyz.
+  // starts following the services for IP and port allocation and creates the `kubernetes` service, retrying
+  // while storage is unreachable; until it has, the post-start hook check fails /readyz.
   asio::awaitable<void> bootstrap(const server::Lifecycle& lifecycle);
   // Stops every Cacher (ending their watches); call before the reactor stops.
   asio::awaitable<void> shutdown();
@@ -52,6 +55,8 @@ class BuiltInApis {
 
   schema::Catalog catalog_ = schema::Catalog::builtin();
   schema::PatchSchemas patch_schemas_{catalog_};
+  std::shared_ptr<core::ServiceAllocator> service_allocator_;
+  std::shared_ptr<std::atomic<bool>> stopping_services_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<Resource> resources_;
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
   std::unique_ptr<discovery::DiscoveryService> discovery_;

@@ -7,6 +7,10 @@
 
 #include <memory>
 
+namespace kapi::apis::core {
+class ServiceAllocator;
+}
+
 namespace kapi::apis {
 
 struct ResourceStorage {
@@ -19,6 +23,12 @@ ResourceStorage configmaps();
 ResourceStorage secrets();
 ResourceStorage namespaces();
 ResourceStorage serviceaccounts();
+ResourceStorage pods();
+// Services take their cluster IPs and node ports from `allocator`.
+ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator);
+ResourceStorage endpoints();
+ResourceStorage events();
+ResourceStorage nodes();
 // coordination.k8s.io/v1
 ResourceStorage leases();
 
