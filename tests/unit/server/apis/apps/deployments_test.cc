@@ -103,3 +103,30 @@ TEST(DeploymentsTest, PrintsAsPrintDeployment) {
 
 }  // namespace
 }  // namespace kapi::apis
+
+namespace kapi::apis {
+namespace {
+
+TEST(ReplicaSetsTest, ValidatedAndPrintedAsKube) {
+  ResourceStorage storage = replicasets();
+  EXPECT_EQ(storage.definition.short_names, (std::vector<std::string>{"rs"}));
+  EXPECT_TRUE(storage.strategy->tracks_generation());
+  json::object object = parse(kWeb);
+  storage.strategy->prepare_for_create(object);
+  EXPECT_EQ(object["status"], json::object());
+  EXPECT_EQ(messages(storage.strategy->validate(object)), "");
+  object["status"] = parse(R"({"replicas":3,"readyReplicas":1})");
+  json::array cells = storage.strategy->table_cells(object);
+  ASSERT_EQ(cells.size(), 8u);
+  EXPECT_EQ(cells[1], 2);
+  EXPECT_EQ(cells[2], 3);
+  EXPECT_EQ(cells[3], 1);
+  EXPECT_EQ(cells[7], "app=web");
+  object["spec"].as_object()["selector"] = json::object();
+  EXPECT_EQ(messages(storage.strategy->validate(object)),
+            "spec.selector: Invalid value: &LabelSelector{MatchLabels:map[string]string{},MatchExpressions:[]"
+            "LabelSelectorRequirement{},}: empty selector is invalid for deployment\n");
+}
+
+}  // namespace
+}  // namespace kapi::apis

@@ -1,0 +1,73 @@
+// apps/v1 ReplicaSet (pkg/registry/apps/replicaset, ValidateReplicaSet, printReplicaSet).
+#include "server/apis/apps/apps.h"
+#include "server/apis/apps/workload.h"
+#include "server/registry/object_meta.h"
+
+namespace kapi::apis {
+namespace {
+
+using namespace apps;
+
+class ReplicaSetStrategy final : public registry::Strategy {
+ public:
+  void prepare_for_create(json::object& object) const override {
+    object["status"] = json::object();
+    apply_defaults(object);
+  }
+  void prepare_for_update(json::object& object, const json::object& /*old*/) const override { apply_defaults(object); }
+  validation::ErrorList validate(const json::object& object) const override {
+    validation::ErrorList errors = validate_workload_spec(object, {.kind = "deployment"});  // sic: ValidateReplicaSetSpec says so
+    if (auto value = int_at(object_at(object, "spec"), "minReadySeconds"); value && *value < 0)
+      errors.push_back(validation::invalid_value(validation::Path("spec").child("minReadySeconds"),
+                                                 std::to_string(*value), "must be greater than or equal to 0"));
+    return errors;
+  }
+  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
+    validation::ErrorList errors = validate(object);
+    for (auto& error : validate_selector_unchanged(object, old)) errors.push_back(std::move(error));
+    return errors;
+  }
+  bool tracks_generation() const override { return true; }
+
+  std::vector<registry::TableColumn> table_columns() const override {
+    return {registry::name_column(),
+            {"Desired", "integer", "", "Number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1.", 0},
+            {"Current", "integer", "", "Replicas is the most recently observed number of replicas.", 0},
+            {"Ready", "integer", "", "The number of ready replicas for this replica set.", 0},
+            registry::age_column(),
+            {"Containers", "string", "", "Names of each container in the template.", 1},
+            {"Images", "string", "", "Images referenced by each container in the template.", 1},
+            {"Selector", "string", "", "Selector is a label query over pods that should match the replica count.", 1}};
+  }
+  json::array table_cells(const json::object& object) const override {
+    const json::object* spec = object_at(object, "spec");
+    const json::object* status = object_at(object, "status");
+    return {json::string(registry::meta_string(object, "name")),
+            int_or_zero(spec, "replicas"),
+            int_or_zero(status, "replicas"),
+            int_or_zero(status, "readyReplicas"),
+            json::string(registry::age_of(object)),
+            containers_cell(object),
+            images_cell(object),
+            selector_cell(object)};
+  }
+
+ private:
+  static void apply_defaults(json::object& object) {
+    json::object& spec = object_member(object, "spec");
+    if (!int_at(&spec, "replicas")) spec["replicas"] = 1;
+    apply_template_defaults(object);
+  }
+};
+
+}  // namespace
+
+ResourceStorage replicasets() {
+  registry::ResourceDefinition definition{.group = "apps", .version = "v1", .resource = "replicasets",
+                                          .kind = "ReplicaSet", .singular = "replicaset", .namespaced = true,
+                                          .short_names = {"rs"}, .categories = {"all"},
+                                          .storage_resource = "replicasets", .subresources = {"status", "scale"}};
+  return {std::move(definition), std::make_shared<ReplicaSetStrategy>()};
+}
+
+}  // namespace kapi::apis
