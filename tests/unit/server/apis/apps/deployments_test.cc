@@ -130,3 +130,46 @@ TEST(ReplicaSetsTest, ValidatedAndPrintedAsKube) {
 
 }  // namespace
 }  // namespace kapi::apis
+
+namespace kapi::apis {
+namespace {
+
+TEST(StatefulSetsTest, DefaultsPartitionAndForbidsOtherSpecUpdates) {
+  ResourceStorage storage = statefulsets();
+  json::object object = parse(kWeb);
+  storage.strategy->prepare_for_create(object);
+  auto& spec = object["spec"].as_object();
+  EXPECT_EQ(spec["updateStrategy"], parse(R"({"type":"RollingUpdate","rollingUpdate":{"partition":0}})"));
+  EXPECT_EQ(spec["podManagementPolicy"], "OrderedReady");
+  EXPECT_EQ(messages(storage.strategy->validate(object)), "");
+  json::object changed = object;
+  changed["spec"].as_object()["serviceName"] = "other";
+  changed["spec"].as_object()["replicas"] = 4;
+  EXPECT_EQ(messages(storage.strategy->validate_update(changed, object)),
+            "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', "
+            "'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden\n");
+  object["status"] = parse(R"({"readyReplicas":1})");
+  json::array cells = storage.strategy->table_cells(object);
+  ASSERT_EQ(cells.size(), 5u);
+  EXPECT_EQ(cells[1], "1/2");
+}
+
+TEST(DaemonSetsTest, DefaultsRollingUpdateAndPrintsNodeSelector) {
+  ResourceStorage storage = daemonsets();
+  EXPECT_EQ(storage.definition.subresources, (std::vector<std::string>{"status"}));
+  json::object object = parse(kWeb);
+  object["spec"].as_object().erase("replicas");
+  storage.strategy->prepare_for_create(object);
+  EXPECT_EQ(object["spec"].as_object()["updateStrategy"],
+            parse(R"({"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}})"));
+  EXPECT_EQ(messages(storage.strategy->validate(object)), "");
+  EXPECT_EQ(storage.strategy->table_cells(object)[6], "<none>");
+  object["spec"].as_object()["template"].as_object()["spec"].as_object()["nodeSelector"] =
+      parse(R"({"zone":"a","disk":"ssd"})");
+  json::array cells = storage.strategy->table_cells(object);
+  ASSERT_EQ(cells.size(), 11u);
+  EXPECT_EQ(cells[6], "disk=ssd,zone=a");
+}
+
+}  // namespace
+}  // namespace kapi::apis

@@ -1,0 +1,90 @@
+// apps/v1 StatefulSet (pkg/registry/apps/statefulset, SetDefaults_StatefulSet, ValidateStatefulSet, printStatefulSet).
+#include "server/apis/apps/apps.h"
+#include "server/apis/apps/workload.h"
+#include "server/registry/object_meta.h"
+
+namespace kapi::apis {
+namespace {
+
+using namespace apps;
+
+class StatefulSetStrategy final : public registry::Strategy {
+ public:
+  void prepare_for_create(json::object& object) const override {
+    object["status"] = json::object();
+    apply_defaults(object);
+  }
+  void prepare_for_update(json::object& object, const json::object& /*old*/) const override { apply_defaults(object); }
+  validation::ErrorList validate(const json::object& object) const override {
+    validation::ErrorList errors = validate_workload_spec(object, {.kind = "statefulset"});
+    const json::object* spec = object_at(object, "spec");
+    std::string_view policy = string_at(spec, "podManagementPolicy");
+    if (!policy.empty() && policy != "OrderedReady" && policy != "Parallel")
+      errors.push_back(validation::invalid(validation::Path("spec").child("podManagementPolicy"), policy,
+                                           "must be 'OrderedReady' or 'Parallel'"));
+    return errors;
+  }
+  // ValidateStatefulSetUpdate: only these members of the spec may change.
+  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
+    validation::ErrorList errors = validate(object);
+    auto fixed_part = [](const json::object& workload) {
+      const json::object* spec = object_at(workload, "spec");
+      json::object rest = spec ? *spec : json::object();
+      for (const char* member : {"replicas", "ordinals", "template", "updateStrategy",
+                                 "persistentVolumeClaimRetentionPolicy", "minReadySeconds"})
+        rest.erase(member);
+      return rest;
+    };
+    if (fixed_part(object) != fixed_part(old))
+      errors.push_back(validation::forbidden(
+          validation::Path("spec"),
+          "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', "
+          "'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"));
+    return errors;
+  }
+  bool tracks_generation() const override { return true; }
+
+  std::vector<registry::TableColumn> table_columns() const override {
+    return {registry::name_column(),
+            {"Ready", "string", "", "Number of the pod with ready state", 0},
+            registry::age_column(),
+            {"Containers", "string", "", "Names of each container in the template.", 1},
+            {"Images", "string", "", "Images referenced by each container in the template.", 1}};
+  }
+  json::array table_cells(const json::object& object) const override {
+    std::string ready = std::to_string(int_or_zero(object_at(object, "status"), "readyReplicas")) + "/" +
+                        std::to_string(int_or_zero(object_at(object, "spec"), "replicas"));
+    return {json::string(registry::meta_string(object, "name")), json::string(ready),
+            json::string(registry::age_of(object)), containers_cell(object), images_cell(object)};
+  }
+
+ private:
+  static void apply_defaults(json::object& object) {
+    json::object& spec = object_member(object, "spec");
+    if (!int_at(&spec, "replicas")) spec["replicas"] = 1;
+    if (!int_at(&spec, "revisionHistoryLimit")) spec["revisionHistoryLimit"] = 10;
+    if (string_at(&spec, "podManagementPolicy").empty()) spec["podManagementPolicy"] = "OrderedReady";
+    json::object& strategy = object_member(spec, "updateStrategy");
+    if (string_at(&strategy, "type").empty()) strategy["type"] = "RollingUpdate";
+    if (string_at(&strategy, "type") == "RollingUpdate") {
+      json::object& rolling = object_member(strategy, "rollingUpdate");
+      if (!int_at(&rolling, "partition")) rolling["partition"] = 0;
+    }
+    json::object& retention = object_member(spec, "persistentVolumeClaimRetentionPolicy");
+    if (string_at(&retention, "whenDeleted").empty()) retention["whenDeleted"] = "Retain";
+    if (string_at(&retention, "whenScaled").empty()) retention["whenScaled"] = "Retain";
+    apply_template_defaults(object);
+  }
+};
+
+}  // namespace
+
+ResourceStorage statefulsets() {
+  registry::ResourceDefinition definition{.group = "apps", .version = "v1", .resource = "statefulsets",
+                                          .kind = "StatefulSet", .singular = "statefulset", .namespaced = true,
+                                          .short_names = {"sts"}, .categories = {"all"},
+                                          .storage_resource = "statefulsets", .subresources = {"status", "scale"}};
+  return {std::move(definition), std::make_shared<StatefulSetStrategy>()};
+}
+
+}  // namespace kapi::apis
