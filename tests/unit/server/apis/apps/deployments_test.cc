@@ -173,3 +173,29 @@ TEST(DaemonSetsTest, DefaultsRollingUpdateAndPrintsNodeSelector) {
 
 }  // namespace
 }  // namespace kapi::apis
+
+namespace kapi::apis {
+namespace {
+
+TEST(ControllerRevisionsTest, PrintsTheControllerAndKeepsDataImmutable) {
+  ResourceStorage storage = controllerrevisions();
+  EXPECT_TRUE(storage.definition.subresources.empty());
+  json::object revision = parse(R"({"metadata":{"name":"web-6d4b","ownerReferences":[
+      {"apiVersion":"apps/v1","kind":"StatefulSet","name":"web","uid":"1","controller":true}]},
+      "data":{"spec":{}},"revision":2})");
+  json::array cells = storage.strategy->table_cells(revision);
+  EXPECT_EQ(cells[1], "statefulset.apps/web");
+  EXPECT_EQ(cells[2], 2);
+  EXPECT_EQ(storage.strategy->table_cells(parse(R"({"metadata":{"name":"x"}})"))[1], "<none>");
+  json::object changed = revision;
+  changed["data"] = parse(R"({"spec":{"a":1}})");
+  EXPECT_EQ(messages(storage.strategy->validate_update(changed, revision)),
+            "data: Invalid value: {\"spec\":{\"a\":1}}: field is immutable\n");
+  changed = revision;
+  changed["revision"] = -1;
+  EXPECT_EQ(messages(storage.strategy->validate(changed)),
+            "revision: Invalid value: -1: must be greater than or equal to 0\n");
+}
+
+}  // namespace
+}  // namespace kapi::apis
