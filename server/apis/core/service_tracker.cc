@@ -89,13 +89,19 @@ asio::awaitable<void> ensure_kubernetes_service(registry::Store& services, const
   const json::object wanted = kubernetes_service(network);
   while (!lifecycle.shutdown_initiated()) {
     try {
+      // Looked up first: creating it again would fail on its own cluster IP before the name clash showed.
+      bool exists = true;
       try {
+        co_await services.get("default", "kubernetes", "");
+      } catch (const apierrors::ApiError& error) {
+        if (error.status().code != 404) throw;
+        exists = false;
+      }
+      if (!exists) {
         registry::WriteOptions options;
         co_await services.create("default", wanted, options);
         logger.info("created the kubernetes service at " + network.first_address());
         co_return;
-      } catch (const apierrors::ApiError& error) {
-        if (error.status().code != 409) throw;
       }
       // It exists: its ports follow the secure port, as kube's reconciler keeps them.
       registry::UpdateFunction put_ports_right = [&wanted](const json::object* current) {
