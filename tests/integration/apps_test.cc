@@ -45,6 +45,14 @@ TEST_F(AppsTest, KubectlManagesADeployment) {
   CommandResult scale = kubectl("get --raw /apis/apps/v1/namespaces/default/deployments/web/scale");
   EXPECT_NE(scale.output.find("\"kind\":\"Scale\""), std::string::npos) << scale.output;
   EXPECT_NE(scale.output.find("\"replicas\":3"), std::string::npos) << scale.output;
+
+  // Status is written through /status only: the main resource keeps it, the subresource changes only it.
+  kubectl("patch deploy web --type=merge -p '{\"status\":{\"readyReplicas\":1}}'");
+  EXPECT_EQ(kubectl("get deploy web -o jsonpath={.status.readyReplicas}").output, "");
+  CommandResult status_patch = kubectl(
+      "patch deploy web --subresource=status --type=merge -p '{\"status\":{\"readyReplicas\":2},\"spec\":{\"replicas\":9}}'");
+  EXPECT_EQ(kubectl("get deploy web -o jsonpath={.status.readyReplicas}/{.spec.replicas}").output, "2/3")
+      << status_patch.output;
 }
 
 }  // namespace
