@@ -1,4 +1,5 @@
 #include "server/apis/builtin_apis.h"
+#include "server/apis/apps/apps.h"
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
@@ -29,6 +30,12 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       secrets(),
       serviceaccounts(),
       services(service_allocator),
+      // apps/v1
+      controllerrevisions(),
+      daemonsets(),
+      deployments(),
+      replicasets(),
+      statefulsets(),
       // coordination.k8s.io/v1
       leases(),
   };
