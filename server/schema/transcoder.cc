@@ -144,7 +144,7 @@ json::value Transcoder::to_json(const pb::Descriptor& message, std::string_view 
 
 std::string Transcoder::to_protobuf(const pb::Descriptor& message, const json::value& value) const {
   std::string out;
-  transcoding::message_wire(message, value, out, 0);
+  transcoding::message_wire(*catalog_, message, value, out, 0);
   return out;
 }
 

@@ -190,15 +190,24 @@ json::value Decoder::message_json(const pb::Descriptor& message, std::string_vie
         else append_scalars(values[i], items);
       }
       out.emplace(json_name(field), std::move(items));
-    } else if (field.type() == pb::FieldDescriptor::TYPE_MESSAGE && end - at > 1) {
-      // A message sent in several parts is their merge, which is what parsing the concatenation gives.
-      std::string merged;
-      for (std::size_t i = at; i < end; ++i) merged.append(values[i].bytes);
-      WireValue whole = values[at];
-      whole.bytes = merged;
-      out.emplace(json_name(field), value_json(field, whole, depth));
     } else {
-      out.emplace(json_name(field), value_json(field, values[end - 1], depth));
+      json::value value;
+      if (field.type() == pb::FieldDescriptor::TYPE_MESSAGE && end - at > 1) {
+        // A message sent in several parts is their merge, which is what parsing the concatenation gives.
+        std::string merged;
+        for (std::size_t i = at; i < end; ++i) merged.append(values[i].bytes);
+        WireValue whole = values[at];
+        whole.bytes = merged;
+        value = value_json(field, whole, depth);
+      } else {
+        value = value_json(field, values[end - 1], depth);
+      }
+      // +inline (Go's embedded struct): its members are the parent's own in JSON.
+      if (catalog_.markers(&field).inline_fields && value.is_object()) {
+        for (auto& member : value.as_object()) out.emplace(member.key(), std::move(member.value()));
+      } else {
+        out.emplace(json_name(field), std::move(value));
+      }
     }
     at = end;
   }

@@ -59,12 +59,14 @@ std::string number_text(const json::value& value) {
   return error == std::errc() ? std::string(buffer, end) : "0";
 }
 
-void field_wire(const pb::FieldDescriptor& field, const json::value& value, std::string& out, int depth);
+void field_wire(const Catalog& catalog, const pb::FieldDescriptor& field, const json::value& value, std::string& out,
+                int depth);
 void special_wire(Special special, const pb::Descriptor& message, const json::value& value, std::string& out);
 
 }  // namespace
 
-void message_wire(const pb::Descriptor& message, const json::value& value, std::string& out, int depth) {
+void message_wire(const Catalog& catalog, const pb::Descriptor& message, const json::value& value, std::string& out,
+                  int depth) {
   check_depth(depth);
   if (const Special special = Catalog::special(&message); special != Special::kNone)
     return special_wire(special, message, value, out);
@@ -78,6 +80,13 @@ void message_wire(const pb::Descriptor& message, const json::value& value, std::
   // Field-number order, as kube's generated marshalers write.
   std::sort(fields.begin(), fields.end(), [](auto* a, auto* b) { return a->number() < b->number(); });
   for (const pb::FieldDescriptor* field : fields) {
+    if (catalog.markers(field).inline_fields && field->message_type()) {
+      // +inline (Go's embedded struct): the nested message is made of the parent's own JSON members.
+      std::string body;
+      message_wire(catalog, *field->message_type(), value, body, depth + 1);
+      wire::put_bytes(out, field->number(), body);
+      continue;
+    }
     const json::value* found = object.if_contains(json_name(*field));
     if (!found || found->is_null()) continue;
     if (field->is_map()) {
@@ -94,16 +103,16 @@ void message_wire(const pb::Descriptor& message, const json::value& value, std::
           std::int64_t number = 0;
           auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), number);
           if (error != std::errc() || end != key.data() + key.size()) wrong_type(json::string(key), *field, "map key");
-          field_wire(*entry.map_key(), number, body, depth + 1);
+          field_wire(catalog, *entry.map_key(), number, body, depth + 1);
         }
-        field_wire(*entry.map_value(), found->get_object().at(key), body, depth + 1);
+        field_wire(catalog, *entry.map_value(), found->get_object().at(key), body, depth + 1);
         wire::put_bytes(out, field->number(), body);
       }
     } else if (field->is_repeated()) {
       if (!found->is_array()) wrong_type(*found, *field, "array");
-      for (const json::value& item : found->get_array()) field_wire(*field, item, out, depth);
+      for (const json::value& item : found->get_array()) field_wire(catalog, *field, item, out, depth);
     } else {
-      field_wire(*field, *found, out, depth);
+      field_wire(catalog, *field, *found, out, depth);
     }
   }
 }
@@ -112,12 +121,13 @@ namespace {
 
 // One value of a field (an element, for a repeated one), tag included. A JSON null inside an array or a map is the
 // field type's zero value, as in Go.
-void field_wire(const pb::FieldDescriptor& field, const json::value& value, std::string& out, int depth) {
+void field_wire(const Catalog& catalog, const pb::FieldDescriptor& field, const json::value& value, std::string& out,
+                int depth) {
   using T = pb::FieldDescriptor;
   const int number = field.number();
   if (field.type() == T::TYPE_MESSAGE) {
     std::string body;
-    message_wire(*field.message_type(), value, body, depth + 1);
+    message_wire(catalog, *field.message_type(), value, body, depth + 1);
     wire::put_bytes(out, number, body);
     return;
   }

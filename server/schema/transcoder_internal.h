@@ -25,7 +25,7 @@ boost::json::object decode_envelope(const Catalog& catalog, std::string_view byt
 
 boost::json::value message_json(const Catalog& catalog, const google::protobuf::Descriptor& message,
                                 std::string_view bytes, int depth);
-void message_wire(const google::protobuf::Descriptor& message, const boost::json::value& value, std::string& out,
-                  int depth);
+void message_wire(const Catalog& catalog, const google::protobuf::Descriptor& message, const boost::json::value& value,
+                  std::string& out, int depth);
 
 }  // namespace kapi::schema::transcoding

@@ -109,6 +109,24 @@ TEST(TranscoderTest, NamespaceWithConditionsAndEmptySpec) {
   EXPECT_EQ(transcoder.decode(transcoder.encode(ns)), ns);
 }
 
+// +inline members (Go's embedded structs) are nested messages on the wire and the parent's own members in JSON.
+TEST(TranscoderTest, InlineMembersAreFlatInJsonAndNestedOnTheWire) {
+  Transcoder transcoder(builtin());
+  json::object pod = parse_object(
+      R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","configMap":)"
+      R"({"name":"cm"}}],"containers":[{"name":"c","image":"i","readinessProbe":{"httpGet":{"path":"/",)"
+      R"("port":8080},"periodSeconds":5}}]}})");
+  const std::string encoded = transcoder.encode(pod);
+  EXPECT_EQ(transcoder.decode(encoded), pod);
+  // On the wire the volume's source is its own message (Volume.volumeSource = 2).
+  const auto* volume = builtin().message("k8s.io.api.core.v1.Volume");
+  json::value decoded_volume = transcoder.to_json(
+      *volume, transcoder.to_protobuf(*volume, json::parse(R"({"name":"v","configMap":{"name":"cm"}})")));
+  EXPECT_EQ(decoded_volume, json::parse(R"({"name":"v","configMap":{"name":"cm"}})"));
+  EXPECT_NE(transcoder.to_protobuf(*volume, json::parse(R"({"name":"v","configMap":{"name":"cm"}})")).find('\x12'),
+            std::string::npos);
+}
+
 TEST(TranscoderTest, LeaseKeepsMicroseconds) {
   Transcoder transcoder(builtin());
   json::object lease = parse_object(
