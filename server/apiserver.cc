@@ -137,6 +137,11 @@ int run_apiserver(const Options& options) {
   try {
     auto tls = http::make_server_tls_context({pki_material.serving_cert, pki_material.serving_key, pki_material.client_ca});
     auto secure = http.listen({asio::ip::make_address(options.bind_address), static_cast<uint16_t>(options.secure_port)}, tls);
+    if (options.secure_port == 0) {
+      // --secure-port=0 binds a free port: the admin kubeconfig must name the one bound.
+      pki_options.secure_port = secure.port();
+      pki_material = pki::ensure_pki(pki_options);
+    }
     logger.info("serving securely on " + pki::https_url(secure.address().to_string(), secure.port()));
     std::cout << "kapi-apiserver serving on " << pki::https_url(host, secure.port()) << std::endl;
     if (options.insecure_port > 0) {
