@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <regex>
 
 namespace kapi::integration {
 namespace {
@@ -118,10 +119,11 @@ TEST_F(KubectlTest, ExplainReadsTheOpenApiSchemas) {
 TEST_F(KubectlTest, ApiResourcesListsTheServedResources) {
   CommandResult result = kubectl("api-resources");
   EXPECT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("configmaps        cm           v1                       true         ConfigMap"),
-            std::string::npos)
-      << result.output;
-  EXPECT_NE(result.output.find("coordination.k8s.io/v1"), std::string::npos) << result.output;
+  // Column widths follow the longest name, so rows are matched by their cells.
+  for (const char* row : {R"(\nconfigmaps +cm +v1 +true +ConfigMap\n)", R"(\npods +po +v1 +true +Pod\n)",
+                          R"(\ndeployments +deploy +apps/v1 +true +Deployment\n)",
+                          R"(\nleases +coordination.k8s.io/v1 +true +Lease\n)"})
+    EXPECT_TRUE(std::regex_search(result.output, std::regex(row))) << row << "\n" << result.output;
 }
 
 }  // namespace
