@@ -2,9 +2,8 @@
 // status on create, validation Statuses, field selectors and Tables; service cluster IPs and node ports allocated
 // once each, released on delete and still known after a restart (on a real etcd, under kube's keys).
 #include "tests/integration/kapi_suite.h"
+#include "tests/integration/kubectl_runner.h"
 #include "tests/support/etcd_process.h"
-
-#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
@@ -296,31 +295,9 @@ TEST(CoreResourcesRestartTest, AllocationsSurviveARestart) {
 }
 
 // The real kubectl (1.32, chosen by /usr/bin/kubectl from /version) against the core resources.
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
 class KubectlCoreTest : public KapiSuite<KubectlCoreTest> {
  protected:
-  CommandResult kubectl(const std::string& arguments) {
-    const auto home = kapi().work_dir() / "kubectl-home";
-    std::filesystem::create_directories(home);
-    std::string command = "env HOME='" + home.string() + "' KUBECACHEDIR='" + (home / "cache").string() +
-                          "' KUBECONFIG= timeout 60 /usr/bin/kubectl --kubeconfig '" +
-                          kapi().admin_kubeconfig().string() + "' " + arguments + " 2>&1";
-    CommandResult result;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-      ADD_FAILURE() << "popen failed: " << command;
-      return result;
-    }
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
-    int status = ::pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-  }
+  CommandResult kubectl(const std::string& arguments) { return run_kubectl(kapi(), arguments); }
 
   void SetUp() override {
     KapiSuite::SetUp();
