@@ -55,9 +55,10 @@ void apply_container_defaults(json::object& container) {
 void default_requests_from_limits(json::object& container) {
   json::object* resources = object_at(container, "resources");
   if (!resources) return;
-  json::object* limits = object_at(*resources, "limits");
-  if (!limits || limits->empty()) return;
+  if (const json::object* limits = object_at(*resources, "limits"); !limits || limits->empty()) return;
+  // requests first: inserting it may move resources' members, limits included.
   json::object& requests = ensure_object(*resources, "requests");
+  const json::object* limits = object_at(*resources, "limits");
   for (const auto& [name, quantity] : *limits)
     if (!requests.contains(name)) requests[name] = quantity;
 }

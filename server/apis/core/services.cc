@@ -40,7 +40,8 @@ void apply_service_defaults(json::object& service) {
   default_string(spec, "sessionAffinity", "None");
   default_string(spec, "type", "ClusterIP");
   for_each_object(&spec, "ports", [](json::object& port, std::size_t) { default_string(port, "protocol", "TCP"); });
-  const std::string_view affinity = string_at(spec, "sessionAffinity");
+  // Copies, not views: inserting or erasing a member may move the others.
+  const std::string affinity(string_at(spec, "sessionAffinity"));
   if (affinity == "None") spec.erase("sessionAffinityConfig");
   if (affinity == "ClientIP") {
     const json::object* config = object_at(spec, "sessionAffinityConfig");
@@ -56,7 +57,7 @@ void apply_service_defaults(json::object& service) {
   });
   if (externally_accessible(&spec) && string_at(spec, "externalTrafficPolicy").empty())
     spec["externalTrafficPolicy"] = "Cluster";
-  const std::string_view type = string_at(spec, "type");
+  const std::string type(string_at(spec, "type"));
   if (!has(spec, "internalTrafficPolicy") && (type == "NodePort" || type == "LoadBalancer" || type == "ClusterIP"))
     spec["internalTrafficPolicy"] = "Cluster";
   if (type == "LoadBalancer" && !has(spec, "allocateLoadBalancerNodePorts")) spec["allocateLoadBalancerNodePorts"] = true;
