@@ -44,6 +44,8 @@ Markers parse_comment(std::string_view comment) {
       else if (key == "default") markers.default_json = value;
       else if (key == "required") markers.required = true;
       else if (key == "inline") markers.inline_fields = true;
+      else if (key == "pointer") markers.pointer = true;
+      else if (key == "noOmitempty") markers.omit_empty = false;
       continue;
     }
     if (!markers.description.empty()) markers.description += blank_pending ? "\n\n" : " ";

@@ -25,6 +25,8 @@ struct Markers {
   std::optional<std::string> default_json; // +default, as JSON text
   bool required = false;                   // +required
   bool inline_fields = false;              // +inline: the message's fields appear in the parent's JSON (Go's ,inline)
+  bool pointer = false;                    // +pointer: a Go pointer field, kept in JSON when set, even to its zero value
+  bool omit_empty = true;                  // false with +noOmitempty: the Go json tag has no omitempty
 };
 
 // Messages whose JSON form is not an object of their fields.
