@@ -4,8 +4,11 @@
 // their gogo-generated marshalers (k8s.io/apimachinery/pkg/runtime/serializer/protobuf):
 //
 // - a field's JSON name is its name in the .proto (or its json_name option); fields are written in field-number
-//   order and read in any order; proto2 presence decides which JSON fields appear, and JSON fields the schema
-//   does not know are dropped when encoding;
+//   order and read in any order; JSON fields the schema does not know are dropped when encoding;
+// - protobuf to JSON gives what Go's encoding/json writes for the struct gogo's unmarshal fills (see
+//   protos/k8s/README.md): a zero scalar is dropped (omitempty) unless the field is +pointer (Go's *T, set when
+//   sent) or +noOmitempty, which also writes an unsent one as its zero (null for pointers and lists); a
+//   non-pointer message is always written, as its zero form when unsent (`{}`, a null Time, a "0" Quantity);
 // - integers are JSON numbers (int64 too), bytes and map<string, bytes> values are base64, map keys are sorted;
 // - meta.v1.Time is an RFC 3339 string with seconds (an empty message is the zero time, JSON null), MicroTime the
 //   same with six fractional digits, Duration a Go duration string ("1h0m0s"), Quantity a string (a JSON number is

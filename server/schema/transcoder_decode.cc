@@ -1,5 +1,6 @@
 // Protobuf to JSON: the fields of a message are read in any order, then written in declaration order (Go's struct
-// order); kube's special types become their strings, numbers and embedded JSON.
+// order) with Go's omitempty and pointer rules; kube's special types become their strings, numbers and embedded
+// JSON.
 #include "server/schema/go_text.h"
 #include "server/schema/transcoder_internal.h"
 #include "server/schema/wire.h"
@@ -152,6 +153,18 @@ struct SmallMessage {
   }
 };
 
+// A scalar's zero value, which omitempty leaves out.
+bool is_zero(const json::value& value) {
+  switch (value.kind()) {
+    case json::kind::string: return value.get_string().empty();
+    case json::kind::bool_: return !value.get_bool();
+    case json::kind::int64: return value.get_int64() == 0;
+    case json::kind::uint64: return value.get_uint64() == 0;
+    case json::kind::double_: return value.get_double() == 0.0;
+    default: return false;
+  }
+}
+
 class Decoder {
  public:
   explicit Decoder(const Catalog& catalog) : catalog_(catalog) {}
@@ -159,12 +172,17 @@ class Decoder {
   json::value message_json(const pb::Descriptor& message, std::string_view bytes, int depth) const;
 
  private:
+  void field_json(const pb::FieldDescriptor& field, const WireValue* begin, const WireValue* end, int depth,
+                  json::object& out) const;
+  void emit(const pb::FieldDescriptor& field, json::value value, json::object& out) const;
   json::value special_json(Special special, std::string_view bytes, int depth) const;
   json::value embedded_json(std::string_view raw, int depth) const;
   json::value value_json(const pb::FieldDescriptor& field, const WireValue& value, int depth) const;
   json::value map_json(const pb::FieldDescriptor& field, const WireValue* begin, const WireValue* end, int depth) const;
 
   const Catalog& catalog_;
+  // The message types being written as unsent structs, innermost last: a decoder lives for one call.
+  mutable std::vector<const pb::Descriptor*> zero_chain_;
 };
 
 json::value Decoder::message_json(const pb::Descriptor& message, std::string_view bytes, int depth) const {
@@ -177,41 +195,83 @@ json::value Decoder::message_json(const pb::Descriptor& message, std::string_vie
   std::stable_sort(values.begin(), values.end(),
                    [](const WireValue& a, const WireValue& b) { return a.field->index() < b.field->index(); });
   json::object out;
-  for (std::size_t at = 0; at < values.size();) {
+  std::size_t at = 0;
+  // Every field is visited, sent or not: Go's unmarshal leaves the absent ones at their zero value, which
+  // encoding/json may still write.
+  for (int index = 0; index < message.field_count(); ++index) {
+    const pb::FieldDescriptor& field = *message.field(index);
     std::size_t end = at;
-    while (end < values.size() && values[end].field == values[at].field) ++end;
-    const pb::FieldDescriptor& field = *values[at].field;
-    if (field.is_map()) {
-      out.emplace(json_name(field), map_json(field, values.data() + at, values.data() + end, depth));
-    } else if (field.is_repeated()) {
-      json::array items;
-      for (std::size_t i = at; i < end; ++i) {
-        if (field.type() == pb::FieldDescriptor::TYPE_MESSAGE) items.push_back(value_json(field, values[i], depth));
-        else append_scalars(values[i], items);
-      }
-      out.emplace(json_name(field), std::move(items));
-    } else {
-      json::value value;
-      if (field.type() == pb::FieldDescriptor::TYPE_MESSAGE && end - at > 1) {
-        // A message sent in several parts is their merge, which is what parsing the concatenation gives.
-        std::string merged;
-        for (std::size_t i = at; i < end; ++i) merged.append(values[i].bytes);
-        WireValue whole = values[at];
-        whole.bytes = merged;
-        value = value_json(field, whole, depth);
-      } else {
-        value = value_json(field, values[end - 1], depth);
-      }
-      // +inline (Go's embedded struct): its members are the parent's own in JSON.
-      if (catalog_.markers(&field).inline_fields && value.is_object()) {
-        for (auto& member : value.as_object()) out.emplace(member.key(), std::move(member.value()));
-      } else {
-        out.emplace(json_name(field), std::move(value));
-      }
-    }
+    while (end < values.size() && values[end].field == &field) ++end;
+    field_json(field, values.data() + at, values.data() + end, depth, out);
     at = end;
   }
   return out;
+}
+
+// One field as Go's encoding/json writes the struct field gogo's unmarshal filled (k8s.io/api's generated code):
+// gogo writes every non-pointer scalar, zero or not, so omitempty decides whether a zero is kept; a +pointer field
+// was set when it is on the wire and keeps its zero value; a non-pointer struct is always written, omitempty or
+// not (it has no empty form for encoding/json).
+void Decoder::field_json(const pb::FieldDescriptor& field, const WireValue* begin, const WireValue* end, int depth,
+                         json::object& out) const {
+  const Markers& markers = catalog_.markers(&field);
+  const bool is_message = field.type() == pb::FieldDescriptor::TYPE_MESSAGE;
+  if (begin != end && field.is_map()) {
+    out.emplace(json_name(field), map_json(field, begin, end, depth));
+    return;
+  }
+  if (begin != end && field.is_repeated()) {
+    json::array items;
+    for (const WireValue* item = begin; item != end; ++item) {
+      if (is_message) items.push_back(value_json(field, *item, depth));
+      else append_scalars(*item, items);
+    }
+    // An empty packed list unmarshals to a nil slice, as if it were not sent.
+    if (!items.empty()) {
+      out.emplace(json_name(field), std::move(items));
+      return;
+    }
+  } else if (begin != end) {
+    json::value value;
+    if (is_message && end - begin > 1) {
+      // A message sent in several parts is their merge, which is what parsing the concatenation gives.
+      std::string merged;
+      for (const WireValue* part = begin; part != end; ++part) merged.append(part->bytes);
+      WireValue whole = *begin;
+      whole.bytes = merged;
+      value = value_json(field, whole, depth);
+    } else {
+      value = value_json(field, *(end - 1), depth);
+    }
+    if (!is_message && !markers.pointer && markers.omit_empty && is_zero(value)) return;
+    emit(field, std::move(value), out);
+    return;
+  }
+  // Not sent (or an empty list): the Go field holds its zero value.
+  if (is_message && !field.is_repeated() && !markers.pointer) {
+    // Go cannot hold a struct inside itself by value, so a field that would recurse is a pointer whatever its
+    // marks say (and left out).
+    const pb::Descriptor* type = field.message_type();
+    if (type == field.containing_type() || std::find(zero_chain_.begin(), zero_chain_.end(), type) != zero_chain_.end())
+      return;
+    zero_chain_.push_back(type);
+    json::value zero = message_json(*type, {}, depth + 1);
+    zero_chain_.pop_back();
+    emit(field, std::move(zero), out);
+  } else if (!markers.omit_empty) {
+    // Without omitempty Go writes nil pointers, slices, maps and []byte as null, and zero scalars as they are.
+    const bool nil = markers.pointer || field.is_repeated() || field.type() == pb::FieldDescriptor::TYPE_BYTES;
+    out.emplace(json_name(field), nil ? json::value(nullptr) : scalar_json(field, 0, {}));
+  }
+}
+
+void Decoder::emit(const pb::FieldDescriptor& field, json::value value, json::object& out) const {
+  // +inline (Go's embedded struct): its members are the parent's own in JSON.
+  if (catalog_.markers(&field).inline_fields && value.is_object()) {
+    for (auto& member : value.as_object()) out.emplace(member.key(), std::move(member.value()));
+  } else {
+    out.emplace(json_name(field), std::move(value));
+  }
 }
 
 json::value Decoder::value_json(const pb::FieldDescriptor& field, const WireValue& value, int depth) const {

@@ -71,9 +71,22 @@ const Catalog& catalog() {
                              "protos/k8s/apimachinery/intstr.proto", "protos/k8s/apimachinery/resource.proto"}) {
       const pb::FileDescriptor* file = builtin.pool().FindFileByName(name);
       EXPECT_NE(file, nullptr) << name;
-      if (file) file->CopyTo(set.add_file());
+      if (!file) continue;
+      pb::FileDescriptorProto* copy = set.add_file();
+      file->CopyTo(copy);
+      file->CopySourceCodeInfoTo(copy);  // the comments hold the markers
     }
-    EXPECT_TRUE(pb::TextFormat::ParseFromString(kWidgetProto, set.add_file()));
+    pb::FileDescriptorProto* widget_file = set.add_file();
+    EXPECT_TRUE(pb::TextFormat::ParseFromString(kWidgetProto, widget_file));
+    // Widget's singular fields are Go pointers, so what is sent comes back, zero values included.
+    const pb::DescriptorProto& widget_message = widget_file->message_type(0);
+    for (int i = 0; i < widget_message.field_size(); ++i) {
+      if (widget_message.field(i).label() == pb::FieldDescriptorProto::LABEL_REPEATED) continue;
+      pb::SourceCodeInfo::Location* location = widget_file->mutable_source_code_info()->add_location();
+      for (int part : {4, 0, 2, i}) location->add_path(part);  // message_type 0, field i
+      for (int part : {0, 0, 0}) location->add_span(part);
+      location->set_leading_comments(" +pointer\n");
+    }
     return Catalog::from_descriptor_set(set.SerializeAsString());
   }();
   return built;
@@ -92,7 +105,7 @@ json::value round_trip(const json::value& value) {
 
 TEST(TranscoderTypesTest, EveryFieldKindRoundTrips) {
   json::value widget_json = json::parse(
-      R"({"metadata":{"name":"w"},"timeout":"1h2m3.5s","port":8080,"size":"1500m",)"
+      R"({"metadata":{"name":"w","creationTimestamp":null},"timeout":"1h2m3.5s","port":8080,"size":"1500m",)"
       R"("limits":{"cpu":"2","memory":"1Gi"},"blobs":{"a":"AAEC","b":""},"counts":[1,-2,3],)"
       R"("big":9007199254740993,"huge":18446744073709551615,"zig":-5,"zag":-9223372036854775808,)"
       R"("fixed":4294967295,"ratio":0.25,"scale":1.5,"enabled":false,"payload":"aGVsbG8=",)"
