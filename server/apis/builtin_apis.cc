@@ -77,6 +77,14 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   for (const auto& resource : resources_) definitions.push_back(resource.store->definition());
   openapi_ = std::make_unique<schema::OpenApiDocuments>(catalog_, definitions, server::VersionInfo{}.git_version);
   openapi_handler_ = std::make_unique<schema::OpenApiHandler>(*openapi_);
+  controllers::NamespaceController::ContentStores content = [this] {
+    std::vector<registry::Store*> stores;
+    for (const auto& resource : resources_)
+      if (resource.store->definition().namespaced) stores.push_back(resource.store.get());
+    return stores;
+  };
+  namespace_controller_ = std::make_unique<controllers::NamespaceController>(*store("", "namespaces"), std::move(content),
+                                                                             logger_, stopping_controllers_);
 }
 
 BuiltInApis::~BuiltInApis() = default;
@@ -129,9 +137,14 @@ asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_
   if (object.empty()) object = co_await namespaces->get("", namespace_, "");
   boost::json::value value = registry::parse_json(object);
   auto& status = value.as_object()["status"];
-  if (status.is_object() && registry::string_field(status.as_object(), "phase") == "Terminating")
-    throw apierrors::ApiError(apierrors::forbidden(
-        resource.group, resource.resource, name, "unable to create new content in namespace " + namespace_ + " because it is being terminated"));
+  if (status.is_object() && registry::string_field(status.as_object(), "phase") == "Terminating") {
+    apierrors::Status refused = apierrors::forbidden(
+        resource.group, resource.resource, name,
+        "unable to create new content in namespace " + namespace_ + " because it is being terminated");
+    refused.details->causes.push_back(
+        {"NamespaceTerminating", "namespace " + namespace_ + " is being terminated", "metadata.namespace"});
+    throw apierrors::ApiError(std::move(refused));
+  }
 }
 
 asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle) {
@@ -155,10 +168,11 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
       co_await retry.async_wait(asio::use_awaitable);
     }
   }
+  asio::co_spawn(co_await asio::this_coro::executor, namespace_controller_->run(), asio::detached);
   // Services need the allocators in step with storage before the first one is written.
   registry::Store* services = store("", "services");
   asio::co_spawn(co_await asio::this_coro::executor,
-                 core::track_service_allocations(*services, service_allocator_, stopping_services_, logger_),
+                 core::track_service_allocations(*services, service_allocator_, stopping_controllers_, logger_),
                  asio::detached);
   while (!service_allocator_->ready() && !lifecycle.shutdown_initiated()) {
     retry.expires_after(std::chrono::milliseconds(20));
@@ -169,7 +183,7 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
 }
 
 asio::awaitable<void> BuiltInApis::shutdown() {
-  stopping_services_->store(true);  // the service tracker's watch ends with the Cachers: it must not relist
+  stopping_controllers_->store(true);  // the service tracker's watch ends with the Cachers: it must not relist
   for (auto& resource : resources_) co_await resource.cacher->shutdown();
 }
 

@@ -5,6 +5,7 @@
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
 #include "server/chain/kube_apiserver.h"
+#include "server/controllers/namespace_controller.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
 #include "server/schema/catalog.h"
@@ -56,12 +57,14 @@ class BuiltInApis {
   schema::Catalog catalog_ = schema::Catalog::builtin();
   schema::PatchSchemas patch_schemas_{catalog_};
   std::shared_ptr<core::ServiceAllocator> service_allocator_;
-  std::shared_ptr<std::atomic<bool>> stopping_services_ = std::make_shared<std::atomic<bool>>(false);
+  // Set at shutdown: the controllers' watches end with the Cachers and must not start again.
+  std::shared_ptr<std::atomic<bool>> stopping_controllers_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<Resource> resources_;
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
   std::unique_ptr<discovery::DiscoveryService> discovery_;
   std::unique_ptr<schema::OpenApiDocuments> openapi_;
   std::unique_ptr<schema::OpenApiHandler> openapi_handler_;
+  std::unique_ptr<controllers::NamespaceController> namespace_controller_;
   base::Logger& logger_;
   std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
 };

@@ -50,7 +50,14 @@ struct SubresourceInfo {
   json::array verbs;
 };
 
-SubresourceInfo subresource_info(const registry::ResourceDefinition& d, std::string_view subresource) {
+SubresourceInfo subresource_info(const registry::Store& store, std::string_view subresource) {
+  const auto& d = store.definition();
+  for (const auto& created : store.strategy().create_subresources())
+    if (created.name == subresource) {
+      // Named only when it differs from the resource's own group version, as kube lists pods/eviction.
+      if (created.group == d.group && created.version == d.version) return {"", "", created.kind, {"create"}};
+      return {created.group, created.version, created.kind, {"create"}};
+    }
   if (subresource == "scale") return {"autoscaling", "v1", "Scale", {"get", "patch", "update"}};
   if (subresource == "finalize") return {"", "", d.kind, {"update"}};
   return {"", "", d.kind, {"get", "patch", "update"}};
@@ -75,7 +82,7 @@ json::object aggregated_version_entry(const endpoints::GroupVersionService& serv
     if (!d.categories.empty()) resource["categories"] = strings(d.categories);
     json::array subresources;
     for (const auto& name : d.subresources) {
-      SubresourceInfo info = subresource_info(d, name);
+      SubresourceInfo info = subresource_info(*store, name);
       subresources.push_back(json::object{
           {"subresource", name},
           {"responseKind", json::object{{"group", info.group}, {"version", info.version}, {"kind", info.kind}}},
@@ -114,7 +121,7 @@ std::string resource_list(std::string_view group, std::string_view version,
     if (!d.categories.empty()) resource["categories"] = strings(d.categories);
     resources.push_back(std::move(resource));
     for (const auto& name : d.subresources) {
-      SubresourceInfo info = subresource_info(d, name);
+      SubresourceInfo info = subresource_info(*store, name);
       json::object entry{{"name", d.resource + "/" + name}, {"singularName", ""}, {"namespaced", d.namespaced}};
       if (!info.group.empty()) entry["group"] = info.group;
       if (!info.version.empty()) entry["version"] = info.version;

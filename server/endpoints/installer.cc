@@ -56,6 +56,12 @@ asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange,
   if (!info.subresource.empty()) {
     // Subresources answer get, update and patch on one named object. (One co_await per statement: g++ 12
     // miscompiles a conditional between two awaitables.)
+    for (const auto& subresource : store.strategy().create_subresources()) {
+      if (subresource.name != info.subresource) continue;
+      if (info.verb == "create") co_return co_await handlers::create_subresource(scope, subresource);
+      throw apierrors::ApiError(apierrors::method_not_supported(
+          definition.group, definition.resource + "/" + info.subresource, info.verb));
+    }
     if (info.subresource == "scale") {
       if (info.verb == "get") co_return co_await handlers::get_scale(scope);
       if (info.verb == "update") co_return co_await handlers::update_scale(scope);

@@ -37,13 +37,17 @@ std::string new_uid() {
   return out;
 }
 
-std::string rfc3339_now() {
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+std::string rfc3339(std::int64_t seconds_since_epoch) {
+  const std::time_t time = static_cast<std::time_t>(seconds_since_epoch);
   std::tm utc{};
-  gmtime_r(&now, &utc);
+  gmtime_r(&time, &utc);
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
+}
+
+std::string rfc3339_now() {
+  return rfc3339(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()));
 }
 
 std::string generate_name_suffix() {

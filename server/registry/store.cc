@@ -75,11 +75,13 @@ void Store::set_type_meta(json::object& object) const {
   object["apiVersion"] = definition_.group_version();
 }
 
-void Store::validate(const json::object& object, const json::object* old) const {
+void Store::validate(const json::object& object, const json::object* old, bool with_strategy) const {
   validation::ErrorList errors = validation::validate_object_meta(object, definition_.namespaced,
                                                                  strategy_->name_is_dns_label());
-  auto own = old ? strategy_->validate_update(object, *old) : strategy_->validate(object);
-  errors.insert(errors.end(), own.begin(), own.end());
+  if (with_strategy) {
+    auto own = old ? strategy_->validate_update(object, *old) : strategy_->validate(object);
+    errors.insert(errors.end(), own.begin(), own.end());
+  }
   if (!errors.empty())
     throw ApiError(apierrors::invalid(definition_.group, definition_.kind, meta_string(object, "name"), errors));
 }
@@ -183,6 +185,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
                                                             UpdateFunction update, WriteOptions options) {
   bool created = false;
   std::optional<std::string> dry_run_result;
+  std::optional<storage::Revision> delete_at;  // set when the update deletes the object instead (finalized)
   const std::string object_key = key(namespace_, name);
   storage::TryUpdate try_update = [&](const storage::KeyValue* current) -> std::optional<std::string> {
     std::optional<json::object> old;
@@ -236,11 +239,15 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
       }
-      validate(object, &*old);
+      validate(object, &*old, !options.bypass_strategy_validation);
     }
     std::string bytes = encode_for_storage(object);
     if (options.dry_run) {
       dry_run_result = current ? with_resource_version(bytes, current->mod_revision) : bytes;
+      return std::nullopt;
+    }
+    if (old && deletes_during_update(object, *old)) {
+      delete_at = current->mod_revision;
       return std::nullopt;
     }
     if (current && bytes == current->value) return std::nullopt;  // a no-op update writes nothing
@@ -253,11 +260,30 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       try_update(current ? &*current : nullptr);
       co_return std::pair{std::move(*dry_run_result), created};
     }
-    storage::PreconditionCheck no_preconditions;
-    storage::WriteOptions write_options;
-    storage::KeyValue stored =
-        co_await storage_.guaranteed_update(object_key, true, no_preconditions, try_update, write_options);
-    co_return std::pair{with_resource_version(stored.value, stored.mod_revision), created};
+    for (;;) {
+      delete_at.reset();
+      storage::PreconditionCheck no_preconditions;
+      storage::WriteOptions write_options;
+      storage::KeyValue stored =
+          co_await storage_.guaranteed_update(object_key, true, no_preconditions, try_update, write_options);
+      if (!delete_at) co_return std::pair{with_resource_version(stored.value, stored.mod_revision), created};
+      // The update removed the last finalizer of an object marked for deletion: it is deleted instead, unless
+      // it changed in between, in which case the update runs again on the new state.
+      bool changed_meanwhile = false;
+      storage::PreconditionCheck unchanged = [&](const storage::KeyValue& latest) {
+        if (latest.mod_revision != *delete_at) {
+          changed_meanwhile = true;
+          throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                      std::string(kObjectModifiedMessage));
+        }
+      };
+      try {
+        auto removed = co_await storage_.remove(object_key, unchanged);
+        co_return std::pair{with_resource_version(removed.value, removed.mod_revision), false};
+      } catch (const storage::StorageError& error) {
+        if (!changed_meanwhile) throw;
+      }
+    }
   } catch (const storage::StorageError& error) {
     rethrow(error, name, "update");
   }
@@ -278,22 +304,26 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
                                       *options.precondition_resource_version +
                                       ", ResourceVersion in object meta: " + std::to_string(current->mod_revision));
     const std::string uid(meta_string(object, "uid"));
-    auto finalizers = metadata_of(object).find("finalizers");
-    const bool has_finalizers = finalizers != metadata_of(object).end() && finalizers->value().is_array() &&
-                                !finalizers->value().as_array().empty();
-    if (has_finalizers) {
-      // Finalizers keep the object: it is only marked, and goes when the last finalizer is removed.
-      if (!meta_string(object, "deletionTimestamp").empty() || options.dry_run)
-        co_return DeleteResult{with_resource_version(current->value, current->mod_revision), false, uid};
-      UpdateFunction mark = [](const json::object* existing) {
-        json::object copy = *existing;
-        metadata_of(copy)["deletionTimestamp"] = rfc3339_now();
-        metadata_of(copy)["deletionGracePeriodSeconds"] = 0;
-        return copy;
+    if (auto marked = marked_for_deletion(object, options)) {
+      if (options.dry_run)
+        co_return DeleteResult{with_resource_version(encode_for_storage(std::move(*marked)), current->mod_revision),
+                               false, uid};
+      // Re-marked from the latest state if a write slips in between; an unchanged mark writes nothing.
+      storage::TryUpdate mark = [&](const storage::KeyValue* latest) -> std::optional<std::string> {
+        json::object latest_object = parse_object(latest->value);
+        if (std::string why = precondition_failure(latest_object, options); !why.empty())
+          throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key, why);
+        auto remarked = marked_for_deletion(latest_object, options);
+        if (!remarked) return std::nullopt;
+        std::string bytes = encode_for_storage(std::move(*remarked));
+        if (bytes == latest->value) return std::nullopt;
+        return bytes;
       };
-      WriteOptions write_options;
-      auto marked = co_await update(namespace_, name, mark, write_options);
-      co_return DeleteResult{std::move(marked.first), false, uid};
+      storage::PreconditionCheck no_preconditions;
+      storage::WriteOptions write_options;
+      storage::KeyValue stored =
+          co_await storage_.guaranteed_update(object_key, false, no_preconditions, mark, write_options);
+      co_return DeleteResult{with_resource_version(stored.value, stored.mod_revision), false, uid};
     }
     if (options.dry_run)
       co_return DeleteResult{with_resource_version(current->value, current->mod_revision), true, uid};
@@ -308,6 +338,33 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
   } catch (const storage::StorageError& error) {
     rethrow(error, name, "delete");
   }
+}
+
+std::optional<json::object> Store::marked_for_deletion(const json::object& object, const DeleteOptions& options) const {
+  if (auto graceful = strategy_->mark_for_deletion(object, options.grace_period_seconds)) return graceful;
+  const json::object& meta = object.at("metadata").as_object();
+  auto finalizers = meta.find("finalizers");
+  if (finalizers == meta.end() || !finalizers->value().is_array() || finalizers->value().as_array().empty())
+    return std::nullopt;
+  // Finalizers keep the object: it is only marked, and goes when an update removes the last one.
+  json::object marked = object;
+  if (meta_string(object, "deletionTimestamp").empty()) {
+    metadata_of(marked)["deletionTimestamp"] = rfc3339_now();
+    metadata_of(marked)["deletionGracePeriodSeconds"] = 0;
+  }
+  return marked;
+}
+
+bool Store::deletes_during_update(const json::object& object, const json::object& old) const {
+  if (meta_string(old, "deletionTimestamp").empty()) return false;
+  const json::object& meta = object.at("metadata").as_object();
+  if (auto it = meta.find("finalizers"); it != meta.end() && it->value().is_array() && !it->value().as_array().empty())
+    return false;
+  const json::object& old_meta = old.at("metadata").as_object();
+  if (auto it = old_meta.find("deletionGracePeriodSeconds");
+      it != old_meta.end() && it->value().is_int64() && it->value().as_int64() != 0)
+    return false;  // a graceful deletion still running (a pod): whoever runs it deletes the object
+  return strategy_->deletes_when_finalized(object);
 }
 
 asio::awaitable<std::unique_ptr<storage::WatchStream>> Store::watch(std::string namespace_,

@@ -23,6 +23,9 @@ struct WriteOptions {
   // The subresource written ("status", "finalize"); its handler has already limited the change to it, so the
   // main resource's prepare_for_update (which resets what the subresources own) does not run.
   std::string subresource;
+  // A write the resource's own rules do not apply to (kube's direct storage updates, e.g. pods/binding setting
+  // spec.nodeName, which pod updates may not change): only the generic metadata checks run.
+  bool bypass_strategy_validation = false;
 };
 
 struct DeleteOptions {
@@ -91,8 +94,12 @@ class Store {
 
  private:
   // The checks and defaults every create and update runs (ObjectMeta validation + the strategy's).
-  void validate(const boost::json::object& object, const boost::json::object* old) const;
+  void validate(const boost::json::object& object, const boost::json::object* old, bool with_strategy = true) const;
   void set_type_meta(boost::json::object& object) const;
+  // The object a DELETE stores instead of deleting it (graceful deletion, finalizers), or nullopt to delete.
+  std::optional<boost::json::object> marked_for_deletion(const boost::json::object& object,
+                                                         const DeleteOptions& options) const;
+  bool deletes_during_update(const boost::json::object& object, const boost::json::object& old) const;
   [[noreturn]] void rethrow(const storage::StorageError& error, std::string_view name, std::string_view operation) const;
 
   ResourceDefinition definition_;

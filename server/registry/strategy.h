@@ -6,12 +6,30 @@
 #include "server/registry/table.h"
 #include "server/validation/field_error.h"
 
+#include <asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace kapi::registry {
+
+class Store;
+
+// A subresource that takes a POST of another kind and acts on its object (kube: the rest.Creater at
+// "pods/binding" or "pods/eviction"), answering a Success Status.
+struct CreateSubresource {
+  std::string name;                  // "binding"
+  std::string group, version, kind;  // the body's: "", "v1", "Binding"
+  // Checks `body` (already decoded and conformed to its kind) and applies it to the object `name` through
+  // `store`; throws ApiError with kube's Status to refuse.
+  std::function<asio::awaitable<void>(Store& store, std::string namespace_, std::string name,
+                                      boost::json::object body, bool dry_run)>
+      create;
+};
 
 // Field selector values of one object ("metadata.name" → "x"), as the resource's GetAttrs offers them.
 using SelectableFields = std::map<std::string, std::string, std::less<>>;
@@ -40,6 +58,16 @@ class Strategy {
   virtual bool allow_create_on_update() const { return false; }
   // Whether metadata.generation is kept and bumped when anything but metadata and status changes.
   virtual bool tracks_generation() const { return false; }
+  // A deletion the resource turns into a write (kube: the namespace REST's Delete, pods' CheckGracefulDelete):
+  // the object to store, marked for deletion, instead of deleting `current`; std::nullopt deletes it now (or marks
+  // it for its finalizers). `grace_period_seconds` is the DeleteOptions' one. May throw ApiError to refuse.
+  virtual std::optional<boost::json::object> mark_for_deletion(
+      const boost::json::object& /*current*/, std::optional<std::int64_t> /*grace_period_seconds*/) const {
+    return std::nullopt;
+  }
+  // Whether an update that leaves an object marked for deletion without finalizers deletes it (kube:
+  // ShouldDeleteDuringUpdate); namespaces also wait for their spec.finalizers.
+  virtual bool deletes_when_finalized(const boost::json::object& /*object*/) const { return true; }
   // DELETE answers with the deleted object rather than a Success Status (kube: ReturnDeletedObject).
   virtual bool return_deleted_object() const { return false; }
   // Field selector names beyond metadata.name and metadata.namespace (e.g. pods' spec.nodeName), and their values.
@@ -47,6 +75,9 @@ class Strategy {
   virtual void selectable_fields(const boost::json::object& /*object*/, SelectableFields& /*fields*/) const {}
   // What strategic merge patch needs to know of the type (merge keys, strategies). The default knows ObjectMeta.
   virtual const patch::PatchSchema& patch_schema() const;
+  // Subresources that take a POST of another kind (see CreateSubresource); each is also named in the
+  // resource's definition.
+  virtual std::vector<CreateSubresource> create_subresources() const { return {}; }
   // Server-side printing: the Table columns and one object's cells (kube's printers in pkg/printers/internalversion).
   virtual std::vector<TableColumn> table_columns() const { return default_table_columns(); }
   virtual boost::json::array table_cells(const boost::json::object& object) const { return default_table_cells(object); }

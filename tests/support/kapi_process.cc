@@ -1,5 +1,7 @@
 #include "tests/support/kapi_process.h"
 
+#include "tests/support/etcd_process.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -10,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -75,6 +78,13 @@ int pick_free_port() {
 
 KapiProcess::KapiProcess(KapiOptions options) : options_(std::move(options)) {
   if (options_.binary.empty()) options_.binary = default_binary();
+  const char* store = std::getenv("KAPI_TEST_STORE");
+  const bool names_etcd = std::any_of(options_.extra_flags.begin(), options_.extra_flags.end(),
+                                      [](const std::string& flag) { return flag.starts_with("--etcd-servers"); });
+  if (store != nullptr && std::string_view(store) == "etcd" && !names_etcd) {
+    etcd_ = std::make_unique<EtcdProcess>();
+    options_.extra_flags.push_back("--etcd-servers=" + etcd_->endpoint());
+  }
   std::string pattern = (std::filesystem::temp_directory_path() / "kapi-itest-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
   work_dir_ = pattern;

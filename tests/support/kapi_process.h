@@ -9,12 +9,17 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace kapi::test_support {
 
+class EtcdProcess;
+
+// KAPI_TEST_STORE=etcd runs a suite on a real etcd, started by its KapiProcess, instead of the embedded store
+// (unless the suite names --etcd-servers itself): the README's test command runs the end-to-end suites so too.
 struct KapiOptions {
   std::vector<std::string> extra_flags;  // e.g. "--max-requests-inflight=2"
   std::chrono::milliseconds startup_timeout{20'000};
@@ -70,6 +75,7 @@ class KapiProcess {
   bool wait_until_ready(std::chrono::milliseconds bound);
 
   KapiOptions options_;
+  std::unique_ptr<EtcdProcess> etcd_;  // KAPI_TEST_STORE=etcd: the etcd kapi stores in, outliving kapi
   std::filesystem::path work_dir_;
   std::filesystem::path data_dir_;
   std::filesystem::path stdout_file_;

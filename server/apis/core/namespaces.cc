@@ -1,5 +1,7 @@
 // core/v1 Namespace (pkg/registry/core/namespace): cluster-scoped, named by a DNS-1123 label, Active on create
-// with the "kubernetes" finalizer in spec.
+// with the "kubernetes" finalizer in spec. DELETE only turns it Terminating; the namespace controller deletes
+// its content and then removes that finalizer through /finalize, which deletes the namespace.
+#include "server/apierrors/errors.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
 
@@ -31,6 +33,24 @@ class NamespaceStrategy final : public registry::Strategy {
     if (!labels.is_object()) labels = json::object();
     labels.as_object()["kubernetes.io/metadata.name"] = registry::meta_string(object, "name");
   }
+  std::optional<json::object> mark_for_deletion(const json::object& current,
+                                                std::optional<std::int64_t> /*grace_period_seconds*/) const override {
+    const std::string_view name = registry::meta_string(current, "name");
+    // The NamespaceLifecycle admission plugin keeps the namespaces the cluster itself needs.
+    if (name == "default" || name == "kube-system" || name == "kube-public")
+      throw apierrors::ApiError(apierrors::forbidden("", "namespaces", name, "this namespace may not be deleted"));
+    if (registry::meta_string(current, "deletionTimestamp").empty()) {
+      json::object marked = current;
+      registry::metadata_of(marked)["deletionTimestamp"] = registry::rfc3339_now();
+      auto& status = marked["status"];
+      if (!status.is_object()) status = json::object();
+      status.as_object()["phase"] = "Terminating";
+      return marked;
+    }
+    if (!spec_finalizers_empty(current)) return current;  // still terminating: nothing more to do yet
+    return std::nullopt;
+  }
+  bool deletes_when_finalized(const json::object& object) const override { return spec_finalizers_empty(object); }
   std::vector<std::string> selectable_field_names() const override { return {"status.phase"}; }
   void selectable_fields(const json::object& object, registry::SelectableFields& fields) const override {
     fields["status.phase"] = phase(object);
@@ -46,6 +66,13 @@ class NamespaceStrategy final : public registry::Strategy {
   }
 
  private:
+  static bool spec_finalizers_empty(const json::object& object) {
+    auto spec = object.find("spec");
+    if (spec == object.end() || !spec->value().is_object()) return true;
+    auto finalizers = spec->value().as_object().find("finalizers");
+    return finalizers == spec->value().as_object().end() || !finalizers->value().is_array() ||
+           finalizers->value().as_array().empty();
+  }
   static std::string phase(const json::object& object) {
     auto status = object.find("status");
     if (status == object.end() || !status->value().is_object()) return "";

@@ -4,6 +4,8 @@
 #include "server/apis/core/core_validation.h"
 #include "server/apis/core/json_fields.h"
 #include "server/apis/core/pod_defaults.h"
+#include "server/apis/core/pod_deletion.h"
+#include "server/apis/core/pod_subresources.h"
 #include "server/apis/core/pod_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
@@ -185,6 +187,13 @@ class PodStrategy final : public registry::Strategy {
     keep_status(pod, old);
     core::apply_pod_defaults(pod);
   }
+  std::optional<json::object> mark_for_deletion(const json::object& pod,
+                                                std::optional<std::int64_t> grace_period_seconds) const override {
+    return core::graceful_pod_deletion(pod, grace_period_seconds);
+  }
+  std::vector<registry::CreateSubresource> create_subresources() const override {
+    return core::pod_create_subresources();
+  }
   validation::ErrorList validate(const json::object& pod) const override { return core::validate_pod(pod); }
   validation::ErrorList validate_update(const json::object& pod, const json::object& old) const override {
     validation::ErrorList errors = core::validate_pod(pod);
@@ -261,7 +270,7 @@ ResourceStorage pods() {
                                           .short_names = {"po"},
                                           .categories = {"all"},
                                           .storage_resource = "pods",
-                                          .subresources = {"status"}};
+                                          .subresources = {"binding", "eviction", "status"}};
   return {std::move(definition), std::make_shared<PodStrategy>()};
 }
 

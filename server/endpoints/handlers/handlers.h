@@ -34,5 +34,7 @@ asio::awaitable<void> update(Scope scope);
 asio::awaitable<void> patch(Scope scope);
 asio::awaitable<void> remove(Scope scope);
 asio::awaitable<void> remove_collection(Scope scope);
+// POST to a subresource of another kind (pods/binding, pods/eviction).
+asio::awaitable<void> create_subresource(Scope scope, const registry::CreateSubresource& subresource);
 
 }  // namespace kapi::endpoints::handlers

@@ -93,11 +93,16 @@ json::object decode_body(const Scope& scope) {
   return object;
 }
 
-json::object decode_delete_options(const Scope& scope) {
+json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected) {
   auto content_type = scope.request().headers.get("Content-Type");
   if (!content_type || content_type->substr(0, content_type->find(';')) != schema::kProtobufMediaType)
     return decode_object(scope.request().body);
-  return transcode_body(scope, {"meta.k8s.io/v1", "DeleteOptions"});
+  return transcode_body(scope, expected);
+}
+
+json::object decode_delete_options(const Scope& scope) {
+  schema::TypeMeta delete_options{"meta.k8s.io/v1", "DeleteOptions"};
+  return decode_body_as(scope, delete_options);
 }
 
 bool has_protobuf_form(const Scope& scope) {

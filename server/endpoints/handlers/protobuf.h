@@ -5,6 +5,7 @@
 // send nothing else, and client-go controllers ask for it first.
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/negotiation.h"
+#include "server/schema/transcoder.h"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -18,6 +19,8 @@ namespace kapi::endpoints::handlers {
 // defaulting to the resource's kind). Throws ApiError 415 for another Content-Type and 400, worded as kube's
 // transformDecodeError, for a body that does not decode.
 boost::json::object decode_body(const Scope& scope);
+// A body of another kind than the resource's (a DeleteOptions, a pod's Binding) as JSON, from JSON or protobuf.
+boost::json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected);
 // A DELETE body (metav1.DeleteOptions) as JSON, from JSON or protobuf.
 boost::json::object decode_delete_options(const Scope& scope);
 

@@ -1,0 +1,27 @@
+// POST to a subresource that takes another kind than its resource's (a pod's /binding or /eviction): the body is
+// decoded as that kind and conformed to its schema, the resource's strategy applies it, and the answer is a
+// Success Status with code 201, as kube's create handler gives a Status a rest.Creater returns.
+#include "server/endpoints/handlers/handlers.h"
+#include "server/endpoints/handlers/protobuf.h"
+#include "server/endpoints/handlers/response.h"
+#include "server/schema/decoding.h"
+
+namespace kapi::endpoints::handlers {
+
+asio::awaitable<void> create_subresource(Scope scope, const registry::CreateSubresource& subresource) {
+  const std::string api_version =
+      subresource.group.empty() ? subresource.version : subresource.group + "/" + subresource.version;
+  schema::TypeMeta expected{api_version, subresource.kind};
+  boost::json::object body = decode_body_as(scope, expected);
+  if (const auto* kind = scope.catalog.kind(subresource.group, subresource.version, subresource.kind)) {
+    const auto validation = schema::parse_field_validation(scope.query().get("fieldValidation").value_or(""));
+    for (auto& warning : schema::report_unknown_fields(validation, schema::conform(scope.catalog, kind, body)))
+      scope.exchange.context.warnings.push_back(std::move(warning));
+  }
+  co_await subresource.create(scope.store, scope.info.namespace_, scope.info.name, std::move(body),
+                              dry_run(scope.query()));
+  apierrors::Status success{201, "", "", std::nullopt};
+  co_await write_status(scope.exchange, scope.catalog, success);
+}
+
+}  // namespace kapi::endpoints::handlers
