@@ -220,4 +220,35 @@ std::vector<std::string> report_unknown_fields(FieldValidation validation, const
   throw apierrors::ApiError(apierrors::bad_request("strict decoding error: " + joined));
 }
 
+std::vector<std::string> report_strict_errors(FieldValidation validation, const pb::Descriptor* kind,
+                                              const std::vector<std::string>& errors) {
+  if (errors.empty() || validation == FieldValidation::kIgnore) return {};
+  if (validation == FieldValidation::kWarn) {
+    constexpr std::string_view kYamlPrefix = "yaml: unmarshal errors:\n";
+    std::vector<std::string> warnings;
+    for (const auto& error : errors) {
+      if (!error.starts_with(kYamlPrefix)) {
+        warnings.push_back(error);
+        continue;
+      }
+      std::string_view rest = std::string_view(error).substr(kYamlPrefix.size());
+      while (!rest.empty()) {
+        std::string_view line = rest.substr(0, rest.find('\n'));
+        rest.remove_prefix(std::min(rest.size(), line.size() + 1));
+        while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+        while (!line.empty() && line.back() == ' ') line.remove_suffix(1);
+        if (!line.empty()) warnings.emplace_back(line);
+      }
+    }
+    return warnings;
+  }
+  std::string joined;
+  for (const auto& error : errors) joined += (joined.empty() ? "" : ", ") + error;
+  const std::string& package = kind->file()->package();
+  const std::string version = package.substr(package.rfind('.') + 1);
+  throw apierrors::ApiError(apierrors::bad_request(kind->name() + " in version \"" + version +
+                                                   "\" cannot be handled as a " + kind->name() +
+                                                   ": strict decoding error: " + joined));
+}
+
 }  // namespace kapi::schema

@@ -29,4 +29,12 @@ std::vector<std::string> conform(const Catalog& catalog, const google::protobuf:
 // ("strict decoding error: unknown field \"x\", ..."), Warn returns the warnings, Ignore nothing.
 std::vector<std::string> report_unknown_fields(FieldValidation validation, const std::vector<std::string>& unknown);
 
+// Applies the fieldValidation directive to a create or update body's strict decoding errors (`duplicate field
+// "x"`, `unknown field "x"`, go-yaml's "yaml: unmarshal errors:\n  line 5: key \"x\" already set in map") as kube's
+// handlers do: Strict throws 400 BadRequest worded by transformDecodeError ("ConfigMap in version \"v1\" cannot be
+// handled as a ConfigMap: strict decoding error: a, b"), Warn returns one warning per error (go-yaml's one per
+// line, as kube's parseYAMLWarnings splits it), Ignore nothing.
+std::vector<std::string> report_strict_errors(FieldValidation validation, const google::protobuf::Descriptor* kind,
+                                              const std::vector<std::string>& errors);
+
 }  // namespace kapi::schema
