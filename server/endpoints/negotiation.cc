@@ -98,8 +98,11 @@ BodyFormat body_format(const http::Request& request, bool patch) {
         "application/strategic-merge-patch+json"));
   }
   if (type.empty() || type == "application/json") return BodyFormat::Json;
+  if (type == "application/yaml") return BodyFormat::Yaml;
   if (type == kProtobuf) return BodyFormat::Protobuf;
-  throw apierrors::ApiError(apierrors::unsupported_media_type("application/json, application/vnd.kubernetes.protobuf"));
+  // The serializers kube offers for a request body, in its order.
+  throw apierrors::ApiError(apierrors::unsupported_media_type(
+      "application/json, application/yaml, application/vnd.kubernetes.protobuf"));
 }
 
 }  // namespace kapi::endpoints

@@ -28,9 +28,10 @@ struct Output {
 Output negotiate(const http::Request& request, bool objects_have_protobuf = true);
 inline Representation negotiate_output(const http::Request& request) { return negotiate(request).representation; }
 
-enum class BodyFormat { Json, Protobuf, JsonPatch, MergePatch, StrategicMergePatch, ApplyPatch };
+enum class BodyFormat { Json, Yaml, Protobuf, JsonPatch, MergePatch, StrategicMergePatch, ApplyPatch };
 
-// The body's format from Content-Type (a PUT or POST without one is JSON); throws ApiError 415 otherwise.
+// The body's format from Content-Type (a PUT or POST without one is JSON; application/yaml is read as kube reads it);
+// throws ApiError 415 otherwise.
 BodyFormat body_format(const http::Request& request, bool patch);
 
 }  // namespace kapi::endpoints

@@ -1,15 +1,15 @@
 // POST (handlers/create.go).
+#include "server/endpoints/handlers/body.h"
 #include "server/endpoints/handlers/handlers.h"
-#include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
 
 namespace kapi::endpoints::handlers {
 
 asio::awaitable<void> create(Scope scope) {
-  boost::json::object object = decode_body(scope);
-  conform_body(scope, object);
+  DecodedBody body = decode_body(scope);
+  conform_decoded(scope, body);
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
-  std::string created = co_await scope.store.create(scope.info.namespace_, std::move(object), options);
+  std::string created = co_await scope.store.create(scope.info.namespace_, std::move(body.object), options);
   co_await write_object(scope, 201, created);
 }
 

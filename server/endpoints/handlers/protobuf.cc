@@ -1,5 +1,6 @@
 #include "server/endpoints/handlers/protobuf.h"
 
+#include "server/endpoints/handlers/compression.h"
 #include "server/endpoints/handlers/response.h"
 #include "server/registry/object_meta.h"
 #include "server/schema/transcoder.h"
@@ -9,12 +10,9 @@
 #include <cstdio>
 
 namespace kapi::endpoints::handlers {
-namespace {
-
 namespace json = boost::json;
 
-// summarizeData(body, 30) of kube's handlers/rest.go: the start of the body, in hex unless it looks like JSON.
-std::string summarize(std::string_view body) {
+std::string summarize_body(std::string_view body) {
   constexpr std::size_t kMax = 30;
   if (body.empty()) return "<empty>";
   const std::string_view head = body.substr(0, kMax);
@@ -31,6 +29,8 @@ std::string summarize(std::string_view body) {
   return body.size() > kMax ? out + " ..." : out;
 }
 
+namespace {
+
 // The protobuf body as JSON, with kube's errors: an envelope that does not parse is "unrecognized"; a body whose
 // kind is known but does not decode "cannot be handled as" the expected kind.
 json::object transcode_body(const Scope& scope, const schema::TypeMeta& expected) {
@@ -40,7 +40,7 @@ json::object transcode_body(const Scope& scope, const schema::TypeMeta& expected
     envelope = schema::read_envelope(body);
   } catch (const schema::TranscodeError& error) {
     throw apierrors::ApiError(apierrors::bad_request("the object provided is unrecognized (must be of type " +
-                                                     expected.kind + "): " + error.what() + " (" + summarize(body) + ")"));
+                                                     expected.kind + "): " + error.what() + " (" + summarize_body(body) + ")"));
   }
   schema::TypeMeta type = envelope.type_meta;
   if (type.kind.empty()) type.kind = expected.kind;
@@ -55,9 +55,9 @@ json::object transcode_body(const Scope& scope, const schema::TypeMeta& expected
   }
 }
 
-asio::awaitable<void> write_envelope(http::ResponseWriter& response, int status, std::string body) {
-  response.headers().set("Content-Type", std::string(schema::kProtobufMediaType));
-  co_await response.write(status, std::move(body));
+asio::awaitable<void> write_envelope(filters::Exchange& exchange, int status, std::string body) {
+  std::string content_type(schema::kProtobufMediaType);
+  co_await write_serialized(exchange, status, std::move(content_type), std::move(body));
 }
 
 // A stored object or list that has no protobuf form is kapi's fault, not the client's.
@@ -76,8 +76,7 @@ json::object parse_stored(const std::string& bytes) {
 
 }  // namespace
 
-json::object decode_body(const Scope& scope) {
-  if (body_format(scope.request(), false) == BodyFormat::Json) return decode_object(scope.request().body);
+json::object decode_protobuf_body(const Scope& scope) {
   const auto& definition = scope.store.definition();
   json::object object = transcode_body(scope, {definition.group_version(), definition.kind});
   // The JSON path relabels a body with the resource's kind; a protobuf body names its schema, so another kind or
@@ -114,7 +113,7 @@ asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std:
                                             Representation representation) {
   json::object parsed = parse_stored(object);
   if (representation == Representation::PartialObjectMetadata) parsed = partial_object_metadata(parsed);
-  co_await write_envelope(*scope.exchange.response, status, encode_or_fail(scope.catalog, parsed));
+  co_await write_envelope(scope.exchange, status, encode_or_fail(scope.catalog, parsed));
 }
 
 asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectList& list,
@@ -132,7 +131,7 @@ asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectLi
   out["apiVersion"] = partial ? "meta.k8s.io/v1" : definition.group_version();
   out["metadata"] = list_metadata(list);
   out["items"] = std::move(items);
-  co_await write_envelope(*scope.exchange.response, 200, encode_or_fail(scope.catalog, out));
+  co_await write_envelope(scope.exchange, 200, encode_or_fail(scope.catalog, out));
 }
 
 asio::awaitable<void> write_status(filters::Exchange& exchange, const schema::Catalog& catalog,
@@ -153,8 +152,9 @@ asio::awaitable<void> write_status(filters::Exchange& exchange, const schema::Ca
       protobuf = false;  // the catalog lacks meta.v1 Status: JSON, which every client reads
     }
   }
-  response.headers().set("Content-Type", protobuf ? std::string(schema::kProtobufMediaType) : "application/json");
-  co_await response.write(status.code, std::move(body));
+  // (Named first: g++ 12 destroys a temporary made inside a co_await expression twice.)
+  std::string content_type = protobuf ? std::string(schema::kProtobufMediaType) : "application/json";
+  co_await write_serialized(exchange, status.code, std::move(content_type), std::move(body));
 }
 
 std::string protobuf_watch_frame(const schema::Catalog& catalog, std::string_view type, const json::value& object) {

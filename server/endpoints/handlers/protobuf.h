@@ -15,10 +15,12 @@
 
 namespace kapi::endpoints::handlers {
 
-// The body of a create or update as a JSON object: JSON as sent, or the protobuf envelope transcoded (its typeMeta
-// defaulting to the resource's kind). Throws ApiError 415 for another Content-Type and 400, worded as kube's
-// transformDecodeError, for a body that does not decode.
-boost::json::object decode_body(const Scope& scope);
+// A protobuf create or update body as a JSON object: the envelope transcoded (its typeMeta defaulting to the
+// resource's kind). Throws ApiError 400, worded as kube's transformDecodeError, for a body that does not decode or
+// names another kind or version.
+boost::json::object decode_protobuf_body(const Scope& scope);
+// summarizeData(body, 30) of kube's handlers/rest.go: the start of the body, in hex unless it looks like JSON.
+std::string summarize_body(std::string_view body);
 // A body of another kind than the resource's (a DeleteOptions, a pod's Binding) as JSON, from JSON or protobuf.
 boost::json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected);
 // A DELETE body (metav1.DeleteOptions) as JSON, from JSON or protobuf.

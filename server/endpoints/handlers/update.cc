@@ -1,5 +1,6 @@
 // PUT (handlers/update.go) and PATCH (handlers/patch.go): both are a read-modify-write through Store::update,
 // so a patch is re-applied to the fresh object when a concurrent writer wins.
+#include "server/endpoints/handlers/body.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
@@ -13,8 +14,9 @@
 namespace kapi::endpoints::handlers {
 
 asio::awaitable<void> update(Scope scope) {
-  auto object = std::make_shared<boost::json::object>(decode_body(scope));
-  conform_body(scope, *object);
+  DecodedBody body = decode_body(scope);
+  conform_decoded(scope, body);
+  auto object = std::make_shared<boost::json::object>(std::move(body.object));
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource};
   // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.
   registry::UpdateFunction replace =

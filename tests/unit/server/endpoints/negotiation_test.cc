@@ -59,6 +59,15 @@ TEST(NegotiationTest, ProtobufBodiesForCreateAndUpdateOnly) {
   EXPECT_EQ(body_format(with_header("Content-Type", "application/vnd.kubernetes.protobuf"), false), BodyFormat::Protobuf);
   EXPECT_EQ(body_format(with_header("Content-Type", "application/json; charset=utf-8"), false), BodyFormat::Json);
   EXPECT_EQ(body_format(with_header("Content-Type", nullptr), false), BodyFormat::Json);
+  EXPECT_EQ(body_format(with_header("Content-Type", "application/yaml"), false), BodyFormat::Yaml);
+  try {
+    body_format(with_header("Content-Type", "application/xml"), false);
+    ADD_FAILURE() << "expected 415";
+  } catch (const apierrors::ApiError& error) {
+    EXPECT_EQ(error.status().message,
+              "the body of the request was in an unknown format - accepted media types include: application/json, "
+              "application/yaml, application/vnd.kubernetes.protobuf");
+  }
   for (bool patch : {false, true}) {
     const char* type = patch ? "application/vnd.kubernetes.protobuf" : "text/plain";
     try {

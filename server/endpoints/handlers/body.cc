@@ -1,0 +1,83 @@
+#include "server/endpoints/handlers/body.h"
+
+#include "server/endpoints/handlers/protobuf.h"
+#include "server/endpoints/handlers/response.h"
+#include "server/registry/object_meta.h"
+#include "server/schema/decoding.h"
+#include "server/schema/duplicate_fields.h"
+#include "server/schema/yaml_to_json.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::endpoints::handlers {
+namespace {
+
+namespace json = boost::json;
+
+// json.Unmarshal's words for a value that cannot hold the apiVersion/kind struct kube's serializer reads first
+// (runtime.SimpleMetaFactory.Interpret).
+std::string find_kind_error(const json::value& value) {
+  std::string type = "number";
+  if (value.is_string()) type = "string";
+  else if (value.is_array()) type = "array";
+  else if (value.is_bool()) type = "bool";
+  return "couldn't get version/kind; json parse error: json: cannot unmarshal " + type +
+         " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
+         "\"json:\\\"kind,omitempty\\\"\" }";
+}
+
+// kube's YAML serializer: sigs.k8s.io/yaml.YAMLToJSON, then the JSON decoder. A failure happens before the kind
+// is known, so transformDecodeError names the expected kind and summarizes the body.
+DecodedBody decode_yaml(const Scope& scope) {
+  const std::string& body = scope.request().body;
+  const std::string& kind = scope.store.definition().kind;
+  auto unrecognized = [&](const std::string& error) {
+    return apierrors::ApiError(apierrors::bad_request("the object provided is unrecognized (must be of type " + kind +
+                                                      "): " + error + " (" + summarize_body(body) + ")"));
+  };
+  schema::YamlDocument document;
+  try {
+    document = schema::yaml_to_json(body, {.max_depth = registry::kMaxObjectDepth});
+  } catch (const schema::YamlError& error) {
+    throw unrecognized(error.what());
+  }
+  DecodedBody decoded{.format = BodyFormat::Yaml, .yaml_duplicate_keys = std::move(document.duplicate_keys)};
+  // An empty document is JSON null, which decodes into an empty object of the expected kind.
+  if (document.value.is_null()) return decoded;
+  if (!document.value.is_object()) throw unrecognized(find_kind_error(document.value));
+  decoded.object = std::move(document.value.as_object());
+  return decoded;
+}
+
+}  // namespace
+
+DecodedBody decode_body(const Scope& scope) {
+  switch (const BodyFormat format = body_format(scope.request(), false)) {
+    case BodyFormat::Yaml: return decode_yaml(scope);
+    case BodyFormat::Protobuf: return {.object = decode_protobuf_body(scope), .format = format};
+    default: return {.object = decode_object(scope.request().body), .format = format};
+  }
+}
+
+void conform_decoded(Scope& scope, DecodedBody& body) {
+  const auto& definition = scope.store.definition();
+  const auto* kind = scope.catalog.kind(definition.group, definition.version, definition.kind);
+  if (!kind) return;  // a resource without a type schema keeps its body as sent
+  const auto validation = schema::parse_field_validation(scope.query().get("fieldValidation").value_or(""));
+  const auto unknown = schema::conform(scope.catalog, kind, body.object);
+  if (validation == schema::FieldValidation::kIgnore) return;  // duplicates are not even looked for
+  std::vector<std::string> errors;
+  switch (body.format) {
+    case BodyFormat::Json: errors = schema::strict_decoding_errors(scope.request().body, unknown); break;
+    case BodyFormat::Yaml:
+      // kube runs go-yaml's strict pass first, then decodes the converted JSON (keys sorted) strictly.
+      if (!body.yaml_duplicate_keys.empty()) errors.push_back(schema::yaml_unmarshal_errors(body.yaml_duplicate_keys));
+      [[fallthrough]];
+    default:
+      for (const auto& path : unknown) errors.push_back("unknown field \"" + path + "\"");
+  }
+  for (auto& warning : schema::report_strict_errors(validation, kind, errors))
+    scope.exchange.context.warnings.push_back(std::move(warning));
+}
+
+}  // namespace kapi::endpoints::handlers
