@@ -97,7 +97,8 @@ TEST_F(KubectlTest, CreateFromFileRejectsUnknownFieldsAsKubeApiserverDoes) {
   CommandResult strict = kubectl("create -f " + manifest.string());
   EXPECT_NE(strict.exit_code, 0);
   EXPECT_NE(strict.output.find("Error from server (BadRequest): error when creating \"" + manifest.string() +
-                               "\": strict decoding error: unknown field \"extra\""),
+                               "\": ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding "
+                               "error: unknown field \"extra\""),
             std::string::npos)
       << strict.output;
   CommandResult warned = kubectl("create --validate=warn -f " + manifest.string());

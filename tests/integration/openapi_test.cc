@@ -63,7 +63,8 @@ TEST_F(OpenApiServingTest, FieldValidationDecidesWhatUnknownFieldsDo) {
   HttpResponse strict = post(std::string(kConfigMaps) + "?fieldValidation=Strict", named("strict"));
   EXPECT_EQ(strict.status, 400);
   EXPECT_EQ(json_object(strict.body)["message"],
-            "strict decoding error: unknown field \"metadata.bogus\", unknown field \"extra\"");
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: unknown field "
+            "\"metadata.bogus\", unknown field \"extra\"");
 
   HttpResponse warned = post(kConfigMaps, named("warned"));  // Warn is the default
   EXPECT_EQ(warned.status, 201);
