@@ -5,6 +5,8 @@
 #include "server/endpoints/handlers/response.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/storage_errors.h"
+#include "server/schema/transcoder.h"
+#include "storage/cacher/watch_stream.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -14,6 +16,7 @@
 #include <boost/json.hpp>
 
 #include <charconv>
+#include <functional>
 #include <random>
 
 namespace kapi::endpoints::handlers {
@@ -37,6 +40,29 @@ std::string_view type_name(storage::WatchEventType type) {
     case storage::WatchEventType::Error: return "ERROR";
   }
   return "ERROR";
+}
+
+// The next event of a watch. From a Cacher it is the cache's own event, shared with every watcher of the same
+// change, whose encoding cache lets each change be encoded once per format however many watch it.
+asio::awaitable<std::optional<storage::cacher::SharedWatchEvent>> next_event(storage::WatchStream& stream) {
+  if (auto* cached = dynamic_cast<storage::cacher::CacheWatchStream*>(&stream)) co_return co_await cached->next_shared();
+  auto event = co_await stream.next();
+  if (!event) co_return std::nullopt;
+  storage::cacher::SharedWatchEvent shared;
+  shared.type = event->type;
+  shared.revision = event->type == storage::WatchEventType::Bookmark ? event->revision : event->object.mod_revision;
+  shared.initial_events_end = event->initial_events_end;
+  shared.error = std::move(event->error);
+  if (event->type != storage::WatchEventType::Bookmark && event->type != storage::WatchEventType::Error)
+    shared.object = std::make_shared<const storage::KeyValue>(std::move(event->object));
+  co_return shared;
+}
+
+// The object of an event in one format: from the event's shared cache when it has one, else encoded here.
+std::shared_ptr<const std::string> encoded(const storage::cacher::SharedWatchEvent& event, std::string_view format,
+                                           const std::function<std::string()>& encode) {
+  if (event.encodings) return event.encodings->get_or_encode(format, encode);
+  return std::make_shared<const std::string>(encode());
 }
 
 // The shared state between the watch loop and what may end it from outside (timeout, shutdown).
@@ -96,7 +122,9 @@ asio::awaitable<void> watch(Scope scope) {
   response.headers().set("Content-Type", protobuf ? std::string(kProtobufWatchMediaType) : "application/json");
   co_await response.begin_stream(200);
   bool table_headers_sent = false;
-  while (auto event = co_await stream->next()) {
+  for (;;) {
+    auto event = co_await next_event(*stream);
+    if (!event) break;
     json::object out;
     out["type"] = type_name(event->type);
     if (event->type == storage::WatchEventType::Error) {
@@ -110,23 +138,40 @@ asio::awaitable<void> watch(Scope scope) {
       out["object"] = json::object{{"kind", definition.kind}, {"apiVersion", definition.group_version()},
                                    {"metadata", std::move(metadata)}};
     } else {
-      std::string bytes = registry::with_resource_version(event->object.value, event->object.mod_revision);
-      if (representation == Representation::Object && !protobuf) {
-        std::string line = "{\"type\":\"" + std::string(type_name(event->type)) + "\",\"object\":" + bytes + "}\n";
-        co_await response.write_chunk(line);
+      auto as_json = [&event] { return registry::with_resource_version(event->object->value, event->revision); };
+      if (representation == Representation::Object) {
+        // The object's bytes are the same for every watcher of this change: encoded once per format.
+        const std::string_view type = type_name(event->type);
+        if (protobuf) {
+          std::string frame;
+          try {
+            auto envelope = encoded(*event, "protobuf", [&] {
+              json::value value = registry::parse_json(as_json());
+              return schema::Transcoder(scope.catalog).encode(value.as_object());
+            });
+            frame = schema::length_delimited_frame(schema::Transcoder::watch_event(type, *envelope));
+          } catch (const schema::TranscodeError&) {
+            break;  // an object with no protobuf form ends the stream, as before
+          }
+          co_await response.write_chunk(frame);
+        } else {
+          auto object = encoded(*event, "json", as_json);
+          std::string line;
+          line.reserve(object->size() + 32);
+          line.append("{\"type\":\"").append(type).append("\",\"object\":").append(*object).append("}\n");
+          co_await response.write_chunk(line);
+        }
         continue;
       }
-      json::value value = registry::parse_json(bytes);
+      json::value value = registry::parse_json(as_json());
       if (representation == Representation::Table) {
         std::vector<json::object> objects{std::move(value.as_object())};
         json::object table = to_table(scope.store.strategy(), objects, !table_headers_sent);
-        table["metadata"] = json::object{{"resourceVersion", std::to_string(event->object.mod_revision)}};
+        table["metadata"] = json::object{{"resourceVersion", std::to_string(event->revision)}};
         table_headers_sent = true;
         out["object"] = std::move(table);
-      } else if (representation == Representation::PartialObjectMetadata) {
-        out["object"] = partial_object_metadata(value.as_object());
       } else {
-        out["object"] = std::move(value);
+        out["object"] = partial_object_metadata(value.as_object());
       }
     }
     if (protobuf) {
@@ -135,7 +180,8 @@ asio::awaitable<void> watch(Scope scope) {
       if (frame.empty()) break;
       co_await response.write_chunk(frame);
     } else {
-      co_await response.write_chunk(json::serialize(out) + "\n");
+      std::string line = json::serialize(out) + "\n";
+      co_await response.write_chunk(line);
     }
     if (event->type == storage::WatchEventType::Error) break;
   }
