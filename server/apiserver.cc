@@ -19,9 +19,14 @@
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
 #include <iostream>
 #include <thread>
-#include <unistd.h>
 
 namespace kapi::server {
 namespace {
@@ -32,6 +37,32 @@ std::string advertise_host(const Options& options) {
   if (!options.advertise_address.empty()) return options.advertise_address;
   if (options.bind_address == "0.0.0.0" || options.bind_address == "::") return "127.0.0.1";
   return options.bind_address;
+}
+
+// The address the `kubernetes` endpoints lead to, as kube-apiserver's DefaultAdvertiseAddress chooses it:
+// --advertise-address, else the bind address unless it is unspecified or loopback, else the host's first
+// non-loopback IPv4 address; "" when there is none (endpoints may not name a loopback address).
+std::string advertise_ip(const Options& options) {
+  if (!options.advertise_address.empty()) return options.advertise_address;
+  const bool unspecified = options.bind_address == "0.0.0.0" || options.bind_address == "::";
+  if (!unspecified && !options.bind_address.starts_with("127.") && options.bind_address != "::1")
+    return options.bind_address;
+  std::string chosen;
+  ifaddrs* interfaces = nullptr;
+  if (::getifaddrs(&interfaces) != 0) return chosen;
+  for (ifaddrs* it = interfaces; it != nullptr; it = it->ifa_next) {
+    if (it->ifa_addr == nullptr || it->ifa_addr->sa_family != AF_INET || (it->ifa_flags & IFF_LOOPBACK) ||
+        !(it->ifa_flags & IFF_UP))
+      continue;
+    char text[INET_ADDRSTRLEN] = {};
+    const auto* address = reinterpret_cast<const sockaddr_in*>(it->ifa_addr);
+    if (::inet_ntop(AF_INET, &address->sin_addr, text, sizeof text) != nullptr) {
+      chosen = text;
+      break;
+    }
+  }
+  ::freeifaddrs(interfaces);
+  return chosen;
 }
 
 asio::awaitable<void> sleep_for(std::chrono::nanoseconds duration) {
@@ -85,6 +116,7 @@ int run_apiserver(const Options& options) {
   service_network.cluster_ips = *apis::core::parse_service_cidr(options.service_cluster_ip_range);
   service_network.node_ports = *apis::core::parse_port_range(options.service_node_port_range);
   service_network.secure_port = options.secure_port;
+  service_network.advertise_address = advertise_ip(options);
   pki_options.extra_sans = {service_network.first_address()};  // the `kubernetes` service's cluster IP
   if (!options.tls_cert_file.empty()) pki_options.tls_cert_file = options.tls_cert_file;
   if (!options.tls_private_key_file.empty()) pki_options.tls_private_key_file = options.tls_private_key_file;

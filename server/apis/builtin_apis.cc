@@ -179,6 +179,7 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
     co_await retry.async_wait(asio::use_awaitable);
   }
   co_await core::ensure_kubernetes_service(*services, service_allocator_->network(), lifecycle, logger_);
+  co_await core::ensure_kubernetes_endpoints(*store("", "endpoints"), service_allocator_->network(), lifecycle, logger_);
   bootstrapped_->store(!lifecycle.shutdown_initiated());
 }
 

@@ -146,6 +146,18 @@ TEST_F(CoreResourcesTest, TheKubernetesServiceFrontsTheSecurePort) {
   EXPECT_EQ(service["spec"].at("ports"),
             json::parse(R"([{"name":"https","protocol":"TCP","port":443,"targetPort":)" + std::to_string(kapi().port()) + "}]"));
   EXPECT_EQ(service["metadata"].at("labels"), json::parse(R"({"component":"apiserver","provider":"kubernetes"})"));
+
+  // Its endpoints lead to this server, as kube-apiserver's endpoint reconciler writes them: kapi binds 127.0.0.1
+  // here, which endpoints may not name, so the host's own address is advertised.
+  HttpResponse endpoints = call("GET", "/api/v1/namespaces/default/endpoints/kubernetes");
+  ASSERT_EQ(endpoints.status, 200) << endpoints.body;
+  auto written = json_object(endpoints.body);
+  const auto& subset = written["subsets"].at(0).as_object();
+  const std::string ip(subset.at("addresses").at(0).at("ip").as_string());
+  EXPECT_FALSE(ip.starts_with("127.")) << endpoints.body;
+  EXPECT_EQ(subset.at("ports"), json::parse(R"([{"name":"https","port":)" + std::to_string(kapi().port()) +
+                                            R"(,"protocol":"TCP"}])"));
+  EXPECT_EQ(written["metadata"].at("labels"), json::parse(R"({"endpointslice.kubernetes.io/skip-mirror":"true"})"));
 }
 
 TEST_F(CoreResourcesTest, ClusterIpsAreAllocatedOnceAndReleasedOnDelete) {

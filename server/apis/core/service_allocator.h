@@ -50,6 +50,8 @@ struct ServiceNetwork {
   PortRange node_ports;
   // The `kubernetes` service's targetPort: the secure port.
   int secure_port = 6443;
+  // The IP the `kubernetes` endpoints lead to (--advertise-address, or the host's address); "" writes none.
+  std::string advertise_address;
 
   // The range's first address, the `kubernetes` service's clusterIP: "10.0.0.1".
   std::string first_address() const { return cluster_ips.address(1); }

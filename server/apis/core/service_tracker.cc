@@ -123,4 +123,59 @@ asio::awaitable<void> ensure_kubernetes_service(registry::Store& services, const
   }
 }
 
+json::object kubernetes_endpoints(const ServiceNetwork& network) {
+  const int port = network.secure_port > 0 && network.secure_port <= 65535 ? network.secure_port : 6443;
+  json::object subset{{"addresses", json::array{json::object{{"ip", network.advertise_address}}}},
+                      {"ports", json::array{json::object{{"name", "https"}, {"port", port}, {"protocol", "TCP"}}}}};
+  // The EndpointSlice mirroring controller leaves these alone: kube-apiserver writes its own slice.
+  json::object metadata{{"name", "kubernetes"},
+                        {"namespace", "default"},
+                        {"labels", json::object{{"endpointslice.kubernetes.io/skip-mirror", "true"}}}};
+  return json::object{{"apiVersion", "v1"}, {"kind", "Endpoints"}, {"metadata", metadata},
+                      {"subsets", json::array{subset}}};
+}
+
+asio::awaitable<void> ensure_kubernetes_endpoints(registry::Store& endpoints, const ServiceNetwork& network,
+                                                  const server::Lifecycle& lifecycle, base::Logger& logger) {
+  if (network.advertise_address.empty()) {
+    logger.warning("no address to advertise (--advertise-address): the kubernetes endpoints are not written");
+    co_return;
+  }
+  const json::object wanted = kubernetes_endpoints(network);
+  while (!lifecycle.shutdown_initiated()) {
+    try {
+      // Created when missing, its subsets put right when this server's address or port changed.
+      registry::UpdateFunction put_right = [&wanted](const json::object* current) {
+        json::object updated = current ? *current : wanted;
+        updated["subsets"] = wanted.at("subsets");
+        auto& labels = registry::metadata_of(updated)["labels"];
+        if (!labels.is_object()) labels = json::object();
+        labels.as_object()["endpointslice.kubernetes.io/skip-mirror"] = "true";
+        return updated;
+      };
+      registry::WriteOptions options;
+      bool exists = true;
+      try {
+        co_await endpoints.get("default", "kubernetes", "");
+      } catch (const apierrors::ApiError& error) {
+        if (error.status().code != 404) throw;
+        exists = false;
+      }
+      if (exists) co_await endpoints.update("default", "kubernetes", put_right, options);
+      else co_await endpoints.create("default", wanted, options);
+      co_return;
+    } catch (const apierrors::ApiError& error) {
+      if (error.status().code == 409) continue;  // created meanwhile: put it right
+      if (error.status().code == 422) {  // e.g. an --advertise-address endpoints may not name: retrying won't help
+        logger.warning("the kubernetes endpoints cannot be written: " + error.status().message);
+        co_return;
+      }
+      logger.warning("writing the kubernetes endpoints failed, retrying: " + error.status().message);
+    } catch (const std::exception& error) {
+      logger.warning(std::string("writing the kubernetes endpoints failed, retrying: ") + error.what());
+    }
+    co_await pause(std::chrono::seconds(1));
+  }
+}
+
 }  // namespace kapi::apis::core

@@ -29,6 +29,10 @@ asio::awaitable<void> track_service_allocations(registry::Store& services, std::
 // port 443 ("https") to the secure port. Created when missing, its ports put right when they differ; retried
 // while storage is unreachable, until shutdown.
 boost::json::object kubernetes_service(const ServiceNetwork& network);
+// Its endpoints, as kube-apiserver's endpoint reconciler keeps them: the advertise address on the secure port.
+boost::json::object kubernetes_endpoints(const ServiceNetwork& network);
+asio::awaitable<void> ensure_kubernetes_endpoints(registry::Store& endpoints, const ServiceNetwork& network,
+                                                  const server::Lifecycle& lifecycle, base::Logger& logger);
 asio::awaitable<void> ensure_kubernetes_service(registry::Store& services, const ServiceNetwork& network,
                                                 const server::Lifecycle& lifecycle, base::Logger& logger);
 
