@@ -78,6 +78,31 @@ TEST_F(ProtobufTest, KubectlCreateGeneratorsSendProtobuf) {
   EXPECT_EQ(again.output, "error: failed to create configmap: configmaps \"proto-cm\" already exists\n");
 }
 
+// kubectl's protobuf bodies carry every non-pointer field, empty or not; what is stored is kube-apiserver's JSON of
+// them, with omitempty's zero values gone and pointers' zero values kept.
+TEST_F(ProtobufTest, ObjectsCreatedFromProtobufHaveNoEmptyFields) {
+  ASSERT_TRUE(std::filesystem::exists("/usr/bin/kubectl")) << "kubectl is not installed (scripts/install-deps)";
+  ASSERT_EQ(kubectl("create configmap proto-empty --from-literal=a=b").exit_code, 0);
+  CommandResult got = kubectl("get configmap proto-empty -o json");
+  ASSERT_EQ(got.exit_code, 0) << got.output;
+  json::object configmap = json_object(got.output);
+  const json::object& metadata = configmap["metadata"].as_object();
+  for (const char* absent : {"generateName", "selfLink", "generation", "deletionGracePeriodSeconds"})
+    EXPECT_FALSE(metadata.contains(absent)) << absent << " in " << got.output;
+  EXPECT_EQ(configmap["data"], (json::object{{"a", "b"}}));
+  EXPECT_FALSE(configmap.contains("immutable")) << got.output;
+
+  ASSERT_EQ(kubectl("create deployment proto-zero --image=nginx --replicas=0").exit_code, 0);
+  CommandResult deployment = kubectl("get deployment proto-zero -o json");
+  ASSERT_EQ(deployment.exit_code, 0) << deployment.output;
+  json::object spec = json_object(deployment.output)["spec"].as_object();
+  EXPECT_EQ(spec["replicas"], 0) << "a pointer keeps its zero value: " << deployment.output;
+  json::object container = spec["template"].as_object()["spec"].as_object()["containers"].as_array()[0].as_object();
+  EXPECT_FALSE(container.contains("workingDir")) << deployment.output;
+  EXPECT_FALSE(container.contains("stdin")) << deployment.output;
+  EXPECT_EQ(container["resources"], json::object()) << "a struct stays, empty: " << deployment.output;
+}
+
 TEST_F(ProtobufTest, ObjectsListsAndStatusesAsProtobuf) {
   create_configmap("proto-get", "v1");
   json::object object = decoded(call("GET", std::string(kConfigMaps) + "/proto-get"));
