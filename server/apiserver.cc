@@ -2,6 +2,7 @@
 
 #include "base/duration.h"
 #include "base/log.h"
+#include "base/sleep.h"
 #include "filters/chain.h"
 #include "server/chain/server_chain.h"
 #include "server/chain/testing_endpoints.h"
@@ -65,26 +66,20 @@ std::string advertise_ip(const Options& options) {
   return chosen;
 }
 
-asio::awaitable<void> sleep_for(std::chrono::nanoseconds duration) {
-  asio::steady_timer timer(co_await asio::this_coro::executor);
-  timer.expires_after(duration);
-  co_await timer.async_wait(asio::use_awaitable);
-}
-
 // The shutdown sequence of kube-apiserver's lifecycle signals, in order.
 asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Lifecycle& lifecycle,
                                 http::HttpServer& http, apis::BuiltInApis& apis, asio::io_context& io) {
   logger.info("received termination signal: /readyz now fails; shutting down after " +
               base::format_go_duration(options.shutdown_delay_duration));
   lifecycle.initiate_shutdown();
-  if (options.shutdown_delay_duration.count() > 0) co_await sleep_for(options.shutdown_delay_duration);
+  if (options.shutdown_delay_duration.count() > 0) co_await base::sleep_for(options.shutdown_delay_duration);
 
   http.stop_accepting();
   http.connections().close_all_when_idle();
   lifecycle.stop_accepting_requests();
 
   auto give_up = std::chrono::steady_clock::now() + options.shutdown_timeout;
-  while (lifecycle.in_flight() > 0 && std::chrono::steady_clock::now() < give_up) co_await sleep_for(10ms);
+  while (lifecycle.in_flight() > 0 && std::chrono::steady_clock::now() < give_up) co_await base::sleep_for(10ms);
   if (lifecycle.in_flight() > 0)
     logger.warning("shutdown timeout: " + std::to_string(lifecycle.in_flight()) + " requests still in flight");
 
@@ -93,7 +88,7 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
   while ((lifecycle.long_running_count() > 0 || http.connections().size() > 0) &&
          std::chrono::steady_clock::now() < long_running_deadline) {
     http.connections().close_all_when_idle();
-    co_await sleep_for(10ms);
+    co_await base::sleep_for(10ms);
   }
   co_await apis.shutdown();
   logger.info("shutdown complete");

@@ -1,14 +1,13 @@
 #include "server/controllers/namespace_controller.h"
 
 #include "base/log.h"
+#include "base/sleep.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
-#include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
-#include <asio/use_awaitable.hpp>
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -24,15 +23,6 @@ constexpr std::string_view kKubernetesFinalizer = "kubernetes";
 constexpr auto kFirstRetry = std::chrono::milliseconds(100);
 constexpr auto kLongestRetry = std::chrono::seconds(2);
 
-std::optional<json::object> parse_object(std::string_view bytes) {
-  try {
-    json::value value = registry::parse_json(bytes);
-    if (value.is_object()) return std::move(value.as_object());
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
 const json::array* spec_finalizers(const json::object& namespace_) {
   auto spec = namespace_.find("spec");
   if (spec == namespace_.end() || !spec->value().is_object()) return nullptr;
@@ -47,12 +37,6 @@ bool ours_to_finalize(const json::object& namespace_) {
   const json::array* finalizers = spec_finalizers(namespace_);
   return finalizers && std::find(finalizers->begin(), finalizers->end(), json::value(kKubernetesFinalizer)) !=
                            finalizers->end();
-}
-
-asio::awaitable<void> pause(std::chrono::milliseconds duration) {
-  asio::steady_timer timer(co_await asio::this_coro::executor);
-  timer.expires_after(duration);
-  co_await timer.async_wait(asio::use_awaitable);
 }
 
 struct Condition {
@@ -126,7 +110,7 @@ asio::awaitable<void> NamespaceController::run() {
         if (event->type == storage::WatchEventType::Error) break;  // expired: watch again from now
         if (event->type != storage::WatchEventType::Added && event->type != storage::WatchEventType::Modified)
           continue;
-        auto namespace_ = parse_object(event->object.value);
+        auto namespace_ = registry::parse_json_object(event->object.value);
         if (!namespace_ || !ours_to_finalize(*namespace_)) continue;
         std::string name(registry::meta_string(*namespace_, "name"));
         if (claim(name)) asio::co_spawn(executor, finalize_until_done(std::move(name)), asio::detached);
@@ -137,7 +121,7 @@ asio::awaitable<void> NamespaceController::run() {
       if (!stopping_->load()) logger_.warning(std::string("namespace controller: watching namespaces: ") + error.what());
     }
     if (stopping_->load()) break;
-    co_await pause(std::chrono::milliseconds(500));
+    co_await base::sleep_for(std::chrono::milliseconds(500));
   }
 }
 
@@ -154,7 +138,7 @@ asio::awaitable<void> NamespaceController::finalize_until_done(std::string name)
     }
     if (done) break;
     // Content with finalizers goes when its owners let it go: look again, less often the longer it takes.
-    co_await pause(retry);
+    co_await base::sleep_for(retry);
     retry = std::min<std::chrono::milliseconds>(retry * 2, kLongestRetry);
   }
   release(name);
@@ -168,7 +152,7 @@ asio::awaitable<bool> NamespaceController::sync(const std::string& name) {
     if (error.status().code == 404) co_return true;
     throw;
   }
-  auto namespace_ = parse_object(stored);
+  auto namespace_ = registry::parse_json_object(stored);
   if (!namespace_ || !ours_to_finalize(*namespace_)) co_return true;
   PassResult pass = co_await delete_content(name);
   co_await update_conditions(name, pass);
@@ -191,7 +175,7 @@ asio::awaitable<NamespaceController::PassResult> NamespaceController::delete_con
       continue;
     }
     for (const auto& item : listed.items) {
-      auto object = parse_object(item);
+      auto object = registry::parse_json_object(item);
       if (!object) continue;
       std::string item_name(registry::meta_string(*object, "name"));
       try {
@@ -200,7 +184,7 @@ asio::awaitable<NamespaceController::PassResult> NamespaceController::delete_con
         if (result.deleted) continue;
         // Kept by its finalizers, or by a graceful deletion still running.
         ++pass.remaining_by_resource[resource];
-        auto marked = parse_object(result.object);
+        auto marked = registry::parse_json_object(result.object);
         if (!marked) continue;
         const auto& meta = registry::metadata_of(*marked);
         if (auto finalizers = meta.find("finalizers"); finalizers != meta.end() && finalizers->value().is_array())

@@ -85,6 +85,15 @@ boost::json::value parse_json(std::string_view text) {
   return boost::json::parse(text, {}, options);
 }
 
+std::optional<boost::json::object> parse_json_object(std::string_view text) {
+  try {
+    boost::json::value value = parse_json(text);
+    if (value.is_object()) return std::move(value.as_object());
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
 boost::json::object& metadata_of(boost::json::object& object) {
   auto& metadata = object["metadata"];
   if (!metadata.is_object()) metadata = boost::json::object();

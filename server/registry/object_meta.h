@@ -7,6 +7,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,8 @@ std::string with_resource_version(std::string_view stored, storage::Revision rev
 inline constexpr std::size_t kMaxObjectDepth = 1000;
 // Parses stored or sent JSON with that bound; throws boost::system::system_error when it is not JSON.
 boost::json::value parse_json(std::string_view text);
+// The same for stored bytes that should hold an object: std::nullopt when they do not (a watcher skips those).
+std::optional<boost::json::object> parse_json_object(std::string_view text);
 
 // metadata as an object, created when missing or not an object.
 boost::json::object& metadata_of(boost::json::object& object);

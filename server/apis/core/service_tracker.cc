@@ -1,36 +1,16 @@
 #include "server/apis/core/service_tracker.h"
 
 #include "base/log.h"
+#include "base/sleep.h"
 #include "server/apierrors/errors.h"
 #include "server/lifecycle.h"
 #include "server/registry/object_meta.h"
 
-#include <asio/steady_timer.hpp>
-#include <asio/this_coro.hpp>
-#include <asio/use_awaitable.hpp>
 #include <boost/json.hpp>
 
 namespace kapi::apis::core {
-namespace {
 
 namespace json = boost::json;
-
-std::optional<json::object> parse_object(std::string_view bytes) {
-  try {
-    json::value value = registry::parse_json(bytes);
-    if (value.is_object()) return std::move(value.as_object());
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
-asio::awaitable<void> pause(std::chrono::milliseconds duration) {
-  asio::steady_timer timer(co_await asio::this_coro::executor);
-  timer.expires_after(duration);
-  co_await timer.async_wait(asio::use_awaitable);
-}
-
-}  // namespace
 
 asio::awaitable<void> track_service_allocations(registry::Store& services, std::shared_ptr<ServiceAllocator> allocator,
                                                 std::shared_ptr<const std::atomic<bool>> stopping,
@@ -42,7 +22,7 @@ asio::awaitable<void> track_service_allocations(registry::Store& services, std::
       std::vector<json::object> stored;
       stored.reserve(list.items.size());
       for (const auto& item : list.items)
-        if (auto service = parse_object(item)) stored.push_back(std::move(*service));
+        if (auto service = registry::parse_json_object(item)) stored.push_back(std::move(*service));
       allocator->resync(stored);
       storage::WatchOptions options;
       options.resource_version = std::to_string(list.revision);
@@ -50,7 +30,7 @@ asio::awaitable<void> track_service_allocations(registry::Store& services, std::
       while (auto event = co_await stream->next()) {
         if (event->type == storage::WatchEventType::Error) break;  // expired: relist
         if (event->type == storage::WatchEventType::Bookmark) continue;
-        auto service = parse_object(event->object.value);
+        auto service = registry::parse_json_object(event->object.value);
         if (!service) continue;
         if (event->type == storage::WatchEventType::Deleted) allocator->forget(registry::meta_string(*service, "uid"));
         else allocator->observe(*service);
@@ -61,7 +41,7 @@ asio::awaitable<void> track_service_allocations(registry::Store& services, std::
       if (!stopping->load()) logger.warning(std::string("following the services for IP and port allocation: ") + error.what());
     }
     if (stopping->load()) break;
-    co_await pause(std::chrono::milliseconds(500));
+    co_await base::sleep_for(std::chrono::milliseconds(500));
   }
 }
 
@@ -119,7 +99,7 @@ asio::awaitable<void> ensure_kubernetes_service(registry::Store& services, const
     } catch (const std::exception& error) {
       logger.warning(std::string("creating the kubernetes service failed, retrying: ") + error.what());
     }
-    co_await pause(std::chrono::seconds(1));
+    co_await base::sleep_for(std::chrono::seconds(1));
   }
 }
 
@@ -174,7 +154,7 @@ asio::awaitable<void> ensure_kubernetes_endpoints(registry::Store& endpoints, co
     } catch (const std::exception& error) {
       logger.warning(std::string("writing the kubernetes endpoints failed, retrying: ") + error.what());
     }
-    co_await pause(std::chrono::seconds(1));
+    co_await base::sleep_for(std::chrono::seconds(1));
   }
 }
 
