@@ -18,12 +18,14 @@ struct CommandResult {
 };
 
 // kubectl with the generated admin kubeconfig, a private HOME and cache dir (no discovery or OpenAPI cache
-// leaks in from elsewhere) and a time bound.
-inline CommandResult run_kubectl(const test_support::KapiProcess& kapi, const std::string& arguments) {
+// leaks in from elsewhere) and a time bound (past it, the exit code is 124: how a `get -w` is ended).
+inline CommandResult run_kubectl(const test_support::KapiProcess& kapi, const std::string& arguments,
+                                 int timeout_seconds = 60) {
   const auto home = kapi.work_dir() / "kubectl-home";
   std::filesystem::create_directories(home);
   const std::string command = "env HOME='" + home.string() + "' KUBECACHEDIR='" + (home / "cache").string() +
-                              "' KUBECONFIG= timeout 60 /usr/bin/kubectl --kubeconfig '" +
+                              "' KUBECONFIG= timeout " + std::to_string(timeout_seconds) +
+                              " /usr/bin/kubectl --kubeconfig '" +
                               kapi.admin_kubeconfig().string() + "' " + arguments + " 2>&1";
   CommandResult result;
   FILE* pipe = ::popen(command.c_str(), "r");

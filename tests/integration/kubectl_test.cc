@@ -3,9 +3,11 @@
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
+#include <thread>
 
 namespace kapi::integration {
 namespace {
@@ -125,6 +127,63 @@ TEST_F(KubectlTest, ApiResourcesListsTheServedResources) {
                           R"(\ndeployments +deploy +apps/v1 +true +Deployment\n)",
                           R"(\nleases +coordination.k8s.io/v1 +true +Lease\n)"})
     EXPECT_TRUE(std::regex_search(result.output, std::regex(row))) << row << "\n" << result.output;
+}
+
+TEST_F(KubectlTest, AnnotateYamlApiVersionsAndServerDryRun) {
+  ASSERT_EQ(kubectl("create configmap notes --from-literal=a=b").exit_code, 0);
+  EXPECT_EQ(kubectl("annotate configmap notes note=hi").output, "configmap/notes annotated\n");
+  CommandResult yaml = kubectl("get configmap notes -o yaml");
+  EXPECT_EQ(yaml.exit_code, 0) << yaml.output;
+  EXPECT_NE(yaml.output.find("kind: ConfigMap\n"), std::string::npos) << yaml.output;
+  EXPECT_NE(yaml.output.find("    note: hi\n"), std::string::npos) << yaml.output;
+
+  CommandResult versions = kubectl("api-versions");
+  EXPECT_EQ(versions.exit_code, 0) << versions.output;
+  for (const char* version : {"apps/v1\n", "coordination.k8s.io/v1\n", "v1\n"})
+    EXPECT_NE(versions.output.find(version), std::string::npos) << versions.output;
+
+  CommandResult dry = kubectl("create configmap dry --from-literal=a=b --dry-run=server");
+  EXPECT_EQ(dry.output, "configmap/dry created (server dry run)\n");
+  EXPECT_EQ(kubectl("get configmap dry").output, "Error from server (NotFound): configmaps \"dry\" not found\n");
+}
+
+TEST_F(KubectlTest, ErrorLinesAreKubes) {
+  EXPECT_EQ(kubectl("get configmap nope").output, "Error from server (NotFound): configmaps \"nope\" not found\n");
+  ASSERT_EQ(kubectl("create configmap twice").exit_code, 0);
+  CommandResult again = kubectl("create configmap twice");
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_EQ(again.output, "error: failed to create configmap: configmaps \"twice\" already exists\n");
+  CommandResult invalid = kubectl("create configmap Bad_Name");
+  EXPECT_NE(invalid.exit_code, 0);
+  EXPECT_NE(invalid.output.find("error: failed to create configmap: ConfigMap \"Bad_Name\" is invalid: metadata.name: "
+                                "Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of"),
+            std::string::npos)
+      << invalid.output;
+}
+
+// `kubectl get -w` prints each change as it happens: it lists, then watches from the list's resourceVersion.
+TEST_F(KubectlTest, GetWatchPrintsAddedModifiedAndDeleted) {
+  CommandResult watched;
+  std::thread watcher([&] {
+    watched = run_kubectl(kapi(), "get configmaps -l watch=me -w --output-watch-events", 6);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // kubectl has listed and is watching
+  const std::string body = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"watched","labels":{"watch":"me"}}})";
+  auto connection = kapi().connect_admin();
+  const std::vector<std::pair<std::string, std::string>> json{{"Content-Type", "application/json"}};
+  const std::vector<std::pair<std::string, std::string>> merge{{"Content-Type", "application/merge-patch+json"}};
+  EXPECT_EQ(connection.request("POST", "/api/v1/namespaces/default/configmaps", json, body).status, 201);
+  EXPECT_EQ(connection.request("PATCH", "/api/v1/namespaces/default/configmaps/watched", merge, R"({"data":{"a":"1"}})")
+                .status,
+            200);
+  EXPECT_EQ(connection.request("DELETE", "/api/v1/namespaces/default/configmaps/watched", json, "").status, 200);
+  watcher.join();
+  EXPECT_EQ(watched.exit_code, 124) << "ended by the test's time bound\n" << watched.output;
+  const std::regex events("EVENT +NAME +DATA +AGE\n"
+                          "ADDED +watched +0 +0s\n"
+                          "MODIFIED +watched +1 +0s\n"
+                          "DELETED +watched +1 +0s\n");
+  EXPECT_TRUE(std::regex_match(watched.output, events)) << watched.output;
 }
 
 }  // namespace
