@@ -10,7 +10,7 @@ namespace {
 
 using namespace apps;
 
-class DaemonSetStrategy final : public registry::Strategy {
+class DaemonSetStrategy final : public WorkloadStrategy {
  public:
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object();
@@ -20,39 +20,32 @@ class DaemonSetStrategy final : public registry::Strategy {
   validation::ErrorList validate(const json::object& object) const override {
     return validate_workload_spec(object, {.kind = "daemonset", .has_replicas = false});
   }
-  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
-    validation::ErrorList errors = validate(object);
-    for (auto& error : validate_selector_unchanged(object, old)) errors.push_back(std::move(error));
-    return errors;
-  }
-  bool tracks_generation() const override { return true; }
 
   std::vector<registry::TableColumn> table_columns() const override {
-    return {registry::name_column(),
+    std::vector<registry::TableColumn> columns{registry::name_column(),
             {"Desired", "integer", "", "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod).", 0},
             {"Current", "integer", "", "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.", 0},
             {"Ready", "integer", "", "numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.", 0},
             {"Up-to-date", "integer", "", "The total number of nodes that are running updated daemon pod", 0},
             {"Available", "integer", "", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)", 0},
             {"Node Selector", "string", "", "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node.", 0},
-            registry::age_column(),
-            {"Containers", "string", "", "Names of each container in the template.", 1},
-            {"Images", "string", "", "Images referenced by each container in the template.", 1},
-            {"Selector", "string", "", "A label query over pods that are managed by the daemon set.", 1}};
+            registry::age_column()};
+    auto wide = wide_columns("A label query over pods that are managed by the daemon set.");
+    columns.insert(columns.end(), wide.begin(), wide.end());
+    return columns;
   }
   json::array table_cells(const json::object& object) const override {
     const json::object* status = object_at(object, "status");
-    return {json::string(registry::meta_string(object, "name")),
+    json::array cells{json::string(registry::meta_string(object, "name")),
             int_or_zero(status, "desiredNumberScheduled"),
             int_or_zero(status, "currentNumberScheduled"),
             int_or_zero(status, "numberReady"),
             int_or_zero(status, "updatedNumberScheduled"),
             int_or_zero(status, "numberAvailable"),
             json::string(node_selector(object)),
-            json::string(registry::age_of(object)),
-            containers_cell(object),
-            images_cell(object),
-            selector_cell(object)};
+            json::string(registry::age_of(object))};
+    append_wide_cells(cells, object, true);
+    return cells;
   }
 
  private:

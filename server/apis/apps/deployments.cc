@@ -9,7 +9,7 @@ namespace {
 
 using namespace apps;
 
-class DeploymentStrategy final : public registry::Strategy {
+class DeploymentStrategy final : public WorkloadStrategy {
  public:
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object();
@@ -33,36 +33,29 @@ class DeploymentStrategy final : public registry::Strategy {
                                                    "must be greater than or equal to 0"));
     return errors;
   }
-  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
-    validation::ErrorList errors = validate(object);
-    for (auto& error : validate_selector_unchanged(object, old)) errors.push_back(std::move(error));
-    return errors;
-  }
-  bool tracks_generation() const override { return true; }
 
   std::vector<registry::TableColumn> table_columns() const override {
-    return {registry::name_column(),
+    std::vector<registry::TableColumn> columns{registry::name_column(),
             {"Ready", "string", "", "Number of the pod with ready state", 0},
             {"Up-to-date", "string", "", "Total number of non-terminated pods targeted by this deployment that have the desired template spec.", 0},
             {"Available", "string", "", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.", 0},
-            registry::age_column(),
-            {"Containers", "string", "", "Names of each container in the template.", 1},
-            {"Images", "string", "", "Images referenced by each container in the template.", 1},
-            {"Selector", "string", "", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", 1}};
+            registry::age_column()};
+    auto wide = wide_columns("Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.");
+    columns.insert(columns.end(), wide.begin(), wide.end());
+    return columns;
   }
   json::array table_cells(const json::object& object) const override {
     const json::object* spec = object_at(object, "spec");
     const json::object* status = object_at(object, "status");
     std::string ready = std::to_string(int_or_zero(status, "readyReplicas")) + "/" +
                         std::to_string(int_or_zero(spec, "replicas"));
-    return {json::string(registry::meta_string(object, "name")),
-            json::string(ready),
-            int_or_zero(status, "updatedReplicas"),
-            int_or_zero(status, "availableReplicas"),
-            json::string(registry::age_of(object)),
-            containers_cell(object),
-            images_cell(object),
-            selector_cell(object)};
+    json::array cells{json::string(registry::meta_string(object, "name")),
+                      json::string(ready),
+                      int_or_zero(status, "updatedReplicas"),
+                      int_or_zero(status, "availableReplicas"),
+                      json::string(registry::age_of(object))};
+    append_wide_cells(cells, object, true);
+    return cells;
   }
 
  private:

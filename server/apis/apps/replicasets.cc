@@ -8,7 +8,7 @@ namespace {
 
 using namespace apps;
 
-class ReplicaSetStrategy final : public registry::Strategy {
+class ReplicaSetStrategy final : public WorkloadStrategy {
  public:
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object();
@@ -22,34 +22,27 @@ class ReplicaSetStrategy final : public registry::Strategy {
                                                  std::to_string(*value), "must be greater than or equal to 0"));
     return errors;
   }
-  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
-    validation::ErrorList errors = validate(object);
-    for (auto& error : validate_selector_unchanged(object, old)) errors.push_back(std::move(error));
-    return errors;
-  }
-  bool tracks_generation() const override { return true; }
 
   std::vector<registry::TableColumn> table_columns() const override {
-    return {registry::name_column(),
+    std::vector<registry::TableColumn> columns{registry::name_column(),
             {"Desired", "integer", "", "Number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1.", 0},
             {"Current", "integer", "", "Replicas is the most recently observed number of replicas.", 0},
             {"Ready", "integer", "", "The number of ready replicas for this replica set.", 0},
-            registry::age_column(),
-            {"Containers", "string", "", "Names of each container in the template.", 1},
-            {"Images", "string", "", "Images referenced by each container in the template.", 1},
-            {"Selector", "string", "", "Selector is a label query over pods that should match the replica count.", 1}};
+            registry::age_column()};
+    auto wide = wide_columns("Selector is a label query over pods that should match the replica count.");
+    columns.insert(columns.end(), wide.begin(), wide.end());
+    return columns;
   }
   json::array table_cells(const json::object& object) const override {
     const json::object* spec = object_at(object, "spec");
     const json::object* status = object_at(object, "status");
-    return {json::string(registry::meta_string(object, "name")),
-            int_or_zero(spec, "replicas"),
-            int_or_zero(status, "replicas"),
-            int_or_zero(status, "readyReplicas"),
-            json::string(registry::age_of(object)),
-            containers_cell(object),
-            images_cell(object),
-            selector_cell(object)};
+    json::array cells{json::string(registry::meta_string(object, "name")),
+                      int_or_zero(spec, "replicas"),
+                      int_or_zero(status, "replicas"),
+                      int_or_zero(status, "readyReplicas"),
+                      json::string(registry::age_of(object))};
+    append_wide_cells(cells, object, true);
+    return cells;
   }
 
  private:

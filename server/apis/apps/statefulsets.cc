@@ -8,7 +8,7 @@ namespace {
 
 using namespace apps;
 
-class StatefulSetStrategy final : public registry::Strategy {
+class StatefulSetStrategy final : public WorkloadStrategy {
  public:
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object();
@@ -24,7 +24,8 @@ class StatefulSetStrategy final : public registry::Strategy {
                                            "must be 'OrderedReady' or 'Parallel'"));
     return errors;
   }
-  // ValidateStatefulSetUpdate: only these members of the spec may change.
+  // ValidateStatefulSetUpdate: only these members of the spec may change (the selector is not one of them, so it
+  // needs no rule of its own).
   validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
     validation::ErrorList errors = validate(object);
     auto fixed_part = [](const json::object& workload) {
@@ -42,20 +43,22 @@ class StatefulSetStrategy final : public registry::Strategy {
           "'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"));
     return errors;
   }
-  bool tracks_generation() const override { return true; }
 
   std::vector<registry::TableColumn> table_columns() const override {
-    return {registry::name_column(),
-            {"Ready", "string", "", "Number of the pod with ready state", 0},
-            registry::age_column(),
-            {"Containers", "string", "", "Names of each container in the template.", 1},
-            {"Images", "string", "", "Images referenced by each container in the template.", 1}};
+    std::vector<registry::TableColumn> columns{registry::name_column(),
+                                               {"Ready", "string", "", "Number of the pod with ready state", 0},
+                                               registry::age_column()};
+    auto wide = wide_columns("");
+    columns.insert(columns.end(), wide.begin(), wide.end());
+    return columns;
   }
   json::array table_cells(const json::object& object) const override {
     std::string ready = std::to_string(int_or_zero(object_at(object, "status"), "readyReplicas")) + "/" +
                         std::to_string(int_or_zero(object_at(object, "spec"), "replicas"));
-    return {json::string(registry::meta_string(object, "name")), json::string(ready),
-            json::string(registry::age_of(object)), containers_cell(object), images_cell(object)};
+    json::array cells{json::string(registry::meta_string(object, "name")), json::string(ready),
+                      json::string(registry::age_of(object))};
+    append_wide_cells(cells, object, false);
+    return cells;
   }
 
  private:

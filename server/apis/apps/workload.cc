@@ -241,4 +241,18 @@ json::string selector_cell(const json::object& workload) {
   return json::string(selector ? *selector : "<error>");
 }
 
+std::vector<registry::TableColumn> wide_columns(std::string selector_description) {
+  std::vector<registry::TableColumn> columns{
+      {"Containers", "string", "", "Names of each container in the template.", 1},
+      {"Images", "string", "", "Images referenced by each container in the template.", 1}};
+  if (!selector_description.empty()) columns.push_back({"Selector", "string", "", std::move(selector_description), 1});
+  return columns;
+}
+
+void append_wide_cells(json::array& cells, const json::object& workload, bool with_selector) {
+  cells.push_back(containers_cell(workload));
+  cells.push_back(images_cell(workload));
+  if (with_selector) cells.push_back(selector_cell(workload));
+}
+
 }  // namespace kapi::apis::apps

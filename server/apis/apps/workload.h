@@ -2,6 +2,7 @@
 // What the apps/v1 workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet) share: their pod template's code
 // defaults, ValidatePodTemplateSpecForReplicaSet-style checks of selector and template, and the CONTAINERS, IMAGES
 // and SELECTOR cells of kube's printers (layoutContainerCells, metav1.LabelSelectorAsSelector).
+#include "server/registry/strategy.h"
 #include "server/validation/field_error.h"
 
 #include <boost/json.hpp>
@@ -45,5 +46,22 @@ validation::ErrorList validate_selector_unchanged(const json::object& workload, 
 json::string containers_cell(const json::object& workload);
 json::string images_cell(const json::object& workload);
 json::string selector_cell(const json::object& workload);
+// The -o wide columns (priority 1) kube's printers give every workload: CONTAINERS and IMAGES, then SELECTOR
+// described as the resource's printer describes it (none when `selector_description` is empty, as for
+// StatefulSets); append_wide_cells adds their cells in the same order.
+std::vector<registry::TableColumn> wide_columns(std::string selector_description);
+void append_wide_cells(json::array& cells, const json::object& workload, bool with_selector);
+
+// What the workload strategies share: metadata.generation follows spec changes, and updates keep the selector
+// (StatefulSet replaces the update rule with its own, which forbids more).
+class WorkloadStrategy : public registry::Strategy {
+ public:
+  bool tracks_generation() const final { return true; }
+  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
+    validation::ErrorList errors = validate(object);
+    for (auto& error : validate_selector_unchanged(object, old)) errors.push_back(std::move(error));
+    return errors;
+  }
+};
 
 }  // namespace kapi::apis::apps
