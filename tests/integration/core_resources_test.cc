@@ -277,14 +277,7 @@ TEST(CoreResourcesRestartTest, AllocationsSurviveARestart) {
     EXPECT_EQ(first.shut_down(20s), 0) << first.logs();
   }
   // kube's keys: services under services/specs, endpoints under services/endpoints, nodes under minions.
-  std::string command = "ETCDCTL_API=3 timeout 20 etcdctl --endpoints=" + etcd.endpoint() +
-                        " get /registry --prefix --keys-only 2>&1";
-  std::string keys;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) keys.append(buffer, n);
-  ::pclose(pipe);
+  const std::string keys = etcd.etcdctl("get /registry --prefix --keys-only");
   for (const char* key : {"/registry/services/specs/default/kept", "/registry/services/specs/default/kubernetes",
                           "/registry/services/endpoints/default/kept", "/registry/minions/n1"})
     EXPECT_NE(keys.find(key), std::string::npos) << key << " missing from\n" << keys;

@@ -67,14 +67,7 @@ TEST(StorageBackendTest, ObjectsAreStoredUnderTheEtcdPrefixAsKubeStoresThem) {
       R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stored"},"data":{"k":"v"}})");
   ASSERT_EQ(created.status, 201) << created.body << kapi.logs();
 
-  std::string command = "ETCDCTL_API=3 timeout 20 etcdctl --endpoints=" + etcd.endpoint() +
-                        " get /kapi-test/configmaps/default/stored --print-value-only 2>&1";
-  std::string stored;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) stored.append(buffer, n);
-  ::pclose(pipe);
+  const std::string stored = etcd.etcdctl("get /kapi-test/configmaps/default/stored --print-value-only");
   EXPECT_TRUE(stored.starts_with(R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"stored")")) << stored;
   EXPECT_EQ(stored.find("resourceVersion"), std::string::npos) << stored;  // kube never stores it
   EXPECT_NE(stored.find(R"("data":{"k":"v"})"), std::string::npos) << stored;

@@ -1,6 +1,7 @@
 #include "tests/support/etcd_process.h"
 
 #include "protos/etcd/rpc.grpc.pb.h"
+#include "tests/support/command.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -238,6 +239,10 @@ std::string EtcdProcess::log_tail() const {
   std::ostringstream tail;
   for (std::size_t i = lines.size() > 30 ? lines.size() - 30 : 0; i < lines.size(); ++i) tail << lines[i] << '\n';
   return tail.str();
+}
+
+std::string EtcdProcess::etcdctl(const std::string& arguments) const {
+  return run_command("ETCDCTL_API=3 timeout 20 etcdctl --endpoints=" + endpoint() + " " + arguments).output;
 }
 
 }  // namespace kapi::test_support

@@ -44,6 +44,8 @@ class EtcdProcess {
   void kill();
   // Starts again on the same ports and data dir and waits until it serves.
   void start();
+  // What `etcdctl <arguments>` (v3 API, this etcd's endpoint, 20 s at most) prints, stderr included.
+  std::string etcdctl(const std::string& arguments) const;
   // The last lines of etcd's log, for failure messages.
   std::string log_tail() const;
 

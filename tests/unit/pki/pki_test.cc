@@ -199,7 +199,7 @@ TEST_F(PkiGeneratedTest, OpensslCliVerifiesTheServingCertificateAgainstTheCa) {
   const testing::CommandResult result =
       testing::run_command("openssl verify -purpose sslserver -CAfile " + testing::shell_quote(material().ca_cert) +
                            " " + testing::shell_quote(material().serving_cert));
-  EXPECT_EQ(result.exit_status, 0) << result.output;
+  EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output, HasSubstr(": OK"));
 }
 
@@ -217,16 +217,16 @@ TEST_F(PkiGeneratedTest, KubectlReadsTheKubeconfig) {
   const testing::CommandResult certificate = testing::run_command(
       "kubectl config view --kubeconfig " + kubeconfig +
       " --raw -o jsonpath='{.users[0].user.client-certificate-data}'");
-  ASSERT_EQ(certificate.exit_status, 0) << certificate.output;
+  ASSERT_EQ(certificate.exit_code, 0) << certificate.output;
   EXPECT_EQ(certificate.output, base64_encode(read_file(material().admin_cert)));
 
   const testing::CommandResult context = testing::run_command("kubectl config current-context --kubeconfig " + kubeconfig);
-  ASSERT_EQ(context.exit_status, 0) << context.output;
+  ASSERT_EQ(context.exit_code, 0) << context.output;
   EXPECT_EQ(context.output, "kapi\n");
 
   const testing::CommandResult server =
       testing::run_command("kubectl config view --kubeconfig " + kubeconfig + " --minify -o jsonpath='{.clusters[0].cluster.server}'");
-  ASSERT_EQ(server.exit_status, 0) << server.output;
+  ASSERT_EQ(server.exit_code, 0) << server.output;
   EXPECT_EQ(server.output, "https://127.0.0.1:6443");
 }
 
@@ -241,7 +241,7 @@ TEST_F(PkiGeneratedTest, KubectlCompletesMutualTlsWithTheGeneratedCertificates) 
   const testing::CommandResult result = testing::run_command(
       "timeout 30 kubectl --kubeconfig " + shell_quote(material().admin_kubeconfig) + " --server https://127.0.0.1:" +
       std::to_string(server.port()) + " --request-timeout 20s get --raw /");
-  EXPECT_EQ(result.exit_status, 0) << result.output;
+  EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output, HasSubstr("s_server"));  // the -www status page: the request got through
 }
 

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <openssl/x509v3.h>
 
+#include "tests/support/command.h"
 #include "server/pki/openssl_handles.h"
 #include "server/pki/pem_io.h"
 
@@ -86,21 +87,8 @@ inline int verify_chain(X509* root, X509* leaf, int purpose) {
   return verified == 1 ? X509_V_OK : X509_STORE_CTX_get_error(context.get());
 }
 
-struct CommandResult {
-  int exit_status;
-  std::string output;  // stdout and stderr
-};
-
-inline CommandResult run_command(const std::string& command) {
-  CommandResult result{-1, {}};
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen((command + " 2>&1").c_str(), "r"), ::pclose);
-  if (!pipe) return result;
-  char buffer[4096];
-  while (std::size_t read = std::fread(buffer, 1, sizeof buffer, pipe.get())) result.output.append(buffer, read);
-  const int status = ::pclose(pipe.release());
-  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using test_support::CommandResult;
+using test_support::run_command;
 
 // `openssl s_server` on a free loopback port, killed on destruction.
 class OpensslServer {
