@@ -167,6 +167,9 @@ class Interface {
 
   // Asks the backend to send a progress notification (Bookmark) on every progress_notify watch.
   virtual asio::awaitable<void> request_watch_progress() = 0;
+  // Whether a progress notification at revision R proves that every event up to R has been delivered, so a
+  // cache that reached R may answer consistent reads (kube's ConsistentListFromCache precondition).
+  virtual bool progress_proves_delivery() const { return true; }
 
   // Drops history older than `revision`; watches and exact reads below it then fail with Expired.
   virtual asio::awaitable<void> compact(Revision revision) = 0;

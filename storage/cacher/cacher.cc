@@ -173,13 +173,14 @@ asio::awaitable<SharedListResult> Cacher::list_from_backend(std::string key_pref
 asio::awaitable<SharedListResult> Cacher::list_shared(std::string key_prefix, ListOptions options,
                                                       std::optional<IndexQuery> index) {
   const KeyScope scope = scope_of(key_prefix, options.recursive);
-  if (goes_to_backend(options) || !covers(scope) || !state_->ready()) {
+  const bool consistent = options.resource_version.empty();
+  if (goes_to_backend(options) || !covers(scope) || !state_->ready() ||
+      (consistent && !backend_.progress_proves_delivery())) {
     co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
   }
   const Revision requested = parse_resource_version(options.resource_version);
   validate_key(key_prefix);
 
-  const bool consistent = options.resource_version.empty();
   const Revision minimum = consistent ? co_await backend_.current_revision() : requested;
   if (minimum > 0) {
     const auto timeout = consistent ? options_.consistent_read_timeout : options_.fresh_wait_timeout;

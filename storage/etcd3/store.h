@@ -44,6 +44,10 @@ class Store final : public Interface {
   asio::awaitable<std::int64_t> count(std::string key_prefix) override;
   asio::awaitable<Revision> current_revision() override;
   asio::awaitable<void> request_watch_progress() override;
+  // No: etcd before 3.4.31 / 3.5.13 (Debian 12 ships 3.4.23) may notify progress to a watcher that has not yet
+  // received the events before it (etcd-io/etcd#15220), so consistent lists read etcd, as kube-apiserver does
+  // with such an etcd.
+  bool progress_proves_delivery() const override { return false; }
   asio::awaitable<void> compact(Revision revision) override;
 
   // kube-apiserver's etcd health check: a read of the key "health" succeeds within `timeout`
