@@ -1,6 +1,7 @@
 #include "server/schema/yaml_to_json.h"
 
 #include "server/schema/go_text.h"
+#include "server/validation/field_error.h"
 
 #include <boost/json.hpp>
 #include <yaml-cpp/depthguard.h>
@@ -40,29 +41,6 @@ double allowed_alias_ratio(std::size_t decoded) {
   fail("line " + std::to_string(zero_based_line + 1) + ": " + message);
 }
 
-// strconv.Quote, as Go's %#v prints a string key.
-std::string go_quote(std::string_view text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          constexpr char kHex[] = "0123456789abcdef";
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xf];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string shortest(double value, bool as_float32) {
   char buffer[64];
@@ -228,7 +206,7 @@ std::string key_string(const json::value& key) {
 }
 
 std::string key_repr(const json::value& key) {
-  if (key.is_string()) return go_quote(key.get_string());
+  if (key.is_string()) return validation::quoted(key.get_string());  // strconv.Quote, as %#v prints a string key
   if (key.is_double()) return shortest(key.get_double(), false);
   return key_string(key);
 }

@@ -3,8 +3,8 @@
 // responses over 128 KiB, checked with the real kubectl too.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
+#include "tests/support/gunzip.h"
 
-#include <zlib.h>
 
 #include <sstream>
 
@@ -15,24 +15,7 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 
 constexpr std::string_view kConfigMaps = "/api/v1/namespaces/default/configmaps";
 
-std::string gunzip(std::string_view compressed) {
-  z_stream stream{};
-  EXPECT_EQ(inflateInit2(&stream, 15 + 16), Z_OK);
-  std::string out;
-  char buffer[65536];
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  stream.avail_in = static_cast<uInt>(compressed.size());
-  int result = Z_OK;
-  while (result == Z_OK) {
-    stream.next_out = reinterpret_cast<Bytef*>(buffer);
-    stream.avail_out = sizeof buffer;
-    result = inflate(&stream, Z_NO_FLUSH);
-    out.append(buffer, sizeof buffer - stream.avail_out);
-  }
-  EXPECT_EQ(result, Z_STREAM_END) << "not a complete gzip stream";
-  inflateEnd(&stream);
-  return out;
-}
+using test_support::gunzip;
 
 class WireTest : public KapiSuite<WireTest> {
  protected:

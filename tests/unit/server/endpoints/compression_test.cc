@@ -1,8 +1,9 @@
 // Response compression: kube's Accept-Encoding rule and a gzip stream any client inflates.
 #include "server/endpoints/handlers/compression.h"
 
+#include "tests/support/gunzip.h"
+
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 namespace kapi::endpoints::handlers {
 namespace {
@@ -14,24 +15,7 @@ http::Request accepting(const char* encodings) {
   return request;
 }
 
-std::string gunzip(std::string_view compressed) {
-  z_stream stream{};
-  EXPECT_EQ(inflateInit2(&stream, 15 + 16), Z_OK);
-  std::string out;
-  char buffer[65536];
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  stream.avail_in = static_cast<uInt>(compressed.size());
-  int result = Z_OK;
-  while (result == Z_OK) {
-    stream.next_out = reinterpret_cast<Bytef*>(buffer);
-    stream.avail_out = sizeof buffer;
-    result = inflate(&stream, Z_NO_FLUSH);
-    out.append(buffer, sizeof buffer - stream.avail_out);
-  }
-  EXPECT_EQ(result, Z_STREAM_END);
-  inflateEnd(&stream);
-  return out;
-}
+using test_support::gunzip;
 
 TEST(CompressionTest, GzipOnlyWhenATokenIsExactlyGzip) {
   EXPECT_TRUE(accepts_gzip(accepting("gzip")));
