@@ -128,13 +128,17 @@ asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_
   registry::Store* namespaces = store("", "namespaces");
   std::string object;
   try {
-    object = co_await namespaces->get("", namespace_, "0");
+    registry::ReadObject cached = co_await namespaces->get("", namespace_, "0");
+    object = std::move(cached.json);
   } catch (const apierrors::ApiError& error) {
     if (error.status().code != 404) throw;
   }
   // The watch cache may not have seen a namespace created a moment ago: as NamespaceLifecycle does, a miss is
   // confirmed by a live read before the request is refused.
-  if (object.empty()) object = co_await namespaces->get("", namespace_, "");
+  if (object.empty()) {
+    registry::ReadObject live = co_await namespaces->get("", namespace_, "");
+    object = std::move(live.json);
+  }
   boost::json::value value = registry::parse_json(object);
   auto& status = value.as_object()["status"];
   if (status.is_object() && registry::string_field(status.as_object(), "phase") == "Terminating") {

@@ -147,7 +147,8 @@ asio::awaitable<void> NamespaceController::finalize_until_done(std::string name)
 asio::awaitable<bool> NamespaceController::sync(const std::string& name) {
   std::string stored;
   try {
-    stored = co_await namespaces_.get("", name, "");
+    registry::ReadObject read = co_await namespaces_.get("", name, "");
+    stored = std::move(read.json);
   } catch (const apierrors::ApiError& error) {
     if (error.status().code == 404) co_return true;
     throw;
@@ -175,7 +176,7 @@ asio::awaitable<NamespaceController::PassResult> NamespaceController::delete_con
       continue;
     }
     for (const auto& item : listed.items) {
-      auto object = registry::parse_json_object(item);
+      auto object = registry::parse_json_object(item.json);
       if (!object) continue;
       std::string item_name(registry::meta_string(*object, "name"));
       try {

@@ -3,6 +3,7 @@
 #include "server/registry/object_meta.h"
 #include "server/registry/storage_errors.h"
 #include "server/validation/object_meta.h"
+#include "storage/cacher/cacher.h"
 
 #include <boost/json.hpp>
 
@@ -31,6 +32,11 @@ bool spec_changed(const json::object& object, const json::object& old) {
   return without_meta_and_status(object) != without_meta_and_status(old);
 }
 
+ReadObject read_object(const storage::cacher::ObjectRef& object) {
+  return {with_resource_version(object->value, object->mod_revision),
+          std::shared_ptr<const storage::cacher::EncodingCache>(object, &object->encodings)};
+}
+
 std::string precondition_failure(const json::object& current, const DeleteOptions& options) {
   if (options.precondition_uid && *options.precondition_uid != meta_string(current, "uid"))
     return "Precondition failed: UID in precondition: " + *options.precondition_uid +
@@ -43,7 +49,7 @@ std::string precondition_failure(const json::object& current, const DeleteOption
 Store::Store(ResourceDefinition definition, std::shared_ptr<const Strategy> strategy, storage::Interface& storage,
              std::string key_root)
     : definition_(std::move(definition)), strategy_(std::move(strategy)), storage_(storage),
-      key_root_(std::move(key_root)) {
+      cacher_(dynamic_cast<storage::cacher::Cacher*>(&storage)), key_root_(std::move(key_root)) {
   if (definition_.storage_resource.empty()) definition_.storage_resource = definition_.resource;
 }
 
@@ -138,12 +144,16 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
   }
 }
 
-asio::awaitable<std::string> Store::get(std::string namespace_, std::string name, std::string resource_version) {
+asio::awaitable<ReadObject> Store::get(std::string namespace_, std::string name, std::string resource_version) {
   try {
     storage::GetOptions options{.resource_version = std::move(resource_version)};
     std::string object_key = key(namespace_, name);
-    auto found = co_await storage_.get(std::move(object_key), options);
-    co_return with_resource_version(found->value, found->mod_revision);
+    if (cacher_) {
+      std::optional<storage::cacher::ObjectRef> shared = co_await cacher_->get_shared(std::move(object_key), options);
+      co_return read_object(*shared);
+    }
+    std::optional<storage::KeyValue> found = co_await storage_.get(std::move(object_key), options);
+    co_return read_object(storage::cacher::share(std::move(*found)));
   } catch (const storage::StorageError& error) {
     rethrow(error, name, "get");
   }
@@ -158,10 +168,19 @@ asio::awaitable<ObjectList> Store::list(std::string namespace_, ListRequest requ
   options.predicate = std::move(request.predicate);
   try {
     std::string list_prefix = prefix(namespace_);
-    storage::ListResult result = co_await storage_.list(std::move(list_prefix), std::move(options));
+    storage::cacher::SharedListResult result;
+    if (cacher_) {
+      result = co_await cacher_->list_shared(std::move(list_prefix), std::move(options));
+    } else {
+      storage::ListResult copied = co_await storage_.list(std::move(list_prefix), std::move(options));
+      for (storage::KeyValue& item : copied.items) result.items.push_back(storage::cacher::share(std::move(item)));
+      result.revision = copied.revision;
+      result.continue_token = std::move(copied.continue_token);
+      result.remaining_item_count = copied.remaining_item_count;
+    }
     ObjectList list;
     list.items.reserve(result.items.size());
-    for (const auto& item : result.items) list.items.push_back(with_resource_version(item.value, item.mod_revision));
+    for (const auto& item : result.items) list.items.push_back(read_object(item));
     list.revision = result.revision;
     list.continue_token = std::move(result.continue_token);
     list.remaining_item_count = result.remaining_item_count;

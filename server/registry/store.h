@@ -6,6 +6,7 @@
 // Errors are thrown as apierrors::ApiError with kube-apiserver's Status.
 #include "server/registry/resource.h"
 #include "server/registry/strategy.h"
+#include "storage/cacher/cached_event.h"
 #include "storage/interface.h"
 
 #include <asio/awaitable.hpp>
@@ -15,6 +16,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+
+namespace kapi::storage::cacher {
+class Cacher;
+}
 
 namespace kapi::registry {
 
@@ -44,8 +49,16 @@ struct ListRequest {
   storage::Predicate predicate;  // labels and fields, see predicate.h
 };
 
+// An object as reads return it: its JSON with metadata.resourceVersion set and the encodings of that object version
+// in other formats (storage/cacher/cached_event.h): shared with the watch cache when the cache served the read, so
+// each format of an object version is encoded once however many clients read it. Null for objects no read shares.
+struct ReadObject {
+  std::string json;
+  std::shared_ptr<const storage::cacher::EncodingCache> encodings;
+};
+
 struct ObjectList {
-  std::vector<std::string> items;  // each item's JSON, resourceVersion set
+  std::vector<ReadObject> items;
   storage::Revision revision = 0;
   std::string continue_token;
   std::optional<std::int64_t> remaining_item_count;
@@ -75,7 +88,7 @@ class Store {
   std::string prefix(std::string_view namespace_) const;
 
   asio::awaitable<std::string> create(std::string namespace_, boost::json::object object, WriteOptions options);
-  asio::awaitable<std::string> get(std::string namespace_, std::string name, std::string resource_version);
+  asio::awaitable<ReadObject> get(std::string namespace_, std::string name, std::string resource_version);
   asio::awaitable<ObjectList> list(std::string namespace_, ListRequest request);
   // PUT (and PATCH through `update`): returns the stored object and whether it was created.
   asio::awaitable<std::pair<std::string, bool>> update(std::string namespace_, std::string name,
@@ -105,6 +118,7 @@ class Store {
   ResourceDefinition definition_;
   std::shared_ptr<const Strategy> strategy_;
   storage::Interface& storage_;
+  storage::cacher::Cacher* const cacher_;  // storage_ when it is a Cacher: reads then share the cache's objects
   std::string key_root_;
   NamespaceCheck namespace_check_;
 };

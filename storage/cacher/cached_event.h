@@ -1,9 +1,9 @@
 #pragma once
 // What the watch cache holds and what its watchers share (kube's storeElement, watchCacheEvent, cachingObject).
 // Objects are immutable serialized bytes behind a shared pointer: the cache's store, its event history and every
-// watcher's buffer point at the same bytes, and nothing is copied per watcher. An event also carries a lazily
-// filled cache of encodings, so the HTTP layer encodes each event once per output format and writes the same
-// bytes to every watcher.
+// watcher's buffer point at the same bytes, and nothing is copied per watcher. Objects and events also carry a
+// lazily filled cache of encodings, so the HTTP layer encodes each object version and each event once per output
+// format and writes the same bytes to every reader and watcher.
 #include "storage/interface.h"
 
 #include <chrono>
@@ -17,9 +17,6 @@
 #include <vector>
 
 namespace kapi::storage::cacher {
-
-// An object as the cache holds it: the backend's KeyValue, never modified once shared.
-using ObjectRef = std::shared_ptr<const KeyValue>;
 
 // The encodings of one object as presented in one event, keyed by a format name the encoder chooses (e.g.
 // "json", "protobuf", "json;as=Table"). The first reader that needs a format encodes it; later readers, on any
@@ -52,6 +49,17 @@ class EncodingCache {
   mutable std::mutex mutex_;
   mutable std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> encodings_;
 };
+
+// An object as the cache holds it: the backend's KeyValue, never modified once shared, with the encodings readers
+// made of it as served at its own revision (GET and LIST; kube re-encodes these per request), so each format of an
+// object version is encoded once however many clients read it. Formats are encoded only when first asked for.
+struct CachedObject : KeyValue {
+  explicit CachedObject(KeyValue object) : KeyValue(std::move(object)) {}
+  EncodingCache encodings;
+};
+using ObjectRef = std::shared_ptr<const CachedObject>;
+
+inline ObjectRef share(KeyValue object) { return std::make_shared<const CachedObject>(std::move(object)); }
 
 // One change as the watch cache recorded it. `prev` comes from the cache itself, so every event knows the state
 // it replaced; watchers use it to turn changes into Added/Deleted when an object enters or leaves their predicate.

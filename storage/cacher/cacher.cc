@@ -130,22 +130,34 @@ asio::awaitable<void> Cacher::compact(Revision revision) {
 }
 
 asio::awaitable<std::optional<KeyValue>> Cacher::get(std::string key, GetOptions options) {
-  if (options.resource_version.empty()) co_return co_await backend_.get(std::move(key), std::move(options));
-  const Revision minimum = parse_resource_version(options.resource_version);
-  if (!covers(scope_of(key, false)) || !state_->ready()) {
-    co_return co_await backend_.get(std::move(key), std::move(options));
+  std::optional<ObjectRef> shared = co_await get_shared(std::move(key), std::move(options));
+  if (!shared) co_return std::nullopt;
+  co_return KeyValue(**shared);
+}
+
+asio::awaitable<std::optional<ObjectRef>> Cacher::get_shared(std::string key, GetOptions options) {
+  // resourceVersion "" reads the backend; anything else the cache, once it is ready and fresh enough.
+  std::optional<CacheState::Snapshot> snapshot;
+  if (!options.resource_version.empty()) {
+    const Revision minimum = parse_resource_version(options.resource_version);
+    if (covers(scope_of(key, false)) && state_->ready()) {
+      validate_key(key);
+      if (minimum > 0 && !co_await wait_until_fresh(minimum, options_.fresh_wait_timeout, true)) {
+        throw too_large(minimum, state_->revision());
+      }
+      snapshot = state_->read(scope_of(key, false), std::nullopt);
+    }
   }
-  validate_key(key);
-  if (minimum > 0 && !co_await wait_until_fresh(minimum, options_.fresh_wait_timeout, true)) {
-    throw too_large(minimum, state_->revision());
+  if (!snapshot) {
+    std::optional<KeyValue> found = co_await backend_.get(std::move(key), std::move(options));
+    if (!found) co_return std::nullopt;
+    co_return share(std::move(*found));
   }
-  std::optional<CacheState::Snapshot> snapshot = state_->read(scope_of(key, false), std::nullopt);
-  if (!snapshot) co_return co_await backend_.get(std::move(key), std::move(options));
   if (snapshot->items.empty()) {
     if (options.ignore_not_found) co_return std::nullopt;
     throw StorageError(ErrorCode::KeyNotFound, key, "key not found", snapshot->revision);
   }
-  co_return *snapshot->items.front();
+  co_return snapshot->items.front();
 }
 
 asio::awaitable<ListResult> Cacher::list(std::string key_prefix, ListOptions options) {
@@ -163,7 +175,7 @@ asio::awaitable<SharedListResult> Cacher::list_from_backend(std::string key_pref
   ListResult listed = co_await backend_.list(std::move(key_prefix), std::move(options));
   SharedListResult result;
   result.items.reserve(listed.items.size());
-  for (KeyValue& item : listed.items) result.items.push_back(std::make_shared<const KeyValue>(std::move(item)));
+  for (KeyValue& item : listed.items) result.items.push_back(share(std::move(item)));
   result.revision = listed.revision;
   result.continue_token = std::move(listed.continue_token);
   result.remaining_item_count = listed.remaining_item_count;

@@ -75,6 +75,9 @@ class Cacher final : public Interface {
   asio::awaitable<void> request_watch_progress() override;
   asio::awaitable<void> compact(Revision revision) override;
 
+  // get() without copying the object's bytes: the same rules, the cache's shared object (a delegated read's result
+  // is wrapped, not copied).
+  asio::awaitable<std::optional<ObjectRef>> get_shared(std::string key, GetOptions options);
   // list() without copying the objects' bytes: the same rules, the cache's shared objects (a delegated list's
   // items are wrapped, not copied).
   asio::awaitable<SharedListResult> list_shared(std::string key_prefix, ListOptions options,

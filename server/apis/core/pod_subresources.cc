@@ -82,8 +82,8 @@ asio::awaitable<void> bind(registry::Store& pods, std::string namespace_, std::s
   registry::WriteOptions options{.dry_run = dry_run, .subresource = "binding", .bypass_strategy_validation = true};
   if (!resource_version.empty()) {
     // The binding's resourceVersion is a precondition on the pod, checked against what is stored.
-    std::string current = co_await pods.get(namespace_, name, "");
-    if (registry::meta_string(registry::parse_json(current).as_object(), "resourceVersion") != resource_version)
+    registry::ReadObject current = co_await pods.get(namespace_, name, "");
+    if (registry::meta_string(registry::parse_json(current.json).as_object(), "resourceVersion") != resource_version)
       throw refuse("the object has been modified; please apply your changes to the latest version and try again");
   }
   std::string pod_name = name;  // `assign` still reads `name`

@@ -22,7 +22,7 @@ asio::awaitable<void> track_service_allocations(registry::Store& services, std::
       std::vector<json::object> stored;
       stored.reserve(list.items.size());
       for (const auto& item : list.items)
-        if (auto service = registry::parse_json_object(item)) stored.push_back(std::move(*service));
+        if (auto service = registry::parse_json_object(item.json)) stored.push_back(std::move(*service));
       allocator->resync(stored);
       storage::WatchOptions options;
       options.resource_version = std::to_string(list.revision);

@@ -67,13 +67,13 @@ asio::awaitable<void> remove_collection(Scope scope) {
   registry::ObjectList deleted;
   deleted.revision = listed.revision;
   for (const auto& item : listed.items) {
-    boost::json::value object = registry::parse_json(item);
+    boost::json::value object = registry::parse_json(item.json);
     const auto& meta = object.as_object();
     try {
       std::string namespace_(registry::meta_string(meta, "namespace"));
       std::string name(registry::meta_string(meta, "name"));
       auto result = co_await scope.store.remove(std::move(namespace_), std::move(name), options);
-      deleted.items.push_back(std::move(result.object));
+      deleted.items.push_back({std::move(result.object), nullptr});
     } catch (const apierrors::ApiError& error) {
       if (error.status().code != 404) throw;  // deleted meanwhile: nothing left to do
     }

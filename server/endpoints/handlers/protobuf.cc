@@ -4,6 +4,7 @@
 #include "server/endpoints/handlers/response.h"
 #include "server/registry/object_meta.h"
 #include "server/schema/transcoder.h"
+#include "server/schema/wire.h"
 
 #include <boost/json.hpp>
 
@@ -74,6 +75,28 @@ json::object parse_stored(const std::string& bytes) {
   return value.is_object() ? std::move(value.as_object()) : json::object();
 }
 
+// The format under which an object version's message (the envelope's raw) is kept in its encodings: the part of
+// a GET and of every LIST item that is the same for every reader.
+constexpr std::string_view kMessageFormat = "protobuf:message";
+
+std::string encode_message(const Scope& scope, const std::string& object) {
+  const auto& definition = scope.store.definition();
+  schema::Transcoder transcoder(scope.catalog);
+  const auto* message = transcoder.message_for(definition.group_version(), definition.kind);
+  try {
+    if (!message) throw schema::TranscodeError("no protobuf schema for kind \"" + definition.kind + "\"");
+    return transcoder.to_protobuf(*message, parse_stored(object));
+  } catch (const schema::TranscodeError& error) {
+    throw apierrors::ApiError(apierrors::internal_error(std::string("protobuf encoding failed: ") + error.what()));
+  }
+}
+
+std::shared_ptr<const std::string> message_of(const Scope& scope, const std::string& object,
+                                              const storage::cacher::EncodingCache* encodings) {
+  if (encodings) return encodings->get_or_encode(kMessageFormat, [&] { return encode_message(scope, object); });
+  return std::make_shared<const std::string>(encode_message(scope, object));
+}
+
 }  // namespace
 
 json::object decode_protobuf_body(const Scope& scope) {
@@ -110,28 +133,47 @@ bool has_protobuf_form(const Scope& scope) {
 }
 
 asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,
-                                            Representation representation) {
-  json::object parsed = parse_stored(object);
-  if (representation == Representation::PartialObjectMetadata) parsed = partial_object_metadata(parsed);
-  co_await write_envelope(scope.exchange, status, encode_or_fail(scope.catalog, parsed));
+                                            Representation representation,
+                                            const storage::cacher::EncodingCache* encodings) {
+  if (representation == Representation::PartialObjectMetadata) {
+    co_await write_envelope(scope.exchange, status,
+                            encode_or_fail(scope.catalog, partial_object_metadata(parse_stored(object))));
+    co_return;
+  }
+  const auto& definition = scope.store.definition();
+  schema::Unknown envelope{{definition.group_version(), definition.kind}, *message_of(scope, object, encodings)};
+  co_await write_envelope(scope.exchange, status, schema::write_envelope(envelope));
 }
 
 asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectList& list,
                                           Representation representation) {
   const auto& definition = scope.store.definition();
-  const bool partial = representation == Representation::PartialObjectMetadata;
-  json::array items;
-  items.reserve(list.items.size());
-  for (const auto& item : list.items) {
-    json::object parsed = parse_stored(item);
-    items.push_back(partial ? partial_object_metadata(parsed) : std::move(parsed));
+  if (representation == Representation::PartialObjectMetadata) {
+    json::array items;
+    items.reserve(list.items.size());
+    for (const auto& item : list.items) items.push_back(partial_object_metadata(parse_stored(item.json)));
+    json::object out{{"kind", "PartialObjectMetadataList"},
+                     {"apiVersion", "meta.k8s.io/v1"},
+                     {"metadata", list_metadata(list)},
+                     {"items", std::move(items)}};
+    co_await write_envelope(scope.exchange, 200, encode_or_fail(scope.catalog, out));
+    co_return;
   }
-  json::object out;
-  out["kind"] = partial ? "PartialObjectMetadataList" : definition.list_kind();
-  out["apiVersion"] = partial ? "meta.k8s.io/v1" : definition.group_version();
-  out["metadata"] = list_metadata(list);
-  out["items"] = std::move(items);
-  co_await write_envelope(scope.exchange, 200, encode_or_fail(scope.catalog, out));
+  // The list's message is its ListMeta then each item's message, which the items' encodings already hold: only
+  // the list's own fields are encoded here.
+  schema::Transcoder transcoder(scope.catalog);
+  const auto* list_message = transcoder.message_for(definition.group_version(), definition.list_kind());
+  const auto* metadata_field = list_message ? list_message->FindFieldByName("metadata") : nullptr;
+  const auto* items_field = list_message ? list_message->FindFieldByName("items") : nullptr;
+  if (!metadata_field || !items_field || !metadata_field->message_type())
+    throw apierrors::ApiError(apierrors::internal_error("protobuf encoding failed: no protobuf schema for kind \"" +
+                                                        definition.list_kind() + "\""));
+  schema::Unknown envelope{{definition.group_version(), definition.list_kind()}, {}};
+  schema::wire::put_bytes(envelope.raw, metadata_field->number(),
+                          transcoder.to_protobuf(*metadata_field->message_type(), list_metadata(list)));
+  for (const auto& item : list.items)
+    schema::wire::put_bytes(envelope.raw, items_field->number(), *message_of(scope, item.json, item.encodings.get()));
+  co_await write_envelope(scope.exchange, 200, schema::write_envelope(envelope));
 }
 
 asio::awaitable<void> write_status(filters::Exchange& exchange, const schema::Catalog& catalog,

@@ -30,9 +30,11 @@ boost::json::object decode_delete_options(const Scope& scope);
 bool has_protobuf_form(const Scope& scope);
 
 // One object (JSON bytes from the store) or a list in the envelope, as `representation` (Object or
-// PartialObjectMetadata) asks.
+// PartialObjectMetadata) asks. An object's message is taken from, or kept in, its read's `encodings` when it has
+// them, so the cache encodes each object version once.
 asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,
-                                            Representation representation);
+                                            Representation representation,
+                                            const storage::cacher::EncodingCache* encodings = nullptr);
 asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectList& list,
                                           Representation representation);
 

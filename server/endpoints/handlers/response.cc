@@ -24,6 +24,34 @@ asio::awaitable<void> write_json(Scope& scope, int status, std::string body) {
   co_await write_serialized(scope.exchange, status, std::move(content_type), std::move(body));
 }
 
+// The end of `"<field>":"<value>",` at `at` in `object`, or npos when it is not there in that plain form.
+std::size_t skip_string_field(std::string_view object, std::size_t at, std::string_view field) {
+  const std::string key = "\"" + std::string(field) + "\":\"";
+  if (object.compare(at, key.size(), key) != 0) return std::string_view::npos;
+  const std::size_t end = object.find('"', at + key.size());
+  if (end == std::string_view::npos || object.substr(at, end - at).find('\\') != std::string_view::npos ||
+      end + 1 >= object.size() || object[end + 1] != ',')
+    return std::string_view::npos;
+  return end + 2;
+}
+
+// A list item as kube writes it: without its kind and apiVersion (kubernetes#3030; clients rely on the list's).
+// Stored objects start with them, as Go's encoder and Store::encode_for_storage write TypeMeta first, so they are
+// cut from the front without parsing; anything else is parsed.
+void append_list_item(std::string& body, std::string_view object) {
+  std::size_t rest = object.starts_with('{') ? skip_string_field(object, 1, "kind") : std::string_view::npos;
+  if (rest != std::string_view::npos) rest = skip_string_field(object, rest, "apiVersion");
+  if (rest != std::string_view::npos) {
+    body += '{';
+    body.append(object.substr(rest));
+    return;
+  }
+  json::object parsed = parse(std::string(object));
+  parsed.erase("kind");
+  parsed.erase("apiVersion");
+  body += json::serialize(parsed);
+}
+
 }  // namespace
 
 json::object list_metadata(const registry::ObjectList& list) {
@@ -66,6 +94,13 @@ json::object to_table(const registry::Strategy& strategy, const std::vector<json
   return table;
 }
 
+asio::awaitable<void> write_object(Scope& scope, int status, const registry::ReadObject& object) {
+  const Output output = negotiate(scope.request(), has_protobuf_form(scope));
+  if (output.encoding == Encoding::Protobuf)
+    co_return co_await write_protobuf_object(scope, status, object.json, output.representation, object.encodings.get());
+  co_await write_object(scope, status, object.json);
+}
+
 asio::awaitable<void> write_object(Scope& scope, int status, const std::string& object) {
   const Output output = negotiate(scope.request(), has_protobuf_form(scope));
   if (output.encoding == Encoding::Protobuf)
@@ -99,7 +134,7 @@ asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list)
                          ",\"items\":[";
       for (std::size_t i = 0; i < list.items.size(); ++i) {
         if (i) body += ',';
-        body += list.items[i];
+        append_list_item(body, list.items[i].json);
       }
       body += "]}";
       co_await write_json(scope, 200, std::move(body));
@@ -108,7 +143,7 @@ asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list)
     case Representation::Table: {
       std::vector<json::object> objects;
       objects.reserve(list.items.size());
-      for (const auto& item : list.items) objects.push_back(parse(item));
+      for (const auto& item : list.items) objects.push_back(parse(item.json));
       json::object table = to_table(scope.store.strategy(), objects, true);
       table["metadata"] = list_metadata(list);
       co_await write_json(scope, 200, json::serialize(table));
@@ -116,7 +151,7 @@ asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list)
     }
     case Representation::PartialObjectMetadata: {
       json::array items;
-      for (const auto& item : list.items) items.push_back(partial_object_metadata(parse(item)));
+      for (const auto& item : list.items) items.push_back(partial_object_metadata(parse(item.json)));
       json::object out{{"kind", "PartialObjectMetadataList"},
                        {"apiVersion", "meta.k8s.io/v1"},
                        {"metadata", list_metadata(list)},

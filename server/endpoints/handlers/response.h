@@ -12,6 +12,8 @@ namespace kapi::endpoints::handlers {
 
 // One object (JSON bytes with resourceVersion) in the representation the client asked for.
 asio::awaitable<void> write_object(Scope& scope, int status, const std::string& object);
+// The same for an object a read returned, whose encodings the cache may share.
+asio::awaitable<void> write_object(Scope& scope, int status, const registry::ReadObject& object);
 // A list, as <Kind>List, Table or PartialObjectMetadataList.
 asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list);
 

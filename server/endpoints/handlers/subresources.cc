@@ -171,8 +171,8 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
 }
 
 asio::awaitable<void> get_scale(Scope scope) {
-  std::string object = co_await scope.store.get(scope.info.namespace_, scope.info.name, "");
-  json::object scale = scale_of(registry::parse_json(object).as_object());
+  registry::ReadObject object = co_await scope.store.get(scope.info.namespace_, scope.info.name, "");
+  json::object scale = scale_of(registry::parse_json(object.json).as_object());
   co_await write_json(scope, 200, scale);
 }
 

@@ -54,7 +54,7 @@ asio::awaitable<std::optional<storage::cacher::SharedWatchEvent>> next_event(sto
   shared.initial_events_end = event->initial_events_end;
   shared.error = std::move(event->error);
   if (event->type != storage::WatchEventType::Bookmark && event->type != storage::WatchEventType::Error)
-    shared.object = std::make_shared<const storage::KeyValue>(std::move(event->object));
+    shared.object = storage::cacher::share(std::move(event->object));
   co_return shared;
 }
 

@@ -14,7 +14,7 @@ EventRef event_at(Revision revision, Clock::time_point recorded) {
   auto event = std::make_shared<CachedEvent>();
   event->revision = revision;
   event->recorded = recorded;
-  event->object = std::make_shared<const KeyValue>(KeyValue{"/k", "v", revision, revision, 0});
+  event->object = share(KeyValue{"/k", "v", revision, revision, 0});
   return event;
 }
 

@@ -32,6 +32,38 @@ TEST_F(CacherTest, ListsAtResourceVersionZeroAreTheCachesOwnObjects) {
   EXPECT_EQ(listed.revision, a.mod_revision);
 }
 
+TEST_F(CacherTest, ReadsFromTheCacheShareEachObjectVersionsEncodings) {
+  start();
+  auto stream = watch(kPrefix, from(run(cacher_->current_revision())));
+  write(pod("a"), "1");
+  ASSERT_TRUE(next(*stream));
+  int encoded = 0;
+  auto encode = [&encoded] { return "encoding " + std::to_string(++encoded); };
+
+  const std::optional<ObjectRef> got = run(cacher_->get_shared(pod("a"), GetOptions{.resource_version = "0"}));
+  ASSERT_TRUE(got && *got);
+  const auto first = (*got)->encodings.get_or_encode("format", encode);
+  const SharedListResult listed = run(cacher_->list_shared(kPrefix, at("0")));
+  ASSERT_EQ(listed.items.size(), 1u);
+  EXPECT_EQ(listed.items[0].get(), got->get()) << "GET and LIST share the cache's object";
+  EXPECT_EQ(listed.items[0]->encodings.get_or_encode("format", encode), first) << "encoded once, shared";
+  EXPECT_EQ(encoded, 1);
+
+  // A new version of the object is a new cached object: nothing encoded for the old one is served for it.
+  write(pod("a"), "2");
+  ASSERT_TRUE(next(*stream));
+  const std::optional<ObjectRef> updated = run(cacher_->get_shared(pod("a"), GetOptions{.resource_version = "0"}));
+  ASSERT_TRUE(updated && *updated);
+  EXPECT_EQ((*updated)->value, "2");
+  EXPECT_EQ((*updated)->encodings.find("format"), nullptr);
+
+  // A read the backend serves is wrapped as well, with encodings of its own.
+  const std::optional<ObjectRef> live = run(cacher_->get_shared(pod("a"), GetOptions{}));
+  ASSERT_TRUE(live && *live);
+  EXPECT_NE(live->get(), updated->get());
+  EXPECT_EQ((*live)->value, "2");
+}
+
 TEST_F(CacherTest, AConsistentListSeesAWriteMadeDirectlyToTheBackend) {
   start();
   for (int i = 0; i < 20; ++i) {
