@@ -81,6 +81,8 @@ class Strategy {
   // Server-side printing: the Table columns and one object's cells (kube's printers in pkg/printers/internalversion).
   virtual std::vector<TableColumn> table_columns() const { return default_table_columns(); }
   virtual boost::json::array table_cells(const boost::json::object& object) const { return default_table_cells(object); }
+  // The row's conditions (metav1.TableRowCondition), e.g. Completed for a finished pod; empty for most kinds.
+  virtual boost::json::array table_row_conditions(const boost::json::object& /*object*/) const { return {}; }
 };
 
 }  // namespace kapi::registry

@@ -256,6 +256,16 @@ class PodStrategy final : public registry::Strategy {
              1}};
   }
   json::array table_cells(const json::object& pod) const override { return pod_cells(pod); }
+  // kube's podSuccessConditions and podFailedConditions.
+  json::array table_row_conditions(const json::object& pod) const override {
+    const std::string_view phase = string_at(object_at(pod, "status"), "phase");
+    if (phase != "Succeeded" && phase != "Failed") return {};
+    const bool succeeded = phase == "Succeeded";
+    return {json::object{{"type", "Completed"},
+                         {"status", "True"},
+                         {"reason", phase},
+                         {"message", succeeded ? "The pod has completed successfully." : "The pod failed."}}};
+  }
 };
 
 }  // namespace

@@ -88,8 +88,13 @@ json::object to_table(const registry::Strategy& strategy, const std::vector<json
   }
   table["columnDefinitions"] = std::move(columns);
   json::array rows;
-  for (const auto& object : objects)
-    rows.push_back({{"cells", strategy.table_cells(object)}, {"object", partial_object_metadata(object)}});
+  for (const auto& object : objects) {
+    json::object row{{"cells", strategy.table_cells(object)}};
+    if (json::array conditions = strategy.table_row_conditions(object); !conditions.empty())
+      row["conditions"] = std::move(conditions);
+    row["object"] = partial_object_metadata(object);
+    rows.push_back(std::move(row));
+  }
   table["rows"] = std::move(rows);
   return table;
 }

@@ -291,5 +291,17 @@ TEST_F(PodStrategyTest, StatusCellFollowsPrintPod) {
   EXPECT_EQ(status_cell(R"({"phase":"Succeeded"})"), "Succeeded");
 }
 
+TEST_F(PodStrategyTest, FinishedPodsRowsCarryTheCompletedCondition) {
+  json::object object = created(pod(R"([{"name":"a","image":"x"}])"));
+  EXPECT_TRUE(storage_.strategy->table_row_conditions(object).empty()) << "a pending pod has none";
+  object["status"] = parse(R"({"phase":"Succeeded"})");
+  EXPECT_EQ(storage_.strategy->table_row_conditions(object),
+            json::parse(R"([{"type":"Completed","status":"True","reason":"Succeeded",
+                             "message":"The pod has completed successfully."}])"));
+  object["status"] = parse(R"({"phase":"Failed"})");
+  EXPECT_EQ(storage_.strategy->table_row_conditions(object),
+            json::parse(R"([{"type":"Completed","status":"True","reason":"Failed","message":"The pod failed."}])"));
+}
+
 }  // namespace
 }  // namespace kapi::apis
