@@ -1,0 +1,145 @@
+#include "bench/client/http_client.h"
+
+#include <asio/buffer.hpp>
+#include <asio/connect.hpp>
+#include <asio/read.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+
+#include <llhttp.h>
+
+#include <charconv>
+#include <stdexcept>
+#include <system_error>
+
+namespace kapi::bench {
+namespace {
+
+constexpr std::size_t kReadBufferSize = 64 * 1024;
+
+}  // namespace
+
+// The state llhttp's C callbacks reach through parser.data.
+struct HttpConnection::Parser {
+  llhttp_t parser;
+  llhttp_settings_t settings;
+  HttpResponse* response = nullptr;
+  BodyHandling body = BodyHandling::discard;
+  BodySink* sink = nullptr;
+  bool complete = false;
+
+  Parser() {
+    llhttp_settings_init(&settings);
+    settings.on_headers_complete = [](llhttp_t* p) {
+      auto& self = *static_cast<Parser*>(p->data);
+      self.response->status = p->status_code;
+      if (self.sink != nullptr && *self.sink) (*self.sink)({});
+      return 0;
+    };
+    settings.on_body = [](llhttp_t* p, const char* at, std::size_t length) {
+      auto& self = *static_cast<Parser*>(p->data);
+      if (self.sink != nullptr && *self.sink) {
+        (*self.sink)({at, length});
+      } else if (self.body == BodyHandling::keep) {
+        self.response->body.append(at, length);
+      }
+      return 0;
+    };
+    settings.on_message_complete = [](llhttp_t* p) {
+      static_cast<Parser*>(p->data)->complete = true;
+      return static_cast<int>(HPE_PAUSED);  // leaves anything after this response unparsed
+    };
+    llhttp_init(&parser, HTTP_RESPONSE, &settings);
+  }
+};
+
+HttpConnection::HttpConnection(asio::any_io_executor executor, asio::ip::tcp::endpoint server, std::string host_header)
+    : socket_(std::move(executor)),
+      server_(server),
+      host_header_(std::move(host_header)),
+      read_buffer_(std::make_unique<char[]>(kReadBufferSize)) {}
+
+HttpConnection::~HttpConnection() = default;
+
+void HttpConnection::close() noexcept {
+  std::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+asio::awaitable<HttpResponse> HttpConnection::send(const HttpRequest& request, BodyHandling body) {
+  return exchange(request, body, {});
+}
+
+asio::awaitable<HttpResponse> HttpConnection::send_streaming(const HttpRequest& request, BodySink sink) {
+  return exchange(request, BodyHandling::discard, std::move(sink));
+}
+
+asio::awaitable<HttpResponse> HttpConnection::exchange(const HttpRequest& request, BodyHandling body, BodySink sink) {
+  if (!socket_.is_open()) {
+    co_await socket_.async_connect(server_, asio::use_awaitable);
+    socket_.set_option(asio::ip::tcp::no_delay(true));
+  }
+  request_buffer_.clear();
+  request_buffer_.append(request.method).append(" ").append(request.target).append(" HTTP/1.1\r\nHost: ");
+  request_buffer_.append(host_header_).append("\r\nUser-Agent: kapi-bench\r\nAccept: ").append(request.accept);
+  request_buffer_.append("\r\n");
+  if (!request.body.empty() || request.method == "POST" || request.method == "PUT") {
+    request_buffer_.append("Content-Type: ").append(request.content_type).append("\r\nContent-Length: ");
+    request_buffer_.append(std::to_string(request.body.size())).append("\r\n");
+  }
+  request_buffer_.append("\r\n").append(request.body);
+
+  HttpResponse response;
+  Parser parser;
+  parser.parser.data = &parser;
+  parser.response = &response;
+  parser.body = body;
+  parser.sink = &sink;
+  try {
+    co_await asio::async_write(socket_, asio::buffer(request_buffer_), asio::use_awaitable);
+    bytes_sent_ += request_buffer_.size();
+    while (!parser.complete) {
+      std::error_code error;
+      std::size_t n = 0;
+      try {
+        n = co_await socket_.async_read_some(asio::buffer(read_buffer_.get(), kReadBufferSize), asio::use_awaitable);
+      } catch (const std::system_error& e) {
+        error = e.code();
+      }
+      if (error == asio::error::eof) {
+        // A body delimited by the connection's end is complete now; anything else ended too early.
+        if (llhttp_finish(&parser.parser) == HPE_OK && parser.complete) break;
+        throw std::system_error(asio::error::connection_reset, "server closed the connection mid-response");
+      }
+      if (error) throw std::system_error(error);
+      response.bytes_received += n;
+      auto result = llhttp_execute(&parser.parser, read_buffer_.get(), n);
+      if (result != HPE_OK && result != HPE_PAUSED)
+        throw std::system_error(std::make_error_code(std::errc::protocol_error),
+                                std::string("bad HTTP response: ") + llhttp_errno_name(result));
+    }
+  } catch (...) {
+    close();
+    throw;
+  }
+  if (!llhttp_should_keep_alive(&parser.parser)) close();
+  co_return response;
+}
+
+asio::ip::tcp::endpoint parse_http_url(std::string_view url) {
+  constexpr std::string_view scheme = "http://";
+  if (!url.starts_with(scheme)) throw std::invalid_argument("not an http:// URL: " + std::string(url));
+  url.remove_prefix(scheme.size());
+  if (auto slash = url.find('/'); slash != std::string_view::npos) url = url.substr(0, slash);
+  auto colon = url.rfind(':');
+  if (colon == std::string_view::npos) throw std::invalid_argument("URL without a port: " + std::string(url));
+  unsigned port = 0;
+  auto port_text = url.substr(colon + 1);
+  auto [end, error] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (error != std::errc{} || end != port_text.data() + port_text.size() || port > 65535)
+    throw std::invalid_argument("bad port in URL: " + std::string(url));
+  return {asio::ip::make_address(std::string(url.substr(0, colon))), static_cast<unsigned short>(port)};
+}
+
+}  // namespace kapi::bench

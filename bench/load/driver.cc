@@ -1,0 +1,138 @@
+#include "bench/load/driver.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/use_awaitable.hpp>
+
+#include <exception>
+#include <memory>
+
+namespace kapi::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Shared by the workers of one run; everything runs on one thread, so no locking.
+struct RunState {
+  LoadOptions options;
+  Operation operation;
+  Clock::time_point start;
+  Clock::time_point measure_from;
+  Clock::time_point end;
+  LoadResult result;
+  std::uint64_t next_sequence = 0;
+  std::size_t in_flight = 0;
+  std::vector<std::size_t> free_slots;
+
+  bool limit_reached() const { return options.operation_limit != 0 && next_sequence >= options.operation_limit; }
+
+  // Runs one operation whose latency counts from `scheduled`; only operations scheduled after the warm-up count.
+  asio::awaitable<void> run_one(std::size_t slot, Clock::time_point scheduled) {
+    const std::uint64_t sequence = next_sequence++;
+    Outcome outcome;
+    std::string error;
+    try {
+      outcome = co_await operation(slot, sequence);
+    } catch (const std::exception& e) {
+      outcome.status = 0;
+      error = e.what();
+    }
+    const auto done = Clock::now();
+    if (scheduled < measure_from || done > end + std::chrono::seconds(30)) co_return;
+    ++result.outcomes[outcome.status];
+    result.bytes_received += outcome.bytes_received;
+    result.bytes_sent += outcome.bytes_sent;
+    if (outcome.status >= 200 && outcome.status < 300) {
+      ++result.successes;
+      result.latency.record_micros(static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::microseconds>(done - scheduled).count()));
+      auto interval = static_cast<std::size_t>((done - measure_from) / kThroughputInterval);
+      if (result.completions_per_interval.size() <= interval) result.completions_per_interval.resize(interval + 1);
+      ++result.completions_per_interval[interval];
+    } else {
+      ++result.failures;
+      if (result.first_error.empty())
+        result.first_error = error.empty() ? "HTTP status " + std::to_string(outcome.status) : error;
+    }
+  }
+};
+
+asio::awaitable<void> closed_loop_worker(std::shared_ptr<RunState> state, std::size_t slot) {
+  while (Clock::now() < state->end && !state->limit_reached()) co_await state->run_one(slot, Clock::now());
+  --state->in_flight;
+}
+
+asio::awaitable<void> open_loop_operation(std::shared_ptr<RunState> state, std::size_t slot,
+                                          Clock::time_point scheduled) {
+  co_await state->run_one(slot, scheduled);
+  state->free_slots.push_back(slot);
+  --state->in_flight;
+}
+
+// Starts every arrival that is due, then sleeps until the next one; arrivals are batched when the timer is late.
+asio::awaitable<void> open_loop_arrivals(std::shared_ptr<RunState> state, asio::any_io_executor executor) {
+  asio::steady_timer timer(executor);
+  const auto gap = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / state->options.rate));
+  std::uint64_t arrivals = 0;
+  for (;;) {
+    const auto scheduled = state->start + gap * static_cast<Clock::rep>(arrivals);
+    if (scheduled >= state->end || state->limit_reached()) break;
+    if (scheduled > Clock::now()) {
+      timer.expires_at(scheduled);
+      co_await timer.async_wait(asio::use_awaitable);
+    }
+    ++arrivals;
+    if (state->free_slots.empty()) {
+      if (scheduled >= state->measure_from) ++state->result.missed_arrivals;
+      continue;
+    }
+    const std::size_t slot = state->free_slots.back();
+    state->free_slots.pop_back();
+    ++state->in_flight;
+    asio::co_spawn(executor, open_loop_operation(state, slot, scheduled), asio::detached);
+  }
+}
+
+}  // namespace
+
+asio::awaitable<LoadResult> run_load(asio::any_io_executor executor, LoadOptions options, Operation operation,
+                                     ProgressCallback progress) {
+  auto state = std::make_shared<RunState>();
+  state->options = options;
+  state->operation = std::move(operation);
+  state->start = Clock::now();
+  state->measure_from = state->start + options.warmup;
+  state->end = state->measure_from + options.duration;
+
+  bool arrivals_done = options.mode == LoadMode::closed;
+  if (options.mode == LoadMode::closed) {
+    state->in_flight = options.concurrency;
+    for (std::size_t slot = 0; slot < options.concurrency; ++slot)
+      asio::co_spawn(executor, closed_loop_worker(state, slot), asio::detached);
+  } else {
+    for (std::size_t slot = options.concurrency; slot > 0; --slot) state->free_slots.push_back(slot - 1);
+    asio::co_spawn(executor, open_loop_arrivals(state, executor), [&arrivals_done](std::exception_ptr) {
+      arrivals_done = true;
+    });
+  }
+
+  asio::steady_timer timer(executor);
+  auto next_progress = state->start;
+  while (!arrivals_done || state->in_flight > 0) {
+    timer.expires_after(std::chrono::milliseconds(20));
+    co_await timer.async_wait(asio::use_awaitable);
+    if (progress && Clock::now() >= next_progress) {
+      progress(std::chrono::duration<double>(Clock::now() - state->start).count(), state->result);
+      next_progress += std::chrono::milliseconds(500);
+    }
+  }
+  const auto measured_until = std::min(Clock::now(), state->end);
+  state->result.measured_seconds =
+      std::max(0.0, std::chrono::duration<double>(measured_until - state->measure_from).count());
+  if (options.operation_limit != 0)  // a fill run ends when its count is done, usually well before `end`
+    state->result.measured_seconds = std::chrono::duration<double>(Clock::now() - state->measure_from).count();
+  co_return std::move(state->result);
+}
+
+}  // namespace kapi::bench
