@@ -1,0 +1,199 @@
+// kapi-bench: a load generator for kapi (or any Kubernetes API server's plain-HTTP port) and its baselines.
+//   kapi-bench <create|get|list|watch|static|etcd-txn|fill> [--flags]    run one scenario, print its figures
+//   kapi-bench report --out=<file>.html <run>.json...                    one HTML page from saved runs
+// Run with --help for the flags.
+#include "bench/report/report.h"
+#include "bench/scenarios/scenario.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/io_context.hpp>
+
+#include <boost/json.hpp>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace kapi::bench;
+
+constexpr const char* kUsage = R"(usage: kapi-bench <scenario> [flags]
+scenarios:
+  create    POST ConfigMaps of --object-bytes into --namespace
+  get       GET random ones of --objects ConfigMaps (created first unless --no-populate)
+  list      LIST the --objects ConfigMaps of the namespace (resourceVersion=0, or --consistent)
+  watch     --watchers watch connections while a writer creates --events-per-second ConfigMaps
+  static    GET --path from --server (nginx serving the same bytes: the HTTP limit)
+  etcd-txn  raw etcd Txn puts of --object-bytes values on --etcd (the write limit)
+  fill      create --objects ConfigMaps as fast as --concurrency allows, then stop
+flags:
+  --server=http://127.0.0.1:PORT  kapi's --insecure-port (or nginx)   --etcd=http://127.0.0.1:PORT
+  --concurrency=64      closed loop: that many requests in flight; with --rate: most in flight
+  --rate=N              open loop: N requests started per second
+  --duration=10s --warmup=2s            measured time, and time run before it but not counted
+  --object-bytes=1024 --objects=1000 --namespace=kapi-bench --no-populate --consistent --path=/
+  --watchers=100 --events-per-second=100
+  --server-pid=PID      report that process's CPU seconds and memory (from /proc)
+  --json=FILE           the figures as JSON         --report=FILE.html  a page with charts
+  --quiet               no figures on stdout (with --json)
+)";
+
+using Flags = std::map<std::string, std::string>;
+
+std::chrono::milliseconds parse_duration(const std::string& text) {
+  std::size_t used = 0;
+  const double value = std::stod(text, &used);
+  const std::string unit = text.substr(used);
+  if (unit == "ms") return std::chrono::milliseconds(static_cast<long>(value));
+  if (unit == "m") return std::chrono::milliseconds(static_cast<long>(value * 60'000));
+  if (unit == "s" || unit.empty()) return std::chrono::milliseconds(static_cast<long>(value * 1000));
+  throw std::invalid_argument("bad duration " + text + " (use 500ms, 10s or 2m)");
+}
+
+ScenarioOptions scenario_options(const std::string& scenario, Flags& flags) {
+  ScenarioOptions options;
+  options.scenario = scenario;
+  auto take = [&flags](const std::string& name) -> std::optional<std::string> {
+    auto found = flags.find(name);
+    if (found == flags.end()) return std::nullopt;
+    std::string value = found->second;
+    flags.erase(found);
+    return value;
+  };
+  if (auto v = take("server")) options.server = *v;
+  if (auto v = take("etcd")) options.etcd = *v;
+  if (auto v = take("namespace")) options.namespace_name = *v;
+  if (auto v = take("object-bytes")) options.object_bytes = std::stoul(*v);
+  if (auto v = take("objects")) options.objects = std::stoul(*v);
+  if (take("no-populate")) options.populate = false;
+  if (take("consistent")) options.consistent_list = true;
+  if (auto v = take("path")) options.path = *v;
+  if (auto v = take("watchers")) options.watchers = std::stoul(*v);
+  if (auto v = take("events-per-second")) options.events_per_second = std::stod(*v);
+  if (auto v = take("server-pid")) options.server_pid = static_cast<pid_t>(std::stol(*v));
+  if (auto v = take("concurrency")) options.load.concurrency = std::max<std::size_t>(1, std::stoul(*v));
+  if (auto v = take("rate")) {
+    options.load.mode = LoadMode::open;
+    options.load.rate = std::stod(*v);
+    if (options.load.rate <= 0) throw std::invalid_argument("--rate must be positive");
+  }
+  if (auto v = take("duration")) options.load.duration = parse_duration(*v);
+  if (auto v = take("warmup")) options.load.warmup = parse_duration(*v);
+  return options;
+}
+
+// Thousands of connections need thousands of descriptors: take all the hard limit allows.
+void raise_descriptor_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+ProgressCallback progress_line(const std::string& scenario, const LoadOptions& load) {
+  if (!::isatty(STDERR_FILENO)) return {};
+  const double total = std::chrono::duration<double>(load.warmup + load.duration).count();
+  const double warmup = std::chrono::duration<double>(load.warmup).count();
+  return [scenario, total, warmup](double elapsed, const LoadResult& sofar) {
+    const double measured = std::max(1e-3, elapsed - warmup);
+    std::fprintf(stderr, "\r\033[K[%s] %5.1f/%.0f s %s  %8.0f ok/s  p99 %7.2f ms  failed %llu", scenario.c_str(),
+                 elapsed, total, elapsed < warmup ? "warm-up" : "       ",
+                 elapsed < warmup ? 0.0 : static_cast<double>(sofar.successes) / measured,
+                 static_cast<double>(sofar.latency.quantile_micros(0.99)) / 1000.0,
+                 static_cast<unsigned long long>(sofar.failures));
+  };
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+boost::json::object read_run(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  if (!file) throw std::runtime_error("cannot read " + path);
+  return boost::json::parse(text.str()).as_object();
+}
+
+int report_command(Flags& flags, const std::vector<std::string>& files) {
+  if (!flags.count("out") || files.empty()) throw std::invalid_argument("usage: kapi-bench report --out=FILE.html RUN.json...");
+  std::vector<boost::json::object> runs;
+  for (const auto& path : files) runs.push_back(read_run(path));
+  write_file(flags["out"], render_html(runs));
+  return 0;
+}
+
+int run_command(const std::string& scenario, Flags& flags) {
+  const bool quiet = flags.erase("quiet") > 0;
+  const std::string json_file = flags.count("json") ? flags["json"] : "";
+  const std::string html_file = flags.count("report") ? flags["report"] : "";
+  flags.erase("json");
+  flags.erase("report");
+  ScenarioOptions options = scenario_options(scenario, flags);
+  if (!flags.empty()) throw std::invalid_argument("unknown flag --" + flags.begin()->first);
+  raise_descriptor_limit();
+
+  asio::io_context io(1);
+  std::optional<ScenarioResult> result;
+  std::exception_ptr failure;
+  auto progress = progress_line(scenario, options.load);
+  asio::co_spawn(io, run_scenario(io.get_executor(), options, progress),
+                 [&](std::exception_ptr error, ScenarioResult value) {
+                   failure = error;
+                   if (!error) result = std::move(value);
+                 });
+  io.run();
+  if (progress) std::fprintf(stderr, "\r\033[K");
+  if (failure) std::rethrow_exception(failure);
+
+  auto run = to_json(*result);
+  if (!quiet) print_text(stdout, run);
+  if (!json_file.empty()) write_file(json_file, boost::json::serialize(run) + "\n");
+  if (!html_file.empty()) write_file(html_file, render_html({run}));
+  return result->load.successes == 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags;
+  std::vector<std::string> positional;
+  for (int i = 1; i < argc; ++i) {
+    std::string argument = argv[i];
+    if (argument == "-h" || argument == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (!argument.starts_with("--")) {
+      positional.push_back(argument);
+      continue;
+    }
+    auto equals = argument.find('=');
+    flags[argument.substr(2, equals - 2)] = equals == std::string::npos ? "" : argument.substr(equals + 1);
+  }
+  try {
+    if (positional.empty()) throw std::invalid_argument("no scenario given");
+    if (positional[0] == "report") return report_command(flags, {positional.begin() + 1, positional.end()});
+    if (positional.size() > 1) throw std::invalid_argument("one scenario at a time");
+    return run_command(positional[0], flags);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "kapi-bench: %s\n\n%s", e.what(), kUsage);
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kapi-bench: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,81 @@
+#include "bench/scenarios/kube_api.h"
+
+#include <stdexcept>
+
+namespace kapi::bench {
+
+std::string host_header(const asio::ip::tcp::endpoint& server) {
+  return server.address().to_string() + ":" + std::to_string(server.port());
+}
+
+std::string configmap_json(std::string_view name, std::size_t object_bytes, std::string_view extra_key,
+                           std::string_view extra_value) {
+  std::string json = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")";
+  json.append(name).append(R"("},"data":{)");
+  if (!extra_key.empty()) json.append("\"").append(extra_key).append("\":\"").append(extra_value).append("\",");
+  json.append(R"("payload":")");
+  constexpr std::size_t kClosing = 3;  // "}}
+  const std::size_t used = json.size() + kClosing;
+  json.append(object_bytes > used ? object_bytes - used : 1, 'x');
+  json.append("\"}}");
+  return json;
+}
+
+std::string configmaps_path(std::string_view namespace_name) {
+  return "/api/v1/namespaces/" + std::string(namespace_name) + "/configmaps";
+}
+
+asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name) {
+  const std::string body = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" +
+                           std::string(namespace_name) + "\"}}";
+  HttpRequest request{.method = "POST", .target = "/api/v1/namespaces", .body = body};
+  auto response = co_await connection.send(request, BodyHandling::keep);
+  if (response.status != 201 && response.status != 409)
+    throw std::runtime_error("creating namespace " + std::string(namespace_name) + ": HTTP " +
+                             std::to_string(response.status) + " " + response.body.substr(0, 300));
+}
+
+ConnectionPool::ConnectionPool(asio::any_io_executor executor, asio::ip::tcp::endpoint server, std::size_t slots)
+    : executor_(std::move(executor)), server_(server), connections_(slots) {}
+
+HttpConnection& ConnectionPool::at(std::size_t slot) {
+  auto& connection = connections_.at(slot);
+  if (!connection) connection = std::make_unique<HttpConnection>(executor_, server_, host_header(server_));
+  return *connection;
+}
+
+asio::awaitable<Outcome> ConnectionPool::send(std::size_t slot, const HttpRequest& request) {
+  auto& connection = at(slot);
+  const std::size_t sent_before = connection.bytes_sent();
+  auto response = co_await connection.send(request);
+  co_return Outcome{.status = response.status,
+                    .bytes_received = response.bytes_received,
+                    .bytes_sent = connection.bytes_sent() - sent_before};
+}
+
+asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, asio::ip::tcp::endpoint server,
+                                           std::string namespace_name, std::size_t count, std::size_t object_bytes,
+                                           std::size_t concurrency) {
+  {
+    HttpConnection connection(executor, server, host_header(server));
+    co_await ensure_namespace(connection, namespace_name);
+  }
+  if (count == 0) co_return LoadResult{};
+  auto pool = std::make_shared<ConnectionPool>(executor, server, concurrency);
+  const std::string path = configmaps_path(namespace_name);
+  Operation create = [pool, path, object_bytes](std::size_t slot, std::uint64_t sequence) -> asio::awaitable<Outcome> {
+    const std::string body = configmap_json("obj-" + std::to_string(sequence), object_bytes);
+    HttpRequest request{.method = "POST", .target = path, .body = body};
+    auto outcome = co_await pool->send(slot, request);
+    if (outcome.status == 409) outcome.status = 200;  // kept from an earlier fill
+    co_return outcome;
+  };
+  LoadOptions fill{.mode = LoadMode::closed,
+                   .concurrency = concurrency,
+                   .warmup = std::chrono::milliseconds(0),
+                   .duration = std::chrono::hours(1),
+                   .operation_limit = count};
+  co_return co_await run_load(executor, fill, std::move(create));
+}
+
+}  // namespace kapi::bench

@@ -1,0 +1,48 @@
+#pragma once
+// What the Kubernetes scenarios share: ConfigMap bodies of a chosen size, the bench namespace, filling it with
+// objects, and one keep-alive connection per load slot.
+#include "bench/client/http_client.h"
+#include "bench/load/driver.h"
+
+#include <asio/any_io_executor.hpp>
+#include <asio/awaitable.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kapi::bench {
+
+// A ConfigMap named `name` whose JSON is about `object_bytes` long: a data key "payload" is padded to fit. An
+// `extra_key`/`extra_value` pair, if given, is added to data (the watch scenario's sequence and send time).
+std::string configmap_json(std::string_view name, std::size_t object_bytes, std::string_view extra_key = {},
+                           std::string_view extra_value = {});
+
+std::string configmaps_path(std::string_view namespace_name);
+
+// Creates the namespace; one that already exists is fine. Throws std::runtime_error on any other answer.
+asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name);
+
+// Creates obj-0 … obj-<count-1> in the namespace with `concurrency` connections; existing ones are kept.
+asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, asio::ip::tcp::endpoint server,
+                                           std::string namespace_name, std::size_t count, std::size_t object_bytes,
+                                           std::size_t concurrency);
+
+// One connection per slot of the load driver, opened on first use.
+class ConnectionPool {
+ public:
+  ConnectionPool(asio::any_io_executor executor, asio::ip::tcp::endpoint server, std::size_t slots);
+  HttpConnection& at(std::size_t slot);
+  // Sends on the slot's connection and turns the answer into the driver's Outcome.
+  asio::awaitable<Outcome> send(std::size_t slot, const HttpRequest& request);
+
+ private:
+  asio::any_io_executor executor_;
+  asio::ip::tcp::endpoint server_;
+  std::vector<std::unique_ptr<HttpConnection>> connections_;
+};
+
+std::string host_header(const asio::ip::tcp::endpoint& server);
+
+}  // namespace kapi::bench

@@ -1,0 +1,65 @@
+#pragma once
+// The scenarios kapi-bench runs, their options and what each run measured. Each scenario prepares what it needs
+// (a namespace, N objects), runs under the load driver, and reports the server's cost when given its pid.
+#include "bench/load/driver.h"
+#include "bench/load/histogram.h"
+#include "bench/load/server_stats.h"
+
+#include <asio/any_io_executor.hpp>
+#include <asio/awaitable.hpp>
+
+#include <optional>
+#include <string>
+#include <sys/types.h>
+
+namespace kapi::bench {
+
+struct ScenarioOptions {
+  std::string scenario;                          // create | get | list | watch | static | etcd-txn | fill
+  std::string server = "http://127.0.0.1:8080";  // kapi's --insecure-port, or nginx for `static`
+  std::string etcd = "http://127.0.0.1:2379";    // etcd-txn
+  std::string namespace_name = "kapi-bench";
+  std::size_t object_bytes = 1024;  // approximate size of each object's JSON
+  std::size_t objects = 1000;       // get, list, fill: objects in the namespace
+  bool populate = true;             // get, list: create the objects first (already existing ones are kept)
+  bool consistent_list = false;     // list: a consistent read instead of resourceVersion=0 (from the cache)
+  std::string path = "/";           // static: what to GET
+  std::size_t watchers = 100;       // watch
+  double events_per_second = 100;   // watch
+  pid_t server_pid = 0;             // whose CPU and memory to report; 0: none
+  LoadOptions load;
+};
+
+struct WatchFigures {
+  std::size_t watchers = 0;
+  std::size_t established = 0;
+  std::uint64_t events_written = 0;       // writes the server acknowledged
+  std::uint64_t deliveries = 0;           // events received, all watchers together
+  std::uint64_t missing = 0;              // (watcher, acknowledged write) pairs never delivered
+  std::uint64_t duplicates = 0;
+  LatencyHistogram delivery_latency;      // write sent → event received, after the warm-up
+  std::int64_t server_bytes_per_watcher = 0;  // RSS growth while establishing the idle watchers, divided by them
+};
+
+struct ScenarioResult {
+  std::string scenario;
+  std::string parameters;  // human-readable: what was run, e.g. "concurrency=64 object=1024B"
+  std::string target;      // what answered: "kapi", "nginx", "etcd"
+  LoadResult load;
+  std::optional<ServerUsage> server;
+  std::optional<WatchFigures> watch;
+  std::size_t response_bytes = 0;  // get/list/static: size of one response body
+};
+
+asio::awaitable<ScenarioResult> run_scenario(asio::any_io_executor executor, ScenarioOptions options,
+                                             ProgressCallback progress);
+
+// Each scenario; run_scenario picks one by name.
+asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
+                                                  ProgressCallback progress);
+asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
+                                                   ProgressCallback progress);
+asio::awaitable<ScenarioResult> run_etcd_txn_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
+                                                      ProgressCallback progress);
+
+}  // namespace kapi::bench
