@@ -29,7 +29,8 @@ using namespace kapi::bench;
 constexpr const char* kUsage = R"(usage: kapi-bench <scenario> [flags]
 scenarios:
   create    POST ConfigMaps of --object-bytes into --namespace
-  get       GET random ones of --objects ConfigMaps (created first unless --no-populate)
+  get       GET random ones of --objects ConfigMaps (created first unless --no-populate);
+            resourceVersion=0 (from the cache), or --consistent
   list      LIST the --objects ConfigMaps of the namespace (resourceVersion=0, or --consistent)
   watch     --watchers watch connections while a writer creates --events-per-second ConfigMaps
   static    GET --path from --server (nginx serving the same bytes: the HTTP limit)

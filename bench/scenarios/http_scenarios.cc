@@ -79,14 +79,16 @@ asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor
   } else if (scenario == "get") {
     auto random = std::make_shared<std::mt19937_64>(42);
     const std::size_t objects = std::max<std::size_t>(options.objects, 1);
-    result.response_bytes = co_await probe(executor, server, collection + "/obj-0");
-    operation = [pool, collection, random, objects](std::size_t slot, std::uint64_t) -> asio::awaitable<Outcome> {
-      const std::string target = collection + "/obj-" + std::to_string((*random)() % objects);
+    const std::string query = options.consistent_list ? "" : "?resourceVersion=0";
+    result.response_bytes = co_await probe(executor, server, collection + "/obj-0" + query);
+    operation = [pool, collection, random, objects, query](std::size_t slot,
+                                                           std::uint64_t) -> asio::awaitable<Outcome> {
+      const std::string target = collection + "/obj-" + std::to_string((*random)() % objects) + query;
       HttpRequest request{.target = target};
       co_return co_await pool->send(slot, request);
     };
     result.parameters = describe_load(options.load) + " objects=" + std::to_string(options.objects) + " object=" +
-                        std::to_string(options.object_bytes) + "B";
+                        std::to_string(options.object_bytes) + "B" + (options.consistent_list ? " consistent" : " rv=0");
   } else if (scenario == "list" || scenario == "static") {
     std::string target = scenario == "static" ? options.path
                                               : collection + (options.consistent_list ? "" : "?resourceVersion=0");

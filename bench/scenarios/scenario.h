@@ -22,7 +22,7 @@ struct ScenarioOptions {
   std::size_t object_bytes = 1024;  // approximate size of each object's JSON
   std::size_t objects = 1000;       // get, list, fill: objects in the namespace
   bool populate = true;             // get, list: create the objects first (already existing ones are kept)
-  bool consistent_list = false;     // list: a consistent read instead of resourceVersion=0 (from the cache)
+  bool consistent_list = false;     // get, list: a consistent read instead of resourceVersion=0 (from the cache)
   std::string path = "/";           // static: what to GET
   std::size_t watchers = 100;       // watch
   double events_per_second = 100;   // watch
