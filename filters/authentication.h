@@ -1,35 +1,33 @@
 #pragma once
-// WithAuthentication — the foundation's x509-only form; the security issue adds tokens, service accounts,
-// front-proxy headers and --anonymous-auth. A verified client certificate is the user CN with groups O; an
-// unverifiable one is 401 like kube-apiserver; no certificate is system:anonymous.
+// WithAuthentication: the request's user from its credentials (server/authentication), or 401 Unauthorized as
+// kube-apiserver answers, with nothing said about why (the reason is the server's to log, not the client's).
 #include "filters/filter.h"
+#include "server/authentication/request_authenticator.h"
 #include "server/http/status_response.h"
+
+#include <memory>
 
 namespace kapi::filters {
 
 class AuthenticationFilter final : public Filter {
  public:
+  explicit AuthenticationFilter(std::shared_ptr<const authentication::RequestAuthenticator> authenticator)
+      : authenticator_(std::move(authenticator)) {}
   std::string_view name() const override { return "authentication"; }
 
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
-    const auto& certificate = exchange.request.peer_certificate;
-    UserInfo user;
-    if (certificate && !certificate->verified) {
+    authentication::Result result = co_await authenticator_->authenticate(exchange.request);
+    if (result.outcome != authentication::Result::Outcome::Authenticated) {
       co_await http::write_status(*exchange.response, apierrors::unauthorized("Unauthorized"));
       co_return;
     }
-    if (certificate && !certificate->common_name.empty()) {
-      user.name = certificate->common_name;
-      user.groups = certificate->organizations;
-      user.groups.push_back("system:authenticated");
-    } else {
-      user.name = "system:anonymous";
-      user.groups = {"system:unauthenticated"};
-    }
-    exchange.context.user = std::move(user);
-    exchange.request.headers.remove("Authorization");  // credentials go no further than this stage
+    exchange.context.user = std::move(result.user);
+    exchange.request.headers.remove("Authorization");  // as kube: no stage after this one needs it
     co_await next(exchange);
   }
+
+ private:
+  std::shared_ptr<const authentication::RequestAuthenticator> authenticator_;
 };
 
 }  // namespace kapi::filters

@@ -4,9 +4,11 @@
 #include "filters/filter.h"
 #include "filters/long_running.h"
 #include "server/lifecycle.h"
+#include "server/authentication/request_authenticator.h"
 #include "server/metrics/registry.h"
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,9 @@ struct ChainConfig {
   metrics::Registry& metrics;
   server::Lifecycle& lifecycle;
   LongRunningCheck long_running;
+  // Who sent each request; by default client certificates, then anonymous.
+  std::shared_ptr<const authentication::RequestAuthenticator> authenticator =
+      authentication::RequestAuthenticator::build({});
   std::chrono::nanoseconds request_timeout = std::chrono::seconds(60);
   int max_requests_inflight = 400;
   int max_mutating_requests_inflight = 200;

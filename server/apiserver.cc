@@ -142,6 +142,17 @@ int run_apiserver(const Options& options) {
   apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger, service_network);
   apis.install(servers.kube());
   filters::ChainConfig chain_config(logger, metrics, lifecycle);
+  try {
+    authentication::AuthenticationOptions authentication_options;
+    authentication_options.anonymous = options.anonymous_auth;
+    authentication_options.token_auth_file = options.token_auth_file;
+    std::vector<std::string> warnings;
+    chain_config.authenticator = authentication::RequestAuthenticator::build(authentication_options, &warnings);
+    for (const auto& warning : warnings) logger.warning(warning);
+  } catch (const std::exception& error) {
+    logger.error(std::string("invalid authentication config: ") + error.what());
+    return 1;
+  }
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
   chain_config.request_timeout = options.request_timeout;

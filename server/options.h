@@ -46,6 +46,10 @@ struct Options {
   std::size_t max_request_body_bytes = 3 << 20;
   std::size_t max_request_header_bytes = 1 << 20;
 
+  // Authentication.
+  bool anonymous_auth = true;
+  std::filesystem::path token_auth_file;
+
   // Filters.
   std::vector<std::string> cors_allowed_origins;
   std::vector<std::string> strict_transport_security_directives;

@@ -163,9 +163,10 @@ bool KapiProcess::wait_until_ready(std::chrono::milliseconds bound) {
   const auto deadline = Clock::now() + bound;
   while (Clock::now() < deadline) {
     if (wait_for_exit(0ms)) return false;
-    if (std::filesystem::exists(ca_cert())) {
+    if (std::filesystem::exists(ca_cert()) && std::filesystem::exists(admin_key())) {
       try {
-        HttpConnection connection(port_, anonymous_tls(), 2s);
+        // As the admin: a suite may run kapi with --anonymous-auth=false.
+        HttpConnection connection(port_, admin_tls(), 2s);
         if (connection.request("GET", "/readyz", {}, {}, 2s).status == 200) return true;
       } catch (const std::exception&) {
         // not listening yet, or the certificates are still being written

@@ -229,7 +229,7 @@ TEST(Authentication, MapsAVerifiedCertificateToItsUserAndGroups) {
   request.headers.add("Authorization", "Bearer secret");
   std::optional<UserInfo> user;
   bool authorization_seen = true;
-  auto writer = serve(stages<AuthenticationFilter>(), request, [&](Exchange& exchange) {
+  auto writer = serve(stages<AuthenticationFilter>(authentication::RequestAuthenticator::build({})), request, [&](Exchange& exchange) {
     user = exchange.context.user;
     authorization_seen = exchange.request.headers.has("Authorization");
     return answer_ok(exchange);
@@ -243,7 +243,7 @@ TEST(Authentication, MapsAVerifiedCertificateToItsUserAndGroups) {
 TEST(Authentication, RejectsAnUnverifiedCertificate) {
   auto request = make_request("GET", "/x");
   request.peer_certificate = http::PeerCertificate{false, "unable to get local issuer certificate", "mallory", {}};
-  auto writer = serve(stages<AuthenticationFilter>(), request, &answer_ok);
+  auto writer = serve(stages<AuthenticationFilter>(authentication::RequestAuthenticator::build({})), request, &answer_ok);
   EXPECT_EQ(writer.status(), 401);
   EXPECT_EQ(writer.body(),
             R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})");

@@ -1,0 +1,44 @@
+#pragma once
+// Request authentication (k8s.io/apiserver/pkg/authentication): each authenticator looks at one kind of
+// credential and says who sent the request, that it has nothing to say, or that the credential it understands
+// is not valid. RequestAuthenticator::build (request_authenticator.h) puts them together as kube-apiserver does.
+#include "filters/request_context.h"
+#include "server/http/request.h"
+
+#include <asio/awaitable.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace kapi::authentication {
+
+using filters::UserInfo;
+
+// kube's (response, ok, err) of authenticator.Request.
+struct Result {
+  enum class Outcome { NotApplicable, Authenticated, Failed };
+  Outcome outcome = Outcome::NotApplicable;
+  UserInfo user;      // Authenticated
+  std::string error;  // Failed: why, for the log (the client only ever reads "Unauthorized")
+
+  static Result not_applicable() { return {}; }
+  static Result authenticated(UserInfo user) { return {Outcome::Authenticated, std::move(user), {}}; }
+  static Result failed(std::string error) { return {Outcome::Failed, {}, std::move(error)}; }
+};
+
+// One kind of credential carried by a request (a client certificate, a bearer token, ...). An authenticator
+// that accepts a credential removes it from the request, so it goes no further than the authentication stage.
+class Authenticator {
+ public:
+  virtual ~Authenticator() = default;
+  virtual asio::awaitable<Result> authenticate(http::Request& request) const = 0;
+};
+
+// A bearer token's meaning (kube's authenticator.Token): a token file, service account tokens, ...
+class TokenAuthenticator {
+ public:
+  virtual ~TokenAuthenticator() = default;
+  virtual asio::awaitable<Result> authenticate_token(std::string_view token) const = 0;
+};
+
+}  // namespace kapi::authentication

@@ -1,0 +1,69 @@
+// Authentication against a running kapi with --token-auth-file and --anonymous-auth=false: bearer tokens from
+// the file, client certificates, and kube-apiserver's 401 for everything else, through raw HTTP and kubectl.
+#include "tests/integration/kapi_suite.h"
+#include "tests/integration/kubectl_runner.h"
+#include "tests/support/temp_dir.h"
+
+#include <fstream>
+
+namespace kapi::integration {
+namespace {
+
+class AuthenticationTest : public KapiSuite<AuthenticationTest> {
+ public:
+  static KapiOptions kapi_options() {
+    static const test_support::TempDir dir{"kapi-authn-suite"};
+    std::ofstream(dir.path() / "tokens.csv") << "jane-token,jane,1001,\"devs,ops\"\n";
+    KapiOptions options;
+    options.extra_flags = {"--token-auth-file=" + (dir.path() / "tokens.csv").string(), "--anonymous-auth=false"};
+    return options;
+  }
+
+ protected:
+  HttpResponse with_token(std::string_view token, std::string_view target = "/api/v1/namespaces") {
+    std::string authorization = "Bearer " + std::string(token);
+    return kapi().connect_anonymous().request("GET", target, {{"Authorization", authorization}});
+  }
+
+  // A kubeconfig that trusts kapi's CA and authenticates with `token` only (no client certificate).
+  std::string token_kubeconfig(const std::string& token) {
+    const auto path = kapi().work_dir() / ("token-" + token + ".kubeconfig");
+    std::ofstream(path) << "apiVersion: v1\nkind: Config\nclusters:\n- name: kapi\n  cluster:\n"
+                        << "    server: https://127.0.0.1:" << kapi().port() << "\n"
+                        << "    certificate-authority: " << kapi().ca_cert().string() << "\n"
+                        << "users:\n- name: u\n  user:\n    token: " << token << "\n"
+                        << "contexts:\n- name: c\n  context:\n    cluster: kapi\n    user: u\ncurrent-context: c\n";
+    return path.string();
+  }
+};
+
+TEST_F(AuthenticationTest, TokensFromTheFileAreUsers) {
+  HttpResponse response = with_token("jane-token");
+  EXPECT_EQ(response.status, 200) << response.body;
+  EXPECT_EQ(json_object(response.body)["kind"], "NamespaceList");
+}
+
+TEST_F(AuthenticationTest, UnknownTokensAndMissingCredentialsAre401) {
+  for (const HttpResponse& response : {with_token("wrong-token"), with_token("wrong-token", "/version"),
+                                       kapi().connect_anonymous().request("GET", "/api")}) {
+    EXPECT_TRUE(is_status(response, 401, "Unauthorized")) << response.body;
+    EXPECT_EQ(status_message(response), "Unauthorized");
+    EXPECT_EQ(json_object(response.body)["apiVersion"], "v1");
+  }
+}
+
+TEST_F(AuthenticationTest, ClientCertificatesStillAuthenticate) {
+  EXPECT_EQ(kapi().connect_admin().request("GET", "/api/v1/namespaces").status, 200);
+}
+
+TEST_F(AuthenticationTest, KubectlWithATokenWorksAndABadTokenIsNotLoggedIn) {
+  CommandResult good = run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig("jane-token") + " get namespace default -o name");
+  EXPECT_EQ(good.exit_code, 0) << good.output;
+  EXPECT_EQ(good.output, "namespace/default\n");
+  CommandResult bad = run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig("bad-token") + " get namespaces");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_EQ(bad.output, "error: You must be logged in to the server (Unauthorized)\n");
+}
+
+}  // namespace
+}  // namespace kapi::integration
