@@ -11,6 +11,7 @@
 #include <boost/json.hpp>
 
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -115,6 +116,13 @@ ProgressCallback progress_line(const std::string& scenario, const LoadOptions& l
   };
 }
 
+double own_cpu_seconds() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& time) { return static_cast<double>(time.tv_sec) + time.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << text;
@@ -156,7 +164,9 @@ int run_command(const std::string& scenario, Flags& flags) {
                    failure = error;
                    if (!error) result = std::move(value);
                  });
+  const double cpu_before = own_cpu_seconds();
   io.run();
+  if (result) result->client_cpu_seconds = own_cpu_seconds() - cpu_before;
   if (progress) std::fprintf(stderr, "\r\033[K");
   if (failure) std::rethrow_exception(failure);
 

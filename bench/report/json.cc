@@ -49,6 +49,7 @@ boost::json::object to_json(const ScenarioResult& result) {
   run["bytes_received"] = load.bytes_received;
   run["bytes_sent"] = load.bytes_sent;
   if (result.response_bytes != 0) run["response_bytes"] = result.response_bytes;
+  run["client_cpu_seconds"] = result.client_cpu_seconds;
   boost::json::array series;
   const double seconds = std::chrono::duration<double>(kThroughputInterval).count();
   for (auto completions : load.completions_per_interval) series.push_back(static_cast<double>(completions) / seconds);

@@ -63,10 +63,11 @@ void print_text(std::FILE* out, const boost::json::object& run) {
                  field(usage, "cpu_seconds"), bytes(field(usage, "rss_before_bytes")).c_str(),
                  bytes(field(usage, "rss_after_bytes")).c_str(), bytes(field(usage, "rss_peak_bytes")).c_str());
   }
+  std::fprintf(out, "  %-12s cpu %.2f s (kapi-bench itself, one thread)\n", "client", field(run, "client_cpu_seconds"));
   if (auto watch = run.find("watch"); watch != run.end()) {
     const auto& figures = watch->value().as_object();
     std::fprintf(out, "  %-12s %.0f of %.0f watchers established, %.0f events written, %.0f delivered, %.0f missing, "
-                      "%.0f duplicated, server %s per idle watcher\n",
+                      "%.0f duplicated (missing: not delivered 5 s after the last write), server %s per idle watcher\n",
                  "watch", field(figures, "established"), field(figures, "watchers"), field(figures, "events_written"),
                  field(figures, "deliveries"), field(figures, "missing"), field(figures, "duplicates"),
                  bytes(field(figures, "server_bytes_per_watcher")).c_str());

@@ -49,6 +49,9 @@ struct ScenarioResult {
   std::optional<ServerUsage> server;
   std::optional<WatchFigures> watch;
   std::size_t response_bytes = 0;  // get/list/static: size of one response body
+  // kapi-bench's own CPU over the whole run (setup included): near one core means the harness, not the server,
+  // may be the limit.
+  double client_cpu_seconds = 0;
 };
 
 asio::awaitable<ScenarioResult> run_scenario(asio::any_io_executor executor, ScenarioOptions options,
