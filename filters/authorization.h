@@ -1,14 +1,54 @@
 #pragma once
-// WithAuthorization — the foundation runs with --authorization-mode=AlwaysAllow; RBAC, Node and the review
-// APIs are the security issue's work.
+// WithAuthorization: the authorizer (server/authorization) decides from the user and the request info; a denial
+// is kube-apiserver's 403, e.g. `pods is forbidden: User "jane" cannot list resource "pods" in API group "" in
+// the namespace "default"`, with the authorizers' reason after a colon when they gave one.
 #include "filters/filter.h"
+#include "server/authorization/authorizer.h"
+#include "server/http/status_response.h"
+
+#include <memory>
 
 namespace kapi::filters {
 
 class AuthorizationFilter final : public Filter {
  public:
+  explicit AuthorizationFilter(std::shared_ptr<const authorization::Authorizer> authorizer)
+      : authorizer_(std::move(authorizer)) {}
   std::string_view name() const override { return "authorization"; }
-  asio::awaitable<void> handle(Exchange& exchange, Next next) override { co_await next(exchange); }
+
+  asio::awaitable<void> handle(Exchange& exchange, Next next) override {
+    authorization::Attributes attributes = attributes_of(exchange);
+    authorization::Result result = authorizer_->authorize(attributes);
+    if (result.decision == authorization::Decision::Allow) co_return co_await next(exchange);
+    std::string message = authorization::forbidden_message(attributes);
+    if (!result.reason.empty()) message += ": " + result.reason;
+    // kube's ForbiddenStatusError: the subresource is named in the message, not in the qualified resource
+    // (`pods "web" is forbidden: User "jane" cannot create resource "pods/exec" ...`).
+    co_await http::write_status(*exchange.response, apierrors::forbidden(attributes.api_group, attributes.resource,
+                                                                         attributes.name, std::move(message)));
+  }
+
+ private:
+  static authorization::Attributes attributes_of(const Exchange& exchange) {
+    authorization::Attributes attributes;
+    if (exchange.context.user) attributes.user = *exchange.context.user;
+    if (const auto& info = exchange.context.request_info) {
+      attributes.verb = info->verb;
+      attributes.resource_request = info->is_resource_request;
+      attributes.path = info->path;
+      attributes.namespace_ = info->namespace_;
+      attributes.api_group = info->api_group;
+      attributes.api_version = info->api_version;
+      attributes.resource = info->resource;
+      attributes.subresource = info->subresource;
+      attributes.name = info->name;
+    } else {
+      attributes.path = exchange.request.path;
+    }
+    return attributes;
+  }
+
+  std::shared_ptr<const authorization::Authorizer> authorizer_;
 };
 
 }  // namespace kapi::filters

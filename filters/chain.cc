@@ -41,7 +41,7 @@ Chain build_handler_chain(const ChainConfig& config, Handler servers) {
   stages.push_back(std::make_unique<ImpersonationFilter>());
   stages.push_back(std::make_unique<MaxInFlightFilter>(config.max_requests_inflight,
                                                        config.max_mutating_requests_inflight, config.metrics));
-  stages.push_back(std::make_unique<AuthorizationFilter>());
+  stages.push_back(std::make_unique<AuthorizationFilter>(config.authorizer));
   return Chain(std::move(stages), std::move(servers));
 }
 

@@ -5,6 +5,7 @@
 #include "filters/long_running.h"
 #include "server/lifecycle.h"
 #include "server/authentication/request_authenticator.h"
+#include "server/authorization/modes.h"
 #include "server/metrics/registry.h"
 
 #include <chrono>
@@ -24,6 +25,8 @@ struct ChainConfig {
   // Who sent each request; by default client certificates, then anonymous.
   std::shared_ptr<const authentication::RequestAuthenticator> authenticator =
       authentication::RequestAuthenticator::build({});
+  // Who may do what; by default everyone everything (kube-apiserver's --authorization-mode=AlwaysAllow).
+  std::shared_ptr<const authorization::Authorizer> authorizer = authorization::build_authorizer({"AlwaysAllow"});
   std::chrono::nanoseconds request_timeout = std::chrono::seconds(60);
   int max_requests_inflight = 400;
   int max_mutating_requests_inflight = 200;

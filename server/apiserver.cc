@@ -153,6 +153,12 @@ int run_apiserver(const Options& options) {
     logger.error(std::string("invalid authentication config: ") + error.what());
     return 1;
   }
+  try {
+    chain_config.authorizer = authorization::build_authorizer(options.authorization_mode);
+  } catch (const std::exception& error) {
+    logger.error(std::string("invalid authorization config: ") + error.what());
+    return 1;
+  }
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
   chain_config.request_timeout = options.request_timeout;

@@ -50,6 +50,9 @@ struct Options {
   bool anonymous_auth = true;
   std::filesystem::path token_auth_file;
 
+  // Authorization.
+  std::vector<std::string> authorization_mode = {"AlwaysAllow"};
+
   // Filters.
   std::vector<std::string> cors_allowed_origins;
   std::vector<std::string> strict_transport_security_directives;

@@ -130,6 +130,7 @@ Status unsupported_media_type(std::string_view accepted_types) {
 Status not_acceptable(std::string message) { return {406, "NotAcceptable", std::move(message), std::nullopt}; }
 
 Status forbidden(std::string_view group, std::string_view resource, std::string_view name, std::string message) {
+  if (group.empty() && resource.empty()) return {403, "Forbidden", "forbidden: " + message, details_for(group, resource, name)};
   std::string subject = name.empty() ? qualified(group, resource) : qualified(group, resource) + " \"" + std::string(name) + "\"";
   return {403, "Forbidden", subject + " is forbidden: " + message, details_for(group, resource, name)};
 }

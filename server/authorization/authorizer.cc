@@ -1,0 +1,46 @@
+#include "server/authorization/authorizer.h"
+
+namespace kapi::authorization {
+
+Result UnionAuthorizer::authorize(const Attributes& attributes) const {
+  std::string reasons;
+  for (const auto& authorizer : authorizers_) {
+    Result result = authorizer->authorize(attributes);
+    if (result.decision != Decision::NoOpinion) return result;
+    if (!result.reason.empty()) reasons += (reasons.empty() ? "" : "\n") + result.reason;
+  }
+  return {Decision::Deny, std::move(reasons)};
+}
+
+namespace {
+
+// kube's sanitizer: a denial never reads as HTML.
+std::string sanitized(std::string text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string unsanitized_message(const Attributes& attributes) {
+  const std::string user = "User \"" + attributes.user.name + "\" cannot " + attributes.verb;
+  if (!attributes.resource_request) return user + " path \"" + attributes.path + "\"";
+  std::string resource = attributes.resource;
+  if (!attributes.subresource.empty()) resource += "/" + attributes.subresource;
+  const std::string what = user + " resource \"" + resource + "\" in API group \"" + attributes.api_group + "\"";
+  if (!attributes.namespace_.empty()) return what + " in the namespace \"" + attributes.namespace_ + "\"";
+  return what + " at the cluster scope";
+}
+
+}  // namespace
+
+std::string forbidden_message(const Attributes& attributes) { return sanitized(unsanitized_message(attributes)); }
+
+}  // namespace kapi::authorization

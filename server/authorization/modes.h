@@ -1,0 +1,41 @@
+#pragma once
+// --authorization-mode (pkg/kubeapiserver/authorizer): the authorizers named, in order, behind kube's
+// privileged-group authorizer that always allows system:masters.
+#include "server/authorization/authorizer.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kapi::authorization {
+
+class AuthorizationModeError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// AlwaysAllow and AlwaysDeny (authorizerfactory).
+class AlwaysAllowAuthorizer final : public Authorizer {
+ public:
+  Result authorize(const Attributes&) const override { return {Decision::Allow, ""}; }
+};
+class AlwaysDenyAuthorizer final : public Authorizer {
+ public:
+  Result authorize(const Attributes&) const override { return {Decision::NoOpinion, "Everything is forbidden."}; }
+};
+// Members of any of `groups` may do anything (kube: system:masters).
+class PrivilegedGroupsAuthorizer final : public Authorizer {
+ public:
+  explicit PrivilegedGroupsAuthorizer(std::vector<std::string> groups) : groups_(std::move(groups)) {}
+  Result authorize(const Attributes& attributes) const override;
+
+ private:
+  std::vector<std::string> groups_;
+};
+
+// The modes kapi implements; `rbac` stands in for "RBAC" (null when the caller has none to give).
+// Throws AuthorizationModeError for an unknown, repeated or unavailable mode, or for none.
+std::shared_ptr<const Authorizer> build_authorizer(const std::vector<std::string>& modes,
+                                                   std::shared_ptr<const Authorizer> rbac = nullptr);
+
+}  // namespace kapi::authorization
