@@ -1,0 +1,85 @@
+#include "server/authorization/rbac/policy.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::authorization::rbac {
+namespace {
+
+namespace json = boost::json;
+
+std::string string_at(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  return value && value->is_string() ? std::string(value->get_string()) : std::string();
+}
+
+const json::object& object_at(const json::object& object, std::string_view key) {
+  static const json::object empty;
+  const json::value* value = object.if_contains(key);
+  return value && value->is_object() ? value->get_object() : empty;
+}
+
+std::vector<std::string> strings_at(const json::object& object, std::string_view key) {
+  std::vector<std::string> out;
+  const json::value* value = object.if_contains(key);
+  if (!value || !value->is_array()) return out;
+  for (const auto& item : value->get_array())
+    if (item.is_string()) out.emplace_back(item.get_string());
+  return out;
+}
+
+std::vector<PolicyRule> rules_of(const json::object& role) {
+  std::vector<PolicyRule> rules;
+  const json::value* value = role.if_contains("rules");
+  if (!value || !value->is_array()) return rules;
+  for (const auto& item : value->get_array()) {
+    if (!item.is_object()) continue;
+    const json::object& rule = item.get_object();
+    rules.push_back({strings_at(rule, "verbs"), strings_at(rule, "apiGroups"), strings_at(rule, "resources"),
+                     strings_at(rule, "resourceNames"), strings_at(rule, "nonResourceURLs")});
+  }
+  return rules;
+}
+
+}  // namespace
+
+void PolicySnapshot::add_role(const json::object& role) {
+  const std::string kind = string_at(role, "kind");
+  if (kind != "Role" && kind != "ClusterRole") return;
+  const json::object& metadata = object_at(role, "metadata");
+  std::string namespace_ = kind == "Role" ? string_at(metadata, "namespace") : std::string();
+  roles_[{std::move(namespace_), string_at(metadata, "name")}] = rules_of(role);
+}
+
+void PolicySnapshot::add_binding(const json::object& object) {
+  const std::string kind = string_at(object, "kind");
+  if (kind != "RoleBinding" && kind != "ClusterRoleBinding") return;
+  const json::object& metadata = object_at(object, "metadata");
+  const json::object& role_ref = object_at(object, "roleRef");
+  Binding binding;
+  binding.namespace_ = kind == "RoleBinding" ? string_at(metadata, "namespace") : std::string();
+  binding.name = string_at(metadata, "name");
+  binding.role_kind = string_at(role_ref, "kind");
+  binding.role_name = string_at(role_ref, "name");
+  if (const json::value* subjects = object.if_contains("subjects"); subjects && subjects->is_array()) {
+    for (const auto& item : subjects->get_array()) {
+      if (!item.is_object()) continue;
+      const json::object& subject = item.get_object();
+      binding.subjects.push_back({string_at(subject, "kind"), string_at(subject, "name"), string_at(subject, "namespace")});
+    }
+  }
+  if (kind == "ClusterRoleBinding") cluster_role_bindings_.push_back(std::move(binding));
+  else role_bindings_[binding.namespace_].push_back(std::move(binding));
+}
+
+const std::vector<PolicyRule>* PolicySnapshot::role_rules(const std::string& namespace_, const std::string& name) const {
+  auto found = roles_.find(std::pair{namespace_, name});
+  return found == roles_.end() ? nullptr : &found->second;
+}
+
+const std::vector<Binding>& PolicySnapshot::role_bindings(const std::string& namespace_) const {
+  static const std::vector<Binding> none;
+  auto found = role_bindings_.find(namespace_);
+  return found == role_bindings_.end() ? none : found->second;
+}
+
+}  // namespace kapi::authorization::rbac
