@@ -38,6 +38,11 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       statefulsets(),
       // coordination.k8s.io/v1
       leases(),
+      // rbac.authorization.k8s.io/v1
+      clusterrolebindings(),
+      clusterroles(),
+      rolebindings(),
+      roles(),
   };
 }
 

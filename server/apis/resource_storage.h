@@ -31,5 +31,10 @@ ResourceStorage events();
 ResourceStorage nodes();
 // coordination.k8s.io/v1
 ResourceStorage leases();
+// rbac.authorization.k8s.io/v1
+ResourceStorage clusterrolebindings();
+ResourceStorage clusterroles();
+ResourceStorage rolebindings();
+ResourceStorage roles();
 
 }  // namespace kapi::apis

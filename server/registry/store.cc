@@ -82,8 +82,10 @@ void Store::set_type_meta(json::object& object) const {
 }
 
 void Store::validate(const json::object& object, const json::object* old, bool with_strategy) const {
-  validation::ErrorList errors = validation::validate_object_meta(object, definition_.namespaced,
-                                                                 strategy_->name_is_dns_label());
+  validation::NameRule name_rule = strategy_->name_is_path_segment() ? validation::NameRule::PathSegment
+                                   : strategy_->name_is_dns_label()   ? validation::NameRule::Dns1123Label
+                                                                      : validation::NameRule::Dns1123Subdomain;
+  validation::ErrorList errors = validation::validate_object_meta(object, definition_.namespaced, name_rule);
   if (with_strategy) {
     auto own = old ? strategy_->validate_update(object, *old) : strategy_->validate(object);
     errors.insert(errors.end(), own.begin(), own.end());

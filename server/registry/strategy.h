@@ -54,6 +54,8 @@ class Strategy {
   }
   // Name rules: most resources use DNS-1123 subdomains, namespaces DNS-1123 labels.
   virtual bool name_is_dns_label() const { return false; }
+  // RBAC roles and bindings take any name that can travel as a URL path segment ("system:controller:x").
+  virtual bool name_is_path_segment() const { return false; }
   // PUT of a missing object creates it (e.g. leases do not; kube: AllowCreateOnUpdate).
   virtual bool allow_create_on_update() const { return false; }
   // Whether metadata.generation is kept and bumped when anything but metadata and status changes.

@@ -46,7 +46,7 @@ ErrorList validate_annotations(const boost::json::object& annotations, const Pat
   return errors;
 }
 
-ErrorList validate_object_meta(const boost::json::object& object, bool namespaced, bool name_is_dns_label) {
+ErrorList validate_object_meta(const boost::json::object& object, bool namespaced, NameRule name_rule) {
   ErrorList errors;
   Path meta_path("metadata");
   auto meta_it = object.find("metadata");
@@ -59,7 +59,9 @@ ErrorList validate_object_meta(const boost::json::object& object, bool namespace
   if (name.empty()) {
     if (generate_name.empty()) errors.push_back(required(meta_path.child("name"), "name or generateName is required"));
   } else {
-    auto messages = name_is_dns_label ? is_dns1123_label(name) : is_dns1123_subdomain(name);
+    auto messages = name_rule == NameRule::Dns1123Label   ? is_dns1123_label(name)
+                    : name_rule == NameRule::PathSegment ? is_valid_path_segment_name(name)
+                                                         : is_dns1123_subdomain(name);
     for (auto& message : messages) errors.push_back(invalid(meta_path.child("name"), name, message));
   }
   std::string_view namespace_ = string_of(meta, "namespace");

@@ -1,0 +1,28 @@
+// rbac.authorization.k8s.io/v1 Role (pkg/registry/rbac/role, ValidateRole, printRole).
+#include "server/apis/rbac/rbac_validation.h"
+#include "server/apis/resource_storage.h"
+
+namespace kapi::apis {
+namespace {
+
+class RoleStrategy final : public registry::Strategy {
+ public:
+  validation::ErrorList validate(const boost::json::object& role) const override {
+    return rbac::validate_rules(role, /*namespaced=*/true);
+  }
+  bool name_is_path_segment() const override { return true; }
+  // Bootstrap policy reconciliation and `kubectl auth reconcile` PUT roles that may not exist yet.
+  bool allow_create_on_update() const override { return true; }
+  // printRole: Name and Created At (RFC 3339), kube's default columns.
+};
+
+}  // namespace
+
+ResourceStorage roles() {
+  // As kube's: no short name, no category.
+  registry::ResourceDefinition definition{.group = "rbac.authorization.k8s.io", .version = "v1", .resource = "roles",
+                                          .kind = "Role", .singular = "role", .namespaced = true};
+  return {std::move(definition), std::make_shared<RoleStrategy>()};
+}
+
+}  // namespace kapi::apis
