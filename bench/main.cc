@@ -39,6 +39,7 @@ scenarios:
   fill      create --objects ConfigMaps as fast as --concurrency allows, then stop
 flags:
   --server=http://127.0.0.1:PORT  kapi's --insecure-port (or nginx)   --etcd=http://127.0.0.1:PORT
+  --kubeconfig=FILE     HTTPS with its CA and client certificate, to its server unless --server=https://...
   --concurrency=64      closed loop: that many requests in flight; with --rate: most in flight
   --rate=N              open loop: N requests started per second
   --duration=10s --warmup=2s            measured time, and time run before it but not counted
@@ -73,6 +74,7 @@ ScenarioOptions scenario_options(const std::string& scenario, Flags& flags) {
   };
   if (auto v = take("server")) options.server = *v;
   if (auto v = take("etcd")) options.etcd = *v;
+  if (auto v = take("kubeconfig")) options.kubeconfig = *v;
   if (auto v = take("namespace")) options.namespace_name = *v;
   if (auto v = take("object-bytes")) options.object_bytes = std::stoul(*v);
   if (auto v = take("objects")) options.objects = std::stoul(*v);

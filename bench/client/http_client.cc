@@ -3,6 +3,7 @@
 #include <asio/buffer.hpp>
 #include <asio/connect.hpp>
 #include <asio/read.hpp>
+#include <asio/ssl/error.hpp>
 #include <asio/use_awaitable.hpp>
 #include <asio/write.hpp>
 
@@ -53,18 +54,44 @@ struct HttpConnection::Parser {
   }
 };
 
-HttpConnection::HttpConnection(asio::any_io_executor executor, asio::ip::tcp::endpoint server, std::string host_header)
-    : socket_(std::move(executor)),
-      server_(server),
-      host_header_(std::move(host_header)),
+HttpConnection::HttpConnection(asio::any_io_executor executor, ServerAddress server)
+    : executor_(executor),
+      socket_(std::move(executor)),
+      server_(std::move(server)),
+      host_header_(server_.host_header()),
       read_buffer_(std::make_unique<char[]>(kReadBufferSize)) {}
 
 HttpConnection::~HttpConnection() = default;
 
 void HttpConnection::close() noexcept {
   std::error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  auto& socket = tls_stream_ ? tls_stream_->next_layer() : socket_;
+  socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket.close(ignored);
+}
+
+asio::awaitable<void> HttpConnection::connect() {
+  if (!server_.tls) {
+    co_await socket_.async_connect(server_.endpoint, asio::use_awaitable);
+    socket_.set_option(asio::ip::tcp::no_delay(true));
+    co_return;
+  }
+  tls_stream_ = std::make_unique<asio::ssl::stream<asio::ip::tcp::socket>>(executor_, *server_.tls);
+  co_await tls_stream_->next_layer().async_connect(server_.endpoint, asio::use_awaitable);
+  tls_stream_->next_layer().set_option(asio::ip::tcp::no_delay(true));
+  co_await tls_stream_->async_handshake(asio::ssl::stream_base::client, asio::use_awaitable);
+}
+
+asio::awaitable<std::size_t> HttpConnection::read_some(char* buffer, std::size_t size) {
+  if (tls_stream_) co_return co_await tls_stream_->async_read_some(asio::buffer(buffer, size), asio::use_awaitable);
+  co_return co_await socket_.async_read_some(asio::buffer(buffer, size), asio::use_awaitable);
+}
+
+asio::awaitable<void> HttpConnection::write_all(const std::string& data) {
+  if (tls_stream_)
+    co_await asio::async_write(*tls_stream_, asio::buffer(data), asio::use_awaitable);
+  else
+    co_await asio::async_write(socket_, asio::buffer(data), asio::use_awaitable);
 }
 
 asio::awaitable<HttpResponse> HttpConnection::send(const HttpRequest& request, BodyHandling body) {
@@ -76,10 +103,7 @@ asio::awaitable<HttpResponse> HttpConnection::send_streaming(const HttpRequest& 
 }
 
 asio::awaitable<HttpResponse> HttpConnection::exchange(const HttpRequest& request, BodyHandling body, BodySink sink) {
-  if (!socket_.is_open()) {
-    co_await socket_.async_connect(server_, asio::use_awaitable);
-    socket_.set_option(asio::ip::tcp::no_delay(true));
-  }
+  if (!(tls_stream_ ? tls_stream_->next_layer() : socket_).is_open()) co_await connect();
   request_buffer_.clear();
   request_buffer_.append(request.method).append(" ").append(request.target).append(" HTTP/1.1\r\nHost: ");
   request_buffer_.append(host_header_).append("\r\nUser-Agent: kapi-bench\r\nAccept: ").append(request.accept);
@@ -97,17 +121,17 @@ asio::awaitable<HttpResponse> HttpConnection::exchange(const HttpRequest& reques
   parser.body = body;
   parser.sink = &sink;
   try {
-    co_await asio::async_write(socket_, asio::buffer(request_buffer_), asio::use_awaitable);
+    co_await write_all(request_buffer_);
     bytes_sent_ += request_buffer_.size();
     while (!parser.complete) {
       std::error_code error;
       std::size_t n = 0;
       try {
-        n = co_await socket_.async_read_some(asio::buffer(read_buffer_.get(), kReadBufferSize), asio::use_awaitable);
+        n = co_await read_some(read_buffer_.get(), kReadBufferSize);
       } catch (const std::system_error& e) {
         error = e.code();
       }
-      if (error == asio::error::eof) {
+      if (error == asio::error::eof || error == asio::ssl::error::stream_truncated) {
         // A body delimited by the connection's end is complete now; anything else ended too early.
         if (llhttp_finish(&parser.parser) == HPE_OK && parser.complete) break;
         throw std::system_error(asio::error::connection_reset, "server closed the connection mid-response");
@@ -127,10 +151,15 @@ asio::awaitable<HttpResponse> HttpConnection::exchange(const HttpRequest& reques
   co_return response;
 }
 
-asio::ip::tcp::endpoint parse_http_url(std::string_view url) {
-  constexpr std::string_view scheme = "http://";
-  if (!url.starts_with(scheme)) throw std::invalid_argument("not an http:// URL: " + std::string(url));
-  url.remove_prefix(scheme.size());
+std::string ServerAddress::host_header() const {
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+ServerAddress parse_server_url(std::string_view url, std::shared_ptr<asio::ssl::context> tls) {
+  const bool https = url.starts_with("https://");
+  if (!https && !url.starts_with("http://")) throw std::invalid_argument("not an http(s):// URL: " + std::string(url));
+  if (https && !tls) throw std::invalid_argument("an https:// server needs --kubeconfig (for its CA and client cert)");
+  url.remove_prefix(https ? 8 : 7);
   if (auto slash = url.find('/'); slash != std::string_view::npos) url = url.substr(0, slash);
   auto colon = url.rfind(':');
   if (colon == std::string_view::npos) throw std::invalid_argument("URL without a port: " + std::string(url));
@@ -139,7 +168,10 @@ asio::ip::tcp::endpoint parse_http_url(std::string_view url) {
   auto [end, error] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
   if (error != std::errc{} || end != port_text.data() + port_text.size() || port > 65535)
     throw std::invalid_argument("bad port in URL: " + std::string(url));
-  return {asio::ip::make_address(std::string(url.substr(0, colon))), static_cast<unsigned short>(port)};
+  auto host = url.substr(0, colon);
+  if (host == "localhost") host = "127.0.0.1";
+  if (host.starts_with('[') && host.ends_with(']')) host = host.substr(1, host.size() - 2);
+  return {{asio::ip::make_address(std::string(host)), static_cast<unsigned short>(port)}, https ? std::move(tls) : nullptr};
 }
 
 }  // namespace kapi::bench

@@ -1,9 +1,11 @@
 #pragma once
 // A minimal HTTP/1.1 client for load generation: one keep-alive connection, one request at a time, the response
 // parsed by llhttp. Bodies can be dropped (only counted), kept, or streamed to a callback chunk by chunk (watch).
-// Plain HTTP only: kapi's --insecure-port, nginx and /readyz are all the benchmarks need.
+// Plain HTTP (kapi's --insecure-port, nginx), or HTTPS with a client certificate (kapi's secure port).
 #include <asio/awaitable.hpp>
 #include <asio/ip/tcp.hpp>
+#include <asio/ssl/context.hpp>
+#include <asio/ssl/stream.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -33,9 +35,19 @@ enum class BodyHandling { discard, keep };
 // the response headers have arrived.
 using BodySink = std::function<void(std::string_view)>;
 
+// Where to connect and how. Hosts are not resolved: benchmarks run on loopback addresses.
+struct ServerAddress {
+  asio::ip::tcp::endpoint endpoint;
+  std::shared_ptr<asio::ssl::context> tls;  // null: plain HTTP
+  std::string host_header() const;
+};
+
+// "http://127.0.0.1:8080", or "https://…" with `tls` (required then). Throws std::invalid_argument.
+ServerAddress parse_server_url(std::string_view url, std::shared_ptr<asio::ssl::context> tls = nullptr);
+
 class HttpConnection {
  public:
-  HttpConnection(asio::any_io_executor executor, asio::ip::tcp::endpoint server, std::string host_header);
+  HttpConnection(asio::any_io_executor executor, ServerAddress server);
   ~HttpConnection();
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
@@ -51,17 +63,18 @@ class HttpConnection {
  private:
   struct Parser;
   asio::awaitable<HttpResponse> exchange(const HttpRequest& request, BodyHandling body, BodySink sink);
+  asio::awaitable<void> connect();
+  asio::awaitable<std::size_t> read_some(char* buffer, std::size_t size);
+  asio::awaitable<void> write_all(const std::string& data);
 
-  asio::ip::tcp::socket socket_;
-  asio::ip::tcp::endpoint server_;
+  asio::any_io_executor executor_;
+  asio::ip::tcp::socket socket_;                                            // plain HTTP
+  std::unique_ptr<asio::ssl::stream<asio::ip::tcp::socket>> tls_stream_;  // HTTPS: a new one per connection
+  ServerAddress server_;
   std::string host_header_;
   std::string request_buffer_;
   std::unique_ptr<char[]> read_buffer_;
   std::size_t bytes_sent_ = 0;
 };
-
-// "http://127.0.0.1:8080" → endpoint; throws std::invalid_argument for anything else (hosts are not resolved:
-// benchmarks run on loopback addresses).
-asio::ip::tcp::endpoint parse_http_url(std::string_view url);
 
 }  // namespace kapi::bench

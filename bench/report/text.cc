@@ -67,10 +67,12 @@ void print_text(std::FILE* out, const boost::json::object& run) {
   if (auto watch = run.find("watch"); watch != run.end()) {
     const auto& figures = watch->value().as_object();
     std::fprintf(out, "  %-12s %.0f of %.0f watchers established, %.0f events written, %.0f delivered, %.0f missing, "
-                      "%.0f duplicated (missing: not delivered 5 s after the last write), server %s per idle watcher\n",
+                      "%.0f duplicated (missing: not delivered 5 s after the last write)",
                  "watch", field(figures, "established"), field(figures, "watchers"), field(figures, "events_written"),
-                 field(figures, "deliveries"), field(figures, "missing"), field(figures, "duplicates"),
-                 bytes(field(figures, "server_bytes_per_watcher")).c_str());
+                 field(figures, "deliveries"), field(figures, "missing"), field(figures, "duplicates"));
+    if (run.contains("server"))
+      std::fprintf(out, ", server %s per idle watcher", bytes(field(figures, "server_bytes_per_watcher")).c_str());
+    std::fprintf(out, "\n");
     print_latency(out, "delivery", figures.at("delivery_latency_ms").as_object());
   }
 }

@@ -24,9 +24,9 @@ std::string describe_load(const LoadOptions& load) {
 }
 
 // One body of what the scenario will fetch, for its size in the report (and a clear error if it is not there).
-asio::awaitable<std::size_t> probe(asio::any_io_executor executor, asio::ip::tcp::endpoint server,
+asio::awaitable<std::size_t> probe(asio::any_io_executor executor, ServerAddress server,
                                    const std::string& target) {
-  HttpConnection connection(executor, server, host_header(server));
+  HttpConnection connection(executor, server);
   HttpRequest request{.target = target};
   auto response = co_await connection.send(request, BodyHandling::keep);
   if (response.status != 200)
@@ -39,7 +39,7 @@ asio::awaitable<std::size_t> probe(asio::any_io_executor executor, asio::ip::tcp
 
 asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
                                                   ProgressCallback progress) {
-  const auto server = parse_http_url(options.server);
+  const auto server = server_address(options);
   const std::string& scenario = options.scenario;
   ScenarioResult result{.scenario = scenario, .target = scenario == "static" ? "nginx" : "kapi"};
   const std::string collection = configmaps_path(options.namespace_name);
@@ -57,7 +57,7 @@ asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor
   }
 
   if (scenario == "create") {
-    HttpConnection setup(executor, server, host_header(server));
+    HttpConnection setup(executor, server);
     co_await ensure_namespace(setup, options.namespace_name);
   } else if ((scenario == "get" || scenario == "list") && options.populate) {
     auto fill = co_await fill_namespace(executor, server, options.namespace_name, options.objects,

@@ -1,11 +1,23 @@
 #include "bench/scenarios/kube_api.h"
 
+#include "bench/client/kubeconfig.h"
+#include "bench/scenarios/scenario.h"
+
 #include <stdexcept>
 
 namespace kapi::bench {
 
-std::string host_header(const asio::ip::tcp::endpoint& server) {
-  return server.address().to_string() + ":" + std::to_string(server.port());
+ServerAddress server_address(const ScenarioOptions& options) {
+  if (options.kubeconfig.empty())
+    return parse_server_url(options.server.empty() ? "http://127.0.0.1:8080" : options.server);
+  const auto credentials = load_kubeconfig(options.kubeconfig);
+  auto tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  tls->add_certificate_authority(asio::buffer(credentials.ca_pem));
+  tls->use_certificate_chain(asio::buffer(credentials.client_cert_pem));
+  tls->use_private_key(asio::buffer(credentials.client_key_pem), asio::ssl::context::pem);
+  // The CA is checked; the name is not: benchmarks connect to loopback addresses the certificate may not list.
+  tls->set_verify_mode(asio::ssl::verify_peer);
+  return parse_server_url(options.server.empty() ? credentials.server : options.server, std::move(tls));
 }
 
 std::string configmap_json(std::string_view name, std::size_t object_bytes, std::string_view extra_key,
@@ -35,12 +47,12 @@ asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_v
                              std::to_string(response.status) + " " + response.body.substr(0, 300));
 }
 
-ConnectionPool::ConnectionPool(asio::any_io_executor executor, asio::ip::tcp::endpoint server, std::size_t slots)
-    : executor_(std::move(executor)), server_(server), connections_(slots) {}
+ConnectionPool::ConnectionPool(asio::any_io_executor executor, ServerAddress server, std::size_t slots)
+    : executor_(std::move(executor)), server_(std::move(server)), connections_(slots) {}
 
 HttpConnection& ConnectionPool::at(std::size_t slot) {
   auto& connection = connections_.at(slot);
-  if (!connection) connection = std::make_unique<HttpConnection>(executor_, server_, host_header(server_));
+  if (!connection) connection = std::make_unique<HttpConnection>(executor_, server_);
   return *connection;
 }
 
@@ -53,11 +65,11 @@ asio::awaitable<Outcome> ConnectionPool::send(std::size_t slot, const HttpReques
                     .bytes_sent = connection.bytes_sent() - sent_before};
 }
 
-asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, asio::ip::tcp::endpoint server,
+asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, ServerAddress server,
                                            std::string namespace_name, std::size_t count, std::size_t object_bytes,
                                            std::size_t concurrency) {
   {
-    HttpConnection connection(executor, server, host_header(server));
+    HttpConnection connection(executor, server);
     co_await ensure_namespace(connection, namespace_name);
   }
   if (count == 0) co_return LoadResult{};

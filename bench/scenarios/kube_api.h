@@ -25,24 +25,22 @@ std::string configmaps_path(std::string_view namespace_name);
 asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name);
 
 // Creates obj-0 … obj-<count-1> in the namespace with `concurrency` connections; existing ones are kept.
-asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, asio::ip::tcp::endpoint server,
+asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, ServerAddress server,
                                            std::string namespace_name, std::size_t count, std::size_t object_bytes,
                                            std::size_t concurrency);
 
 // One connection per slot of the load driver, opened on first use.
 class ConnectionPool {
  public:
-  ConnectionPool(asio::any_io_executor executor, asio::ip::tcp::endpoint server, std::size_t slots);
+  ConnectionPool(asio::any_io_executor executor, ServerAddress server, std::size_t slots);
   HttpConnection& at(std::size_t slot);
   // Sends on the slot's connection and turns the answer into the driver's Outcome.
   asio::awaitable<Outcome> send(std::size_t slot, const HttpRequest& request);
 
  private:
   asio::any_io_executor executor_;
-  asio::ip::tcp::endpoint server_;
+  ServerAddress server_;
   std::vector<std::unique_ptr<HttpConnection>> connections_;
 };
-
-std::string host_header(const asio::ip::tcp::endpoint& server);
 
 }  // namespace kapi::bench

@@ -1,6 +1,7 @@
 #pragma once
 // The scenarios kapi-bench runs, their options and what each run measured. Each scenario prepares what it needs
 // (a namespace, N objects), runs under the load driver, and reports the server's cost when given its pid.
+#include "bench/client/http_client.h"
 #include "bench/load/driver.h"
 #include "bench/load/histogram.h"
 #include "bench/load/server_stats.h"
@@ -16,7 +17,8 @@ namespace kapi::bench {
 
 struct ScenarioOptions {
   std::string scenario;                          // create | get | list | watch | static | etcd-txn | fill
-  std::string server = "http://127.0.0.1:8080";  // kapi's --insecure-port, or nginx for `static`
+  std::string server;      // kapi's --insecure-port, nginx for `static`; empty: the kubeconfig's, or :8080
+  std::string kubeconfig;  // HTTPS with its CA and client certificate
   std::string etcd = "http://127.0.0.1:2379";    // etcd-txn
   std::string namespace_name = "kapi-bench";
   std::size_t object_bytes = 1024;  // approximate size of each object's JSON
@@ -53,6 +55,9 @@ struct ScenarioResult {
   // may be the limit.
   double client_cpu_seconds = 0;
 };
+
+// The server to load, from --server and --kubeconfig. Throws std::invalid_argument or std::runtime_error.
+ServerAddress server_address(const ScenarioOptions& options);
 
 asio::awaitable<ScenarioResult> run_scenario(asio::any_io_executor executor, ScenarioOptions options,
                                              ProgressCallback progress);

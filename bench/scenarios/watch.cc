@@ -106,7 +106,7 @@ asio::awaitable<void> sleep_for(asio::any_io_executor executor, std::chrono::mil
 
 asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
                                                    ProgressCallback progress) {
-  const auto server = parse_http_url(options.server);
+  const auto server = server_address(options);
   const std::string collection = configmaps_path(options.namespace_name);
   const std::string run_name = std::to_string(now_nanos() % 1'000'000'000);
   auto run = std::make_shared<WatchRun>();
@@ -115,7 +115,7 @@ asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executo
 
   std::string resource_version;
   {
-    HttpConnection setup(executor, server, host_header(server));
+    HttpConnection setup(executor, server);
     co_await ensure_namespace(setup, options.namespace_name);
     resource_version = co_await current_resource_version(setup, collection);
   }
@@ -127,7 +127,7 @@ asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executo
   std::vector<std::shared_ptr<HttpConnection>> connections;
   std::vector<std::shared_ptr<Watcher>> watchers;
   for (std::size_t i = 0; i < options.watchers; ++i) {
-    connections.push_back(std::make_shared<HttpConnection>(executor, server, host_header(server)));
+    connections.push_back(std::make_shared<HttpConnection>(executor, server));
     watchers.push_back(std::make_shared<Watcher>());
     asio::co_spawn(executor, watch_loop(run, watchers.back(), connections.back(), target), asio::detached);
     if (i % 200 == 199) co_await sleep_for(executor, std::chrono::milliseconds(5));  // spares the listen backlog
