@@ -11,6 +11,7 @@
 #include "server/metrics/registry.h"
 #include "server/pki/pki.h"
 #include "server/apis/builtin_apis.h"
+#include "server/authorization/rbac/rbac_mode.h"
 #include "server/storage_backend.h"
 
 #include <asio/co_spawn.hpp>
@@ -26,6 +27,7 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <thread>
 
@@ -68,7 +70,8 @@ std::string advertise_ip(const Options& options) {
 
 // The shutdown sequence of kube-apiserver's lifecycle signals, in order.
 asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Lifecycle& lifecycle,
-                                http::HttpServer& http, apis::BuiltInApis& apis, asio::io_context& io) {
+                                http::HttpServer& http, apis::BuiltInApis& apis,
+                                authorization::rbac::RbacMode* rbac, asio::io_context& io) {
   logger.info("received termination signal: /readyz now fails; shutting down after " +
               base::format_go_duration(options.shutdown_delay_duration));
   lifecycle.initiate_shutdown();
@@ -90,6 +93,7 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
     http.connections().close_all_when_idle();
     co_await base::sleep_for(10ms);
   }
+  if (rbac) rbac->stop();  // its watches end with the Cachers and must not relist
   co_await apis.shutdown();
   logger.info("shutdown complete");
   io.stop();
@@ -153,8 +157,21 @@ int run_apiserver(const Options& options) {
     logger.error(std::string("invalid authentication config: ") + error.what());
     return 1;
   }
+  // RBAC reads the policy the built-in rbac.authorization.k8s.io resources store.
+  std::unique_ptr<authorization::rbac::RbacMode> rbac;
+  const auto& modes = options.authorization_mode;
+  if (std::find(modes.begin(), modes.end(), "RBAC") != modes.end()) {
+    constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
+    authorization::rbac::PolicyFeed::Stores stores{apis.store(kRbacGroup, "roles"), apis.store(kRbacGroup, "clusterroles"),
+                                                   apis.store(kRbacGroup, "rolebindings"),
+                                                   apis.store(kRbacGroup, "clusterrolebindings")};
+    if (std::find(stores.begin(), stores.end(), nullptr) == stores.end()) {
+      rbac = std::make_unique<authorization::rbac::RbacMode>(stores, logger);
+      servers.kube().generic().health_checks.push_back(rbac->readiness_check());
+    }
+  }
   try {
-    chain_config.authorizer = authorization::build_authorizer(options.authorization_mode);
+    chain_config.authorizer = authorization::build_authorizer(modes, rbac ? rbac->authorizer() : nullptr);
   } catch (const std::exception& error) {
     logger.error(std::string("invalid authorization config: ") + error.what());
     return 1;
@@ -207,7 +224,7 @@ int run_apiserver(const Options& options) {
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const asio::error_code& ec, int) {
     if (ec) return;
-    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, io), asio::detached);
+    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, rbac.get(), io), asio::detached);
     storage->stop();
   });
   storage->start_health_probe(std::chrono::seconds(1));
@@ -219,6 +236,7 @@ int run_apiserver(const Options& options) {
       logger.error(std::string("creating the system namespaces failed: ") + e.what());
     }
   });
+  if (rbac) asio::co_spawn(io, rbac->run(lifecycle), asio::detached);
   http.start();
 
   std::vector<std::thread> reactor;

@@ -108,7 +108,7 @@ std::vector<Flag> flags_for(Options& o) {
       {"shutdown-timeout", "(kapi) How long in-flight requests may take to finish during shutdown.", false, false, duration(o.shutdown_timeout)},
       {"anonymous-auth", "Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.", true, false, boolean(o.anonymous_auth)},
       {"token-auth-file", "If set, the file that will be used to secure the secure port of the API server via token authentication.", false, false, path(o.token_auth_file)},
-      {"authorization-mode", "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny (kapi: RBAC comes with the security issue).", false, false, list(o.authorization_mode)},
+      {"authorization-mode", "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,RBAC.", false, false, list(o.authorization_mode)},
       {"cors-allowed-origins", "List of allowed origins for CORS, comma separated. An allowed origin can be a regular expression.", false, false, list(o.cors_allowed_origins)},
       {"strict-transport-security-directives", "List of directives for HSTS, comma separated.", false, false, list(o.strict_transport_security_directives)},
       {"v", "number for the log level verbosity", false, false, integer(o.verbosity)},

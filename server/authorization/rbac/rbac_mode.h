@@ -1,0 +1,37 @@
+#pragma once
+// --authorization-mode=RBAC put together: the authorizer, the feed that keeps its policy in step with the stored
+// roles and bindings, and the bootstrap policy created at start. Until the policy is listed and the bootstrap
+// roles exist, /readyz fails its "poststarthook/rbac/bootstrap-roles" check, as kube-apiserver's does.
+#include "server/authorization/rbac/policy_feed.h"
+#include "server/healthz/healthz.h"
+#include "server/lifecycle.h"
+
+#include <asio/awaitable.hpp>
+
+#include <atomic>
+#include <memory>
+
+namespace kapi::authorization::rbac {
+
+class RbacMode {
+ public:
+  RbacMode(PolicyFeed::Stores stores, base::Logger& logger);
+
+  std::shared_ptr<const Authorizer> authorizer() const { return authorizer_; }
+  server::healthz::Check readiness_check() const;
+
+  // Starts following the policy and creates the bootstrap roles (retrying while storage fails); the feed runs
+  // until stop().
+  asio::awaitable<void> run(const server::Lifecycle& lifecycle);
+  void stop() { stopping_->store(true); }
+
+ private:
+  PolicyFeed::Stores stores_;
+  base::Logger& logger_;
+  std::shared_ptr<RbacAuthorizer> authorizer_ = std::make_shared<RbacAuthorizer>();
+  std::shared_ptr<PolicyFeed> feed_;
+  std::shared_ptr<std::atomic<bool>> stopping_ = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
+};
+
+}  // namespace kapi::authorization::rbac
