@@ -24,17 +24,6 @@ class AuthenticationTest : public KapiSuite<AuthenticationTest> {
     std::string authorization = "Bearer " + std::string(token);
     return kapi().connect_anonymous().request("GET", target, {{"Authorization", authorization}});
   }
-
-  // A kubeconfig that trusts kapi's CA and authenticates with `token` only (no client certificate).
-  std::string token_kubeconfig(const std::string& token) {
-    const auto path = kapi().work_dir() / ("token-" + token + ".kubeconfig");
-    std::ofstream(path) << "apiVersion: v1\nkind: Config\nclusters:\n- name: kapi\n  cluster:\n"
-                        << "    server: https://127.0.0.1:" << kapi().port() << "\n"
-                        << "    certificate-authority: " << kapi().ca_cert().string() << "\n"
-                        << "users:\n- name: u\n  user:\n    token: " << token << "\n"
-                        << "contexts:\n- name: c\n  context:\n    cluster: kapi\n    user: u\ncurrent-context: c\n";
-    return path.string();
-  }
 };
 
 TEST_F(AuthenticationTest, TokensFromTheFileAreUsers) {
@@ -57,10 +46,10 @@ TEST_F(AuthenticationTest, ClientCertificatesStillAuthenticate) {
 }
 
 TEST_F(AuthenticationTest, KubectlWithATokenWorksAndABadTokenIsNotLoggedIn) {
-  CommandResult good = run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig("jane-token") + " get namespace default -o name");
+  CommandResult good = run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig(kapi(), "jane-token") + " get namespace default -o name");
   EXPECT_EQ(good.exit_code, 0) << good.output;
   EXPECT_EQ(good.output, "namespace/default\n");
-  CommandResult bad = run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig("bad-token") + " get namespaces");
+  CommandResult bad = run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig(kapi(), "bad-token") + " get namespaces");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_EQ(bad.output, "error: You must be logged in to the server (Unauthorized)\n");
 }

@@ -5,6 +5,7 @@
 #include "tests/support/kapi_process.h"
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace kapi::integration {
@@ -22,6 +23,18 @@ inline CommandResult run_kubectl(const test_support::KapiProcess& kapi, const st
                               " /usr/bin/kubectl --kubeconfig '" +
                               kapi.admin_kubeconfig().string() + "' " + arguments;
   return test_support::run_command(command);
+}
+
+// A kubeconfig (in kapi's work dir) that trusts kapi's CA and authenticates with a bearer token only, for running
+// kubectl as a --token-auth-file user: pass it as `--kubeconfig <path>` after run_kubectl's own.
+inline std::string token_kubeconfig(const test_support::KapiProcess& kapi, const std::string& token) {
+  const auto path = kapi.work_dir() / ("token-" + token + ".kubeconfig");
+  std::ofstream(path) << "apiVersion: v1\nkind: Config\nclusters:\n- name: kapi\n  cluster:\n"
+                      << "    server: https://127.0.0.1:" << kapi.port() << "\n"
+                      << "    certificate-authority: " << kapi.ca_cert().string() << "\n"
+                      << "users:\n- name: u\n  user:\n    token: " << token << "\n"
+                      << "contexts:\n- name: c\n  context:\n    cluster: kapi\n    user: u\ncurrent-context: c\n";
+  return path.string();
 }
 
 }  // namespace kapi::integration
