@@ -15,18 +15,6 @@ namespace {
 
 constexpr double kWidth = 480, kHeight = 220, kLeft = 56, kBottom = 32, kTop = 12, kRight = 12;
 
-double number(const boost::json::value& value) {
-  if (value.is_double()) return value.get_double();
-  if (value.is_int64()) return static_cast<double>(value.get_int64());
-  if (value.is_uint64()) return static_cast<double>(value.get_uint64());
-  return 0;
-}
-
-double field(const boost::json::object& object, std::string_view key) {
-  auto found = object.find(key);
-  return found == object.end() ? 0.0 : number(found->value());
-}
-
 std::string escape(std::string_view text) {
   std::string out;
   for (char c : text) {

@@ -4,12 +4,25 @@
 #include "bench/scenarios/scenario.h"
 
 #include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kapi::bench {
+
+// A figure of a run's JSON as a double: 0 when absent or not a number (saved runs may predate a figure).
+inline double number(const boost::json::value& value) {
+  boost::system::error_code error;
+  const double number = value.to_number<double>(error);
+  return error ? 0.0 : number;
+}
+inline double field(const boost::json::object& object, std::string_view key) {
+  const boost::json::value* value = object.if_contains(key);
+  return value ? number(*value) : 0.0;
+}
 
 boost::json::object to_json(const ScenarioResult& result);
 

@@ -7,18 +7,6 @@
 namespace kapi::bench {
 namespace {
 
-double number(const boost::json::value& value) {
-  if (value.is_double()) return value.get_double();
-  if (value.is_int64()) return static_cast<double>(value.get_int64());
-  if (value.is_uint64()) return static_cast<double>(value.get_uint64());
-  return 0;
-}
-
-double field(const boost::json::object& object, std::string_view key) {
-  auto found = object.find(key);
-  return found == object.end() ? 0.0 : number(found->value());
-}
-
 std::string bytes(double count) {
   const char* units[] = {"B", "KiB", "MiB", "GiB"};
   int unit = 0;
