@@ -1,13 +1,26 @@
 #include "server/authorization/rbac/bootstrap_policy.h"
 
 #include "server/apierrors/errors.h"
+#include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
+
+#include <algorithm>
+#include <charconv>
 
 namespace kapi::authorization::rbac {
 namespace {
 
 namespace json = boost::json;
+
+storage::Revision stored_revision(std::string_view stored) {
+  storage::Revision revision = 0;
+  if (auto object = registry::parse_json_object(stored)) {
+    std::string_view text = registry::meta_string(*object, "resourceVersion");
+    std::from_chars(text.data(), text.data() + text.size(), revision);
+  }
+  return revision;
+}
 
 json::object bootstrap_metadata(std::string_view name) {
   return {{"name", name},
@@ -70,18 +83,28 @@ std::vector<json::object> bootstrap_cluster_role_bindings() {
   };
 }
 
-asio::awaitable<void> ensure_bootstrap_policy(registry::Store& cluster_roles, registry::Store& cluster_role_bindings) {
+asio::awaitable<BootstrapRevisions> ensure_bootstrap_policy(registry::Store& cluster_roles,
+                                                            registry::Store& cluster_role_bindings) {
+  BootstrapRevisions revisions;
   for (auto* store : {&cluster_roles, &cluster_role_bindings}) {
     const bool roles = store == &cluster_roles;
+    storage::Revision& revision = roles ? revisions.cluster_roles : revisions.cluster_role_bindings;
     for (json::object& object : roles ? bootstrap_cluster_roles() : bootstrap_cluster_role_bindings()) {
+      std::string name(registry::meta_string(object, "name"));
+      std::string stored;
+      bool exists = false;
       try {
         registry::WriteOptions options;
-        co_await store->create("", std::move(object), options);
+        stored = co_await store->create("", std::move(object), options);
       } catch (const apierrors::ApiError& error) {
         if (error.status().code != 409) throw;  // already there: its owner's version stands
+        exists = true;
       }
+      if (exists) stored = (co_await store->get("", name, "")).json;
+      revision = std::max(revision, stored_revision(stored));
     }
   }
+  co_return revisions;
 }
 
 }  // namespace kapi::authorization::rbac

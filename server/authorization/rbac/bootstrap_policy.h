@@ -15,7 +15,14 @@ namespace kapi::authorization::rbac {
 std::vector<boost::json::object> bootstrap_cluster_roles();
 std::vector<boost::json::object> bootstrap_cluster_role_bindings();
 
+// The revisions at which the bootstrap policy is known to be stored: an authorizer whose feed has seen both has it.
+struct BootstrapRevisions {
+  storage::Revision cluster_roles = 0;
+  storage::Revision cluster_role_bindings = 0;
+};
+
 // Creates what is missing; throws ApiError when storage fails (the caller retries).
-asio::awaitable<void> ensure_bootstrap_policy(registry::Store& cluster_roles, registry::Store& cluster_role_bindings);
+asio::awaitable<BootstrapRevisions> ensure_bootstrap_policy(registry::Store& cluster_roles,
+                                                            registry::Store& cluster_role_bindings);
 
 }  // namespace kapi::authorization::rbac

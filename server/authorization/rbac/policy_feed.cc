@@ -16,6 +16,11 @@ bool PolicyFeed::synced() const {
   return std::all_of(listed_.begin(), listed_.end(), [](bool listed) { return listed; });
 }
 
+storage::Revision PolicyFeed::observed_revision(std::size_t index) const {
+  std::lock_guard lock(mutex_);
+  return observed_[index];
+}
+
 void PolicyFeed::publish() {
   auto policy = std::make_shared<PolicySnapshot>();
   for (const auto& objects : objects_) {
@@ -27,10 +32,12 @@ void PolicyFeed::publish() {
   authorizer_->set_policy(std::move(policy));
 }
 
-void PolicyFeed::replace(std::size_t index, std::map<std::string, boost::json::object> objects) {
+void PolicyFeed::replace(std::size_t index, std::map<std::string, boost::json::object> objects,
+                         storage::Revision revision) {
   std::lock_guard lock(mutex_);
   objects_[index] = std::move(objects);
   listed_[index] = true;
+  observed_[index] = revision;
   publish();
 }
 
@@ -38,6 +45,7 @@ void PolicyFeed::apply(std::size_t index, const storage::WatchEvent& event) {
   auto object = registry::parse_json_object(event.object.value);
   if (!object) return;
   std::lock_guard lock(mutex_);
+  observed_[index] = std::max(observed_[index], event.object.mod_revision);
   if (event.type == storage::WatchEventType::Deleted) objects_[index].erase(event.object.key);
   else objects_[index][event.object.key] = std::move(*object);
   publish();
@@ -56,7 +64,7 @@ asio::awaitable<void> PolicyFeed::follow(std::size_t index, std::shared_ptr<cons
         std::string key = store.key(registry::meta_string(*object, "namespace"), registry::meta_string(*object, "name"));
         objects.emplace(std::move(key), std::move(*object));
       }
-      replace(index, std::move(objects));
+      replace(index, std::move(objects), list.revision);
       storage::WatchOptions options;
       options.resource_version = std::to_string(list.revision);
       auto stream = co_await store.watch("", std::move(options));

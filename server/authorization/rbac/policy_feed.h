@@ -30,9 +30,11 @@ class PolicyFeed {
   asio::awaitable<void> follow(std::size_t index, std::shared_ptr<const std::atomic<bool>> stopping);
   // Whether every resource has been listed once (the policy is complete).
   bool synced() const;
+  // The latest revision of resource `index` the policy reflects.
+  storage::Revision observed_revision(std::size_t index) const;
 
  private:
-  void replace(std::size_t index, std::map<std::string, boost::json::object> objects);
+  void replace(std::size_t index, std::map<std::string, boost::json::object> objects, storage::Revision revision);
   void apply(std::size_t index, const storage::WatchEvent& event);
   void publish();  // with mutex_ held
 
@@ -42,6 +44,7 @@ class PolicyFeed {
   mutable std::mutex mutex_;
   std::array<std::map<std::string, boost::json::object>, 4> objects_;  // by key, per resource
   std::array<bool, 4> listed_{};
+  std::array<storage::Revision, 4> observed_{};
 };
 
 }  // namespace kapi::authorization::rbac

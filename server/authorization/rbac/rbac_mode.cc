@@ -3,7 +3,6 @@
 #include "base/log.h"
 #include "base/sleep.h"
 #include "server/apierrors/errors.h"
-#include "server/authorization/rbac/bootstrap_policy.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -16,8 +15,12 @@ RbacMode::RbacMode(PolicyFeed::Stores stores, base::Logger& logger)
 
 server::healthz::Check RbacMode::readiness_check() const {
   return {"poststarthook/rbac/bootstrap-roles",
-          [feed = feed_, bootstrapped = bootstrapped_]() -> std::optional<std::string> {
-            if (bootstrapped->load() && feed->synced()) return std::nullopt;
+          [feed = feed_, bootstrap = bootstrap_]() -> std::optional<std::string> {
+            // The policy's stores are roles, clusterroles, rolebindings, clusterrolebindings (PolicyFeed::Stores).
+            if (bootstrap->done.load() && feed->synced() &&
+                feed->observed_revision(1) >= bootstrap->cluster_roles.load() &&
+                feed->observed_revision(3) >= bootstrap->cluster_role_bindings.load())
+              return std::nullopt;
             return "not finished";
           }};
 }
@@ -29,8 +32,10 @@ asio::awaitable<void> RbacMode::run(const server::Lifecycle& lifecycle) {
                    asio::detached);
   while (!lifecycle.shutdown_initiated()) {
     try {
-      co_await ensure_bootstrap_policy(*stores_[1], *stores_[3]);
-      bootstrapped_->store(true);
+      const BootstrapRevisions revisions = co_await ensure_bootstrap_policy(*stores_[1], *stores_[3]);
+      bootstrap_->cluster_roles.store(revisions.cluster_roles);
+      bootstrap_->cluster_role_bindings.store(revisions.cluster_role_bindings);
+      bootstrap_->done.store(true);
       logger_.info("RBAC: bootstrap cluster roles and bindings are in place");
       co_return;
     } catch (const apierrors::ApiError& error) {

@@ -2,6 +2,7 @@
 // --authorization-mode=RBAC put together: the authorizer, the feed that keeps its policy in step with the stored
 // roles and bindings, and the bootstrap policy created at start. Until the policy is listed and the bootstrap
 // roles exist, /readyz fails its "poststarthook/rbac/bootstrap-roles" check, as kube-apiserver's does.
+#include "server/authorization/rbac/bootstrap_policy.h"
 #include "server/authorization/rbac/policy_feed.h"
 #include "server/healthz/healthz.h"
 #include "server/lifecycle.h"
@@ -31,7 +32,13 @@ class RbacMode {
   std::shared_ptr<RbacAuthorizer> authorizer_ = std::make_shared<RbacAuthorizer>();
   std::shared_ptr<PolicyFeed> feed_;
   std::shared_ptr<std::atomic<bool>> stopping_ = std::make_shared<std::atomic<bool>>(false);
-  std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
+  // Where the bootstrap policy was stored, once it is; ready when the feed has seen those revisions.
+  struct Bootstrap {
+    std::atomic<storage::Revision> cluster_roles{0};
+    std::atomic<storage::Revision> cluster_role_bindings{0};
+    std::atomic<bool> done{false};  // set after the revisions
+  };
+  std::shared_ptr<Bootstrap> bootstrap_ = std::make_shared<Bootstrap>();
 };
 
 }  // namespace kapi::authorization::rbac
