@@ -71,7 +71,7 @@ FieldError required(const Path& path, std::string detail) {
   return {ErrorType::Required, path.str(), "", std::move(detail)};
 }
 FieldError invalid(const Path& path, std::string_view string_value, std::string detail) {
-  return {ErrorType::Invalid, path.str(), quoted(string_value), std::move(detail)};
+  return {ErrorType::Invalid, path.str(), validation::quoted(string_value), std::move(detail)};
 }
 FieldError invalid_value(const Path& path, std::string raw_value, std::string detail) {
   return {ErrorType::Invalid, path.str(), std::move(raw_value), std::move(detail)};
@@ -80,9 +80,9 @@ FieldError not_supported(const Path& path, std::string_view string_value, const 
   std::string detail;
   if (!valid.empty()) {
     detail = "supported values: ";
-    for (std::size_t i = 0; i < valid.size(); ++i) detail += (i ? ", " : "") + quoted(valid[i]);
+    for (std::size_t i = 0; i < valid.size(); ++i) detail += (i ? ", " : "") + validation::quoted(valid[i]);
   }
-  return {ErrorType::NotSupported, path.str(), quoted(string_value), std::move(detail)};
+  return {ErrorType::NotSupported, path.str(), validation::quoted(string_value), std::move(detail)};
 }
 FieldError forbidden(const Path& path, std::string detail) {
   return {ErrorType::Forbidden, path.str(), "", std::move(detail)};
@@ -91,7 +91,7 @@ FieldError too_long(const Path& path, std::size_t max_length) {
   return {ErrorType::TooLong, path.str(), "", "may not be more than " + std::to_string(max_length) + " bytes"};
 }
 FieldError duplicate(const Path& path, std::string_view string_value) {
-  return {ErrorType::Duplicate, path.str(), quoted(string_value), ""};
+  return {ErrorType::Duplicate, path.str(), validation::quoted(string_value), ""};
 }
 
 }  // namespace kapi::validation
