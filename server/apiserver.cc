@@ -144,7 +144,6 @@ int run_apiserver(const Options& options) {
   chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
   servers.kube().generic().health_checks.push_back(storage->health_check());
   apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger, service_network);
-  apis.install(servers.kube());
   filters::ChainConfig chain_config(logger, metrics, lifecycle);
   try {
     authentication::AuthenticationOptions authentication_options;
@@ -176,6 +175,7 @@ int run_apiserver(const Options& options) {
     logger.error(std::string("invalid authorization config: ") + error.what());
     return 1;
   }
+  apis.install(servers.kube(), chain_config.authorizer);
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
   chain_config.request_timeout = options.request_timeout;

@@ -46,11 +46,24 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
   };
 }
 
+// The reviews, in discovery order within their group versions. A new one is one line here.
+std::vector<registry::Creater> all_reviews(const std::shared_ptr<const authorization::Authorizer>& authorizer) {
+  return {
+      // authentication.k8s.io/v1
+      selfsubjectreviews(),
+      // authorization.k8s.io/v1
+      localsubjectaccessreviews(authorizer),
+      selfsubjectaccessreviews(authorizer),
+      selfsubjectrulesreviews(authorizer),
+      subjectaccessreviews(authorizer),
+  };
+}
+
 }  // namespace
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
                          server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network)
-    : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), logger_(logger) {
+    : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
   for (auto& resource : all_resources(service_allocator_)) {
     registry::Store probe(resource.definition, resource.strategy, backend, key_root);
     storage::cacher::CacherOptions options;
@@ -63,25 +76,9 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
           return check_namespace(namespace_, resource, name);
         });
 
-    endpoints::GroupVersionService* service = nullptr;
-    for (auto& existing : services_)
-      if (existing->group() == resource.definition.group && existing->version() == resource.definition.version)
-        service = existing.get();
-    if (!service)
-      service = services_
-                    .emplace_back(std::make_unique<endpoints::GroupVersionService>(
-                        resource.definition.group, resource.definition.version, lifecycle, catalog_, patch_schemas_))
-                    .get();
-    service->add(*store);
+    service_for(resource.definition).add(*store);
     resources_.push_back({std::move(cacher), std::move(store)});
   }
-  std::vector<const endpoints::GroupVersionService*> services;
-  for (const auto& service : services_) services.push_back(service.get());
-  discovery_ = std::make_unique<discovery::DiscoveryService>(std::move(services));
-  std::vector<registry::ResourceDefinition> definitions;
-  for (const auto& resource : resources_) definitions.push_back(resource.store->definition());
-  openapi_ = std::make_unique<schema::OpenApiDocuments>(catalog_, definitions, server::VersionInfo{}.git_version);
-  openapi_handler_ = std::make_unique<schema::OpenApiHandler>(*openapi_);
   controllers::NamespaceController::ContentStores content = [this] {
     std::vector<registry::Store*> stores;
     for (const auto& resource : resources_)
@@ -94,13 +91,34 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
 
 BuiltInApis::~BuiltInApis() = default;
 
+endpoints::GroupVersionService& BuiltInApis::service_for(const registry::ResourceDefinition& definition) {
+  for (auto& existing : services_)
+    if (existing->group() == definition.group && existing->version() == definition.version) return *existing;
+  return *services_.emplace_back(std::make_unique<endpoints::GroupVersionService>(
+      definition.group, definition.version, lifecycle_, catalog_, patch_schemas_));
+}
+
 registry::Store* BuiltInApis::store(std::string_view group, std::string_view resource) const {
   for (const auto& r : resources_)
     if (r.store->definition().group == group && r.store->definition().resource == resource) return r.store.get();
   return nullptr;
 }
 
-void BuiltInApis::install(server::chain::KubeApiServer& kube) {
+void BuiltInApis::install(server::chain::KubeApiServer& kube,
+                          std::shared_ptr<const authorization::Authorizer> authorizer) {
+  for (auto& creater : all_reviews(authorizer)) {
+    const auto& stored = creaters_.emplace_back(std::make_unique<registry::Creater>(std::move(creater)));
+    service_for(stored->definition).add(*stored);
+  }
+  std::vector<const endpoints::GroupVersionService*> services;
+  for (const auto& service : services_) services.push_back(service.get());
+  discovery_ = std::make_unique<discovery::DiscoveryService>(std::move(services));
+  std::vector<registry::ResourceDefinition> definitions;
+  for (const auto& service : services_)
+    for (const auto& served : service->resources()) definitions.push_back(*served.definition);
+  openapi_ = std::make_unique<schema::OpenApiDocuments>(catalog_, definitions, server::VersionInfo{}.git_version);
+  openapi_handler_ = std::make_unique<schema::OpenApiHandler>(*openapi_);
+
   auto& director = kube.generic().director;
   for (const auto& service : services_) director.routes().add(service->root_path(), service->handler());
   const discovery::DiscoveryService* discovery = discovery_.get();

@@ -32,8 +32,9 @@ class BuiltInApis {
               server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {});
   ~BuiltInApis();
 
-  // Routes every group version, /api, /apis and /apis/<group> in the Kube API server's director.
-  void install(server::chain::KubeApiServer& kube);
+  // Adds the reviews, which answer from `authorizer`, and routes every group version, /api, /apis,
+  // /apis/<group> and /openapi in the Kube API server's director.
+  void install(server::chain::KubeApiServer& kube, std::shared_ptr<const authorization::Authorizer> authorizer);
   // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing,
   // starts following the services for IP and port allocation and creates the `kubernetes` service, retrying
   // while storage is unreachable; until it has, the post-start hook check fails /readyz.
@@ -51,6 +52,7 @@ class BuiltInApis {
     std::unique_ptr<registry::Store> store;
   };
 
+  endpoints::GroupVersionService& service_for(const registry::ResourceDefinition& definition);
   asio::awaitable<void> check_namespace(const std::string& namespace_, const registry::ResourceDefinition& resource,
                                         const std::string& name) const;
 
@@ -60,11 +62,13 @@ class BuiltInApis {
   // Set at shutdown: the controllers' watches end with the Cachers and must not start again.
   std::shared_ptr<std::atomic<bool>> stopping_controllers_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<Resource> resources_;
+  std::vector<std::unique_ptr<registry::Creater>> creaters_;
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
   std::unique_ptr<discovery::DiscoveryService> discovery_;
   std::unique_ptr<schema::OpenApiDocuments> openapi_;
   std::unique_ptr<schema::OpenApiHandler> openapi_handler_;
   std::unique_ptr<controllers::NamespaceController> namespace_controller_;
+  server::Lifecycle& lifecycle_;
   base::Logger& logger_;
   std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
 };

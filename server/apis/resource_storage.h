@@ -2,6 +2,8 @@
 // What one built-in resource contributes (its part of a RESTStorageProvider): how it is named and served, and
 // its strategy. Each resource is one file under server/apis/<group>/ returning one of these, listed once in
 // builtin_apis.cc.
+#include "server/authorization/authorizer.h"
+#include "server/registry/creater.h"
 #include "server/registry/resource.h"
 #include "server/registry/strategy.h"
 
@@ -36,5 +38,14 @@ ResourceStorage clusterrolebindings();
 ResourceStorage clusterroles();
 ResourceStorage rolebindings();
 ResourceStorage roles();
+
+// The reviews, which only create (registry::Creater): they answer from the request's user and the authorizer.
+// authentication.k8s.io/v1
+registry::Creater selfsubjectreviews();
+// authorization.k8s.io/v1
+registry::Creater localsubjectaccessreviews(std::shared_ptr<const authorization::Authorizer> authorizer);
+registry::Creater selfsubjectaccessreviews(std::shared_ptr<const authorization::Authorizer> authorizer);
+registry::Creater selfsubjectrulesreviews(std::shared_ptr<const authorization::Authorizer> authorizer);
+registry::Creater subjectaccessreviews(std::shared_ptr<const authorization::Authorizer> authorizer);
 
 }  // namespace kapi::apis

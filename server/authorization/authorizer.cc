@@ -1,5 +1,8 @@
 #include "server/authorization/authorizer.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace kapi::authorization {
 
 Result UnionAuthorizer::authorize(const Attributes& attributes) const {
@@ -9,7 +12,20 @@ Result UnionAuthorizer::authorize(const Attributes& attributes) const {
     if (result.decision != Decision::NoOpinion) return result;
     if (!result.reason.empty()) reasons += (reasons.empty() ? "" : "\n") + result.reason;
   }
-  return {Decision::Deny, std::move(reasons)};
+  return {Decision::NoOpinion, std::move(reasons)};
+}
+
+RuleSet UnionAuthorizer::rules_for(const filters::UserInfo& user, const std::string& namespace_) const {
+  RuleSet all;
+  for (const auto& authorizer : authorizers_) {
+    RuleSet rules = authorizer->rules_for(user, namespace_);
+    std::move(rules.resource_rules.begin(), rules.resource_rules.end(), std::back_inserter(all.resource_rules));
+    std::move(rules.non_resource_rules.begin(), rules.non_resource_rules.end(),
+              std::back_inserter(all.non_resource_rules));
+    std::move(rules.errors.begin(), rules.errors.end(), std::back_inserter(all.errors));
+    all.incomplete = all.incomplete || rules.incomplete;
+  }
+  return all;
 }
 
 namespace {

@@ -31,19 +31,46 @@ struct Result {
   std::string reason;  // why, when there is something to say (added to the 403's message)
 };
 
+// What a user may do in a namespace, as far as an authorizer can list it (kube's authorizer.RuleResolver), for
+// SelfSubjectRulesReview and `kubectl auth can-i --list`.
+struct ResourceRule {
+  std::vector<std::string> verbs;
+  std::vector<std::string> api_groups;
+  std::vector<std::string> resources;
+  std::vector<std::string> resource_names;
+};
+struct NonResourceRule {
+  std::vector<std::string> verbs;
+  std::vector<std::string> non_resource_urls;
+};
+struct RuleSet {
+  std::vector<ResourceRule> resource_rules;
+  std::vector<NonResourceRule> non_resource_rules;
+  bool incomplete = false;          // the authorizer may allow more than it listed
+  std::vector<std::string> errors;  // e.g. a binding's role that does not exist
+};
+
 class Authorizer {
  public:
   virtual ~Authorizer() = default;
   virtual Result authorize(const Attributes& attributes) const = 0;
+  // The rules `user` has in `namespace_` (cluster-wide ones included). An authorizer that cannot list its
+  // rules says so with `incomplete`.
+  virtual RuleSet rules_for(const filters::UserInfo& /*user*/, const std::string& /*namespace_*/) const {
+    return {.incomplete = true};
+  }
 };
 
-// kube's union authorizer: the first Allow or Deny decides; when every authorizer has no opinion the request is
-// denied, with their reasons joined.
+// kube's union authorizer: the first Allow or Deny decides; when every authorizer has no opinion, so has the
+// union, with their reasons joined (the authorization filter refuses anything but Allow; a SubjectAccessReview
+// reports it as neither allowed nor denied).
 class UnionAuthorizer final : public Authorizer {
  public:
   explicit UnionAuthorizer(std::vector<std::shared_ptr<const Authorizer>> authorizers)
       : authorizers_(std::move(authorizers)) {}
   Result authorize(const Attributes& attributes) const override;
+  // Every authorizer's rules together.
+  RuleSet rules_for(const filters::UserInfo& user, const std::string& namespace_) const override;
 
  private:
   std::vector<std::shared_ptr<const Authorizer>> authorizers_;

@@ -40,8 +40,10 @@ std::string aggregated_version(const http::Request& request) {
   return "";
 }
 
-json::array verbs_of(const registry::Store&) {
-  return {"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"};
+json::array strings(const std::vector<std::string>& values) {
+  json::array out;
+  for (const auto& value : values) out.emplace_back(value);
+  return out;
 }
 
 // What a subresource answers with and to: scale is an autoscaling/v1 Scale, the others the object itself.
@@ -63,26 +65,20 @@ SubresourceInfo subresource_info(const registry::Store& store, std::string_view 
   return {"", "", d.kind, {"get", "patch", "update"}};
 }
 
-json::array strings(const std::vector<std::string>& values) {
-  json::array out;
-  for (const auto& value : values) out.emplace_back(value);
-  return out;
-}
-
 json::object aggregated_version_entry(const endpoints::GroupVersionService& service) {
   json::array resources;
-  for (const registry::Store* store : service.stores()) {
-    const auto& d = store->definition();
+  for (const auto& [definition, store] : service.resources()) {
+    const auto& d = *definition;
     json::object resource{{"resource", d.resource},
                           {"responseKind", json::object{{"group", ""}, {"version", ""}, {"kind", d.kind}}},
                           {"scope", d.namespaced ? "Namespaced" : "Cluster"},
                           {"singularResource", d.singular},
-                          {"verbs", verbs_of(*store)}};
+                          {"verbs", strings(d.verbs)}};
     if (!d.short_names.empty()) resource["shortNames"] = strings(d.short_names);
     if (!d.categories.empty()) resource["categories"] = strings(d.categories);
     json::array subresources;
     for (const auto& name : d.subresources) {
-      SubresourceInfo info = subresource_info(*store, name);
+      SubresourceInfo info = subresource_info(*store, name);  // only Stores have subresources
       subresources.push_back(json::object{
           {"subresource", name},
           {"responseKind", json::object{{"group", info.group}, {"version", info.version}, {"kind", info.kind}}},
@@ -110,12 +106,12 @@ std::string storage_version_hash(std::string_view group, std::string_view versio
 }
 
 std::string resource_list(std::string_view group, std::string_view version,
-                          const std::vector<const registry::Store*>& stores) {
+                          const std::vector<endpoints::GroupVersionService::Served>& served) {
   json::array resources;
-  for (const registry::Store* store : stores) {
-    const auto& d = store->definition();
+  for (const auto& [definition, store] : served) {
+    const auto& d = *definition;
     json::object resource{{"name", d.resource},       {"singularName", d.singular}, {"namespaced", d.namespaced},
-                          {"kind", d.kind},           {"verbs", verbs_of(*store)},
+                          {"kind", d.kind},           {"verbs", strings(d.verbs)},
                           {"storageVersionHash", storage_version_hash(group, version, d.kind)}};
     if (!d.short_names.empty()) resource["shortNames"] = strings(d.short_names);
     if (!d.categories.empty()) resource["categories"] = strings(d.categories);

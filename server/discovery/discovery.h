@@ -15,7 +15,7 @@ std::string storage_version_hash(std::string_view group, std::string_view versio
 
 // The APIResourceList of one group version.
 std::string resource_list(std::string_view group, std::string_view version,
-                          const std::vector<const registry::Store*>& stores);
+                          const std::vector<endpoints::GroupVersionService::Served>& served);
 
 // Writes a discovery document with its ETag, or 304 when If-None-Match names it.
 asio::awaitable<void> write_document(filters::Exchange& exchange, std::string body,

@@ -10,9 +10,12 @@
 
 namespace kapi::endpoints {
 
-std::vector<const registry::Store*> GroupVersionService::stores() const {
-  std::vector<const registry::Store*> out;
-  for (const auto& [name, store] : stores_) out.push_back(store);
+std::vector<GroupVersionService::Served> GroupVersionService::resources() const {
+  std::map<std::string_view, Served> by_name;
+  for (const auto& [name, store] : stores_) by_name.emplace(name, Served{&store->definition(), store});
+  for (const auto& [name, creater] : creaters_) by_name.emplace(name, Served{&creater->definition, nullptr});
+  std::vector<Served> out;
+  for (const auto& [name, served] : by_name) out.push_back(served);
   return out;
 }
 
@@ -22,7 +25,7 @@ asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) co
     const auto& info = exchange.context.request_info;
     if (!info || !info->is_resource_request) {
       if (exchange.request.path == root_path() && (exchange.request.method == "GET" || exchange.request.method == "HEAD")) {
-        std::string document = discovery::resource_list(group_, version_, stores());
+        std::string document = discovery::resource_list(group_, version_, resources());
         co_await discovery::write_document(exchange, std::move(document));
         co_return;
       }
@@ -37,6 +40,15 @@ asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) co
 }
 
 asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange, const filters::RequestInfo& info) const {
+  if (auto creater = creaters_.find(info.resource); creater != creaters_.end()) {
+    const auto& definition = creater->second->definition;
+    // kube installs a Creater's POST on its collection path alone: a name or subresource is no route.
+    if (!info.name.empty() || !info.subresource.empty() || info.namespace_.empty() == definition.namespaced)
+      throw apierrors::ApiError(apierrors::path_not_found());
+    if (info.verb != "create")
+      throw apierrors::ApiError(apierrors::method_not_supported(definition.group, definition.resource, info.verb));
+    co_return co_await handlers::create_computed(exchange, catalog_, *creater->second);
+  }
   auto found = stores_.find(info.resource);
   if (found == stores_.end()) throw apierrors::ApiError(apierrors::path_not_found());
   registry::Store& store = *found->second;

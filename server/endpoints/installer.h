@@ -4,6 +4,7 @@
 // APIResourceList at the root path.
 #include "filters/filter.h"
 #include "server/lifecycle.h"
+#include "server/registry/creater.h"
 #include "server/registry/store.h"
 #include "server/schema/catalog.h"
 #include "server/schema/patch_schema.h"
@@ -26,12 +27,18 @@ class GroupVersionService {
         patch_schemas_(patch_schemas) {}
 
   void add(registry::Store& store) { stores_[store.definition().resource] = &store; }
+  void add(const registry::Creater& creater) { creaters_[creater.definition.resource] = &creater; }
 
   const std::string& group() const { return group_; }
   const std::string& version() const { return version_; }
   // "/api/v1" or "/apis/apps/v1".
   std::string root_path() const { return group_.empty() ? "/api/" + version_ : "/apis/" + group_ + "/" + version_; }
-  std::vector<const registry::Store*> stores() const;
+  // Every resource served, in name order: its definition and its Store (null for a Creater).
+  struct Served {
+    const registry::ResourceDefinition* definition;
+    const registry::Store* store;
+  };
+  std::vector<Served> resources() const;
 
   asio::awaitable<void> serve(filters::Exchange& exchange) const;
   filters::Handler handler() const {
@@ -47,6 +54,7 @@ class GroupVersionService {
   const schema::Catalog& catalog_;
   const schema::PatchSchemas& patch_schemas_;
   std::map<std::string, registry::Store*, std::less<>> stores_;
+  std::map<std::string, const registry::Creater*, std::less<>> creaters_;
 };
 
 }  // namespace kapi::endpoints

@@ -19,6 +19,8 @@ struct ResourceDefinition {
   std::string storage_resource;
   // Subresources served next to the main resource ("status", "finalize", ...).
   std::vector<std::string> subresources;
+  // The verbs discovery and OpenAPI name: a registry Store's eight unless the resource says fewer (a Creater).
+  std::vector<std::string> verbs{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"};
 
   std::string group_version() const { return group.empty() ? version : group + "/" + version; }
   std::string list_kind() const { return kind + "List"; }

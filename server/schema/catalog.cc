@@ -154,6 +154,7 @@ Special Catalog::special(const pb::Descriptor* message) {
   if (name == "k8s.io.apimachinery.pkg.api.resource.Quantity") return Special::kQuantity;
   if (name == "k8s.io.apimachinery.pkg.util.intstr.IntOrString") return Special::kIntOrString;
   if (name == "k8s.io.apimachinery.pkg.runtime.RawExtension") return Special::kRawExtension;
+  if (name.starts_with("k8s.io.api.") && name.ends_with(".ExtraValue")) return Special::kStringList;
   return Special::kNone;
 }
 

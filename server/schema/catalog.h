@@ -39,6 +39,7 @@ enum class Special {
   kIntOrString,   // integer or string
   kRawExtension,  // embedded JSON value
   kFieldsV1,      // embedded JSON value
+  kStringList,    // a Go []string given a message of its own (authentication's ExtraValue): a JSON array
 };
 
 class Catalog {

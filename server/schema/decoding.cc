@@ -4,6 +4,8 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+
 namespace kapi::schema {
 namespace {
 
@@ -176,6 +178,11 @@ class Conformer {
         return;
       case Special::kRawExtension:
       case Special::kFieldsV1: return;  // free-form JSON
+      case Special::kStringList:
+        if (!value.is_array() || std::any_of(value.as_array().begin(), value.as_array().end(),
+                                             [](const json::value& item) { return !item.is_string(); }))
+          fail();
+        return;
       case Special::kNone: break;
     }
     if (!value.is_object()) fail();

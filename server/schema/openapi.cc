@@ -122,6 +122,10 @@ class SchemaWriter {
       case Special::kFieldsV1:
         schema["type"] = "object";
         return schema;
+      case Special::kStringList:
+        schema["type"] = "array";
+        schema["items"] = json::object{{"type", "string"}, {"default", ""}};
+        return schema;
       case Special::kNone: break;
     }
     schema["type"] = "object";
@@ -301,10 +305,17 @@ class PathWriter {
                                        query("orphanDependents", "boolean"), query("propagationPolicy", "string")};
     };
 
+    const auto post = [&] {
+      return operation("create", "post", write_query(false), std::pair{object_ref, json_body},
+                       {{"200", object_ref}, {"201", object_ref}, {"202", object_ref}});
+    };
+    if (resource.verbs == std::vector<std::string>{"create"}) {  // a review: POST on its collection alone
+      paths[collection] = json::object{{"post", post()}, {"parameters", path_parameters(resource.namespaced, false)}};
+      return;
+    }
     json::object collection_path{
         {"get", operation("list", "list", list_query(), std::nullopt, {{"200", list_ref}})},
-        {"post", operation("create", "post", write_query(false), std::pair{object_ref, json_body},
-                           {{"200", object_ref}, {"201", object_ref}, {"202", object_ref}})},
+        {"post", post()},
         {"delete", operation("deletecollection", "deletecollection", list_query(),
                              std::pair{delete_options_ref, std::vector<std::string>{"application/json"}},
                              {{"200", status_ref}})},

@@ -340,6 +340,15 @@ json::value Decoder::special_json(Special special, std::string_view bytes, int d
     }
     case Special::kRawExtension:
     case Special::kFieldsV1: return embedded_json(SmallMessage(bytes).string(1).value_or(""), depth);
+    case Special::kStringList: {
+      json::array items;
+      for (Reader reader(bytes); !reader.done();) {
+        auto [number, wire_type] = reader.tag();
+        if (number == 1 && wire_type == wire::kLengthDelimited) items.emplace_back(valid_utf8(reader.length_delimited()));
+        else reader.skip(wire_type);
+      }
+      return items;
+    }
     case Special::kNone: break;
   }
   return nullptr;

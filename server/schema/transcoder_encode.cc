@@ -237,6 +237,13 @@ void special_wire(Special special, const pb::Descriptor& message, const json::va
     }
     case Special::kRawExtension:
     case Special::kFieldsV1: wire::put_bytes(out, 1, json::serialize(value)); return;
+    case Special::kStringList:
+      if (!value.is_array()) fail("an array of strings");
+      for (const json::value& item : value.get_array()) {
+        if (!item.is_string()) fail("an array of strings");
+        wire::put_bytes(out, 1, item.get_string());
+      }
+      return;
     case Special::kNone: return;
   }
 }

@@ -1,6 +1,7 @@
 #include "server/authorization/rbac/rbac_authorizer.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace kapi::authorization::rbac {
 namespace {
@@ -55,28 +56,58 @@ bool subject_matches(const Subject& subject, const filters::UserInfo& user, cons
   return false;
 }
 
-Result RbacAuthorizer::authorize(const Attributes& attributes) const {
-  const std::shared_ptr<const PolicySnapshot> policy = policy_.load();
-  std::vector<std::string> errors;
-  // True when a bound role allows the request; dangling role references are noted for the reason.
-  auto allowed_by = [&](const Binding& binding, const std::string& binding_namespace) {
-    if (std::none_of(binding.subjects.begin(), binding.subjects.end(),
-                     [&](const Subject& subject) { return subject_matches(subject, attributes.user, binding_namespace); }))
-      return false;
+namespace {
+
+// kube's describers of where a permission comes from: `ClusterRoleBinding "x" of ClusterRole "y" to Group "z"`.
+std::string describe(const Binding& binding, const Subject& subject) {
+  std::string subject_name = subject.name;
+  if (subject.kind == "ServiceAccount")
+    subject_name += "/" + (subject.namespace_.empty() ? binding.namespace_ : subject.namespace_);
+  const std::string name = binding.namespace_.empty() ? binding.name : binding.name + "/" + binding.namespace_;
+  return std::string(binding.namespace_.empty() ? "ClusterRoleBinding" : "RoleBinding") + " \"" + name + "\" of " +
+         binding.role_kind + " \"" + binding.role_name + "\" to " + subject.kind + " \"" + subject_name + "\"";
+}
+
+// kube's VisitRulesFor: the rules of every role bound to `user`, ClusterRoleBindings first, then the RoleBindings
+// of `namespace_`, until `visit(rule, binding, subject)` returns true. A binding whose role does not exist adds its
+// error to `errors`.
+template <typename Visit>
+void visit_rules_for(const PolicySnapshot& policy, const filters::UserInfo& user, const std::string& namespace_,
+                     std::vector<std::string>& errors, Visit visit) {
+  auto visit_binding = [&](const Binding& binding, const std::string& binding_namespace) {
+    auto subject = std::find_if(binding.subjects.begin(), binding.subjects.end(),
+                                [&](const Subject& subject) { return subject_matches(subject, user, binding_namespace); });
+    if (subject == binding.subjects.end()) return false;
     const bool cluster_role = binding.role_kind == "ClusterRole";
-    const std::vector<PolicyRule>* rules = policy->role_rules(cluster_role ? "" : binding_namespace, binding.role_name);
+    const std::vector<PolicyRule>* rules = policy.role_rules(cluster_role ? "" : binding_namespace, binding.role_name);
     if (!rules) {
       errors.push_back(std::string(cluster_role ? "clusterrole" : "role") + ".rbac.authorization.k8s.io \"" +
                        binding.role_name + "\" not found");
       return false;
     }
-    return std::any_of(rules->begin(), rules->end(), [&](const PolicyRule& rule) { return rule_allows(attributes, rule); });
+    return std::any_of(rules->begin(), rules->end(),
+                       [&](const PolicyRule& rule) { return visit(rule, binding, *subject); });
   };
-  for (const Binding& binding : policy->cluster_role_bindings())
-    if (allowed_by(binding, "")) return {Decision::Allow, ""};
-  if (!attributes.namespace_.empty())
-    for (const Binding& binding : policy->role_bindings(attributes.namespace_))
-      if (allowed_by(binding, attributes.namespace_)) return {Decision::Allow, ""};
+  for (const Binding& binding : policy.cluster_role_bindings())
+    if (visit_binding(binding, "")) return;
+  if (!namespace_.empty())
+    for (const Binding& binding : policy.role_bindings(namespace_))
+      if (visit_binding(binding, namespace_)) return;
+}
+
+}  // namespace
+
+Result RbacAuthorizer::authorize(const Attributes& attributes) const {
+  const std::shared_ptr<const PolicySnapshot> policy = policy_.load();
+  std::vector<std::string> errors;
+  std::optional<std::string> allowed_by;
+  visit_rules_for(*policy, attributes.user, attributes.namespace_, errors,
+                  [&](const PolicyRule& rule, const Binding& binding, const Subject& subject) {
+                    if (!rule_allows(attributes, rule)) return false;
+                    allowed_by = "RBAC: allowed by " + describe(binding, subject);
+                    return true;
+                  });
+  if (allowed_by) return {Decision::Allow, std::move(*allowed_by)};
   if (errors.empty()) return {};
   // utilerrors.NewAggregate's wording: one error as it is, several in brackets.
   std::string reason = "RBAC: ";
@@ -84,6 +115,18 @@ Result RbacAuthorizer::authorize(const Attributes& attributes) const {
   reason += "[";
   for (std::size_t i = 0; i < errors.size(); ++i) reason += (i ? ", " : "") + errors[i];
   return {Decision::NoOpinion, reason + "]"};
+}
+
+RuleSet RbacAuthorizer::rules_for(const filters::UserInfo& user, const std::string& namespace_) const {
+  const std::shared_ptr<const PolicySnapshot> policy = policy_.load();
+  RuleSet rules;
+  visit_rules_for(*policy, user, namespace_, rules.errors, [&](const PolicyRule& rule, const Binding&, const Subject&) {
+    if (!rule.resources.empty())
+      rules.resource_rules.push_back({rule.verbs, rule.api_groups, rule.resources, rule.resource_names});
+    if (!rule.non_resource_urls.empty()) rules.non_resource_rules.push_back({rule.verbs, rule.non_resource_urls});
+    return false;
+  });
+  return rules;
 }
 
 }  // namespace kapi::authorization::rbac

@@ -21,6 +21,7 @@ class RbacAuthorizer final : public Authorizer {
  public:
   RbacAuthorizer() : policy_(std::make_shared<const PolicySnapshot>()) {}
   Result authorize(const Attributes& attributes) const override;
+  RuleSet rules_for(const filters::UserInfo& user, const std::string& namespace_) const override;
 
   // Replaces the policy; requests already deciding keep the one they read.
   void set_policy(std::shared_ptr<const PolicySnapshot> policy) { policy_.store(std::move(policy)); }

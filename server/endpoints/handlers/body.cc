@@ -28,9 +28,9 @@ std::string find_kind_error(const json::value& value) {
 
 // kube's YAML serializer: sigs.k8s.io/yaml.YAMLToJSON, then the JSON decoder. A failure happens before the kind
 // is known, so transformDecodeError names the expected kind and summarizes the body.
-DecodedBody decode_yaml(const Scope& scope) {
-  const std::string& body = scope.request().body;
-  const std::string& kind = scope.store.definition().kind;
+DecodedBody decode_yaml(const BodyTarget& target) {
+  const std::string& body = target.request().body;
+  const std::string& kind = target.definition.kind;
   auto unrecognized = [&](const std::string& error) {
     return apierrors::ApiError(apierrors::bad_request("the object provided is unrecognized (must be of type " + kind +
                                                       "): " + error + " (" + summarize_body(body) + ")"));
@@ -51,24 +51,24 @@ DecodedBody decode_yaml(const Scope& scope) {
 
 }  // namespace
 
-DecodedBody decode_body(const Scope& scope) {
-  switch (const BodyFormat format = body_format(scope.request(), false)) {
-    case BodyFormat::Yaml: return decode_yaml(scope);
-    case BodyFormat::Protobuf: return {.object = decode_protobuf_body(scope), .format = format};
-    default: return {.object = decode_object(scope.request().body), .format = format};
+DecodedBody decode_body(const BodyTarget& target) {
+  switch (const BodyFormat format = body_format(target.request(), false)) {
+    case BodyFormat::Yaml: return decode_yaml(target);
+    case BodyFormat::Protobuf: return {.object = decode_protobuf_body(target), .format = format};
+    default: return {.object = decode_object(target.request().body), .format = format};
   }
 }
 
-void conform_decoded(Scope& scope, DecodedBody& body) {
-  const auto& definition = scope.store.definition();
-  const auto* kind = scope.catalog.kind(definition.group, definition.version, definition.kind);
+void conform_decoded(const BodyTarget& target, DecodedBody& body) {
+  const auto& definition = target.definition;
+  const auto* kind = target.catalog.kind(definition.group, definition.version, definition.kind);
   if (!kind) return;  // a resource without a type schema keeps its body as sent
-  const auto validation = schema::parse_field_validation(scope.query().get("fieldValidation").value_or(""));
-  const auto unknown = schema::conform(scope.catalog, kind, body.object);
+  const auto validation = schema::parse_field_validation(target.request().query.get("fieldValidation").value_or(""));
+  const auto unknown = schema::conform(target.catalog, kind, body.object);
   if (validation == schema::FieldValidation::kIgnore) return;  // duplicates are not even looked for
   std::vector<std::string> errors;
   switch (body.format) {
-    case BodyFormat::Json: errors = schema::strict_decoding_errors(scope.request().body, unknown); break;
+    case BodyFormat::Json: errors = schema::strict_decoding_errors(target.request().body, unknown); break;
     case BodyFormat::Yaml:
       // kube runs go-yaml's strict pass first, then decodes the converted JSON (keys sorted) strictly.
       if (!body.yaml_duplicate_keys.empty()) errors.push_back(schema::yaml_unmarshal_errors(body.yaml_duplicate_keys));
@@ -77,7 +77,7 @@ void conform_decoded(Scope& scope, DecodedBody& body) {
       for (const auto& path : unknown) errors.push_back("unknown field \"" + path + "\"");
   }
   for (auto& warning : schema::report_strict_errors(validation, kind, errors))
-    scope.exchange.context.warnings.push_back(std::move(warning));
+    target.exchange.context.warnings.push_back(std::move(warning));
 }
 
 }  // namespace kapi::endpoints::handlers

@@ -21,11 +21,11 @@ struct DecodedBody {
 
 // Throws ApiError 415 for a Content-Type kapi does not read and 400, in kube's words, for a body that does not
 // decode (a YAML body: "the object provided is unrecognized (must be of type ConfigMap): yaml: line 3: ...").
-DecodedBody decode_body(const Scope& scope);
+DecodedBody decode_body(const BodyTarget& target);
 
 // conform_body for a decoded create or update body: unknown fields dropped, +defaults filled, wrong types → 400;
 // then the strict decoding errors (duplicate fields of a JSON body in document order with the unknown ones; a
 // YAML body's repeated keys first) fail a Strict request and become Warning headers under Warn.
-void conform_decoded(Scope& scope, DecodedBody& body);
+void conform_decoded(const BodyTarget& target, DecodedBody& body);
 
 }  // namespace kapi::endpoints::handlers

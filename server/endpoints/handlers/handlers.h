@@ -5,6 +5,7 @@
 #include "filters/filter.h"
 #include "server/apierrors/errors.h"
 #include "server/lifecycle.h"
+#include "server/registry/creater.h"
 #include "server/registry/store.h"
 #include "server/schema/catalog.h"
 #include "server/schema/patch_schema.h"
@@ -12,6 +13,16 @@
 #include <asio/awaitable.hpp>
 
 namespace kapi::endpoints::handlers {
+
+// What decoding a request body needs: the exchange (its request, and its warnings under fieldValidation=Warn), the
+// type schemas and the resource whose kind the body holds.
+struct BodyTarget {
+  filters::Exchange& exchange;
+  const schema::Catalog& catalog;
+  const registry::ResourceDefinition& definition;
+
+  const http::Request& request() const { return exchange.request; }
+};
 
 // What every handler works on: the request, the resource's store and what the request info says.
 struct Scope {
@@ -24,6 +35,7 @@ struct Scope {
 
   const http::Request& request() const { return exchange.request; }
   const http::QueryParams& query() const { return exchange.request.query; }
+  BodyTarget body_target() const { return {exchange, catalog, store.definition()}; }
 };
 
 asio::awaitable<void> get(Scope scope);
@@ -36,5 +48,8 @@ asio::awaitable<void> remove(Scope scope);
 asio::awaitable<void> remove_collection(Scope scope);
 // POST to a subresource of another kind (pods/binding, pods/eviction).
 asio::awaitable<void> create_subresource(Scope scope, const registry::CreateSubresource& subresource);
+// POST to a resource that computes its answer (a SubjectAccessReview, ...).
+asio::awaitable<void> create_computed(filters::Exchange& exchange, const schema::Catalog& catalog,
+                                      const registry::Creater& creater);
 
 }  // namespace kapi::endpoints::handlers

@@ -34,8 +34,9 @@ namespace {
 
 // The protobuf body as JSON, with kube's errors: an envelope that does not parse is "unrecognized"; a body whose
 // kind is known but does not decode "cannot be handled as" the expected kind.
-json::object transcode_body(const Scope& scope, const schema::TypeMeta& expected) {
-  const std::string& body = scope.request().body;
+json::object transcode_body(const http::Request& request, const schema::Catalog& catalog,
+                            const schema::TypeMeta& expected) {
+  const std::string& body = request.body;
   schema::Unknown envelope;
   try {
     envelope = schema::read_envelope(body);
@@ -48,7 +49,7 @@ json::object transcode_body(const Scope& scope, const schema::TypeMeta& expected
   if (type.api_version.empty()) type.api_version = expected.api_version;
   const std::string version = type.api_version.substr(type.api_version.find('/') + 1);
   try {
-    schema::Transcoder transcoder(scope.catalog);
+    schema::Transcoder transcoder(catalog);
     return transcoder.decode(body, type);
   } catch (const schema::TranscodeError& error) {
     throw apierrors::ApiError(apierrors::bad_request(type.kind + " in version \"" + version +
@@ -99,9 +100,9 @@ std::shared_ptr<const std::string> message_of(const Scope& scope, const std::str
 
 }  // namespace
 
-json::object decode_protobuf_body(const Scope& scope) {
-  const auto& definition = scope.store.definition();
-  json::object object = transcode_body(scope, {definition.group_version(), definition.kind});
+json::object decode_protobuf_body(const BodyTarget& target) {
+  const auto& definition = target.definition;
+  json::object object = transcode_body(target.request(), target.catalog, {definition.group_version(), definition.kind});
   // The JSON path relabels a body with the resource's kind; a protobuf body names its schema, so another kind or
   // version would have been decoded against the wrong one (kube answers these with the same 400).
   const std::string api_version(object["apiVersion"].as_string());
@@ -119,7 +120,7 @@ json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected
   auto content_type = scope.request().headers.get("Content-Type");
   if (!content_type || content_type->substr(0, content_type->find(';')) != schema::kProtobufMediaType)
     return decode_object(scope.request().body);
-  return transcode_body(scope, expected);
+  return transcode_body(scope.request(), scope.catalog, expected);
 }
 
 json::object decode_delete_options(const Scope& scope) {
@@ -127,9 +128,13 @@ json::object decode_delete_options(const Scope& scope) {
   return decode_body_as(scope, delete_options);
 }
 
-bool has_protobuf_form(const Scope& scope) {
-  const auto& definition = scope.store.definition();
-  return schema::Transcoder(scope.catalog).message_for(definition.group_version(), definition.kind) != nullptr;
+bool has_protobuf_form(const schema::Catalog& catalog, const registry::ResourceDefinition& definition) {
+  return schema::Transcoder(catalog).message_for(definition.group_version(), definition.kind) != nullptr;
+}
+
+asio::awaitable<void> write_protobuf_value(filters::Exchange& exchange, const schema::Catalog& catalog, int status,
+                                          const json::object& object) {
+  co_await write_envelope(exchange, status, encode_or_fail(catalog, object));
 }
 
 asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,

@@ -18,7 +18,7 @@ namespace kapi::endpoints::handlers {
 // A protobuf create or update body as a JSON object: the envelope transcoded (its typeMeta defaulting to the
 // resource's kind). Throws ApiError 400, worded as kube's transformDecodeError, for a body that does not decode or
 // names another kind or version.
-boost::json::object decode_protobuf_body(const Scope& scope);
+boost::json::object decode_protobuf_body(const BodyTarget& target);
 // summarizeData(body, 30) of kube's handlers/rest.go: the start of the body, in hex unless it looks like JSON.
 std::string summarize_body(std::string_view body);
 // A body of another kind than the resource's (a DeleteOptions, a pod's Binding) as JSON, from JSON or protobuf.
@@ -27,7 +27,11 @@ boost::json::object decode_body_as(const Scope& scope, const schema::TypeMeta& e
 boost::json::object decode_delete_options(const Scope& scope);
 
 // Whether the resource's kind has a type schema, hence a protobuf form.
-bool has_protobuf_form(const Scope& scope);
+bool has_protobuf_form(const schema::Catalog& catalog, const registry::ResourceDefinition& definition);
+inline bool has_protobuf_form(const Scope& scope) { return has_protobuf_form(scope.catalog, scope.store.definition()); }
+// An object made for the response (its apiVersion and kind set), not read from storage, in the envelope.
+asio::awaitable<void> write_protobuf_value(filters::Exchange& exchange, const schema::Catalog& catalog, int status,
+                                          const boost::json::object& object);
 
 // One object (JSON bytes from the store) or a list in the envelope, as `representation` (Object or
 // PartialObjectMetadata) asks. An object's message is taken from, or kept in, its read's `encodings` when it has

@@ -14,8 +14,8 @@
 namespace kapi::endpoints::handlers {
 
 asio::awaitable<void> update(Scope scope) {
-  DecodedBody body = decode_body(scope);
-  conform_decoded(scope, body);
+  DecodedBody body = decode_body(scope.body_target());
+  conform_decoded(scope.body_target(), body);
   auto object = std::make_shared<boost::json::object>(std::move(body.object));
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource};
   // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.

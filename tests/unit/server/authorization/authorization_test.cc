@@ -23,11 +23,22 @@ TEST(AuthorizationModes, SystemMastersMayAlwaysDoEverything) {
   auto deny = build_authorizer({"AlwaysDeny"});
   EXPECT_EQ(deny->authorize(request("admin", {"system:masters"})).decision, Decision::Allow);
   Result denied = deny->authorize(request("jane", {"system:authenticated"}));
-  EXPECT_EQ(denied.decision, Decision::Deny);
+  EXPECT_EQ(denied.decision, Decision::NoOpinion) << "kube's union: no authorizer allowed, none denied";
   EXPECT_EQ(denied.reason, "Everything is forbidden.");
   EXPECT_EQ(build_authorizer({"AlwaysAllow"})->authorize(request("jane")).decision, Decision::Allow);
   EXPECT_EQ(build_authorizer({"AlwaysDeny", "AlwaysAllow"})->authorize(request("jane")).decision, Decision::Allow)
       << "AlwaysDeny has no opinion: the next mode decides, as in kube";
+}
+
+TEST(AuthorizationModes, RulesAreListedAsKubesRuleResolversListThem) {
+  const filters::UserInfo jane{"jane", "", {"system:authenticated"}, {}};
+  RuleSet allow = build_authorizer({"AlwaysAllow"})->rules_for(jane, "default");
+  ASSERT_EQ(allow.resource_rules.size(), 1u);
+  EXPECT_EQ(allow.resource_rules[0].verbs, std::vector<std::string>{"*"});
+  EXPECT_EQ(allow.non_resource_rules[0].non_resource_urls, std::vector<std::string>{"*"});
+  RuleSet deny = build_authorizer({"AlwaysDeny"})->rules_for(jane, "default");
+  EXPECT_TRUE(deny.resource_rules.empty());
+  EXPECT_FALSE(deny.incomplete);
 }
 
 TEST(AuthorizationModes, UnknownAndRepeatedModesAreRefused) {

@@ -99,6 +99,30 @@ TEST_F(RbacAuthorizerTest, RoleBindingsGrantInTheirNamespaceOnly) {
   EXPECT_EQ(decide(path_request("get", "/metrics")), Decision::NoOpinion);
 }
 
+TEST_F(RbacAuthorizerTest, AnAllowNamesTheBindingThatGrantsIt) {
+  EXPECT_EQ(authorizer_.authorize(resource_request("list", "", "pods", "team")).reason,
+            "RBAC: allowed by RoleBinding \"view/team\" of ClusterRole \"view\" to Group \"devs\"");
+  EXPECT_EQ(authorizer_.authorize(path_request("get", "/apis")).reason,
+            "RBAC: allowed by ClusterRoleBinding \"discovery\" of ClusterRole \"discovery\" to Group "
+            "\"system:authenticated\"");
+}
+
+TEST_F(RbacAuthorizerTest, RulesForListClusterWideThenNamespaceRules) {
+  const filters::UserInfo jane{"jane", "", {"devs", "system:authenticated"}, {}};
+  RuleSet team = authorizer_.rules_for(jane, "team");
+  EXPECT_FALSE(team.incomplete);
+  EXPECT_TRUE(team.errors.empty());
+  ASSERT_EQ(team.non_resource_rules.size(), 1u);
+  EXPECT_EQ(team.non_resource_rules[0].non_resource_urls, (std::vector<std::string>{"/api", "/api/*", "/apis", "/apis/*"}));
+  ASSERT_EQ(team.resource_rules.size(), 2u);
+  EXPECT_EQ(team.resource_rules[0].resources, (std::vector<std::string>{"pods", "deployments"}));
+  EXPECT_EQ(team.resource_rules[0].verbs, (std::vector<std::string>{"get", "list", "watch"}));
+  EXPECT_EQ(team.resource_rules[1].resources, (std::vector<std::string>{"configmaps"}));
+  RuleSet other = authorizer_.rules_for(jane, "other");
+  EXPECT_TRUE(other.resource_rules.empty()) << "RoleBindings count in their namespace only";
+  EXPECT_EQ(other.non_resource_rules.size(), 1u);
+}
+
 TEST_F(RbacAuthorizerTest, DanglingRoleReferencesAreTheReason) {
   PolicySnapshot policy;
   policy.add_binding(json::parse(R"({"kind":"ClusterRoleBinding","metadata":{"name":"b"},
@@ -108,6 +132,8 @@ TEST_F(RbacAuthorizerTest, DanglingRoleReferencesAreTheReason) {
   EXPECT_EQ(result.decision, Decision::NoOpinion);
   EXPECT_EQ(result.reason, "RBAC: clusterrole.rbac.authorization.k8s.io \"gone\" not found");
   EXPECT_EQ(authorizer_.authorize(path_request("get", "/healthz")).reason, result.reason);
+  EXPECT_EQ(authorizer_.rules_for({"jane", "", {}, {}}, "team").errors,
+            (std::vector<std::string>{"clusterrole.rbac.authorization.k8s.io \"gone\" not found"}));
 }
 
 }  // namespace

@@ -100,6 +100,27 @@ TEST(TranscoderTest, SecretKeepsBinaryDataExactly) {
   EXPECT_THROW(transcoder.encode(bad), TranscodeError);
 }
 
+TEST(TranscoderTest, ExtraValuesAreStringListsInJsonAndMessagesOnTheWire) {
+  Transcoder transcoder(builtin());
+  json::object review{
+      {"kind", "SubjectAccessReview"},
+      {"apiVersion", "authorization.k8s.io/v1"},
+      {"metadata", json::object{{"creationTimestamp", nullptr}}},
+      {"spec", json::object{{"nonResourceAttributes", json::object{{"path", "/healthz"}, {"verb", "get"}}},
+                            {"user", "jane"},
+                            {"extra", json::object{{"scopes", json::array{"a", "b"}}, {"empty", json::array{}}}}}},
+      {"status", json::object{{"allowed", false}}}};
+  std::string encoded = transcoder.encode(review);
+  // extra["scopes"] is a map entry whose value is an ExtraValue message: items "a" and "b" as field 1.
+  EXPECT_NE(encoded.find(bytes({0x0a, 6}) + "scopes" + bytes({0x12, 6, 0x0a, 1, 'a', 0x0a, 1, 'b'})), std::string::npos);
+  json::object decoded = transcoder.decode(encoded);
+  EXPECT_EQ(decoded["spec"].as_object()["extra"],
+            (json::object{{"empty", json::array{}}, {"scopes", json::array{"a", "b"}}}));
+  EXPECT_EQ(decoded["status"], (json::object{{"allowed", false}})) << "allowed is written even when false";
+  review["spec"].as_object()["extra"] = json::object{{"scopes", "a"}};
+  EXPECT_THROW(transcoder.encode(review), TranscodeError);
+}
+
 TEST(TranscoderTest, NamespaceWithConditionsAndEmptySpec) {
   Transcoder transcoder(builtin());
   json::object ns = parse_object(

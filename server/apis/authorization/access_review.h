@@ -1,0 +1,34 @@
+#pragma once
+// What the four authorization.k8s.io/v1 reviews share (pkg/registry/authorization/util and the API's validation):
+// the authorizer Attributes a spec describes, the spec's checks, and the status an authorizer's answer becomes.
+#include "server/authorization/authorizer.h"
+#include "server/registry/resource.h"
+#include "server/validation/field_error.h"
+
+#include <boost/json/object.hpp>
+
+namespace kapi::apis::authorization_reviews {
+
+// A review resource of authorization.k8s.io/v1 that only creates.
+registry::ResourceDefinition review_definition(std::string resource, std::string kind, bool namespaced);
+
+// The spec's resourceAttributes or nonResourceAttributes as Attributes for `user` (ResourceAttributesFrom: an
+// empty version means every version).
+authorization::Attributes attributes_from(const boost::json::object& spec, filters::UserInfo user);
+
+// ValidateSelfSubjectAccessReviewSpec's checks, which every access review makes: exactly one of resourceAttributes
+// and nonResourceAttributes.
+validation::ErrorList validate_attributes(const boost::json::object& spec);
+
+// ValidateSubjectAccessReviewSpec: the attributes, and a user or group to ask about.
+validation::ErrorList validate_subject_spec(const boost::json::object& spec);
+// The user a SubjectAccessReviewSpec names, exactly as given (no system:authenticated added).
+filters::UserInfo subject_of(const boost::json::object& spec);
+
+// The SubjectAccessReviewStatus of an authorizer's answer.
+boost::json::object access_status(const authorization::Result& result);
+
+// The object at `key`, or an empty one.
+const boost::json::object& object_at(const boost::json::object& object, std::string_view key);
+
+}  // namespace kapi::apis::authorization_reviews

@@ -1,0 +1,25 @@
+// authorization.k8s.io/v1 SelfSubjectAccessReview (pkg/registry/authorization/selfsubjectaccessreview): may the
+// requesting user do this? What `kubectl auth can-i` asks.
+#include "server/apis/authorization/access_review.h"
+#include "server/apis/resource_storage.h"
+#include "server/apierrors/errors.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::apis {
+
+registry::Creater selfsubjectaccessreviews(std::shared_ptr<const authorization::Authorizer> authorizer) {
+  using namespace authorization_reviews;
+  registry::ResourceDefinition definition = review_definition("selfsubjectaccessreviews", "SelfSubjectAccessReview", false);
+  auto create = [authorizer](registry::CreateRequest request) -> asio::awaitable<boost::json::object> {
+    const boost::json::object& spec = object_at(request.object, "spec");
+    if (auto errors = validate_attributes(spec); !errors.empty())
+      throw apierrors::ApiError(apierrors::invalid("authorization.k8s.io", "SelfSubjectAccessReview", "", errors));
+    const authorization::Attributes attributes = attributes_from(spec, std::move(request.user));
+    request.object["status"] = access_status(authorizer->authorize(attributes));
+    co_return std::move(request.object);
+  };
+  return {std::move(definition), std::move(create)};
+}
+
+}  // namespace kapi::apis
