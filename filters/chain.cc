@@ -38,7 +38,7 @@ Chain build_handler_chain(const ChainConfig& config, Handler servers) {
   if (!config.cors_allowed_origins.empty()) stages.push_back(std::make_unique<CorsFilter>(config.cors_allowed_origins));
   stages.push_back(std::make_unique<AuthenticationFilter>(config.authenticator));
   stages.push_back(std::make_unique<AuditFilter>());
-  stages.push_back(std::make_unique<ImpersonationFilter>());
+  stages.push_back(std::make_unique<ImpersonationFilter>(config.authorizer));
   stages.push_back(std::make_unique<MaxInFlightFilter>(config.max_requests_inflight,
                                                        config.max_mutating_requests_inflight, config.metrics));
   stages.push_back(std::make_unique<AuthorizationFilter>(config.authorizer));

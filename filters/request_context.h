@@ -26,6 +26,8 @@ struct RequestContext {
   std::optional<RequestInfo> request_info;
   bool long_running = false;
   std::optional<UserInfo> user;
+  // Who really sent the request when it acts as `user` through Impersonate-* headers (kube's audit records both).
+  std::optional<UserInfo> impersonated_by;
   // Where the request deadline filter put the end of this request's time (none for long-running requests).
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::vector<std::string> warnings;  // sent as `Warning: 299 - "..."` headers
