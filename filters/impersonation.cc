@@ -1,6 +1,7 @@
 #include "filters/impersonation.h"
 
 #include "server/http/query.h"
+#include "server/http/sanitize.h"
 #include "server/http/status_response.h"
 #include "server/validation/names.h"
 
@@ -67,20 +68,6 @@ std::string go_object_reference(const ImpersonationRequest& request) {
   return out;
 }
 
-// responsewriters' sanitizer: text that comes from headers never reads as HTML.
-std::string sanitized(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // Go's %q for the request URI; llhttp refuses control bytes in a request target, so quotes and backslashes are all
 // that need escaping.
 std::string go_quoted(std::string_view text) {
@@ -98,7 +85,7 @@ asio::awaitable<void> write_internal_error(Exchange& exchange, std::string_view 
   response.headers().set("Content-Type", "text/plain; charset=utf-8");
   response.headers().set("X-Content-Type-Options", "nosniff");
   std::string body =
-      sanitized("Internal Server Error: " + go_quoted(exchange.request.target) + ": " + std::string(error)) + "\n";
+      http::html_sanitized("Internal Server Error: " + go_quoted(exchange.request.target) + ": " + std::string(error)) + "\n";
   co_await response.write(500, std::move(body));
 }
 

@@ -1,5 +1,7 @@
 #include "server/authorization/authorizer.h"
 
+#include "server/http/sanitize.h"
+
 #include <algorithm>
 #include <iterator>
 
@@ -30,21 +32,6 @@ RuleSet UnionAuthorizer::rules_for(const filters::UserInfo& user, const std::str
 
 namespace {
 
-// kube's sanitizer: a denial never reads as HTML.
-std::string sanitized(std::string text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string unsanitized_message(const Attributes& attributes) {
   const std::string user = "User \"" + attributes.user.name + "\" cannot " + attributes.verb;
   if (!attributes.resource_request) return user + " path \"" + attributes.path + "\"";
@@ -57,6 +44,6 @@ std::string unsanitized_message(const Attributes& attributes) {
 
 }  // namespace
 
-std::string forbidden_message(const Attributes& attributes) { return sanitized(unsanitized_message(attributes)); }
+std::string forbidden_message(const Attributes& attributes) { return http::html_sanitized(unsanitized_message(attributes)); }
 
 }  // namespace kapi::authorization
