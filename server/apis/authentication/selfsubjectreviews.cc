@@ -13,16 +13,8 @@ registry::Creater selfsubjectreviews() {
   auto create = [](registry::CreateRequest request) -> asio::awaitable<boost::json::object> {
     boost::json::object user_info{{"username", request.user.name}};
     if (!request.user.uid.empty()) user_info["uid"] = request.user.uid;
-    boost::json::array groups;
-    for (const auto& group : request.user.groups) groups.emplace_back(group);
-    if (!groups.empty()) user_info["groups"] = std::move(groups);
-    boost::json::object extra;
-    for (const auto& [key, values] : request.user.extra) {
-      boost::json::array list;
-      for (const auto& value : values) list.emplace_back(value);
-      extra[key] = std::move(list);
-    }
-    if (!extra.empty()) user_info["extra"] = std::move(extra);
+    if (!request.user.groups.empty()) user_info["groups"] = boost::json::value_from(request.user.groups);
+    if (!request.user.extra.empty()) user_info["extra"] = boost::json::value_from(request.user.extra);
     request.object["status"] = boost::json::object{{"userInfo", std::move(user_info)}};
     co_return std::move(request.object);
   };

@@ -12,23 +12,17 @@ namespace {
 
 namespace json = boost::json;
 
-json::array strings(const std::vector<std::string>& values) {
-  json::array out;
-  for (const auto& value : values) out.emplace_back(value);
-  return out;
-}
-
 json::object rules_status(const authorization::RuleSet& rules) {
   json::array resource_rules;
   for (const auto& rule : rules.resource_rules)
-    resource_rules.push_back(json::object{{"verbs", strings(rule.verbs)},
-                                          {"apiGroups", strings(rule.api_groups)},
-                                          {"resources", strings(rule.resources)},
-                                          {"resourceNames", strings(rule.resource_names)}});
+    resource_rules.push_back(json::object{{"verbs", json::value_from(rule.verbs)},
+                                          {"apiGroups", json::value_from(rule.api_groups)},
+                                          {"resources", json::value_from(rule.resources)},
+                                          {"resourceNames", json::value_from(rule.resource_names)}});
   json::array non_resource_rules;
   for (const auto& rule : rules.non_resource_rules)
     non_resource_rules.push_back(
-        json::object{{"verbs", strings(rule.verbs)}, {"nonResourceURLs", strings(rule.non_resource_urls)}});
+        json::object{{"verbs", json::value_from(rule.verbs)}, {"nonResourceURLs", json::value_from(rule.non_resource_urls)}});
   json::object status{{"resourceRules", std::move(resource_rules)},
                       {"nonResourceRules", std::move(non_resource_rules)},
                       {"incomplete", rules.incomplete}};
