@@ -159,7 +159,15 @@ Registry::Registry()
       panics("apiserver_request_aborts_total",
              "[ALPHA] Number of requests which apiserver aborted possibly due to a timeout, for each group, version, "
              "verb, resource, subresource and scope",
-             {"group", "resource", "scope", "subresource", "verb", "version"}) {
+             {"group", "resource", "scope", "subresource", "verb", "version"}),
+      audit_events("apiserver_audit_event_total",
+                   "[ALPHA] Counter of audit events generated and sent to the audit backend.", {}),
+      audit_errors("apiserver_audit_error_total",
+                   "[ALPHA] Counter of audit events that failed to be audited properly. Plugin identifies the plugin "
+                   "affected by the error.",
+                   {"plugin"}),
+      audit_levels("apiserver_audit_level_total",
+                   "[ALPHA] Counter of policy levels for audit events (1 per request).", {"level"}) {
   current_inflight.set({"mutating"}, 0);
   current_inflight.set({"readOnly"}, 0);
 }
@@ -173,6 +181,9 @@ std::string Registry::render() const {
   dropped_requests.render(out);
   request_terminations.render(out);
   panics.render(out);
+  audit_events.render(out);
+  audit_errors.render(out);
+  audit_levels.render(out);
   return out;
 }
 

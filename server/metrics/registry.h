@@ -75,6 +75,9 @@ class Registry {
   CounterFamily dropped_requests;          // apiserver_dropped_requests_total
   CounterFamily request_terminations;      // apiserver_request_terminations_total
   CounterFamily panics;                    // apiserver_request_aborts_total
+  CounterFamily audit_events;              // apiserver_audit_event_total
+  CounterFamily audit_errors;              // apiserver_audit_error_total
+  CounterFamily audit_levels;              // apiserver_audit_level_total
 };
 
 }  // namespace kapi::metrics

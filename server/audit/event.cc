@@ -1,0 +1,193 @@
+#include "server/audit/event.h"
+
+#include "server/audit/go_json.h"
+
+#include <asio/ip/address.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+
+namespace kapi::audit {
+namespace {
+
+// Appends `"name":` and returns `out` for the value, with the comma the previous field needs.
+class ObjectWriter {
+ public:
+  explicit ObjectWriter(std::string& out) : out_(out) { out_.push_back('{'); }
+  std::string& field(std::string_view name) {
+    if (!first_) out_.push_back(',');
+    first_ = false;
+    append_go_json_string(out_, name);
+    out_.push_back(':');
+    return out_;
+  }
+  void string(std::string_view name, std::string_view value) { append_go_json_string(field(name), value); }
+  void string_if_set(std::string_view name, std::string_view value) {
+    if (!value.empty()) string(name, value);
+  }
+  void strings_if_set(std::string_view name, const std::vector<std::string>& values) {
+    if (values.empty()) return;
+    std::string& out = field(name);
+    out.push_back('[');
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) out.push_back(',');
+      append_go_json_string(out, values[i]);
+    }
+    out.push_back(']');
+  }
+  void raw(std::string_view name, std::string_view json) { field(name).append(json); }
+  void close() { out_.push_back('}'); }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
+// authentication/v1 UserInfo: every field omitempty.
+void append_user(std::string& out, const filters::UserInfo& user) {
+  ObjectWriter object(out);
+  object.string_if_set("username", user.name);
+  object.string_if_set("uid", user.uid);
+  object.strings_if_set("groups", user.groups);
+  if (!user.extra.empty()) {
+    std::string& extra = object.field("extra");
+    ObjectWriter values(extra);
+    for (const auto& [key, list] : user.extra) {
+      std::string& value = values.field(key);
+      if (list.empty()) {
+        value += "null";  // a nil ExtraValue
+        continue;
+      }
+      value.push_back('[');
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (i) value.push_back(',');
+        append_go_json_string(value, list[i]);
+      }
+      value.push_back(']');
+    }
+    values.close();
+  }
+  object.close();
+}
+
+void append_object_ref(std::string& out, const ObjectReference& ref) {
+  ObjectWriter object(out);
+  object.string_if_set("resource", ref.resource);
+  object.string_if_set("namespace", ref.namespace_);
+  object.string_if_set("name", ref.name);
+  object.string_if_set("uid", ref.uid);
+  object.string_if_set("apiGroup", ref.api_group);
+  object.string_if_set("apiVersion", ref.api_version);
+  object.string_if_set("resourceVersion", ref.resource_version);
+  object.string_if_set("subresource", ref.subresource);
+  object.close();
+}
+
+// metav1.Status: ListMeta is a struct, so "metadata":{} is always written.
+void append_status(std::string& out, const ResponseStatus& status) {
+  ObjectWriter object(out);
+  object.raw("metadata", "{}");
+  object.string_if_set("status", status.status);
+  object.string_if_set("message", status.message);
+  object.string_if_set("reason", status.reason);
+  if (!status.details.empty())
+    if (auto details = compact_go_json(status.details, false)) object.raw("details", *details);
+  if (status.code != 0) object.raw("code", std::to_string(status.code));
+  object.close();
+}
+
+std::optional<std::string> normalized_ip(std::string_view text) {
+  asio::error_code error;
+  auto address = asio::ip::make_address(std::string(text), error);
+  if (error) return std::nullopt;
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6()).to_string();
+  return address.to_string();
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
+
+std::string format_micro_time(std::chrono::system_clock::time_point time) {
+  auto micros = std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+  std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
+  long fraction = static_cast<long>(micros % 1000000);
+  if (fraction < 0) {
+    fraction += 1000000;
+    --seconds;
+  }
+  std::tm utc{};
+  ::gmtime_r(&seconds, &utc);
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, fraction);
+  return buffer;
+}
+
+std::string to_json(const Event& event) {
+  std::string out;
+  out.reserve(512 + event.request_object.value_or("").size() + event.response_object.value_or("").size());
+  ObjectWriter object(out);
+  object.string("kind", "Event");
+  object.string("apiVersion", "audit.k8s.io/v1");
+  object.string("level", to_string(event.level));
+  object.string("auditID", event.audit_id);
+  object.string("stage", to_string(event.stage));
+  object.string("requestURI", event.request_uri);
+  object.string("verb", event.verb);
+  append_user(object.field("user"), event.user);
+  if (event.impersonated_user) append_user(object.field("impersonatedUser"), *event.impersonated_user);
+  object.strings_if_set("sourceIPs", event.source_ips);
+  object.string_if_set("userAgent", event.user_agent);
+  if (event.object_ref) append_object_ref(object.field("objectRef"), *event.object_ref);
+  if (event.response_status) append_status(object.field("responseStatus"), *event.response_status);
+  if (event.request_object)
+    if (auto json = compact_go_json(*event.request_object, event.omit_managed_fields)) object.raw("requestObject", *json);
+  if (event.response_object)
+    if (auto json = compact_go_json(*event.response_object, event.omit_managed_fields)) object.raw("responseObject", *json);
+  object.string("requestReceivedTimestamp", format_micro_time(event.request_received_timestamp));
+  object.string("stageTimestamp", format_micro_time(event.stage_timestamp));
+  if (!event.annotations.empty()) {
+    std::string& annotations = object.field("annotations");
+    ObjectWriter values(annotations);
+    for (const auto& [key, value] : event.annotations) values.string(key, value);
+    values.close();
+  }
+  object.close();
+  return out;
+}
+
+std::vector<std::string> source_ips(const http::Headers& headers, std::string_view remote_address) {
+  std::vector<std::string> ips;
+  if (auto forwarded = headers.get("X-Forwarded-For"); forwarded && !forwarded->empty()) {
+    std::string_view rest = *forwarded;
+    while (true) {
+      auto comma = rest.find(',');
+      if (auto ip = normalized_ip(trim(rest.substr(0, comma)))) ips.push_back(std::move(*ip));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  if (auto real_ip = headers.get("X-Real-Ip"); real_ip && !real_ip->empty())
+    if (auto ip = normalized_ip(*real_ip); ip && std::find(ips.begin(), ips.end(), *ip) == ips.end())
+      ips.push_back(std::move(*ip));
+  // The connection's "ip:port" or "[ip]:port"; a bare IP too.
+  std::string_view host = remote_address;
+  if (host.starts_with('[')) {
+    host = host.substr(1, host.find(']') - 1);
+  } else if (auto colon = host.rfind(':'); colon != std::string_view::npos && host.find(':') == colon) {
+    host = host.substr(0, colon);
+  }
+  auto remote = normalized_ip(host);
+  if (!remote) remote = normalized_ip(remote_address);
+  if (remote && (ips.empty() || ips.back() != *remote)) ips.push_back(std::move(*remote));
+  return ips;
+}
+
+}  // namespace kapi::audit

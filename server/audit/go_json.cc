@@ -1,0 +1,158 @@
+#include "server/audit/go_json.h"
+
+#include <boost/json/parse.hpp>
+
+#include <charconv>
+#include <cmath>
+
+namespace kapi::audit {
+namespace {
+
+namespace json = boost::json;
+
+// The length of the valid UTF-8 sequence starting `text`, or 0 when it is not one (Go writes \ufffd for it).
+std::size_t utf8_sequence_length(std::string_view text) {
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  auto continuation = [&](std::size_t i) { return i < text.size() && (byte(i) & 0xC0) == 0x80; };
+  unsigned char lead = byte(0);
+  if (lead < 0x80) return 1;
+  if (lead >= 0xC2 && lead <= 0xDF) return continuation(1) ? 2 : 0;
+  if (lead >= 0xE0 && lead <= 0xEF) {
+    if (!continuation(1) || !continuation(2)) return 0;
+    if (lead == 0xE0 && byte(1) < 0xA0) return 0;   // overlong
+    if (lead == 0xED && byte(1) >= 0xA0) return 0;  // surrogate
+    return 3;
+  }
+  if (lead >= 0xF0 && lead <= 0xF4) {
+    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
+    if (lead == 0xF0 && byte(1) < 0x90) return 0;
+    if (lead == 0xF4 && byte(1) >= 0x90) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+void append_go_float(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";  // Go refuses to encode these; kube objects never hold them
+    return;
+  }
+  char buffer[64];
+  const double magnitude = std::fabs(value);
+  const bool exponent = magnitude != 0 && (magnitude < 1e-6 || magnitude >= 1e21);
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value,
+                              exponent ? std::chars_format::scientific : std::chars_format::fixed);
+  std::string text(buffer, result.ptr);
+  if (exponent) {
+    // Go writes e-7 where C++ writes e-07.
+    auto e = text.find('e');
+    if (e != std::string::npos && e + 2 < text.size() && text[e + 2] == '0' && e + 3 < text.size()) text.erase(e + 2, 1);
+  }
+  out += text;
+}
+
+void drop_managed_fields(json::value& object) {
+  if (!object.is_object()) return;
+  if (auto* metadata = object.get_object().if_contains("metadata"); metadata && metadata->is_object())
+    metadata->get_object().erase("managedFields");
+}
+
+}  // namespace
+
+void append_go_json_string(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  for (std::size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+          if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            out += "\\u00";
+            out.push_back(kHex[c >> 4]);
+            out.push_back(kHex[c & 0xF]);
+          } else {
+            out.push_back(static_cast<char>(c));
+          }
+      }
+      ++i;
+      continue;
+    }
+    std::size_t length = utf8_sequence_length(text.substr(i));
+    if (length == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    std::string_view sequence = text.substr(i, length);
+    if (sequence == "\xE2\x80\xA8") out += "\\u2028";
+    else if (sequence == "\xE2\x80\xA9") out += "\\u2029";
+    else out += sequence;
+    i += length;
+  }
+  out.push_back('"');
+}
+
+void append_go_json(std::string& out, const json::value& value) {
+  switch (value.kind()) {
+    case json::kind::null: out += "null"; break;
+    case json::kind::bool_: out += value.get_bool() ? "true" : "false"; break;
+    case json::kind::int64: out += std::to_string(value.get_int64()); break;
+    case json::kind::uint64: out += std::to_string(value.get_uint64()); break;
+    case json::kind::double_: append_go_float(out, value.get_double()); break;
+    case json::kind::string: append_go_json_string(out, value.get_string()); break;
+    case json::kind::array: {
+      out.push_back('[');
+      bool first = true;
+      for (const auto& item : value.get_array()) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_go_json(out, item);
+      }
+      out.push_back(']');
+      break;
+    }
+    case json::kind::object: {
+      out.push_back('{');
+      bool first = true;
+      for (const auto& [key, item] : value.get_object()) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_go_json_string(out, key);
+        out.push_back(':');
+        append_go_json(out, item);
+      }
+      out.push_back('}');
+      break;
+    }
+  }
+}
+
+std::optional<std::string> compact_go_json(std::string_view text, bool omit_managed_fields) {
+  json::error_code error;
+  json::value document = json::parse(text, error);
+  if (error) return std::nullopt;
+  if (omit_managed_fields && document.is_object()) {
+    drop_managed_fields(document);
+    auto& object = document.get_object();
+    if (auto* items = object.if_contains("items"); items && items->is_array())
+      for (auto& item : items->get_array()) drop_managed_fields(item);
+    if (auto* rows = object.if_contains("rows"); rows && rows->is_array())
+      for (auto& row : rows->get_array())
+        if (row.is_object())
+          if (auto* row_object = row.get_object().if_contains("object")) drop_managed_fields(*row_object);
+  }
+  std::string out;
+  out.reserve(text.size());
+  append_go_json(out, document);
+  return out;
+}
+
+}  // namespace kapi::audit
