@@ -11,14 +11,21 @@ namespace kapi::filters {
 
 class AuthenticationFilter final : public Filter {
  public:
-  explicit AuthenticationFilter(std::shared_ptr<const authentication::RequestAuthenticator> authenticator)
-      : authenticator_(std::move(authenticator)) {}
+  // `unauthorized` answers a request whose credentials failed (kube's failedHandler, which the chain wraps in the
+  // failed-authentication audit).
+  explicit AuthenticationFilter(std::shared_ptr<const authentication::RequestAuthenticator> authenticator,
+                                Handler unauthorized = write_unauthorized)
+      : authenticator_(std::move(authenticator)), unauthorized_(std::move(unauthorized)) {}
   std::string_view name() const override { return "authentication"; }
+
+  static asio::awaitable<void> write_unauthorized(Exchange& exchange) {
+    co_await http::write_status(*exchange.response, apierrors::unauthorized("Unauthorized"));
+  }
 
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     authentication::Result result = co_await authenticator_->authenticate(exchange.request);
     if (result.outcome != authentication::Result::Outcome::Authenticated) {
-      co_await http::write_status(*exchange.response, apierrors::unauthorized("Unauthorized"));
+      co_await unauthorized_(exchange);
       co_return;
     }
     exchange.context.user = std::move(result.user);
@@ -28,6 +35,7 @@ class AuthenticationFilter final : public Filter {
 
  private:
   std::shared_ptr<const authentication::RequestAuthenticator> authenticator_;
+  Handler unauthorized_;
 };
 
 }  // namespace kapi::filters

@@ -19,7 +19,11 @@ class AuthorizationFilter final : public Filter {
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     authorization::Attributes attributes = attributes_of(exchange);
     authorization::Result result = authorizer_->authorize(attributes);
-    if (result.decision == authorization::Decision::Allow) co_return co_await next(exchange);
+    // kube's audit annotations: the decision, and the authorizer's reason even when it gave none.
+    const bool allowed = result.decision == authorization::Decision::Allow;
+    exchange.context.audit_annotations.emplace("authorization.k8s.io/decision", allowed ? "allow" : "forbid");
+    exchange.context.audit_annotations.emplace("authorization.k8s.io/reason", result.reason);
+    if (allowed) co_return co_await next(exchange);
     std::string message = authorization::forbidden_message(attributes);
     if (!result.reason.empty()) message += ": " + result.reason;
     // kube's ForbiddenStatusError: the subresource is named in the message, not in the qualified resource

@@ -36,8 +36,10 @@ Chain build_handler_chain(const ChainConfig& config, Handler servers) {
   stages.push_back(std::make_unique<RequestDeadlineFilter>(config.request_timeout));
   stages.push_back(std::make_unique<TimeoutFilter>(config.metrics));
   if (!config.cors_allowed_origins.empty()) stages.push_back(std::make_unique<CorsFilter>(config.cors_allowed_origins));
-  stages.push_back(std::make_unique<AuthenticationFilter>(config.authenticator));
-  stages.push_back(std::make_unique<AuditFilter>());
+  stages.push_back(std::make_unique<AuthenticationFilter>(
+      config.authenticator,
+      with_failed_authentication_audit(AuthenticationFilter::write_unauthorized, config.audit, config.metrics)));
+  stages.push_back(std::make_unique<AuditFilter>(config.audit, config.metrics));
   stages.push_back(std::make_unique<ImpersonationFilter>(config.authorizer));
   stages.push_back(std::make_unique<MaxInFlightFilter>(config.max_requests_inflight,
                                                        config.max_mutating_requests_inflight, config.metrics));

@@ -1,6 +1,7 @@
 #pragma once
 // DefaultBuildHandlerChain: the one place that orders the common filter stages, outermost first.
 #include "base/log.h"
+#include "filters/audit.h"
 #include "filters/filter.h"
 #include "filters/long_running.h"
 #include "server/lifecycle.h"
@@ -27,6 +28,8 @@ struct ChainConfig {
       authentication::RequestAuthenticator::build({});
   // Who may do what; by default everyone everything (kube-apiserver's --authorization-mode=AlwaysAllow).
   std::shared_ptr<const authorization::Authorizer> authorizer = authorization::build_authorizer({"AlwaysAllow"});
+  // The audit policy and sink (--audit-policy-file, --audit-log-path); by default nothing is audited.
+  AuditSettings audit;
   std::chrono::nanoseconds request_timeout = std::chrono::seconds(60);
   int max_requests_inflight = 400;
   int max_mutating_requests_inflight = 200;

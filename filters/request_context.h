@@ -31,6 +31,8 @@ struct RequestContext {
   // Where the request deadline filter put the end of this request's time (none for long-running requests).
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::vector<std::string> warnings;  // sent as `Warning: 299 - "..."` headers
+  // Annotations for the request's audit event (audit.AddAuditAnnotation), e.g. authorization.k8s.io/decision.
+  std::map<std::string, std::string> audit_annotations;
   // Time spent in each filter stage up to the handler, for apiserver_request_filter_duration_seconds.
   std::vector<std::pair<std::string_view, std::chrono::steady_clock::duration>> filter_latencies;
   std::chrono::steady_clock::time_point stage_entered{};
