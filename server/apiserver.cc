@@ -11,6 +11,7 @@
 #include "server/metrics/registry.h"
 #include "server/pki/pki.h"
 #include "server/apis/builtin_apis.h"
+#include "server/audit/setup.h"
 #include "server/authorization/rbac/rbac_mode.h"
 #include "server/storage_backend.h"
 
@@ -183,6 +184,17 @@ int run_apiserver(const Options& options) {
   chain_config.max_mutating_requests_inflight = options.max_mutating_requests_inflight;
   chain_config.cors_allowed_origins = options.cors_allowed_origins;
   chain_config.hsts_directives = options.strict_transport_security_directives;
+  audit::Audit audit;
+  try {
+    audit::AuditOptions audit_options{options.audit_policy_file, options.audit_log_path, options.audit_log_maxsize,
+                                      options.audit_log_maxbackup, options.audit_log_maxage,
+                                      options.audit_log_batch_buffer_size};
+    audit = audit::set_up(audit_options, metrics, logger);
+  } catch (const std::exception& error) {
+    logger.error(error.what());
+    return 1;
+  }
+  if (audit.enabled()) chain_config.audit = {audit.policy, audit.log};
   filters::Chain handler_chain = filters::build_handler_chain(chain_config, servers.handler());
 
   http::ConnectionOptions connection_options;
@@ -243,6 +255,7 @@ int run_apiserver(const Options& options) {
   for (int i = 1; i < threads; ++i) reactor.emplace_back([&io] { io.run(); });
   io.run();
   for (auto& thread : reactor) thread.join();
+  if (audit.log) audit.log->shutdown();  // no request is left: write every queued event before exiting
   return 0;
 }
 

@@ -57,6 +57,14 @@ struct Options {
   std::vector<std::string> cors_allowed_origins;
   std::vector<std::string> strict_transport_security_directives;
 
+  // Audit.
+  std::filesystem::path audit_policy_file;
+  std::filesystem::path audit_log_path;
+  int audit_log_maxsize = 0;
+  int audit_log_maxbackup = 0;
+  int audit_log_maxage = 0;
+  int audit_log_batch_buffer_size = 10000;
+
   // Diagnostics.
   int verbosity = 0;
   bool enable_testing_endpoints = false;  // (kapi, hidden) /debug/kapi/* for the integration tests
