@@ -124,7 +124,7 @@ std::string format_micro_time(std::chrono::system_clock::time_point time) {
   }
   std::tm utc{};
   ::gmtime_r(&seconds, &utc);
-  char buffer[40];
+  char buffer[96];
   std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", utc.tm_year + 1900, utc.tm_mon + 1,
                 utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, fraction);
   return buffer;

@@ -28,7 +28,7 @@ std::string format_backup_time(Clock::time_point time) {
   std::time_t seconds = static_cast<std::time_t>(millis / 1000);
   std::tm utc{};
   ::gmtime_r(&seconds, &utc);
-  char buffer[40];
+  char buffer[96];
   std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d-%02d-%02d.%03d", utc.tm_year + 1900, utc.tm_mon + 1,
                 utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis % 1000));
   return buffer;

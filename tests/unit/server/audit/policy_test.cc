@@ -90,7 +90,9 @@ TEST(AuditPolicyTest, FirstMatchingRuleWins) {
   EXPECT_EQ(evaluate(policy, resource("get", "", "pods", "log", "web")).level, Level::Metadata);
   EXPECT_EQ(evaluate(policy, resource("update", "", "pods", "status", "web")).level, Level::Metadata);
   EXPECT_EQ(evaluate(policy, resource("patch", "apps", "deployments", "scale")).level, Level::Request);
-  EXPECT_EQ(evaluate(policy, resource("get", "apps", "deployments")).level, Level::Metadata);  // not "deployments/*"
+  // kube's "resource/*" matches the resource itself too.
+  EXPECT_EQ(evaluate(policy, resource("get", "apps", "deployments")).level, Level::Request);
+  EXPECT_EQ(evaluate(policy, resource("get", "apps", "replicasets")).level, Level::Metadata);
   EXPECT_EQ(evaluate(policy, resource("get", "", "pods")).level, Level::Metadata);
 }
 
