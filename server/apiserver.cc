@@ -106,6 +106,17 @@ int run_apiserver(const Options& options) {
   base::Logger logger(options.verbosity);
   metrics::Registry metrics;
   Lifecycle lifecycle;
+  // Before anything that has to be stopped: a bad audit flag or policy file ends the start-up here.
+  audit::Audit audit;
+  try {
+    audit::AuditOptions audit_options{options.audit_policy_file, options.audit_log_path, options.audit_log_maxsize,
+                                      options.audit_log_maxbackup, options.audit_log_maxage,
+                                      options.audit_log_batch_buffer_size};
+    audit = audit::set_up(audit_options, metrics, logger);
+  } catch (const std::exception& error) {
+    logger.error(error.what());
+    return 1;
+  }
 
   std::string host = advertise_host(options);
   pki::PkiOptions pki_options;
@@ -184,16 +195,6 @@ int run_apiserver(const Options& options) {
   chain_config.max_mutating_requests_inflight = options.max_mutating_requests_inflight;
   chain_config.cors_allowed_origins = options.cors_allowed_origins;
   chain_config.hsts_directives = options.strict_transport_security_directives;
-  audit::Audit audit;
-  try {
-    audit::AuditOptions audit_options{options.audit_policy_file, options.audit_log_path, options.audit_log_maxsize,
-                                      options.audit_log_maxbackup, options.audit_log_maxage,
-                                      options.audit_log_batch_buffer_size};
-    audit = audit::set_up(audit_options, metrics, logger);
-  } catch (const std::exception& error) {
-    logger.error(error.what());
-    return 1;
-  }
   if (audit.enabled()) chain_config.audit = {audit.policy, audit.log};
   filters::Chain handler_chain = filters::build_handler_chain(chain_config, servers.handler());
 
