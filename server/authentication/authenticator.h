@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kapi::authentication {
 
@@ -20,10 +21,12 @@ struct Result {
   Outcome outcome = Outcome::NotApplicable;
   UserInfo user;      // Authenticated
   std::string error;  // Failed: why, for the log (the client only ever reads "Unauthorized")
+  // Authenticated by a token: the audiences it is valid for among those asked (TokenReview's status.audiences).
+  std::vector<std::string> audiences;
 
   static Result not_applicable() { return {}; }
-  static Result authenticated(UserInfo user) { return {Outcome::Authenticated, std::move(user), {}}; }
-  static Result failed(std::string error) { return {Outcome::Failed, {}, std::move(error)}; }
+  static Result authenticated(UserInfo user) { return {Outcome::Authenticated, std::move(user), {}, {}}; }
+  static Result failed(std::string error) { return {Outcome::Failed, {}, std::move(error), {}}; }
 };
 
 // One kind of credential carried by a request (a client certificate, a bearer token, ...). An authenticator
@@ -34,11 +37,16 @@ class Authenticator {
   virtual asio::awaitable<Result> authenticate(http::Request& request) const = 0;
 };
 
+// Who a token must be meant for (kube's authenticator.Audiences).
+using Audiences = std::vector<std::string>;
+
 // A bearer token's meaning (kube's authenticator.Token): a token file, service account tokens, ...
 class TokenAuthenticator {
  public:
   virtual ~TokenAuthenticator() = default;
-  virtual asio::awaitable<Result> authenticate_token(std::string_view token) const = 0;
+  // `audiences`: those a TokenReview asks about; empty for a request to this server, whose own API audiences
+  // then apply.
+  virtual asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const = 0;
 };
 
 }  // namespace kapi::authentication

@@ -34,8 +34,9 @@ asio::awaitable<Result> BearerTokenAuthenticator::authenticate(http::Request& re
   const std::string token(bearer_token(*header));
   if (token.empty()) co_return Result::not_applicable();
   std::string errors;
+  const Audiences api_audiences;
   for (const auto& authenticator : tokens_) {
-    Result result = co_await authenticator->authenticate_token(token);
+    Result result = co_await authenticator->authenticate_token(token, api_audiences);
     if (result.outcome == Result::Outcome::Authenticated) {
       request.headers.remove("Authorization");  // no stage after this one may use it
       co_return result;

@@ -7,6 +7,32 @@
 #include <algorithm>
 
 namespace kapi::authentication {
+namespace {
+
+// kube's WrapAudienceAgnosticToken: a token that names no audience (a token file's) is for the API audiences
+// only, so a TokenReview for other audiences does not find its user.
+class AudienceAgnosticToken final : public TokenAuthenticator {
+ public:
+  AudienceAgnosticToken(Audiences api_audiences, std::shared_ptr<const TokenAuthenticator> inner)
+      : api_audiences_(std::move(api_audiences)), inner_(std::move(inner)) {}
+
+  asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const override {
+    if (audiences.empty()) co_return co_await inner_->authenticate_token(token, audiences);
+    Audiences valid_for;
+    for (const auto& audience : api_audiences_)
+      if (std::find(audiences.begin(), audiences.end(), audience) != audiences.end()) valid_for.push_back(audience);
+    if (valid_for.empty()) co_return Result::not_applicable();
+    Result result = co_await inner_->authenticate_token(token, audiences);
+    if (result.outcome == Result::Outcome::Authenticated) result.audiences = std::move(valid_for);
+    co_return result;
+  }
+
+ private:
+  Audiences api_audiences_;
+  std::shared_ptr<const TokenAuthenticator> inner_;
+};
+
+}  // namespace
 
 std::shared_ptr<const RequestAuthenticator> RequestAuthenticator::build(const AuthenticationOptions& options,
                                                                          std::vector<std::string>* warnings) {
@@ -14,9 +40,34 @@ std::shared_ptr<const RequestAuthenticator> RequestAuthenticator::build(const Au
   authenticators.push_back(std::make_shared<X509Authenticator>());
   std::vector<std::shared_ptr<const TokenAuthenticator>> tokens;
   if (!options.token_auth_file.empty())
-    tokens.push_back(std::make_shared<TokenFileAuthenticator>(TokenFileAuthenticator::read(options.token_auth_file, warnings)));
-  if (!tokens.empty()) authenticators.push_back(std::make_shared<BearerTokenAuthenticator>(std::move(tokens)));
-  return std::make_shared<RequestAuthenticator>(std::move(authenticators), options.anonymous);
+    tokens.push_back(std::make_shared<AudienceAgnosticToken>(
+        options.api_audiences,
+        std::make_shared<TokenFileAuthenticator>(TokenFileAuthenticator::read(options.token_auth_file, warnings))));
+  if (!options.service_account_key_files.empty()) {
+    ServiceAccountTokenOptions service_accounts;
+    service_accounts.issuers = options.service_account_issuers;
+    for (const auto& file : options.service_account_key_files)
+      for (auto& key : jwt::read_public_keys(file)) service_accounts.keys.push_back(std::move(key));
+    service_accounts.api_audiences = options.api_audiences;
+    service_accounts.objects = options.service_account_objects;
+    tokens.push_back(std::make_shared<ServiceAccountTokenAuthenticator>(std::move(service_accounts)));
+  }
+  if (!tokens.empty()) authenticators.push_back(std::make_shared<BearerTokenAuthenticator>(tokens));
+  return std::make_shared<RequestAuthenticator>(std::move(authenticators), std::move(tokens), options.anonymous);
+}
+
+asio::awaitable<Result> RequestAuthenticator::review_token(std::string_view token, const Audiences& audiences) const {
+  std::vector<std::string> errors;
+  for (const auto& authenticator : tokens_) {
+    Result result = co_await authenticator->authenticate_token(token, audiences);
+    if (result.outcome == Result::Outcome::Authenticated) co_return result;
+    if (result.outcome == Result::Outcome::Failed) errors.push_back(std::move(result.error));
+  }
+  if (errors.empty()) co_return Result::not_applicable();
+  if (errors.size() == 1) co_return Result::failed(std::move(errors.front()));
+  std::string joined = "[";  // utilerrors.NewAggregate
+  for (const auto& error : errors) joined += (joined.size() > 1 ? ", " : "") + error;
+  co_return Result::failed(joined + "]");
 }
 
 asio::awaitable<Result> RequestAuthenticator::authenticate(http::Request& request) const {

@@ -5,6 +5,7 @@
 // a 401 even when anonymous requests are allowed (kube's union.NewFailOnError). Every authenticated user is in
 // system:authenticated (AuthenticatedGroupAdder).
 #include "server/authentication/authenticator.h"
+#include "server/authentication/service_account.h"
 
 #include <filesystem>
 #include <memory>
@@ -16,6 +17,12 @@ namespace kapi::authentication {
 struct AuthenticationOptions {
   bool anonymous = true;                   // --anonymous-auth
   std::filesystem::path token_auth_file;  // --token-auth-file
+  // Service account tokens, checked when there are keys: --service-account-issuer, --service-account-key-file,
+  // --api-audiences (the issuers when not given), and where the objects tokens name are read.
+  std::vector<std::string> service_account_issuers;
+  std::vector<std::filesystem::path> service_account_key_files;
+  Audiences api_audiences;
+  ObjectGetter service_account_objects;
 };
 
 class RequestAuthenticator {
@@ -23,14 +30,20 @@ class RequestAuthenticator {
   // Reads what the options name (throws TokenFileError for a bad token file); `warnings` gets what kube logs.
   static std::shared_ptr<const RequestAuthenticator> build(const AuthenticationOptions& options,
                                                             std::vector<std::string>* warnings = nullptr);
-  RequestAuthenticator(std::vector<std::shared_ptr<const Authenticator>> authenticators, bool anonymous)
-      : authenticators_(std::move(authenticators)), anonymous_(anonymous) {}
+  RequestAuthenticator(std::vector<std::shared_ptr<const Authenticator>> authenticators,
+                       std::vector<std::shared_ptr<const TokenAuthenticator>> tokens, bool anonymous)
+      : authenticators_(std::move(authenticators)), tokens_(std::move(tokens)), anonymous_(anonymous) {}
 
   // The user, or Failed (answer 401) — NotApplicable only when anonymous requests are not allowed.
   asio::awaitable<Result> authenticate(http::Request& request) const;
 
+  // What a TokenReview asks: the token authenticators in order, the first user found wins; Failed carries the
+  // reasons (kube's union of token authenticators), NotApplicable when no authenticator knows the token.
+  asio::awaitable<Result> review_token(std::string_view token, const Audiences& audiences) const;
+
  private:
   std::vector<std::shared_ptr<const Authenticator>> authenticators_;
+  std::vector<std::shared_ptr<const TokenAuthenticator>> tokens_;
   bool anonymous_;
 };
 

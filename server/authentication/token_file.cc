@@ -121,7 +121,7 @@ TokenFileAuthenticator TokenFileAuthenticator::read(const std::filesystem::path&
   return parse(text.str(), path.string(), warnings);
 }
 
-asio::awaitable<Result> TokenFileAuthenticator::authenticate_token(std::string_view token) const {
+asio::awaitable<Result> TokenFileAuthenticator::authenticate_token(std::string_view token, const Audiences&) const {
   auto found = users_.find(std::string(token));
   if (found == users_.end()) co_return Result::not_applicable();
   co_return Result::authenticated(found->second);

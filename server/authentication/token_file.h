@@ -25,7 +25,10 @@ class TokenFileAuthenticator final : public TokenAuthenticator {
                                       std::vector<std::string>* warnings = nullptr);
 
   // An unknown token is not this authenticator's (the bearer token stage turns that into "invalid bearer token").
-  asio::awaitable<Result> authenticate_token(std::string_view token) const override;
+  // Audience-agnostic: RequestAuthenticator applies the API audiences to its users (kube's
+  // WrapAudienceAgnosticToken).
+  asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const override;
+  asio::awaitable<Result> authenticate_token(std::string_view token) const { return authenticate_token(token, {}); }
 
   std::size_t size() const { return users_.size(); }
 
