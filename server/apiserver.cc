@@ -155,12 +155,35 @@ int run_apiserver(const Options& options) {
 
   chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
   servers.kube().generic().health_checks.push_back(storage->health_check());
-  apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger, service_network);
+  // Service account tokens: signed with --service-account-signing-key-file (the generated sa.key by default),
+  // verified with --service-account-key-file (by default the same key).
+  const std::filesystem::path signing_key_file = options.service_account_signing_key_file.empty()
+                                                     ? pki_material.service_account_key
+                                                     : options.service_account_signing_key_file;
+  apis::core::TokenRequestConfig token_requests;
+  try {
+    token_requests.issuer = std::make_shared<authentication::TokenIssuer>(
+        options.service_account_issuer.front(), authentication::jwt::read_private_key(signing_key_file));
+  } catch (const std::exception& error) {
+    logger.error(std::string("invalid --service-account-signing-key-file: ") + error.what());
+    return 1;
+  }
+  token_requests.api_audiences = options.api_audiences;
+  token_requests.max_expiration =
+      std::chrono::duration_cast<std::chrono::seconds>(options.service_account_max_token_expiration);
+  apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger, service_network,
+                         token_requests);
   filters::ChainConfig chain_config(logger, metrics, lifecycle);
   try {
     authentication::AuthenticationOptions authentication_options;
     authentication_options.anonymous = options.anonymous_auth;
     authentication_options.token_auth_file = options.token_auth_file;
+    authentication_options.service_account_issuers = options.service_account_issuer;
+    authentication_options.service_account_key_files = options.service_account_key_file;
+    if (authentication_options.service_account_key_files.empty())
+      authentication_options.service_account_key_files = {signing_key_file};
+    authentication_options.api_audiences = options.api_audiences;
+    authentication_options.service_account_objects = apis.object_getter();
     std::vector<std::string> warnings;
     chain_config.authenticator = authentication::RequestAuthenticator::build(authentication_options, &warnings);
     for (const auto& warning : warnings) logger.warning(warning);
@@ -187,7 +210,7 @@ int run_apiserver(const Options& options) {
     logger.error(std::string("invalid authorization config: ") + error.what());
     return 1;
   }
-  apis.install(servers.kube(), chain_config.authorizer);
+  apis.install(servers.kube(), chain_config.authorizer, chain_config.authenticator);
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
   chain_config.request_timeout = options.request_timeout;

@@ -5,7 +5,9 @@
 
 #include <charconv>
 #include <functional>
+#include <memory>
 #include <sstream>
+#include <utility>
 
 namespace kapi::server {
 namespace {
@@ -48,6 +50,16 @@ std::function<bool(std::string_view)> path(std::filesystem::path& target) {
 
 std::function<bool(std::string_view)> list(std::vector<std::string>& target) {
   return [&target](std::string_view v) { return target = split_list(v), true; };
+}
+
+// pflag's stringArray: each use of the flag adds one value.
+template <typename Item>
+std::function<bool(std::string_view)> each(std::vector<Item>& target) {
+  return [&target, first = std::make_shared<bool>(true)](std::string_view v) {
+    if (std::exchange(*first, false)) target.clear();  // the first use replaces the default
+    target.emplace_back(std::string(v));
+    return true;
+  };
 }
 
 std::function<bool(std::string_view)> duration(std::chrono::nanoseconds& target) {
@@ -108,6 +120,11 @@ std::vector<Flag> flags_for(Options& o) {
       {"shutdown-timeout", "(kapi) How long in-flight requests may take to finish during shutdown.", false, false, duration(o.shutdown_timeout)},
       {"anonymous-auth", "Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.", true, false, boolean(o.anonymous_auth)},
       {"token-auth-file", "If set, the file that will be used to secure the secure port of the API server via token authentication.", false, false, path(o.token_auth_file)},
+      {"service-account-issuer", "Identifier of the service account token issuer: the iss claim of issued tokens. Repeat the flag to accept tokens of earlier issuers too; the first one issues.", false, false, each(o.service_account_issuer)},
+      {"service-account-key-file", "File containing PEM-encoded x509 RSA or ECDSA private or public keys, used to verify ServiceAccount tokens. The specified file can contain multiple keys, and the flag can be specified multiple times with different files. Defaults to --service-account-signing-key-file.", false, false, each(o.service_account_key_file)},
+      {"service-account-signing-key-file", "Path to the file that contains the current private key of the service account token issuer. The issuer will sign issued ID tokens with this private key. Defaults to sa.key in --cert-dir.", false, false, path(o.service_account_signing_key_file)},
+      {"api-audiences", "Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. Defaults to the --service-account-issuer values.", false, false, list(o.api_audiences)},
+      {"service-account-max-token-expiration", "The maximum validity duration of a token created by the service account token issuer. If an otherwise valid TokenRequest with a validity duration larger than this value is requested, a token will be issued with a validity duration of this value.", false, false, duration(o.service_account_max_token_expiration)},
       {"authorization-mode", "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,RBAC.", false, false, list(o.authorization_mode)},
       {"cors-allowed-origins", "List of allowed origins for CORS, comma separated. An allowed origin can be a regular expression.", false, false, list(o.cors_allowed_origins)},
       {"strict-transport-security-directives", "List of directives for HSTS, comma separated.", false, false, list(o.strict_transport_security_directives)},
@@ -154,6 +171,9 @@ Options parse_options(int argc, const char* const* argv) {
       throw OptionsError("invalid argument \"" + std::string(*value) + "\" for \"--" + std::string(name) + "\" flag");
   }
   if (options.cert_dir.empty()) options.cert_dir = options.data_dir / "pki";
+  if (options.service_account_issuer.empty())
+    throw OptionsError("--service-account-issuer must not be empty");
+  if (options.api_audiences.empty()) options.api_audiences = options.service_account_issuer;
   if (options.secure_port < 0 || options.secure_port > 65535 || options.insecure_port < 0 || options.insecure_port > 65535)
     throw OptionsError("--secure-port and --insecure-port must be between 0 and 65535");
   return options;

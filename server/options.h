@@ -49,6 +49,13 @@ struct Options {
   // Authentication.
   bool anonymous_auth = true;
   std::filesystem::path token_auth_file;
+  // Service account tokens. kube-apiserver requires an issuer and keys; kapi defaults to kubeadm's issuer and
+  // the sa.key pair it generates in --cert-dir.
+  std::vector<std::string> service_account_issuer = {"https://kubernetes.default.svc.cluster.local"};
+  std::vector<std::filesystem::path> service_account_key_file;  // default: the signing key
+  std::filesystem::path service_account_signing_key_file;       // default: <cert-dir>/sa.key
+  std::vector<std::string> api_audiences;                       // default: the issuers
+  std::chrono::nanoseconds service_account_max_token_expiration{0};
 
   // Authorization.
   std::vector<std::string> authorization_mode = {"AlwaysAllow"};

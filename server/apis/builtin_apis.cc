@@ -18,7 +18,8 @@ namespace kapi::apis {
 namespace {
 
 // Every built-in resource, in discovery order within its group version. A new resource is one line here.
-std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator) {
+std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
+                                           const core::TokenRequestConfig& tokens) {
   return {
       // core/v1
       configmaps(),
@@ -28,7 +29,7 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       nodes(),
       pods(),
       secrets(),
-      serviceaccounts(),
+      serviceaccounts(tokens),
       services(service_allocator),
       // apps/v1
       controllerrevisions(),
@@ -47,10 +48,12 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
 }
 
 // The reviews, in discovery order within their group versions. A new one is one line here.
-std::vector<registry::Creater> all_reviews(const std::shared_ptr<const authorization::Authorizer>& authorizer) {
+std::vector<registry::Creater> all_reviews(const std::shared_ptr<const authorization::Authorizer>& authorizer,
+                                          const std::shared_ptr<const authentication::RequestAuthenticator>& authenticator) {
   return {
       // authentication.k8s.io/v1
       selfsubjectreviews(),
+      tokenreviews(authenticator),
       // authorization.k8s.io/v1
       localsubjectaccessreviews(authorizer),
       selfsubjectaccessreviews(authorizer),
@@ -62,9 +65,11 @@ std::vector<registry::Creater> all_reviews(const std::shared_ptr<const authoriza
 }  // namespace
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
-                         server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network)
+                         server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network,
+                         core::TokenRequestConfig tokens)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
-  for (auto& resource : all_resources(service_allocator_)) {
+  tokens.objects = object_getter();
+  for (auto& resource : all_resources(service_allocator_, tokens)) {
     registry::Store probe(resource.definition, resource.strategy, backend, key_root);
     storage::cacher::CacherOptions options;
     options.resource_prefix = probe.prefix("");
@@ -104,9 +109,32 @@ registry::Store* BuiltInApis::store(std::string_view group, std::string_view res
   return nullptr;
 }
 
+authentication::ObjectGetter BuiltInApis::object_getter() const {
+  return [this](std::string resource, std::string namespace_,
+                std::string name) -> asio::awaitable<std::optional<boost::json::object>> {
+    registry::Store* objects = store("", resource);
+    if (!objects) co_return std::nullopt;
+    // The watch cache first; a miss is confirmed by a live read, since the cache may lag a moment behind.
+    std::string json;
+    for (const char* resource_version : {"0", ""}) {
+      try {
+        auto pending = objects->get(namespace_, name, resource_version);  // no temporaries in a co_await (g++ 12)
+        registry::ReadObject read = co_await std::move(pending);
+        json = std::move(read.json);
+        break;
+      } catch (const apierrors::ApiError& error) {
+        if (error.status().code != 404) throw;
+      }
+    }
+    if (json.empty()) co_return std::nullopt;
+    co_return registry::parse_json_object(json);
+  };
+}
+
 void BuiltInApis::install(server::chain::KubeApiServer& kube,
-                          std::shared_ptr<const authorization::Authorizer> authorizer) {
-  for (auto& creater : all_reviews(authorizer)) {
+                          std::shared_ptr<const authorization::Authorizer> authorizer,
+                          std::shared_ptr<const authentication::RequestAuthenticator> authenticator) {
+  for (auto& creater : all_reviews(authorizer, authenticator)) {
     const auto& stored = creaters_.emplace_back(std::make_unique<registry::Creater>(std::move(creater)));
     service_for(stored->definition).add(*stored);
   }

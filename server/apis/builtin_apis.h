@@ -29,12 +29,16 @@ class BuiltInApis {
   // `key_root` is --etcd-prefix: every key starts with it ("/registry/configmaps/..."). `network` holds the
   // service cluster IP and node port ranges and the secure port the `kubernetes` service leads to.
   BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
-              server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {});
+              server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {},
+              core::TokenRequestConfig tokens = {});
   ~BuiltInApis();
 
-  // Adds the reviews, which answer from `authorizer`, and routes every group version, /api, /apis,
-  // /apis/<group> and /openapi in the Kube API server's director.
-  void install(server::chain::KubeApiServer& kube, std::shared_ptr<const authorization::Authorizer> authorizer);
+  // Adds the reviews, which answer from `authorizer` and `authenticator`, and routes every group version, /api,
+  // /apis, /apis/<group> and /openapi in the Kube API server's director.
+  void install(server::chain::KubeApiServer& kube, std::shared_ptr<const authorization::Authorizer> authorizer,
+               std::shared_ptr<const authentication::RequestAuthenticator> authenticator);
+  // Reads the core/v1 objects service account tokens name (the watch cache, then storage on a miss).
+  authentication::ObjectGetter object_getter() const;
   // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing,
   // starts following the services for IP and port allocation and creates the `kubernetes` service, retrying
   // while storage is unreachable; until it has, the post-start hook check fails /readyz.

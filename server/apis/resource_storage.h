@@ -2,6 +2,8 @@
 // What one built-in resource contributes (its part of a RESTStorageProvider): how it is named and served, and
 // its strategy. Each resource is one file under server/apis/<group>/ returning one of these, listed once in
 // builtin_apis.cc.
+#include "server/apis/core/serviceaccount_token.h"
+#include "server/authentication/request_authenticator.h"
 #include "server/authorization/authorizer.h"
 #include "server/registry/creater.h"
 #include "server/registry/resource.h"
@@ -24,7 +26,8 @@ struct ResourceStorage {
 ResourceStorage configmaps();
 ResourceStorage secrets();
 ResourceStorage namespaces();
-ResourceStorage serviceaccounts();
+// With serviceaccounts/token when `tokens` has an issuer.
+ResourceStorage serviceaccounts(core::TokenRequestConfig tokens);
 ResourceStorage pods();
 // Services take their cluster IPs and node ports from `allocator`.
 ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator);
@@ -42,6 +45,7 @@ ResourceStorage roles();
 // The reviews, which only create (registry::Creater): they answer from the request's user and the authorizer.
 // authentication.k8s.io/v1
 registry::Creater selfsubjectreviews();
+registry::Creater tokenreviews(std::shared_ptr<const authentication::RequestAuthenticator> authenticator);
 // authorization.k8s.io/v1
 registry::Creater localsubjectaccessreviews(std::shared_ptr<const authorization::Authorizer> authorizer);
 registry::Creater selfsubjectaccessreviews(std::shared_ptr<const authorization::Authorizer> authorizer);

@@ -19,15 +19,19 @@ namespace kapi::registry {
 
 class Store;
 
+// What a CreateSubresource answers: an object of its kind (a TokenRequest with its token), or nothing for a
+// Success Status.
+using SubresourceAnswer = std::optional<boost::json::object>;
+
 // A subresource that takes a POST of another kind and acts on its object (kube: the rest.Creater at
-// "pods/binding" or "pods/eviction"), answering a Success Status.
+// "pods/binding", "pods/eviction" or "serviceaccounts/token"), answering 201 with what `create` returns.
 struct CreateSubresource {
   std::string name;                  // "binding"
   std::string group, version, kind;  // the body's: "", "v1", "Binding"
   // Checks `body` (already decoded and conformed to its kind) and applies it to the object `name` through
   // `store`; throws ApiError with kube's Status to refuse.
-  std::function<asio::awaitable<void>(Store& store, std::string namespace_, std::string name,
-                                      boost::json::object body, bool dry_run)>
+  std::function<asio::awaitable<SubresourceAnswer>(Store& store, std::string namespace_, std::string name,
+                                                   boost::json::object body, bool dry_run)>
       create;
 };
 

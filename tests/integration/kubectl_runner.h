@@ -26,9 +26,11 @@ inline CommandResult run_kubectl(const test_support::KapiProcess& kapi, const st
 }
 
 // A kubeconfig (in kapi's work dir) that trusts kapi's CA and authenticates with a bearer token only, for running
-// kubectl as a --token-auth-file user: pass it as `--kubeconfig <path>` after run_kubectl's own.
-inline std::string token_kubeconfig(const test_support::KapiProcess& kapi, const std::string& token) {
-  const auto path = kapi.work_dir() / ("token-" + token + ".kubeconfig");
+// kubectl as a --token-auth-file user or a service account: pass it as `--kubeconfig <path>` after run_kubectl's
+// own. `name` names the file (by default the token, too long for a file name when it is a JWT).
+inline std::string token_kubeconfig(const test_support::KapiProcess& kapi, const std::string& token,
+                                    const std::string& name = "") {
+  const auto path = kapi.work_dir() / ("token-" + (name.empty() ? token : name) + ".kubeconfig");
   std::ofstream(path) << "apiVersion: v1\nkind: Config\nclusters:\n- name: kapi\n  cluster:\n"
                       << "    server: https://127.0.0.1:" << kapi.port() << "\n"
                       << "    certificate-authority: " << kapi.ca_cert().string() << "\n"

@@ -28,8 +28,8 @@ void validate_binding(const json::object& binding, const std::string& name) {
 
 // BindingREST.Create + setPodNodeAndMetadata: the node written once, the binding's annotations merged, the pod
 // marked scheduled. A pod already bound or being deleted is a conflict on pods/binding.
-asio::awaitable<void> bind(registry::Store& pods, std::string namespace_, std::string name, json::object binding,
-                           bool dry_run) {
+asio::awaitable<registry::SubresourceAnswer> bind(registry::Store& pods, std::string namespace_, std::string name,
+                                                json::object binding, bool dry_run) {
   check_name(binding, name, "Binding");
   validate_binding(binding, name);
   const std::string node(string_at(object_at(binding, "target"), "name"));
@@ -88,12 +88,13 @@ asio::awaitable<void> bind(registry::Store& pods, std::string namespace_, std::s
   }
   std::string pod_name = name;  // `assign` still reads `name`
   co_await pods.update(std::move(namespace_), std::move(pod_name), assign, options);
+  co_return std::nullopt;
 }
 
 // EvictionREST.Create with no PodDisruptionBudget to consult (kapi serves no policy/v1 budgets): the pod is
 // deleted with the eviction's DeleteOptions.
-asio::awaitable<void> evict(registry::Store& pods, std::string namespace_, std::string name, json::object eviction,
-                            bool dry_run) {
+asio::awaitable<registry::SubresourceAnswer> evict(registry::Store& pods, std::string namespace_, std::string name,
+                                                 json::object eviction, bool dry_run) {
   check_name(eviction, name, "Eviction");
   registry::DeleteOptions options;
   options.dry_run = dry_run;
@@ -107,6 +108,7 @@ asio::awaitable<void> evict(registry::Store& pods, std::string namespace_, std::
     if (const json::array* modes = array_at(*delete_options, "dryRun"); modes && !modes->empty()) options.dry_run = true;
   }
   co_await pods.remove(std::move(namespace_), std::move(name), std::move(options));
+  co_return std::nullopt;
 }
 
 }  // namespace

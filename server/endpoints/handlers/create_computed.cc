@@ -22,23 +22,28 @@ asio::awaitable<void> create_computed(filters::Exchange& exchange, const schema:
                                   exchange.context.request_info ? exchange.context.request_info->namespace_ : "",
                                   std::move(body.object)};
   boost::json::object answer = co_await creater.create(std::move(request));
-  answer["apiVersion"] = definition.group_version();
-  answer["kind"] = definition.kind;
+  co_await write_made_object(exchange, catalog, definition, 201, std::move(answer));
+}
 
-  const bool protobuf_form = has_protobuf_form(catalog, definition);
+asio::awaitable<void> write_made_object(filters::Exchange& exchange, const schema::Catalog& catalog,
+                                        const registry::ResourceDefinition& kind, int status,
+                                        boost::json::object object) {
+  object["apiVersion"] = kind.group_version();
+  object["kind"] = kind.kind;
+  const bool protobuf_form = has_protobuf_form(catalog, kind);
   if (protobuf_form && negotiate(exchange.request, true).encoding == Encoding::Protobuf)
-    co_return co_await write_protobuf_value(exchange, catalog, 201, answer);
+    co_return co_await write_protobuf_value(exchange, catalog, status, object);
   // Through the type's protobuf form and back: the JSON then has Go's field order, omitempty and zero values
-  // ("creationTimestamp": null, "allowed": false) whatever the Creater left out.
+  // ("creationTimestamp": null, "allowed": false) whatever the maker left out.
   std::string json;
   if (protobuf_form) {
     schema::Transcoder transcoder(catalog);
-    json = boost::json::serialize(transcoder.decode(transcoder.encode(answer)));
+    json = boost::json::serialize(transcoder.decode(transcoder.encode(object)));
   } else {
-    json = boost::json::serialize(answer);
+    json = boost::json::serialize(object);
   }
   std::string content_type = "application/json";  // named: no temporary inside a co_await (g++ 12)
-  co_await write_serialized(exchange, 201, std::move(content_type), std::move(json));
+  co_await write_serialized(exchange, status, std::move(content_type), std::move(json));
 }
 
 }  // namespace kapi::endpoints::handlers

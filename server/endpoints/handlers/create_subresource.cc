@@ -1,6 +1,7 @@
-// POST to a subresource that takes another kind than its resource's (a pod's /binding or /eviction): the body is
-// decoded as that kind and conformed to its schema, the resource's strategy applies it, and the answer is a
-// Success Status with code 201, as kube's create handler gives a Status a rest.Creater returns.
+// POST to a subresource that takes another kind than its resource's (a pod's /binding or /eviction, a service
+// account's /token): the body is decoded as that kind and conformed to its schema, the resource's strategy applies
+// it, and the answer is the object it makes or else a Success Status, both with code 201, as kube's create
+// handler answers what a rest.Creater returns.
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
@@ -18,8 +19,13 @@ asio::awaitable<void> create_subresource(Scope scope, const registry::CreateSubr
     for (auto& warning : schema::report_unknown_fields(validation, schema::conform(scope.catalog, kind, body)))
       scope.exchange.context.warnings.push_back(std::move(warning));
   }
-  co_await subresource.create(scope.store, scope.info.namespace_, scope.info.name, std::move(body),
-                              dry_run(scope.query()));
+  registry::SubresourceAnswer answer = co_await subresource.create(
+      scope.store, scope.info.namespace_, scope.info.name, std::move(body), dry_run(scope.query()));
+  if (answer) {
+    registry::ResourceDefinition kind{.group = subresource.group, .version = subresource.version,
+                                      .kind = subresource.kind};
+    co_return co_await write_made_object(scope.exchange, scope.catalog, kind, 201, std::move(*answer));
+  }
   apierrors::Status success{201, "", "", std::nullopt};
   co_await write_status(scope.exchange, scope.catalog, success);
 }

@@ -51,5 +51,10 @@ asio::awaitable<void> create_subresource(Scope scope, const registry::CreateSubr
 // POST to a resource that computes its answer (a SubjectAccessReview, ...).
 asio::awaitable<void> create_computed(filters::Exchange& exchange, const schema::Catalog& catalog,
                                       const registry::Creater& creater);
+// An object made for the answer, not read from storage (a review, a TokenRequest), as `kind` in the encoding
+// Accept prefers; its JSON written as Go writes the type.
+asio::awaitable<void> write_made_object(filters::Exchange& exchange, const schema::Catalog& catalog,
+                                        const registry::ResourceDefinition& kind, int status,
+                                        boost::json::object object);
 
 }  // namespace kapi::endpoints::handlers
