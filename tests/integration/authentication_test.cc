@@ -2,9 +2,7 @@
 // the file, client certificates, and kube-apiserver's 401 for everything else, through raw HTTP and kubectl.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
-#include "tests/support/temp_dir.h"
 
-#include <fstream>
 
 namespace kapi::integration {
 namespace {
@@ -12,11 +10,7 @@ namespace {
 class AuthenticationTest : public KapiSuite<AuthenticationTest> {
  public:
   static KapiOptions kapi_options() {
-    static const test_support::TempDir dir{"kapi-authn-suite"};
-    std::ofstream(dir.path() / "tokens.csv") << "jane-token,jane,1001,\"devs,ops\"\n";
-    KapiOptions options;
-    options.extra_flags = {"--token-auth-file=" + (dir.path() / "tokens.csv").string(), "--anonymous-auth=false"};
-    return options;
+    return with_token_users("authn", "jane-token,jane,1001,\"devs,ops\"\n", {"--anonymous-auth=false"});
   }
 
  protected:

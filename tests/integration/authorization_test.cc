@@ -2,9 +2,7 @@
 // certificate) may still do everything, anyone else gets kube-apiserver's 403 for resources and paths alike, as
 // raw HTTP. (kubectl against AlwaysDeny only fails discovery; its denials are tested with RBAC.)
 #include "tests/integration/kapi_suite.h"
-#include "tests/support/temp_dir.h"
 
-#include <fstream>
 
 namespace kapi::integration {
 namespace {
@@ -12,11 +10,7 @@ namespace {
 class AuthorizationTest : public KapiSuite<AuthorizationTest> {
  public:
   static KapiOptions kapi_options() {
-    static const test_support::TempDir dir{"kapi-authz-suite"};
-    std::ofstream(dir.path() / "tokens.csv") << "jane-token,jane,1001,devs\n";
-    KapiOptions options;
-    options.extra_flags = {"--token-auth-file=" + (dir.path() / "tokens.csv").string(), "--authorization-mode=AlwaysDeny"};
-    return options;
+    return with_token_users("authz", "jane-token,jane,1001,devs\n", {"--authorization-mode=AlwaysDeny"});
   }
 
  protected:

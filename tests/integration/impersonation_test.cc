@@ -3,9 +3,7 @@
 // impersonated user (and groups) once RBAC grants the `impersonate` verb, and the admin impersonating anyone.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
-#include "tests/support/temp_dir.h"
 
-#include <fstream>
 #include <thread>
 
 namespace kapi::integration {
@@ -17,11 +15,7 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 class ImpersonationTest : public KapiSuite<ImpersonationTest> {
  public:
   static KapiOptions kapi_options() {
-    static const test_support::TempDir dir{"kapi-impersonation-suite"};
-    std::ofstream(dir.path() / "tokens.csv") << "jane-token,jane,1001\nkim-token,kim,1003\n";
-    KapiOptions options;
-    options.extra_flags = {"--token-auth-file=" + (dir.path() / "tokens.csv").string(), "--authorization-mode=RBAC"};
-    return options;
+    return with_token_users("impersonation", "jane-token,jane,1001\nkim-token,kim,1003\n", {"--authorization-mode=RBAC"});
   }
 
  protected:

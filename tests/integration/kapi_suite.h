@@ -3,15 +3,18 @@
 // names its flags with `static KapiOptions kapi_options()`; a failing test prints the tail of kapi's output.
 #include "tests/support/http_client.h"
 #include "tests/support/kapi_process.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kapi::integration {
 
@@ -19,6 +22,19 @@ using test_support::HttpConnection;
 using test_support::HttpResponse;
 using test_support::KapiOptions;
 using test_support::KapiProcess;
+
+// Flags for a kapi whose users come from a --token-auth-file holding `tokens_csv` (token,user,uid[,"groups"]
+// lines), written into a directory named after `suite` that lives as long as the test program; `flags` follow.
+inline KapiOptions with_token_users(const std::string& suite, std::string_view tokens_csv,
+                                    std::vector<std::string> flags) {
+  static std::vector<std::unique_ptr<test_support::TempDir>> dirs;  // one per suite, for the program's lifetime
+  const auto& dir = dirs.emplace_back(std::make_unique<test_support::TempDir>("kapi-" + suite + "-suite"));
+  std::ofstream(dir->path() / "tokens.csv") << tokens_csv;
+  KapiOptions options;
+  options.extra_flags = {"--token-auth-file=" + (dir->path() / "tokens.csv").string()};
+  options.extra_flags.insert(options.extra_flags.end(), flags.begin(), flags.end());
+  return options;
+}
 
 template <typename Suite>
 class KapiSuite : public ::testing::Test {

@@ -3,9 +3,7 @@
 // references named in the denial.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
-#include "tests/support/temp_dir.h"
 
-#include <fstream>
 #include <thread>
 
 namespace kapi::integration {
@@ -16,11 +14,7 @@ using namespace std::chrono_literals;
 class RbacAuthorizationTest : public KapiSuite<RbacAuthorizationTest> {
  public:
   static KapiOptions kapi_options() {
-    static const test_support::TempDir dir{"kapi-rbac-suite"};
-    std::ofstream(dir.path() / "tokens.csv") << "jane-token,jane,1001,devs\nbob-token,bob,1002\n";
-    KapiOptions options;
-    options.extra_flags = {"--token-auth-file=" + (dir.path() / "tokens.csv").string(), "--authorization-mode=RBAC"};
-    return options;
+    return with_token_users("rbac", "jane-token,jane,1001,devs\nbob-token,bob,1002\n", {"--authorization-mode=RBAC"});
   }
 
  protected:

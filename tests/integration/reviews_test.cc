@@ -4,11 +4,9 @@
 // validation errors, and how discovery and the REST paths present resources that only create.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
-#include "tests/support/temp_dir.h"
 
 #include <boost/json.hpp>
 
-#include <fstream>
 #include <thread>
 
 namespace kapi::integration {
@@ -27,11 +25,7 @@ const json::value& field(const json::value& value, std::initializer_list<std::st
 class ReviewsTest : public KapiSuite<ReviewsTest> {
  public:
   static KapiOptions kapi_options() {
-    static const test_support::TempDir dir{"kapi-reviews-suite"};
-    std::ofstream(dir.path() / "tokens.csv") << "jane-token,jane,1001,devs\nbob-token,bob,1002\n";
-    KapiOptions options;
-    options.extra_flags = {"--token-auth-file=" + (dir.path() / "tokens.csv").string(), "--authorization-mode=RBAC"};
-    return options;
+    return with_token_users("reviews", "jane-token,jane,1001,devs\nbob-token,bob,1002\n", {"--authorization-mode=RBAC"});
   }
 
  protected:
