@@ -210,6 +210,7 @@ int run_apiserver(const Options& options) {
     logger.error(std::string("invalid authorization config: ") + error.what());
     return 1;
   }
+  apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
   apis.install(servers.kube(), chain_config.authorizer, chain_config.authenticator);
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);

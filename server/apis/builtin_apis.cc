@@ -19,7 +19,8 @@ namespace {
 
 // Every built-in resource, in discovery order within its group version. A new resource is one line here.
 std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
-                                           const core::TokenRequestConfig& tokens) {
+                                           const core::TokenRequestConfig& tokens,
+                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation) {
   return {
       // core/v1
       configmaps(),
@@ -40,10 +41,10 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       // coordination.k8s.io/v1
       leases(),
       // rbac.authorization.k8s.io/v1
-      clusterrolebindings(),
-      clusterroles(),
-      rolebindings(),
-      roles(),
+      clusterrolebindings(escalation),
+      clusterroles(escalation),
+      rolebindings(escalation),
+      roles(escalation),
   };
 }
 
@@ -69,7 +70,7 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                          core::TokenRequestConfig tokens)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
   tokens.objects = object_getter();
-  for (auto& resource : all_resources(service_allocator_, tokens)) {
+  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_)) {
     registry::Store probe(resource.definition, resource.strategy, backend, key_root);
     storage::cacher::CacherOptions options;
     options.resource_prefix = probe.prefix("");

@@ -39,6 +39,8 @@ class BuiltInApis {
                std::shared_ptr<const authentication::RequestAuthenticator> authenticator);
   // Reads the core/v1 objects service account tokens name (the watch cache, then storage on a miss).
   authentication::ObjectGetter object_getter() const;
+  // What RBAC objects written by requests are checked against; configure it before serving.
+  authorization::rbac::EscalationCheck& escalation_check() { return *escalation_check_; }
   // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing,
   // starts following the services for IP and port allocation and creates the `kubernetes` service, retrying
   // while storage is unreachable; until it has, the post-start hook check fails /readyz.
@@ -63,6 +65,8 @@ class BuiltInApis {
   schema::Catalog catalog_ = schema::Catalog::builtin();
   schema::PatchSchemas patch_schemas_{catalog_};
   std::shared_ptr<core::ServiceAllocator> service_allocator_;
+  std::shared_ptr<authorization::rbac::EscalationCheck> escalation_check_ =
+      std::make_shared<authorization::rbac::EscalationCheck>();
   // Set at shutdown: the controllers' watches end with the Cachers and must not start again.
   std::shared_ptr<std::atomic<bool>> stopping_controllers_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<Resource> resources_;

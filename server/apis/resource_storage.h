@@ -5,6 +5,7 @@
 #include "server/apis/core/serviceaccount_token.h"
 #include "server/authentication/request_authenticator.h"
 #include "server/authorization/authorizer.h"
+#include "server/authorization/rbac/escalation.h"
 #include "server/registry/creater.h"
 #include "server/registry/resource.h"
 #include "server/registry/strategy.h"
@@ -36,11 +37,11 @@ ResourceStorage events();
 ResourceStorage nodes();
 // coordination.k8s.io/v1
 ResourceStorage leases();
-// rbac.authorization.k8s.io/v1
-ResourceStorage clusterrolebindings();
-ResourceStorage clusterroles();
-ResourceStorage rolebindings();
-ResourceStorage roles();
+// rbac.authorization.k8s.io/v1: writes that would grant more than the writer holds are refused by `escalation`.
+ResourceStorage clusterrolebindings(std::shared_ptr<const authorization::rbac::EscalationCheck> escalation);
+ResourceStorage clusterroles(std::shared_ptr<const authorization::rbac::EscalationCheck> escalation);
+ResourceStorage rolebindings(std::shared_ptr<const authorization::rbac::EscalationCheck> escalation);
+ResourceStorage roles(std::shared_ptr<const authorization::rbac::EscalationCheck> escalation);
 
 // The reviews, which only create (registry::Creater): they answer from the request's user and the authorizer.
 // authentication.k8s.io/v1

@@ -129,6 +129,7 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
   for (int attempt = 0;; ++attempt) {
     if (generated) metadata_of(object)["name"] = generate_name + generate_name_suffix();
     validate(object, nullptr);
+    if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
     const std::string name(meta_string(object, "name"));
     if (options.dry_run) co_return json::serialize(object);
     try {
@@ -238,6 +239,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       if (strategy_->tracks_generation()) meta["generation"] = 1;
       strategy_->prepare_for_create(object);
       validate(object, nullptr);
+      if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
     } else {
       std::string_view version = meta_string(object, "resourceVersion");
       if (!version.empty() && version != std::to_string(current->mod_revision))
@@ -261,6 +263,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
       }
       validate(object, &*old, !options.bypass_strategy_validation);
+      if (options.user) strategy_->authorize_write(*options.user, object, &*old);
     }
     std::string bytes = encode_for_storage(object);
     if (options.dry_run) {

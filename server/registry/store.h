@@ -31,6 +31,8 @@ struct WriteOptions {
   // A write the resource's own rules do not apply to (kube's direct storage updates, e.g. pods/binding setting
   // spec.nodeName, which pod updates may not change): only the generic metadata checks run.
   bool bypass_strategy_validation = false;
+  // Who asks, for the strategy's authorize_write; none for the server's own writes.
+  std::optional<filters::UserInfo> user;
 };
 
 struct DeleteOptions {

@@ -2,8 +2,10 @@
 // The strategy of both bindings (pkg/registry/rbac/rolebinding and clusterrolebinding): they differ only in
 // scope, the role kinds their roleRef may name, and how their printers describe it.
 #include "server/apis/rbac/rbac_validation.h"
+#include "server/authorization/rbac/escalation.h"
 #include "server/registry/strategy.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,8 +16,10 @@ class BindingStrategy final : public registry::Strategy {
  public:
   // `noun` and `role_ref_description` as binding_columns takes them.
   BindingStrategy(bool namespaced, std::vector<std::string> role_kinds, std::string noun,
-                  std::string role_ref_description)
-      : namespaced_(namespaced),
+                  std::string role_ref_description,
+                  std::shared_ptr<const authorization::rbac::EscalationCheck> escalation)
+      : escalation_(std::move(escalation)),
+        namespaced_(namespaced),
         role_kinds_(std::move(role_kinds)),
         noun_(std::move(noun)),
         role_ref_description_(std::move(role_ref_description)) {}
@@ -35,6 +39,10 @@ class BindingStrategy final : public registry::Strategy {
     errors.insert(errors.end(), immutable.begin(), immutable.end());
     return errors;
   }
+  void authorize_write(const filters::UserInfo& user, const boost::json::object& binding,
+                       const boost::json::object* old) const override {
+    escalation_->check_binding(user, binding, old);
+  }
   bool name_is_path_segment() const override { return true; }
   bool allow_create_on_update() const override { return true; }
 
@@ -44,6 +52,7 @@ class BindingStrategy final : public registry::Strategy {
   boost::json::array table_cells(const boost::json::object& binding) const override { return binding_cells(binding); }
 
  private:
+  std::shared_ptr<const authorization::rbac::EscalationCheck> escalation_;
   bool namespaced_;
   std::vector<std::string> role_kinds_;
   std::string noun_;

@@ -1,31 +1,13 @@
 #include "server/authorization/rbac/policy.h"
 
+#include "server/authorization/rbac/policy_fields.h"
+
 #include <boost/json.hpp>
 
 namespace kapi::authorization::rbac {
-namespace {
 
 namespace json = boost::json;
-
-std::string string_at(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
-const json::object& object_at(const json::object& object, std::string_view key) {
-  static const json::object empty;
-  const json::value* value = object.if_contains(key);
-  return value && value->is_object() ? value->get_object() : empty;
-}
-
-std::vector<std::string> strings_at(const json::object& object, std::string_view key) {
-  std::vector<std::string> out;
-  const json::value* value = object.if_contains(key);
-  if (!value || !value->is_array()) return out;
-  for (const auto& item : value->get_array())
-    if (item.is_string()) out.emplace_back(item.get_string());
-  return out;
-}
+using namespace fields;
 
 std::vector<PolicyRule> rules_of(const json::object& role) {
   std::vector<PolicyRule> rules;
@@ -39,8 +21,6 @@ std::vector<PolicyRule> rules_of(const json::object& role) {
   }
   return rules;
 }
-
-}  // namespace
 
 void PolicySnapshot::add_role(const json::object& role) {
   const std::string kind = string_at(role, "kind");

@@ -17,7 +17,11 @@ struct PolicyRule {
   std::vector<std::string> resources;
   std::vector<std::string> resource_names;
   std::vector<std::string> non_resource_urls;
+  friend bool operator==(const PolicyRule&, const PolicyRule&) = default;
 };
+
+// The rules of a stored Role or ClusterRole.
+std::vector<PolicyRule> rules_of(const boost::json::object& role);
 
 struct Subject {
   std::string kind;  // User, Group or ServiceAccount

@@ -25,6 +25,7 @@ class RbacAuthorizer final : public Authorizer {
 
   // Replaces the policy; requests already deciding keep the one they read.
   void set_policy(std::shared_ptr<const PolicySnapshot> policy) { policy_.store(std::move(policy)); }
+  std::shared_ptr<const PolicySnapshot> policy() const { return policy_.load(); }
 
  private:
   std::atomic<std::shared_ptr<const PolicySnapshot>> policy_;

@@ -19,6 +19,7 @@ class RbacMode {
   RbacMode(PolicyFeed::Stores stores, base::Logger& logger);
 
   std::shared_ptr<const Authorizer> authorizer() const { return authorizer_; }
+  std::shared_ptr<const RbacAuthorizer> rbac_authorizer() const { return authorizer_; }
   server::healthz::Check readiness_check() const;
 
   // Starts following the policy and creates the bootstrap roles (retrying while storage fails); the feed runs

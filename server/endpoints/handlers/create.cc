@@ -8,7 +8,7 @@ namespace kapi::endpoints::handlers {
 asio::awaitable<void> create(Scope scope) {
   DecodedBody body = decode_body(scope.body_target());
   conform_decoded(scope.body_target(), body);
-  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .user = scope.exchange.context.user};
   std::string created = co_await scope.store.create(scope.info.namespace_, std::move(body.object), options);
   co_await write_object(scope, 201, created);
 }

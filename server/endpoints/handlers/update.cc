@@ -17,7 +17,8 @@ asio::awaitable<void> update(Scope scope) {
   DecodedBody body = decode_body(scope.body_target());
   conform_decoded(scope.body_target(), body);
   auto object = std::make_shared<boost::json::object>(std::move(body.object));
-  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource};
+  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
+                                 .user = scope.exchange.context.user};
   // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.
   registry::UpdateFunction replace =
       split_status(scope, [object](const boost::json::object*) { return *object; });
@@ -38,7 +39,8 @@ asio::awaitable<void> patch(Scope scope) {
       scope.patch_schemas.of(scope.catalog.kind(definition.group, definition.version, definition.kind));
   const patch::PatchSchema& patch_schema = schema ? *schema : scope.store.strategy().patch_schema();
   const std::string name = scope.info.name;
-  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource};
+  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
+                                 .user = scope.exchange.context.user};
   registry::UpdateFunction apply = split_status(scope, [&](const boost::json::object* current) -> boost::json::object {
     if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
     boost::json::value document = *current;

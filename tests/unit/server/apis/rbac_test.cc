@@ -14,6 +14,11 @@ namespace json = boost::json;
 
 json::object parse(std::string_view text) { return json::parse(text).as_object(); }
 
+// Escalation prevention is not these tests' subject (escalation_test.cc): unconfigured, it checks nothing.
+std::shared_ptr<const authorization::rbac::EscalationCheck> unchecked() {
+  return std::make_shared<authorization::rbac::EscalationCheck>();
+}
+
 std::string messages(const validation::ErrorList& errors) {
   std::string out;
   for (const auto& error : errors) out += error.text() + "\n";
@@ -33,10 +38,10 @@ TEST(RbacDefinitionsTest, ServedAndStoredAsKube) {
     bool namespaced;
   };
   std::vector<Expected> all;
-  all.push_back({roles(), "Role", true});
-  all.push_back({rolebindings(), "RoleBinding", true});
-  all.push_back({clusterroles(), "ClusterRole", false});
-  all.push_back({clusterrolebindings(), "ClusterRoleBinding", false});
+  all.push_back({roles(unchecked()), "Role", true});
+  all.push_back({rolebindings(unchecked()), "RoleBinding", true});
+  all.push_back({clusterroles(unchecked()), "ClusterRole", false});
+  all.push_back({clusterrolebindings(unchecked()), "ClusterRoleBinding", false});
   for (const auto& [storage, kind, namespaced] : all) {
     EXPECT_EQ(storage.definition.group_version(), "rbac.authorization.k8s.io/v1");
     EXPECT_EQ(storage.definition.kind, kind);
@@ -64,7 +69,7 @@ TEST(RbacNamesTest, AnyPathSegmentIsAName) {
 }
 
 TEST(RbacRoleTest, RulesNeedVerbsAndResourcesOrUrls) {
-  ResourceStorage storage = roles();
+  ResourceStorage storage = roles(unchecked());
   json::object role = parse(R"({"metadata":{"name":"r","namespace":"default"},"rules":[
       {"verbs":["get"],"apiGroups":[""],"resources":["pods"]},
       {"apiGroups":[""]},
@@ -86,7 +91,7 @@ TEST(RbacRoleTest, RulesNeedVerbsAndResourcesOrUrls) {
 }
 
 TEST(RbacClusterRoleTest, NonResourceUrlsAllowedAndAggregationRuleChecked) {
-  ResourceStorage storage = clusterroles();
+  ResourceStorage storage = clusterroles(unchecked());
   json::object urls = parse(R"({"metadata":{"name":"system:health"},"rules":[{"verbs":["get"],"nonResourceURLs":["/healthz"]},
       {"verbs":["*"],"apiGroups":["*"]}]})");
   EXPECT_EQ(messages(storage.strategy->validate(urls)),
@@ -110,7 +115,7 @@ TEST(RbacClusterRoleTest, NonResourceUrlsAllowedAndAggregationRuleChecked) {
 }
 
 TEST(RbacRoleBindingTest, DefaultsThenValidatesRoleRefAndSubjects) {
-  ResourceStorage storage = rolebindings();
+  ResourceStorage storage = rolebindings(unchecked());
   json::object binding = parse(R"({"metadata":{"name":"b","namespace":"default"},
       "roleRef":{"kind":"Role","name":"pod-reader"},
       "subjects":[{"kind":"User","name":"jane"},{"kind":"Group","name":"devs"},
@@ -144,7 +149,7 @@ TEST(RbacRoleBindingTest, DefaultsThenValidatesRoleRefAndSubjects) {
 }
 
 TEST(RbacRoleBindingTest, RoleRefCannotChange) {
-  ResourceStorage storage = rolebindings();
+  ResourceStorage storage = rolebindings(unchecked());
   json::object old = parse(R"({"metadata":{"name":"b","namespace":"default"},
       "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"pod-reader"}})");
   json::object same = old;
@@ -160,7 +165,7 @@ TEST(RbacRoleBindingTest, RoleRefCannotChange) {
 }
 
 TEST(RbacRoleBindingTest, CellsNameTheRoleAndEverySubject) {
-  ResourceStorage storage = rolebindings();
+  ResourceStorage storage = rolebindings(unchecked());
   EXPECT_EQ(column_names(*storage.strategy),
             (std::vector<std::string>{"Name", "Role", "Age", "Users*", "Groups*", "ServiceAccounts*"}));
   EXPECT_EQ(storage.strategy->table_columns()[3].description, "Users in the roleBinding");
@@ -178,7 +183,7 @@ TEST(RbacRoleBindingTest, CellsNameTheRoleAndEverySubject) {
 }
 
 TEST(RbacClusterRoleBindingTest, ServiceAccountsNeedANamespaceAndOnlyClusterRolesBind) {
-  ResourceStorage storage = clusterrolebindings();
+  ResourceStorage storage = clusterrolebindings(unchecked());
   json::object binding = parse(R"({"metadata":{"name":"b"},
       "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"view"},
       "subjects":[{"kind":"ServiceAccount","name":"default"}]})");
