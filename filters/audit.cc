@@ -1,5 +1,7 @@
 #include "filters/audit.h"
 
+#include "filters/authorization.h"
+
 #include "server/apierrors/errors.h"
 #include "server/http/query.h"
 
@@ -220,25 +222,6 @@ std::string authentication_methods(const http::Request& request) {
 }
 
 }  // namespace
-
-authorization::Attributes request_attributes(const Exchange& exchange) {
-  authorization::Attributes attributes;
-  if (exchange.context.user) attributes.user = *exchange.context.user;
-  if (const auto& info = exchange.context.request_info) {
-    attributes.verb = info->verb;
-    attributes.resource_request = info->is_resource_request;
-    attributes.path = info->path;
-    attributes.namespace_ = info->namespace_;
-    attributes.api_group = info->api_group;
-    attributes.api_version = info->api_version;
-    attributes.resource = info->resource;
-    attributes.subresource = info->subresource;
-    attributes.name = info->name;
-  } else {
-    attributes.path = exchange.request.path;
-  }
-  return attributes;
-}
 
 asio::awaitable<void> AuditFilter::handle(Exchange& exchange, Next next) {
   if (!settings_.enabled()) co_return co_await next(exchange);

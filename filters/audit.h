@@ -41,7 +41,4 @@ class AuditFilter final : public Filter {
 // message is recorded. Returns `unauthorized` itself when auditing is off.
 Handler with_failed_authentication_audit(Handler unauthorized, AuditSettings settings, metrics::Registry& metrics);
 
-// The authorizer attributes of the request as the chain knows them so far (kube's GetAuthorizerAttributes).
-authorization::Attributes request_attributes(const Exchange& exchange);
-
 }  // namespace kapi::filters

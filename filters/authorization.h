@@ -10,6 +10,27 @@
 
 namespace kapi::filters {
 
+// The authorizer attributes of the request as the chain knows them so far (kube's GetAuthorizerAttributes); the
+// audit stage reads them too.
+inline authorization::Attributes request_attributes(const Exchange& exchange) {
+  authorization::Attributes attributes;
+  if (exchange.context.user) attributes.user = *exchange.context.user;
+  if (const auto& info = exchange.context.request_info) {
+    attributes.verb = info->verb;
+    attributes.resource_request = info->is_resource_request;
+    attributes.path = info->path;
+    attributes.namespace_ = info->namespace_;
+    attributes.api_group = info->api_group;
+    attributes.api_version = info->api_version;
+    attributes.resource = info->resource;
+    attributes.subresource = info->subresource;
+    attributes.name = info->name;
+  } else {
+    attributes.path = exchange.request.path;
+  }
+  return attributes;
+}
+
 class AuthorizationFilter final : public Filter {
  public:
   explicit AuthorizationFilter(std::shared_ptr<const authorization::Authorizer> authorizer)
@@ -17,7 +38,7 @@ class AuthorizationFilter final : public Filter {
   std::string_view name() const override { return "authorization"; }
 
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
-    authorization::Attributes attributes = attributes_of(exchange);
+    authorization::Attributes attributes = request_attributes(exchange);
     authorization::Result result = authorizer_->authorize(attributes);
     // kube's audit annotations: the decision, and the authorizer's reason even when it gave none.
     const bool allowed = result.decision == authorization::Decision::Allow;
@@ -33,25 +54,6 @@ class AuthorizationFilter final : public Filter {
   }
 
  private:
-  static authorization::Attributes attributes_of(const Exchange& exchange) {
-    authorization::Attributes attributes;
-    if (exchange.context.user) attributes.user = *exchange.context.user;
-    if (const auto& info = exchange.context.request_info) {
-      attributes.verb = info->verb;
-      attributes.resource_request = info->is_resource_request;
-      attributes.path = info->path;
-      attributes.namespace_ = info->namespace_;
-      attributes.api_group = info->api_group;
-      attributes.api_version = info->api_version;
-      attributes.resource = info->resource;
-      attributes.subresource = info->subresource;
-      attributes.name = info->name;
-    } else {
-      attributes.path = exchange.request.path;
-    }
-    return attributes;
-  }
-
   std::shared_ptr<const authorization::Authorizer> authorizer_;
 };
 
