@@ -1,6 +1,7 @@
 #include "server/authentication/service_account.h"
 
 #include "server/schema/go_text.h"
+#include "server/selectors/go_strings.h"
 
 #include <boost/json.hpp>
 #include <openssl/rand.h>
@@ -12,6 +13,7 @@ namespace kapi::authentication {
 namespace {
 
 namespace json = boost::json;
+namespace go = selectors::go;
 using namespace std::chrono_literals;
 
 // go-jose's jwt.DefaultLeeway: clocks of issuer and server may differ this much.
@@ -66,13 +68,6 @@ Audiences intersect(const Audiences& a, const Audiences& b) {
   for (const auto& audience : a)
     if (std::find(b.begin(), b.end(), audience) != b.end()) both.push_back(audience);
   return both;
-}
-
-// utilerrors.NewAggregate's text.
-std::string quoted_list(const Audiences& audiences) {
-  std::string text = "[";
-  for (const auto& audience : audiences) text += (text.size() > 1 ? " " : "") + ("\"" + audience + "\"");
-  return text + "]";
 }
 
 std::string_view metadata_string(const json::object& object, std::string_view key) {
@@ -138,8 +133,8 @@ asio::awaitable<Result> ServiceAccountTokenAuthenticator::authenticate_token(std
   const Audiences& requested = audiences.empty() ? options_.api_audiences : audiences;
   Audiences valid_for = intersect(token_audiences, requested);
   if (valid_for.empty() && !options_.api_audiences.empty())
-    co_return Result::failed("token audiences " + quoted_list(token_audiences) + " is invalid for the target audiences " +
-                             quoted_list(requested));
+    co_return Result::failed("token audiences " + go::quote_list(token_audiences) + " is invalid for the target audiences " +
+                             go::quote_list(requested));
 
   // One co_await per statement, and no temporaries in it: g++ 12 miscompiles both.
   Result result;

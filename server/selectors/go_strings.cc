@@ -119,4 +119,10 @@ std::string quote(std::string_view text) {
   return out;
 }
 
+std::string quote_list(const std::vector<std::string>& items) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? " " : "") + quote(items[i]);
+  return text + "]";
+}
+
 }  // namespace kapi::selectors::go

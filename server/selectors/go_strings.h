@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kapi::selectors::go {
 
@@ -20,5 +21,7 @@ Rune decode_rune(std::string_view text);
 void append_utf8(std::string& out, char32_t rune);
 // strconv.Quote, as fmt's %q prints a string.
 std::string quote(std::string_view text);
+// fmt's %q of a []string: ["a" "b"], each item as quote() writes it.
+std::string quote_list(const std::vector<std::string>& items);
 
 }  // namespace kapi::selectors::go

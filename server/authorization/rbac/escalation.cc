@@ -2,6 +2,7 @@
 
 #include "server/apierrors/errors.h"
 #include "server/authorization/rbac/policy_fields.h"
+#include "server/selectors/go_strings.h"
 
 #include <boost/json.hpp>
 
@@ -15,6 +16,7 @@ namespace {
 
 namespace json = boost::json;
 using namespace fields;
+namespace go = selectors::go;
 constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
 
 bool has(const std::vector<std::string>& set, std::string_view item) {
@@ -88,21 +90,6 @@ std::vector<PolicyRule> compact(const std::vector<PolicyRule>& rules) {
   return compacted;
 }
 
-// Go's %q of a []string: ["a" "b"].
-std::string quoted_list(const std::vector<std::string>& items) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) text += ' ';
-    text += '"';
-    for (char c : items[i]) {
-      if (c == '"' || c == '\\') text += '\\';
-      text += c;
-    }
-    text += '"';
-  }
-  return text + "]";
-}
-
 bool in_system_masters(const filters::UserInfo& user) { return has(user.groups, "system:masters"); }
 
 apierrors::ApiError forbidden(const std::string& resource, const std::string& name, std::string why) {
@@ -122,11 +109,11 @@ std::vector<PolicyRule> uncovered_rules(const std::vector<PolicyRule>& owner, co
 
 std::string compact_string(const PolicyRule& rule) {
   std::vector<std::string> parts;
-  if (!rule.api_groups.empty()) parts.push_back("APIGroups:" + quoted_list(rule.api_groups));
-  if (!rule.resources.empty()) parts.push_back("Resources:" + quoted_list(rule.resources));
-  if (!rule.non_resource_urls.empty()) parts.push_back("NonResourceURLs:" + quoted_list(rule.non_resource_urls));
-  if (!rule.resource_names.empty()) parts.push_back("ResourceNames:" + quoted_list(rule.resource_names));
-  if (!rule.verbs.empty()) parts.push_back("Verbs:" + quoted_list(rule.verbs));
+  if (!rule.api_groups.empty()) parts.push_back("APIGroups:" + go::quote_list(rule.api_groups));
+  if (!rule.resources.empty()) parts.push_back("Resources:" + go::quote_list(rule.resources));
+  if (!rule.non_resource_urls.empty()) parts.push_back("NonResourceURLs:" + go::quote_list(rule.non_resource_urls));
+  if (!rule.resource_names.empty()) parts.push_back("ResourceNames:" + go::quote_list(rule.resource_names));
+  if (!rule.verbs.empty()) parts.push_back("Verbs:" + go::quote_list(rule.verbs));
   std::string text = "{";
   for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
   return text + "}";
@@ -151,7 +138,7 @@ void EscalationCheck::confirm_no_escalation(const filters::UserInfo& user, const
   if (missing.empty()) return;
   std::set<std::string> descriptions;  // sets.NewString(...).List(): sorted, each once
   for (const auto& rule : missing) descriptions.insert(compact_string(rule));
-  std::string message = "user \"" + user.name + "\" (groups=" + quoted_list(user.groups) +
+  std::string message = "user " + go::quote(user.name) + " (groups=" + go::quote_list(user.groups) +
                         ") is attempting to grant RBAC permissions not currently held:";
   for (const auto& description : descriptions) message += "\n" + description;
   if (!held.errors.empty()) {
