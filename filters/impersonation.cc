@@ -22,17 +22,6 @@ constexpr std::string_view kAnonymousUser = "system:anonymous";
 constexpr std::string_view kAuthenticatedGroup = "system:authenticated";
 constexpr std::string_view kUnauthenticatedGroup = "system:unauthenticated";
 
-bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && http::iequals(text.substr(0, prefix.size()), prefix);
-}
-
-std::string lower_case(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
-  return out;
-}
-
 // serviceaccount.SplitUsername: only a well-formed `system:serviceaccount:<namespace>:<name>` is a service account;
 // anything else under that prefix is impersonated as a plain user of that name.
 std::optional<std::pair<std::string, std::string>> split_service_account(std::string_view username) {
@@ -91,7 +80,7 @@ asio::awaitable<void> write_internal_error(Exchange& exchange, std::string_view 
 
 bool is_impersonation_header(std::string_view name) {
   return http::iequals(name, kUserHeader) || http::iequals(name, kGroupHeader) || http::iequals(name, kUidHeader) ||
-         starts_with_ignoring_case(name, kExtraHeaderPrefix);
+         http::starts_with_ignoring_case(name, kExtraHeaderPrefix);
 }
 
 }  // namespace
@@ -109,10 +98,8 @@ ParsedImpersonation parse_impersonation_headers(const http::Headers& headers) {
   for (std::string_view group : headers.all(kGroupHeader))
     parsed.requests.push_back({Kind::Group, std::string(group), "", ""});
   for (const auto& field : headers) {
-    if (!starts_with_ignoring_case(field.name, kExtraHeaderPrefix)) continue;
-    std::string key = lower_case(std::string_view(field.name).substr(kExtraHeaderPrefix.size()));
-    // A key that is not valid %-encoding is still recorded, as it came.
-    if (auto decoded = http::percent_decode(key, false)) key = std::move(*decoded);
+    if (!http::starts_with_ignoring_case(field.name, kExtraHeaderPrefix)) continue;
+    std::string key = http::user_extra_key(std::string_view(field.name).substr(kExtraHeaderPrefix.size()));
     parsed.requests.push_back({Kind::UserExtra, field.value, "", std::move(key)});
   }
   if (auto uid = headers.get(kUidHeader); uid && !uid->empty())

@@ -6,9 +6,11 @@
 #include "filters/chain.h"
 #include "server/chain/server_chain.h"
 #include "server/chain/testing_endpoints.h"
+#include "server/controlplane/cluster_authentication_trust.h"
 #include "server/http/http_server.h"
 #include "server/lifecycle.h"
 #include "server/metrics/registry.h"
+#include "server/pki/pem_io.h"
 #include "server/pki/pki.h"
 #include "server/apis/builtin_apis.h"
 #include "server/audit/setup.h"
@@ -67,6 +69,21 @@ std::string advertise_ip(const Options& options) {
   }
   ::freeifaddrs(interfaces);
   return chosen;
+}
+
+// What the extension-apiserver-authentication ConfigMap publishes (kube's ClusterAuthenticationInfo).
+controlplane::ClusterAuthenticationInfo cluster_authentication_info(const Options& options,
+                                                                    const pki::PkiMaterial& pki_material) {
+  controlplane::ClusterAuthenticationInfo info;
+  info.client_ca = pki::read_file(pki_material.client_ca);
+  if (options.requestheader_client_ca_file.empty()) return info;
+  info.request_header_ca = pki::read_file(options.requestheader_client_ca_file);
+  info.request_header_username_headers = options.requestheader_username_headers;
+  info.request_header_uid_headers = options.requestheader_uid_headers;
+  info.request_header_group_headers = options.requestheader_group_headers;
+  info.request_header_extra_header_prefixes = options.requestheader_extra_headers_prefix;
+  info.request_header_allowed_names = options.requestheader_allowed_names;
+  return info;
 }
 
 // The shutdown sequence of kube-apiserver's lifecycle signals, in order.
@@ -177,6 +194,11 @@ int run_apiserver(const Options& options) {
   try {
     authentication::AuthenticationOptions authentication_options;
     authentication_options.anonymous = options.anonymous_auth;
+    authentication_options.request_header_ca_file = options.requestheader_client_ca_file;
+    authentication_options.request_header = {options.requestheader_username_headers, options.requestheader_uid_headers,
+                                             options.requestheader_group_headers,
+                                             options.requestheader_extra_headers_prefix,
+                                             options.requestheader_allowed_names};
     authentication_options.token_auth_file = options.token_auth_file;
     authentication_options.service_account_issuers = options.service_account_issuer;
     authentication_options.service_account_key_files = options.service_account_key_file;
@@ -233,7 +255,10 @@ int run_apiserver(const Options& options) {
                         });
 
   try {
-    auto tls = http::make_server_tls_context({pki_material.serving_cert, pki_material.serving_key, pki_material.client_ca});
+    http::TlsFiles tls_files{pki_material.serving_cert, pki_material.serving_key, pki_material.client_ca, {}};
+    if (!options.requestheader_client_ca_file.empty())
+      tls_files.other_client_ca_files.push_back(options.requestheader_client_ca_file);
+    auto tls = http::make_server_tls_context(tls_files);
     auto secure = http.listen({asio::ip::make_address(options.bind_address), static_cast<uint16_t>(options.secure_port)}, tls);
     if (options.secure_port == 0) {
       // --secure-port=0 binds a free port: the admin kubeconfig must name the one bound.
@@ -274,6 +299,10 @@ int run_apiserver(const Options& options) {
     }
   });
   if (rbac) asio::co_spawn(io, rbac->run(lifecycle), asio::detached);
+  if (auto* configmaps = apis.store("", "configmaps"))
+    asio::co_spawn(io, controlplane::maintain_authentication_configmap(
+                           *configmaps, cluster_authentication_info(options, pki_material), lifecycle, logger),
+                   asio::detached);
   http.start();
 
   std::vector<std::thread> reactor;

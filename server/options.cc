@@ -125,6 +125,12 @@ std::vector<Flag> flags_for(Options& o) {
       {"service-account-signing-key-file", "Path to the file that contains the current private key of the service account token issuer. The issuer will sign issued ID tokens with this private key. Defaults to sa.key in --cert-dir.", false, false, path(o.service_account_signing_key_file)},
       {"api-audiences", "Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. Defaults to the --service-account-issuer values.", false, false, list(o.api_audiences)},
       {"service-account-max-token-expiration", "The maximum validity duration of a token created by the service account token issuer. If an otherwise valid TokenRequest with a validity duration larger than this value is requested, a token will be issued with a validity duration of this value.", false, false, duration(o.service_account_max_token_expiration)},
+      {"requestheader-client-ca-file", "Root certificate bundle to use to verify client certificates on incoming requests before trusting usernames in headers specified by --requestheader-username-headers. WARNING: generally do not depend on authorization being already done for incoming requests.", false, false, path(o.requestheader_client_ca_file)},
+      {"requestheader-allowed-names", "List of client certificate common names to allow to provide usernames in headers specified by --requestheader-username-headers. If empty, any client certificate validated by the authorities in --requestheader-client-ca-file is allowed.", false, false, list(o.requestheader_allowed_names)},
+      {"requestheader-username-headers", "List of request headers to inspect for usernames. X-Remote-User is common.", false, false, list(o.requestheader_username_headers)},
+      {"requestheader-uid-headers", "List of request headers to inspect for UIDs. X-Remote-Uid is suggested.", false, false, list(o.requestheader_uid_headers)},
+      {"requestheader-group-headers", "List of request headers to inspect for groups. X-Remote-Group is suggested.", false, false, list(o.requestheader_group_headers)},
+      {"requestheader-extra-headers-prefix", "List of request header prefixes to inspect. X-Remote-Extra- is suggested.", false, false, list(o.requestheader_extra_headers_prefix)},
       {"authorization-mode", "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,RBAC.", false, false, list(o.authorization_mode)},
       {"cors-allowed-origins", "List of allowed origins for CORS, comma separated. An allowed origin can be a regular expression.", false, false, list(o.cors_allowed_origins)},
       {"strict-transport-security-directives", "List of directives for HSTS, comma separated.", false, false, list(o.strict_transport_security_directives)},
@@ -174,6 +180,15 @@ Options parse_options(int argc, const char* const* argv) {
   if (options.service_account_issuer.empty())
     throw OptionsError("--service-account-issuer must not be empty");
   if (options.api_audiences.empty()) options.api_audiences = options.service_account_issuer;
+  // kube's RequestHeaderAuthenticationOptions.Validate.
+  for (const auto& [flag, values] : {std::pair{"requestheader-username-headers", &options.requestheader_username_headers},
+                                     {"requestheader-uid-headers", &options.requestheader_uid_headers},
+                                     {"requestheader-group-headers", &options.requestheader_group_headers},
+                                     {"requestheader-extra-headers-prefix", &options.requestheader_extra_headers_prefix},
+                                     {"requestheader-allowed-names", &options.requestheader_allowed_names}})
+    for (const auto& value : *values)
+      if (value.find_first_not_of(" \t\n\v\f\r") == std::string::npos)
+        throw OptionsError("empty value in \"" + std::string(flag) + "\"");
   if (options.secure_port < 0 || options.secure_port > 65535 || options.insecure_port < 0 || options.insecure_port > 65535)
     throw OptionsError("--secure-port and --insecure-port must be between 0 and 65535");
   return options;

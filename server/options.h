@@ -56,6 +56,13 @@ struct Options {
   std::filesystem::path service_account_signing_key_file;       // default: <cert-dir>/sa.key
   std::vector<std::string> api_audiences;                       // default: the issuers
   std::chrono::nanoseconds service_account_max_token_expiration{0};
+  // Request-header (front proxy) authentication, on when the CA file is given; kube-apiserver's lists default empty.
+  std::filesystem::path requestheader_client_ca_file;
+  std::vector<std::string> requestheader_allowed_names;
+  std::vector<std::string> requestheader_username_headers;
+  std::vector<std::string> requestheader_uid_headers;
+  std::vector<std::string> requestheader_group_headers;
+  std::vector<std::string> requestheader_extra_headers_prefix;
 
   // Authorization.
   std::vector<std::string> authorization_mode = {"AlwaysAllow"};

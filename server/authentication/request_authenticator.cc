@@ -32,11 +32,33 @@ class AudienceAgnosticToken final : public TokenAuthenticator {
   std::shared_ptr<const TokenAuthenticator> inner_;
 };
 
+// kube's RequestHeaderAuthenticationOptions.Validate warnings: aggregated API servers expect the standard names.
+void warn_about_nonstandard_headers(const RequestHeaderConfig& config, std::vector<std::string>* warnings) {
+  if (!warnings) return;
+  auto check = [&](const std::vector<std::string>& names, std::string_view standard, std::string_view flag,
+                   std::string_view what) {
+    if (names.empty() || std::any_of(names.begin(), names.end(), [&](const auto& n) { return http::iequals(n, standard); }))
+      return;
+    warnings->push_back("--" + std::string(flag) + " is set without specifying the standard " + std::string(standard) +
+                        " " + std::string(what) + " - API aggregation will not work");
+  };
+  check(config.username_headers, "X-Remote-User", "requestheader-username-headers", "header");
+  check(config.uid_headers, "X-Remote-Uid", "requestheader-uid-headers", "header");
+  check(config.group_headers, "X-Remote-Group", "requestheader-group-headers", "header");
+  check(config.extra_header_prefixes, "X-Remote-Extra-", "requestheader-extra-headers-prefix", "header prefix");
+}
+
 }  // namespace
 
 std::shared_ptr<const RequestAuthenticator> RequestAuthenticator::build(const AuthenticationOptions& options,
                                                                          std::vector<std::string>* warnings) {
   std::vector<std::shared_ptr<const Authenticator>> authenticators;
+  // The front proxy first, in kube-apiserver's order.
+  if (!options.request_header_ca_file.empty()) {
+    warn_about_nonstandard_headers(options.request_header, warnings);
+    authenticators.push_back(std::make_shared<RequestHeaderAuthenticator>(
+        CertificateVerifier::from_file(options.request_header_ca_file), options.request_header));
+  }
   authenticators.push_back(std::make_shared<X509Authenticator>());
   std::vector<std::shared_ptr<const TokenAuthenticator>> tokens;
   if (!options.token_auth_file.empty())

@@ -1,10 +1,11 @@
 #pragma once
 // The request authenticator kube-apiserver builds from its flags (pkg/kubeapiserver/authenticator/config.go):
-// client certificates and bearer tokens tried in order, the first user found wins; then, with
+// the front proxy's request headers, client certificates and bearer tokens tried in order, the first user found wins; then, with
 // --anonymous-auth, a request that carried no credential at all is system:anonymous. A credential that fails is
 // a 401 even when anonymous requests are allowed (kube's union.NewFailOnError). Every authenticated user is in
 // system:authenticated (AuthenticatedGroupAdder).
 #include "server/authentication/authenticator.h"
+#include "server/authentication/request_header.h"
 #include "server/authentication/service_account.h"
 
 #include <filesystem>
@@ -16,6 +17,9 @@ namespace kapi::authentication {
 
 struct AuthenticationOptions {
   bool anonymous = true;                   // --anonymous-auth
+  // Request-header authentication, on when --requestheader-client-ca-file is given (the --requestheader-* flags).
+  std::filesystem::path request_header_ca_file;
+  RequestHeaderConfig request_header;
   std::filesystem::path token_auth_file;  // --token-auth-file
   // Service account tokens, checked when there are keys: --service-account-issuer, --service-account-key-file,
   // --api-audiences (the issuers when not given), and where the objects tokens name are read.
@@ -27,7 +31,8 @@ struct AuthenticationOptions {
 
 class RequestAuthenticator {
  public:
-  // Reads what the options name (throws TokenFileError for a bad token file); `warnings` gets what kube logs.
+  // Reads what the options name (throws TokenFileError for a bad token file, std::runtime_error for an unreadable
+  // CA file); `warnings` gets what kube logs.
   static std::shared_ptr<const RequestAuthenticator> build(const AuthenticationOptions& options,
                                                             std::vector<std::string>* warnings = nullptr);
   RequestAuthenticator(std::vector<std::shared_ptr<const Authenticator>> authenticators,

@@ -354,8 +354,17 @@ std::optional<PeerCertificate> peer_certificate_of(TlsStream& stream) {
   SSL* ssl = stream.native_handle();
   X509* cert = SSL_get1_peer_certificate(ssl);
   if (cert == nullptr) return std::nullopt;
-  std::unique_ptr<X509, decltype(&X509_free)> owned(cert, &X509_free);
   PeerCertificate peer;
+  peer.chain.emplace_back(cert, &X509_free);
+  // A server's peer chain leaves the leaf out: these are the intermediates the client sent.
+  if (STACK_OF(X509)* sent = SSL_get_peer_cert_chain(ssl)) {
+    for (int i = 0; i < sk_X509_num(sent); ++i) {
+      X509* intermediate = sk_X509_value(sent, i);
+      if (X509_cmp(intermediate, cert) == 0) continue;
+      X509_up_ref(intermediate);
+      peer.chain.emplace_back(intermediate, &X509_free);
+    }
+  }
   long verify = SSL_get_verify_result(ssl);
   peer.verified = verify == X509_V_OK;
   if (!peer.verified) peer.verify_error = X509_verify_cert_error_string(verify);

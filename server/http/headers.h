@@ -1,5 +1,7 @@
 #pragma once
 // HTTP header fields in arrival order, looked up case-insensitively (field names are case-insensitive).
+#include "server/http/query.h"
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -14,6 +16,20 @@ inline bool iequals(std::string_view a, std::string_view b) {
            auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
            return lower(x) == lower(y);
          });
+}
+
+inline bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && iequals(text.substr(0, prefix.size()), prefix);
+}
+
+// A user extra's key from the rest of a header name after its prefix (Impersonate-Extra-, X-Remote-Extra-), as
+// kube reads it: lower-cased, then percent-decoded; a key that is not valid %-encoding is kept as it came.
+inline std::string user_extra_key(std::string_view header_suffix) {
+  std::string key(header_suffix);
+  std::transform(key.begin(), key.end(), key.begin(),
+                 [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
+  if (auto decoded = percent_decode(key, false)) return std::move(*decoded);
+  return key;
 }
 
 struct HeaderField {

@@ -38,10 +38,18 @@ std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& file
   context->use_certificate_chain_file(files.cert_file.string());
   context->use_private_key_file(files.key_file.string(), asio::ssl::context::pem);
   SSL_CTX* native = context->native_handle();
-  if (!files.client_ca_file.empty()) {
-    context->load_verify_file(files.client_ca_file.string());
-    STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(files.client_ca_file.c_str());
-    if (names == nullptr) throw std::runtime_error("cannot read client CA file " + files.client_ca_file.string());
+  if (!files.client_ca_file.empty()) context->load_verify_file(files.client_ca_file.string());
+  // The names a client picks its certificate by: every authority some authenticator trusts (kube's dynamic
+  // client CA pool joins the client CA and the request-header CA so).
+  std::vector<std::filesystem::path> acceptable = files.other_client_ca_files;
+  if (!files.client_ca_file.empty()) acceptable.insert(acceptable.begin(), files.client_ca_file);
+  if (!acceptable.empty()) {
+    STACK_OF(X509_NAME)* names = sk_X509_NAME_new_null();
+    for (const auto& file : acceptable)
+      if (SSL_add_file_cert_subjects_to_stack(names, file.c_str()) != 1) {
+        sk_X509_NAME_pop_free(names, X509_NAME_free);
+        throw std::runtime_error("cannot read client CA file " + file.string());
+      }
     SSL_CTX_set_client_CA_list(native, names);  // takes ownership
     SSL_CTX_set_verify(native, SSL_VERIFY_PEER, &accept_and_record);
   }

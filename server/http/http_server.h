@@ -16,10 +16,14 @@ struct TlsFiles {
   std::filesystem::path cert_file;
   std::filesystem::path key_file;
   std::filesystem::path client_ca_file;  // client certificates are requested and verified against it
+  // Authorities whose client certificates are requested too but not verified here: the authenticator that
+  // trusts one verifies its certificates itself (the front proxy's, --requestheader-client-ca-file).
+  std::vector<std::filesystem::path> other_client_ca_files;
 };
 
-// TLS 1.2+ with ALPN "http/1.1". A client certificate is requested; one that fails verification does not fail
-// the handshake (the authentication filter turns it into 401, as kube-apiserver does).
+// TLS 1.2+ with ALPN "http/1.1". A client certificate is requested, naming every client CA as acceptable; one
+// that fails verification does not fail the handshake (the authentication filter turns it into 401, as
+// kube-apiserver does).
 std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& files);
 
 class HttpServer {

@@ -3,19 +3,27 @@
 #include "server/http/headers.h"
 #include "server/http/query.h"
 
+#include <openssl/types.h>
+
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace kapi::http {
 
-// What TLS told us about the client's certificate. Verification happens during the handshake but does not
-// fail it (like Go's tls.RequestClientCert): the authentication filter decides what an unverified cert means.
+// What TLS told us about the client's certificate. Verification against --client-ca-file happens during the
+// handshake but does not fail it (like Go's tls.RequestClientCert): the authentication filter decides what an
+// unverified cert means. Authenticators that trust other authorities (the front proxy's) verify `chain` against
+// their own (kube's x509.Verifier does so with req.TLS.PeerCertificates).
 struct PeerCertificate {
-  bool verified = false;
+  bool verified = false;     // against --client-ca-file
   std::string verify_error;  // OpenSSL's reason when !verified
   std::string common_name;
   std::vector<std::string> organizations;
+  // The leaf first, then the intermediates the client sent; empty when not known (tests that build a
+  // PeerCertificate by hand).
+  std::vector<std::shared_ptr<X509>> chain{};  // {}: a PeerCertificate built by hand may leave it out
 };
 
 struct Request {
