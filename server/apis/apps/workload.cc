@@ -1,6 +1,6 @@
 #include "server/apis/apps/workload.h"
 
-#include "server/selectors/label_selector.h"
+#include "server/selectors/metav1_label_selector.h"
 
 #include <algorithm>
 #include <map>
@@ -143,31 +143,9 @@ void apply_template_defaults(json::object& workload) {
 
 std::optional<std::string> selector_string(const json::object* selector) {
   if (!selector) return std::string();
-  std::string text;
-  auto append = [&text](const std::string& requirement) { text += (text.empty() ? "" : ",") + requirement; };
-  for (const auto& [key, value] : string_map(object_at(*selector, "matchLabels"))) append(key + "=" + value);
-  if (const json::array* expressions = array_at(selector, "matchExpressions")) {
-    for (const auto& expression : *expressions) {
-      if (!expression.is_object()) return std::nullopt;
-      const json::object& requirement = expression.as_object();
-      std::string key(string_at(&requirement, "key"));
-      std::string_view op = string_at(&requirement, "operator");
-      std::string values;
-      if (const json::array* list = array_at(&requirement, "values"))
-        for (const auto& value : *list)
-          if (value.is_string()) values += (values.empty() ? "" : ",") + std::string(value.as_string());
-      if (op == "In") append(key + " in (" + values + ")");
-      else if (op == "NotIn") append(key + " notin (" + values + ")");
-      else if (op == "Exists") append(key);
-      else if (op == "DoesNotExist") append("!" + key);
-      else return std::nullopt;
-    }
-  }
-  try {
-    return selectors::LabelSelector::parse(text).to_string();
-  } catch (const selectors::SelectorParseError&) {
-    return std::nullopt;
-  }
+  std::optional<selectors::LabelSelector> parsed = selectors::label_selector_from_metav1(*selector);
+  if (!parsed) return std::nullopt;
+  return parsed->to_string();
 }
 
 validation::ErrorList validate_workload_spec(const json::object& workload, const WorkloadRules& rules) {

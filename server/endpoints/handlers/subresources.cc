@@ -5,6 +5,7 @@
 #include "server/patch/merge_patch.h"
 #include "server/patch/strategic_merge_patch.h"
 #include "server/registry/object_meta.h"
+#include "server/selectors/metav1_label_selector.h"
 
 #include <boost/json.hpp>
 
@@ -30,37 +31,11 @@ const json::object* object_member(const json::object& object, std::string_view k
   return it != object.end() && it->value().is_object() ? &it->value().as_object() : nullptr;
 }
 
-// metav1.LabelSelectorAsSelector(...).String(): requirements sorted by key.
+// metav1.LabelSelectorAsSelector(...).String(); stored selectors were validated, so one that does not convert is "".
 std::string selector_string(const json::object* selector) {
   if (!selector) return "";
-  std::vector<std::pair<std::string, std::string>> requirements;
-  if (const json::object* labels = object_member(*selector, "matchLabels"))
-    for (const auto& [key, value] : *labels)
-      requirements.emplace_back(std::string(key), std::string(key) + "=" + std::string(value.as_string()));
-  if (auto it = selector->find("matchExpressions"); it != selector->end() && it->value().is_array()) {
-    for (const auto& item : it->value().as_array()) {
-      if (!item.is_object()) continue;
-      const auto& expression = item.as_object();
-      const std::string key(registry::string_field(expression, "key"));
-      const std::string_view op = registry::string_field(expression, "operator");
-      std::vector<std::string> values;
-      if (auto v = expression.find("values"); v != expression.end() && v->value().is_array())
-        for (const auto& value : v->value().as_array())
-          if (value.is_string()) values.emplace_back(value.as_string());
-      std::sort(values.begin(), values.end());
-      std::string joined;
-      for (const auto& value : values) joined += (joined.empty() ? "" : ",") + value;
-      if (op == "In") requirements.emplace_back(key, key + " in (" + joined + ")");
-      else if (op == "NotIn") requirements.emplace_back(key, key + " notin (" + joined + ")");
-      else if (op == "Exists") requirements.emplace_back(key, key);
-      else if (op == "DoesNotExist") requirements.emplace_back(key, "!" + key);
-    }
-  }
-  std::stable_sort(requirements.begin(), requirements.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::string out;
-  for (const auto& [key, text] : requirements) out += (out.empty() ? "" : ",") + text;
-  return out;
+  std::optional<selectors::LabelSelector> parsed = selectors::label_selector_from_metav1(*selector);
+  return parsed ? parsed->to_string() : "";
 }
 
 std::int64_t replicas_of(const json::object* holder) {
