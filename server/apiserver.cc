@@ -223,7 +223,7 @@ int run_apiserver(const Options& options) {
                                                    apis.store(kRbacGroup, "clusterrolebindings")};
     if (std::find(stores.begin(), stores.end(), nullptr) == stores.end()) {
       rbac = std::make_unique<authorization::rbac::RbacMode>(stores, logger);
-      servers.kube().generic().health_checks.push_back(rbac->readiness_check());
+      apis.wait_for_rbac_authorizer(rbac->has_policy());
     }
   }
   try {
@@ -298,7 +298,7 @@ int run_apiserver(const Options& options) {
       logger.error(std::string("creating the system namespaces failed: ") + e.what());
     }
   });
-  if (rbac) asio::co_spawn(io, rbac->run(lifecycle), asio::detached);
+  if (rbac) rbac->run(io.get_executor());
   if (auto* configmaps = apis.store("", "configmaps"))
     asio::co_spawn(io, controlplane::maintain_authentication_configmap(
                            *configmaps, cluster_authentication_info(options, pki_material), lifecycle, logger),

@@ -93,6 +93,8 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   };
   namespace_controller_ = std::make_unique<controllers::NamespaceController>(*store("", "namespaces"), std::move(content),
                                                                              logger_, stopping_controllers_);
+  cluster_role_aggregation_ = std::make_unique<controllers::ClusterRoleAggregationController>(
+      *store("rbac.authorization.k8s.io", "clusterroles"), logger_, stopping_controllers_);
 }
 
 BuiltInApis::~BuiltInApis() = default;
@@ -163,6 +165,14 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
   kube.generic().health_checks.push_back(
       {"poststarthook/bootstrap-controller", [bootstrapped = bootstrapped_]() -> std::optional<std::string> {
          if (bootstrapped->load()) return std::nullopt;
+         return "not finished";
+       }});
+  kube.generic().health_checks.push_back(
+      {"poststarthook/rbac/bootstrap-roles", [bootstrap = rbac_bootstrap_]() -> std::optional<std::string> {
+         const authorization::rbac::BootstrapRevisions revisions{bootstrap->cluster_roles.load(),
+                                                                 bootstrap->cluster_role_bindings.load()};
+         if (bootstrap->done.load() && (!bootstrap->authorizer_has || bootstrap->authorizer_has(revisions)))
+           return std::nullopt;
          return "not finished";
        }});
   for (const auto& group : discovery_->groups()) {
@@ -237,6 +247,32 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   co_await core::ensure_kubernetes_service(*services, service_allocator_->network(), lifecycle, logger_);
   co_await core::ensure_kubernetes_endpoints(*store("", "endpoints"), service_allocator_->network(), lifecycle, logger_);
   bootstrapped_->store(!lifecycle.shutdown_initiated());
+  co_await store_rbac_bootstrap_policy(lifecycle);
+  asio::co_spawn(co_await asio::this_coro::executor, cluster_role_aggregation_->run(), asio::detached);
+}
+
+asio::awaitable<void> BuiltInApis::store_rbac_bootstrap_policy(const server::Lifecycle& lifecycle) {
+  constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
+  registry::Store& cluster_roles = *store(kRbacGroup, "clusterroles");
+  registry::Store& cluster_role_bindings = *store(kRbacGroup, "clusterrolebindings");
+  asio::steady_timer retry(co_await asio::this_coro::executor);
+  while (!lifecycle.shutdown_initiated()) {
+    try {
+      auto pending = authorization::rbac::ensure_bootstrap_policy(cluster_roles, cluster_role_bindings);
+      const authorization::rbac::BootstrapRevisions revisions = co_await std::move(pending);
+      rbac_bootstrap_->cluster_roles.store(revisions.cluster_roles);
+      rbac_bootstrap_->cluster_role_bindings.store(revisions.cluster_role_bindings);
+      rbac_bootstrap_->done.store(true);
+      logger_.info("RBAC: bootstrap cluster roles and bindings are in place");
+      co_return;
+    } catch (const apierrors::ApiError& error) {
+      logger_.warning("RBAC: storing the bootstrap policy failed, retrying: " + error.status().message);
+    } catch (const std::exception& error) {
+      logger_.warning(std::string("RBAC: storing the bootstrap policy failed, retrying: ") + error.what());
+    }
+    retry.expires_after(std::chrono::seconds(1));
+    co_await retry.async_wait(asio::use_awaitable);
+  }
 }
 
 asio::awaitable<void> BuiltInApis::shutdown() {

@@ -5,6 +5,8 @@
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
 #include "server/chain/kube_apiserver.h"
+#include "server/authorization/rbac/reconciliation.h"
+#include "server/controllers/cluster_role_aggregation.h"
 #include "server/controllers/namespace_controller.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
@@ -15,6 +17,7 @@
 #include <asio/any_io_executor.hpp>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -41,9 +44,14 @@ class BuiltInApis {
   authentication::ObjectGetter object_getter() const;
   // What RBAC objects written by requests are checked against; configure it before serving.
   authorization::rbac::EscalationCheck& escalation_check() { return *escalation_check_; }
+  // With RBAC authorization, /readyz also waits until its authorizer holds the bootstrap policy; set before serving.
+  void wait_for_rbac_authorizer(std::function<bool(const authorization::rbac::BootstrapRevisions&)> has_policy) {
+    rbac_bootstrap_->authorizer_has = std::move(has_policy);
+  }
   // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing,
   // starts following the services for IP and port allocation and creates the `kubernetes` service, retrying
-  // while storage is unreachable; until it has, the post-start hook check fails /readyz.
+  // while storage is unreachable; until it has, the post-start hook check fails /readyz. Then stores the
+  // bootstrap RBAC policy (the rbac/bootstrap-roles post-start hook) and starts the ClusterRole aggregation.
   asio::awaitable<void> bootstrap(const server::Lifecycle& lifecycle);
   // Stops every Cacher (ending their watches); call before the reactor stops.
   asio::awaitable<void> shutdown();
@@ -59,6 +67,7 @@ class BuiltInApis {
   };
 
   endpoints::GroupVersionService& service_for(const registry::ResourceDefinition& definition);
+  asio::awaitable<void> store_rbac_bootstrap_policy(const server::Lifecycle& lifecycle);
   asio::awaitable<void> check_namespace(const std::string& namespace_, const registry::ResourceDefinition& resource,
                                         const std::string& name) const;
 
@@ -76,6 +85,15 @@ class BuiltInApis {
   std::unique_ptr<schema::OpenApiDocuments> openapi_;
   std::unique_ptr<schema::OpenApiHandler> openapi_handler_;
   std::unique_ptr<controllers::NamespaceController> namespace_controller_;
+  std::unique_ptr<controllers::ClusterRoleAggregationController> cluster_role_aggregation_;
+  // Where the bootstrap RBAC policy was stored, once it is.
+  struct RbacBootstrap {
+    std::atomic<storage::Revision> cluster_roles{0};
+    std::atomic<storage::Revision> cluster_role_bindings{0};
+    std::atomic<bool> done{false};  // set after the revisions
+    std::function<bool(const authorization::rbac::BootstrapRevisions&)> authorizer_has;
+  };
+  std::shared_ptr<RbacBootstrap> rbac_bootstrap_ = std::make_shared<RbacBootstrap>();
   server::Lifecycle& lifecycle_;
   base::Logger& logger_;
   std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);

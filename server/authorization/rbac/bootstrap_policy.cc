@@ -1,110 +1,291 @@
 #include "server/authorization/rbac/bootstrap_policy.h"
 
-#include "server/apierrors/errors.h"
-#include "server/registry/object_meta.h"
-
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <charconv>
+#include <string_view>
 
+// The data of kube's bootstrappolicy.ClusterRoles and ClusterRoleBindings (policy.go, as its testdata golden
+// files print them), in kube's order: rule lists sorted as its PolicyRuleBuilder sorts them.
 namespace kapi::authorization::rbac {
 namespace {
 
 namespace json = boost::json;
+using Words = std::vector<std::string_view>;
 
-storage::Revision stored_revision(std::string_view stored) {
-  storage::Revision revision = 0;
-  if (auto object = registry::parse_json_object(stored)) {
-    std::string_view text = registry::meta_string(*object, "resourceVersion");
-    std::from_chars(text.data(), text.data() + text.size(), revision);
-  }
-  return revision;
+const Words kRead = {"get", "list", "watch"};
+const Words kReadWrite = {"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"};
+const Words kWrite = {"create", "update", "patch", "delete", "deletecollection"};
+const Words kEventWriters = {"create", "update", "patch"};
+constexpr std::string_view kAggregateTo = "rbac.authorization.k8s.io/aggregate-to-";
+
+json::array sorted(Words words) {
+  std::vector<std::string_view> list = std::move(words);
+  std::sort(list.begin(), list.end());
+  json::array out;
+  for (auto word : list) out.emplace_back(word);
+  return out;
 }
 
-json::object bootstrap_metadata(std::string_view name) {
+json::object rule(Words verbs, Words groups, Words resources, Words names = {}) {
+  json::object out{{"verbs", sorted(verbs)}, {"apiGroups", sorted(groups)}, {"resources", sorted(resources)}};
+  if (names.size() != 0) out["resourceNames"] = sorted(names);
+  return out;
+}
+
+json::object urls(Words verbs, Words paths) { return {{"verbs", sorted(verbs)}, {"nonResourceURLs", sorted(paths)}}; }
+
+// kube's eventsRule(): events in the core and events.k8s.io groups.
+json::object events_rule() { return rule(kEventWriters, {"", "events.k8s.io"}, {"events"}); }
+
+json::object metadata(std::string_view name, json::object labels = {}) {
+  labels["kubernetes.io/bootstrapping"] = "rbac-defaults";
   return {{"name", name},
-          {"labels", json::object{{"kubernetes.io/bootstrapping", "rbac-defaults"}}},
+          {"labels", std::move(labels)},
           {"annotations", json::object{{"rbac.authorization.kubernetes.io/autoupdate", "true"}}}};
 }
 
-json::object cluster_role(std::string_view name, json::array rules) {
+json::object cluster_role(std::string_view name, json::array rules, json::object labels = {}) {
   return {{"kind", "ClusterRole"},
           {"apiVersion", "rbac.authorization.k8s.io/v1"},
-          {"metadata", bootstrap_metadata(name)},
+          {"metadata", metadata(name, std::move(labels))},
           {"rules", std::move(rules)}};
 }
 
-json::object binding(std::string_view role, std::vector<std::string_view> groups) {
-  json::array subjects;
-  for (auto group : groups)
-    subjects.push_back(json::object{{"kind", "Group"}, {"apiGroup", "rbac.authorization.k8s.io"}, {"name", group}});
-  return {{"kind", "ClusterRoleBinding"},
-          {"apiVersion", "rbac.authorization.k8s.io/v1"},
-          {"metadata", bootstrap_metadata(role)},
-          {"roleRef", json::object{{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", role}}},
-          {"subjects", std::move(subjects)}};
+// A role labelled so that the aggregated role `into` (admin, edit or view) takes its rules.
+json::object aggregate_to(std::string_view into) { return {{std::string(kAggregateTo) + std::string(into), "true"}}; }
+
+// admin, edit and view: their rules are what the aggregation controller gathers from the labelled roles.
+json::object aggregated_role(std::string_view name, json::object labels) {
+  json::object role = cluster_role(name, {}, std::move(labels));
+  json::object selector{{"matchLabels", aggregate_to(name)}};
+  role["aggregationRule"] = json::object{{"clusterRoleSelectors", json::array{std::move(selector)}}};
+  return role;
 }
 
-json::object urls(std::vector<std::string_view> paths) {
-  json::array list;
-  for (auto path : paths) list.emplace_back(path);
-  return {{"verbs", json::array{"get"}}, {"nonResourceURLs", std::move(list)}};
+json::object subject(std::string_view kind, std::string_view name, std::string_view namespace_ = {}) {
+  if (kind == "ServiceAccount") return {{"kind", kind}, {"name", name}, {"namespace", namespace_}};
+  return {{"kind", kind}, {"apiGroup", "rbac.authorization.k8s.io"}, {"name", name}};
+}
+
+json::object binding(std::string_view role, json::array subjects) {
+  json::object out{{"kind", "ClusterRoleBinding"},
+                   {"apiVersion", "rbac.authorization.k8s.io/v1"},
+                   {"metadata", metadata(role)},
+                   {"roleRef", json::object{{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", role}}}};
+  if (!subjects.empty()) out["subjects"] = std::move(subjects);
+  return out;
+}
+
+json::array groups(Words names) {
+  json::array out;
+  for (auto name : names) out.push_back(subject("Group", name));
+  return out;
+}
+
+json::array users(Words names) {
+  json::array out;
+  for (auto name : names) out.push_back(subject("User", name));
+  return out;
+}
+
+json::object signer_approver(std::string_view signer) {
+  return cluster_role(std::string("system:certificates.k8s.io:") + std::string(signer.substr(signer.find('/') + 1)) +
+                          "-approver",
+                      {rule({"approve"}, {"certificates.k8s.io"}, {"signers"}, {signer})});
+}
+
+json::array aggregate_to_edit_rules() {
+  return {
+      rule(kRead, {""}, {"pods/attach", "pods/proxy", "pods/exec", "pods/portforward", "secrets", "services/proxy"}),
+      rule({"impersonate"}, {""}, {"serviceaccounts"}),
+      rule(kWrite, {""}, {"pods", "pods/attach", "pods/proxy", "pods/exec", "pods/portforward"}),
+      rule({"create"}, {""}, {"pods/eviction"}),
+      rule(kWrite, {""}, {"replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts", "services",
+                          "services/proxy", "persistentvolumeclaims", "configmaps", "secrets", "events"}),
+      rule({"create"}, {""}, {"serviceaccounts/token"}),
+      rule(kWrite, {"apps"}, {"statefulsets", "statefulsets/scale", "daemonsets", "deployments", "deployments/scale",
+                              "deployments/rollback", "replicasets", "replicasets/scale"}),
+      rule(kWrite, {"autoscaling"}, {"horizontalpodautoscalers"}),
+      rule(kWrite, {"batch"}, {"jobs", "cronjobs"}),
+      rule(kWrite, {"extensions"}, {"daemonsets", "deployments", "deployments/scale", "deployments/rollback",
+                                    "ingresses", "replicasets", "replicasets/scale", "replicationcontrollers/scale",
+                                    "networkpolicies"}),
+      rule(kWrite, {"policy"}, {"poddisruptionbudgets"}),
+      rule(kWrite, {"networking.k8s.io"}, {"ingresses", "networkpolicies"}),
+      rule(kReadWrite, {"coordination.k8s.io"}, {"leases"}),
+  };
+}
+
+json::array aggregate_to_view_rules() {
+  return {
+      rule(kRead, {""}, {"pods", "replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts",
+                         "services", "services/status", "endpoints", "persistentvolumeclaims",
+                         "persistentvolumeclaims/status", "configmaps"}),
+      rule(kRead, {""}, {"limitranges", "resourcequotas", "bindings", "events", "pods/status",
+                         "resourcequotas/status", "namespaces/status", "replicationcontrollers/status", "pods/log"}),
+      rule(kRead, {""}, {"namespaces"}),
+      rule(kRead, {"discovery.k8s.io"}, {"endpointslices"}),
+      rule(kRead, {"apps"}, {"controllerrevisions", "statefulsets", "statefulsets/status", "statefulsets/scale",
+                             "daemonsets", "daemonsets/status", "deployments", "deployments/status",
+                             "deployments/scale", "replicasets", "replicasets/status", "replicasets/scale"}),
+      rule(kRead, {"autoscaling"}, {"horizontalpodautoscalers", "horizontalpodautoscalers/status"}),
+      rule(kRead, {"batch"}, {"jobs", "cronjobs", "cronjobs/status", "jobs/status"}),
+      rule(kRead, {"extensions"}, {"daemonsets", "daemonsets/status", "deployments", "deployments/scale",
+                                   "deployments/status", "ingresses", "ingresses/status", "replicasets",
+                                   "replicasets/scale", "replicasets/status", "replicationcontrollers/scale",
+                                   "networkpolicies"}),
+      rule(kRead, {"policy"}, {"poddisruptionbudgets", "poddisruptionbudgets/status"}),
+      rule(kRead, {"networking.k8s.io"}, {"ingresses", "ingresses/status", "networkpolicies"}),
+  };
+}
+
+json::array node_rules() {
+  return {
+      rule({"create"}, {"authentication.k8s.io"}, {"tokenreviews"}),
+      rule({"create"}, {"authorization.k8s.io"}, {"subjectaccessreviews", "localsubjectaccessreviews"}),
+      rule(kRead, {""}, {"services"}),
+      rule({"create", "get", "list", "watch"}, {""}, {"nodes"}),
+      rule({"update", "patch"}, {""}, {"nodes/status"}),
+      rule({"update", "patch"}, {""}, {"nodes"}),
+      rule(kEventWriters, {""}, {"events"}),
+      rule(kRead, {""}, {"pods"}),
+      rule({"create", "delete"}, {""}, {"pods"}),
+      rule({"update", "patch"}, {""}, {"pods/status"}),
+      rule({"create"}, {""}, {"pods/eviction"}),
+      rule(kRead, {""}, {"secrets", "configmaps"}),
+      rule({"get"}, {""}, {"persistentvolumeclaims", "persistentvolumes"}),
+      rule({"get"}, {""}, {"endpoints"}),
+      rule({"create", "get", "list", "watch"}, {"certificates.k8s.io"}, {"certificatesigningrequests"}),
+      rule({"get", "create", "update", "patch", "delete"}, {"coordination.k8s.io"}, {"leases"}),
+      rule({"get"}, {"storage.k8s.io"}, {"volumeattachments"}),
+      rule({"create"}, {""}, {"serviceaccounts/token"}),
+      rule({"get", "update", "patch"}, {""}, {"persistentvolumeclaims/status"}),
+      rule(kRead, {"storage.k8s.io"}, {"csidrivers"}),
+      rule({"get", "create", "update", "patch", "delete"}, {"storage.k8s.io"}, {"csinodes"}),
+      rule(kRead, {"node.k8s.io"}, {"runtimeclasses"}),
+  };
+}
+
+json::array kube_controller_manager_rules() {
+  return {
+      events_rule(),
+      rule({"create"}, {"coordination.k8s.io"}, {"leases"}),
+      rule({"get", "update"}, {"coordination.k8s.io"}, {"leases"}, {"kube-controller-manager"}),
+      rule({"create"}, {""}, {"secrets", "serviceaccounts"}),
+      rule({"delete"}, {""}, {"secrets"}),
+      rule({"get"}, {""}, {"namespaces", "secrets", "serviceaccounts", "configmaps"}),
+      rule({"update"}, {""}, {"secrets", "serviceaccounts"}),
+      rule({"create"}, {"authentication.k8s.io"}, {"tokenreviews"}),
+      rule({"create"}, {"authorization.k8s.io"}, {"subjectaccessreviews"}),
+      rule({"list", "watch"}, {"*"}, {"*"}),
+      rule({"create"}, {""}, {"serviceaccounts/token"}),
+  };
+}
+
+json::array kube_scheduler_rules() {
+  return {
+      events_rule(),
+      rule({"create"}, {"coordination.k8s.io"}, {"leases"}),
+      rule({"get", "update"}, {"coordination.k8s.io"}, {"leases"}, {"kube-scheduler"}),
+      rule(kRead, {""}, {"nodes"}),
+      rule({"get", "list", "watch", "delete"}, {""}, {"pods"}),
+      rule({"create"}, {""}, {"bindings", "pods/binding"}),
+      rule({"patch", "update"}, {""}, {"pods/status"}),
+      rule(kRead, {""}, {"replicationcontrollers", "services"}),
+      rule(kRead, {"apps", "extensions"}, {"replicasets"}),
+      rule(kRead, {"apps"}, {"statefulsets"}),
+      rule(kRead, {"policy"}, {"poddisruptionbudgets"}),
+      rule(kRead, {""}, {"persistentvolumeclaims", "persistentvolumes"}),
+      rule({"create"}, {"authentication.k8s.io"}, {"tokenreviews"}),
+      rule({"create"}, {"authorization.k8s.io"}, {"subjectaccessreviews"}),
+      rule(kRead, {"storage.k8s.io"}, {"csinodes"}),
+      rule(kRead, {""}, {"namespaces"}),
+      rule(kRead, {"storage.k8s.io"}, {"csidrivers"}),
+      rule(kRead, {"storage.k8s.io"}, {"csistoragecapacities"}),
+  };
 }
 
 }  // namespace
 
 std::vector<json::object> bootstrap_cluster_roles() {
   return {
-      cluster_role("cluster-admin",
-                   json::array{json::object{{"verbs", json::array{"*"}}, {"apiGroups", json::array{"*"}},
-                                            {"resources", json::array{"*"}}},
-                               json::object{{"verbs", json::array{"*"}}, {"nonResourceURLs", json::array{"*"}}}}),
-      cluster_role("system:discovery", json::array{urls({"/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez",
-                                                         "/openapi", "/openapi/*", "/readyz", "/version", "/version/"})}),
+      cluster_role("cluster-admin", {rule({"*"}, {"*"}, {"*"}), urls({"*"}, {"*"})}),
+      cluster_role("system:discovery", {urls({"get"}, {"/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez",
+                                                       "/openapi", "/openapi/*", "/readyz", "/version", "/version/"})}),
+      cluster_role("system:monitoring", {urls({"get"}, {"/metrics", "/metrics/slis", "/livez", "/readyz", "/healthz",
+                                                        "/livez/*", "/readyz/*", "/healthz/*"})}),
       cluster_role("system:basic-user",
-                   json::array{json::object{{"verbs", json::array{"create"}},
-                                            {"apiGroups", json::array{"authentication.k8s.io"}},
-                                            {"resources", json::array{"selfsubjectreviews"}}},
-                               json::object{{"verbs", json::array{"create"}},
-                                            {"apiGroups", json::array{"authorization.k8s.io"}},
-                                            {"resources", json::array{"selfsubjectaccessreviews", "selfsubjectrulesreviews"}}}}),
+                   {rule({"create"}, {"authorization.k8s.io"}, {"selfsubjectaccessreviews", "selfsubjectrulesreviews"}),
+                    rule({"create"}, {"authentication.k8s.io"}, {"selfsubjectreviews"})}),
       cluster_role("system:public-info-viewer",
-                   json::array{urls({"/healthz", "/livez", "/readyz", "/version", "/version/"})}),
+                   {urls({"get"}, {"/livez", "/readyz", "/healthz", "/version", "/version/"})}),
+      aggregated_role("admin", {}),
+      aggregated_role("edit", aggregate_to("admin")),
+      aggregated_role("view", aggregate_to("edit")),
+      cluster_role("system:aggregate-to-admin",
+                   {rule({"create"}, {"authorization.k8s.io"}, {"localsubjectaccessreviews"}),
+                    rule(kReadWrite, {"rbac.authorization.k8s.io"}, {"roles", "rolebindings"})},
+                   aggregate_to("admin")),
+      cluster_role("system:aggregate-to-edit", aggregate_to_edit_rules(), aggregate_to("edit")),
+      cluster_role("system:aggregate-to-view", aggregate_to_view_rules(), aggregate_to("view")),
+      cluster_role("system:heapster", {rule(kRead, {""}, {"events", "pods", "nodes", "namespaces"}),
+                                       rule(kRead, {"extensions"}, {"deployments"})}),
+      cluster_role("system:node", node_rules()),
+      cluster_role("system:node-problem-detector",
+                   {rule({"get"}, {""}, {"nodes"}), rule({"patch"}, {""}, {"nodes/status"}), events_rule()}),
+      cluster_role("system:kubelet-api-admin",
+                   {rule(kRead, {""}, {"nodes"}), rule({"proxy"}, {""}, {"nodes"}),
+                    rule({"*"}, {""}, {"nodes/proxy", "nodes/metrics", "nodes/stats", "nodes/log"})}),
+      cluster_role("system:node-bootstrapper",
+                   {rule({"create", "get", "list", "watch"}, {"certificates.k8s.io"}, {"certificatesigningrequests"})}),
+      cluster_role("system:auth-delegator", {rule({"create"}, {"authentication.k8s.io"}, {"tokenreviews"}),
+                                             rule({"create"}, {"authorization.k8s.io"}, {"subjectaccessreviews"})}),
+      cluster_role("system:kube-aggregator", {rule(kRead, {""}, {"services", "endpoints"})}),
+      cluster_role("system:kube-controller-manager", kube_controller_manager_rules()),
+      cluster_role("system:kube-dns", {rule({"list", "watch"}, {""}, {"endpoints", "services"})}),
+      cluster_role("system:persistent-volume-provisioner",
+                   {rule({"get", "list", "watch", "create", "delete"}, {""}, {"persistentvolumes"}),
+                    rule({"get", "list", "watch", "update"}, {""}, {"persistentvolumeclaims"}),
+                    rule(kRead, {"storage.k8s.io"}, {"storageclasses"}), rule({"watch"}, {""}, {"events"}),
+                    events_rule()}),
+      cluster_role("system:certificates.k8s.io:certificatesigningrequests:nodeclient",
+                   {rule({"create"}, {"certificates.k8s.io"}, {"certificatesigningrequests/nodeclient"})}),
+      cluster_role("system:certificates.k8s.io:certificatesigningrequests:selfnodeclient",
+                   {rule({"create"}, {"certificates.k8s.io"}, {"certificatesigningrequests/selfnodeclient"})}),
+      cluster_role("system:volume-scheduler",
+                   {rule({"get", "list", "watch", "update", "patch"}, {""}, {"persistentvolumes"}),
+                    rule(kRead, {"storage.k8s.io"}, {"storageclasses"}),
+                    rule({"get", "list", "watch", "update", "patch"}, {""}, {"persistentvolumeclaims"})}),
+      signer_approver("kubernetes.io/legacy-unknown"),
+      signer_approver("kubernetes.io/kubelet-serving"),
+      signer_approver("kubernetes.io/kube-apiserver-client"),
+      signer_approver("kubernetes.io/kube-apiserver-client-kubelet"),
+      cluster_role("system:service-account-issuer-discovery",
+                   {urls({"get"}, {"/.well-known/openid-configuration", "/openid/v1/jwks"})}),
+      cluster_role("system:node-proxier", {rule({"list", "watch"}, {""}, {"services", "endpoints"}),
+                                           rule(kRead, {""}, {"nodes"}), events_rule(),
+                                           rule({"list", "watch"}, {"discovery.k8s.io"}, {"endpointslices"})}),
+      cluster_role("system:kube-scheduler", kube_scheduler_rules()),
   };
 }
 
 std::vector<json::object> bootstrap_cluster_role_bindings() {
   return {
-      binding("cluster-admin", {"system:masters"}),
-      binding("system:discovery", {"system:authenticated"}),
-      binding("system:basic-user", {"system:authenticated"}),
-      binding("system:public-info-viewer", {"system:authenticated", "system:unauthenticated"}),
+      binding("cluster-admin", groups({"system:masters"})),
+      binding("system:monitoring", groups({"system:monitoring"})),
+      binding("system:discovery", groups({"system:authenticated"})),
+      binding("system:basic-user", groups({"system:authenticated"})),
+      binding("system:public-info-viewer", groups({"system:authenticated", "system:unauthenticated"})),
+      binding("system:node-proxier", users({"system:kube-proxy"})),
+      binding("system:kube-controller-manager", users({"system:kube-controller-manager"})),
+      binding("system:kube-dns", {subject("ServiceAccount", "kube-dns", "kube-system")}),
+      binding("system:kube-scheduler", users({"system:kube-scheduler"})),
+      binding("system:volume-scheduler", users({"system:kube-scheduler"})),
+      // Nodes get their rights from the Node authorizer in kube; the binding exists without subjects.
+      binding("system:node", {}),
+      binding("system:service-account-issuer-discovery", groups({"system:serviceaccounts"})),
   };
-}
-
-asio::awaitable<BootstrapRevisions> ensure_bootstrap_policy(registry::Store& cluster_roles,
-                                                            registry::Store& cluster_role_bindings) {
-  BootstrapRevisions revisions;
-  for (auto* store : {&cluster_roles, &cluster_role_bindings}) {
-    const bool roles = store == &cluster_roles;
-    storage::Revision& revision = roles ? revisions.cluster_roles : revisions.cluster_role_bindings;
-    for (json::object& object : roles ? bootstrap_cluster_roles() : bootstrap_cluster_role_bindings()) {
-      std::string name(registry::meta_string(object, "name"));
-      std::string stored;
-      bool exists = false;
-      try {
-        registry::WriteOptions options;
-        stored = co_await store->create("", std::move(object), options);
-      } catch (const apierrors::ApiError& error) {
-        if (error.status().code != 409) throw;  // already there: its owner's version stands
-        exists = true;
-      }
-      if (exists) stored = (co_await store->get("", name, "")).json;
-      revision = std::max(revision, stored_revision(stored));
-    }
-  }
-  co_return revisions;
 }
 
 }  // namespace kapi::authorization::rbac

@@ -1,15 +1,14 @@
 #pragma once
-// --authorization-mode=RBAC put together: the authorizer, the feed that keeps its policy in step with the stored
-// roles and bindings, and the bootstrap policy created at start. Until the policy is listed and the bootstrap
-// roles exist, /readyz fails its "poststarthook/rbac/bootstrap-roles" check, as kube-apiserver's does.
-#include "server/authorization/rbac/bootstrap_policy.h"
+// --authorization-mode=RBAC put together: the authorizer and the feed that keeps its policy in step with the stored
+// roles and bindings. The bootstrap policy is stored by the built-in APIs (reconciliation.h); their readiness check
+// also waits, with RBAC authorization, until this authorizer holds it (has_policy).
 #include "server/authorization/rbac/policy_feed.h"
-#include "server/healthz/healthz.h"
-#include "server/lifecycle.h"
+#include "server/authorization/rbac/reconciliation.h"
 
-#include <asio/awaitable.hpp>
+#include <asio/any_io_executor.hpp>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace kapi::authorization::rbac {
@@ -20,26 +19,18 @@ class RbacMode {
 
   std::shared_ptr<const Authorizer> authorizer() const { return authorizer_; }
   std::shared_ptr<const RbacAuthorizer> rbac_authorizer() const { return authorizer_; }
-  server::healthz::Check readiness_check() const;
+  // Whether the authorizer's policy is listed and reflects the given revisions (callable from any thread).
+  std::function<bool(const BootstrapRevisions&)> has_policy() const;
 
-  // Starts following the policy and creates the bootstrap roles (retrying while storage fails); the feed runs
-  // until stop().
-  asio::awaitable<void> run(const server::Lifecycle& lifecycle);
+  // Starts following the policy; the feed runs until stop().
+  void run(const asio::any_io_executor& executor);
   void stop() { stopping_->store(true); }
 
  private:
   PolicyFeed::Stores stores_;
-  base::Logger& logger_;
   std::shared_ptr<RbacAuthorizer> authorizer_ = std::make_shared<RbacAuthorizer>();
   std::shared_ptr<PolicyFeed> feed_;
   std::shared_ptr<std::atomic<bool>> stopping_ = std::make_shared<std::atomic<bool>>(false);
-  // Where the bootstrap policy was stored, once it is; ready when the feed has seen those revisions.
-  struct Bootstrap {
-    std::atomic<storage::Revision> cluster_roles{0};
-    std::atomic<storage::Revision> cluster_role_bindings{0};
-    std::atomic<bool> done{false};  // set after the revisions
-  };
-  std::shared_ptr<Bootstrap> bootstrap_ = std::make_shared<Bootstrap>();
 };
 
 }  // namespace kapi::authorization::rbac

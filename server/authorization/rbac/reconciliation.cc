@@ -1,0 +1,236 @@
+#include "server/authorization/rbac/reconciliation.h"
+
+#include "server/apierrors/errors.h"
+#include "server/authorization/rbac/bootstrap_policy.h"
+#include "server/authorization/rbac/escalation.h"
+#include "server/authorization/rbac/policy.h"
+#include "server/registry/object_meta.h"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+
+namespace kapi::authorization::rbac {
+namespace {
+
+namespace json = boost::json;
+
+const json::object& member_object(const json::object& object, std::string_view key) {
+  static const json::object empty;
+  const json::value* value = object.if_contains(key);
+  return value && value->is_object() ? value->get_object() : empty;
+}
+
+const json::array& member_array(const json::object& object, std::string_view key) {
+  static const json::array empty;
+  const json::value* value = object.if_contains(key);
+  return value && value->is_array() ? value->get_array() : empty;
+}
+
+bool is_protected(const json::object& existing) {
+  const json::value* value = member_object(member_object(existing, "metadata"), "annotations")
+                                 .if_contains("rbac.authorization.kubernetes.io/autoupdate");
+  return value && value->is_string() && value->get_string() == "false";
+}
+
+// kube's merge(expected, existing): the expected entries, overridden by the existing ones. True when that added any.
+bool merge_into(json::object& metadata, const json::object& expected_metadata, std::string_view key) {
+  const json::object& expected = member_object(expected_metadata, key);
+  json::object merged = member_object(metadata, key);
+  bool added = false;
+  for (const auto& [name, value] : expected)
+    if (!merged.contains(name)) {
+      merged[name] = value;
+      added = true;
+    }
+  if (added) metadata[key] = std::move(merged);
+  return added;
+}
+
+bool merge_metadata(json::object& result, const json::object& expected) {
+  json::value& metadata = result["metadata"];
+  if (!metadata.is_object()) metadata = json::object();
+  const json::object& expected_metadata = member_object(expected, "metadata");
+  const bool annotations = merge_into(metadata.get_object(), expected_metadata, "annotations");
+  const bool labels = merge_into(metadata.get_object(), expected_metadata, "labels");
+  return annotations || labels;
+}
+
+json::array strings(const std::vector<std::string>& list) {
+  json::array out;
+  for (const auto& item : list) out.emplace_back(item);
+  return out;
+}
+
+// rbacv1.PolicyRule as Go encodes it: verbs always, the other lists when not empty.
+json::object rule_json(const PolicyRule& rule) {
+  json::object out{{"verbs", strings(rule.verbs)}};
+  if (!rule.api_groups.empty()) out["apiGroups"] = strings(rule.api_groups);
+  if (!rule.resources.empty()) out["resources"] = strings(rule.resources);
+  if (!rule.resource_names.empty()) out["resourceNames"] = strings(rule.resource_names);
+  if (!rule.non_resource_urls.empty()) out["nonResourceURLs"] = strings(rule.non_resource_urls);
+  return out;
+}
+
+const json::array& selectors_of(const json::object& role) {
+  return member_array(member_object(role, "aggregationRule"), "clusterRoleSelectors");
+}
+
+bool contains(const json::array& list, const json::value& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// Subjects and roleRefs compare field by field, an absent field as "".
+json::object normalized(const json::object& reference, std::initializer_list<std::string_view> fields) {
+  json::object out;
+  for (auto field : fields) {
+    const json::value* value = reference.if_contains(field);
+    out[field] = value && value->is_string() ? value->get_string() : json::string();
+  }
+  return out;
+}
+
+json::object subject_key(const json::value& subject) {
+  return subject.is_object() ? normalized(subject.get_object(), {"kind", "apiGroup", "name", "namespace"}) : json::object();
+}
+
+storage::Revision stored_revision(std::string_view stored) {
+  storage::Revision revision = 0;
+  if (auto object = registry::parse_json_object(stored)) {
+    std::string_view text = registry::meta_string(*object, "resourceVersion");
+    std::from_chars(text.data(), text.data() + text.size(), revision);
+  }
+  return revision;
+}
+
+// The stored object, or std::nullopt when there is none.
+asio::awaitable<std::optional<std::string>> find(registry::Store& store, const std::string& name) {
+  std::optional<std::string> found;
+  try {
+    auto pending = store.get("", name, "");  // no temporaries in a co_await (g++ 12)
+    registry::ReadObject read = co_await std::move(pending);
+    found = std::move(read.json);
+  } catch (const apierrors::ApiError& error) {
+    if (error.status().code != 404) throw;
+  }
+  co_return found;
+}
+
+// Stores what `reconcile` makes of the current object (rerun on the latest one after a lost race).
+template <typename Reconcile>
+asio::awaitable<std::string> update(registry::Store& store, const std::string& name, Reconcile reconcile) {
+  registry::UpdateFunction function = [&](const json::object* current) -> json::object {
+    const auto& definition = store.definition();
+    if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
+    return reconcile(*current).value_or(*current);
+  };
+  auto pending = store.update("", name, std::move(function), registry::WriteOptions{});
+  std::pair<std::string, bool> stored = co_await std::move(pending);
+  co_return std::move(stored.first);
+}
+
+}  // namespace
+
+std::optional<json::object> reconcile_role(const json::object& existing, const json::object& expected) {
+  if (is_protected(existing)) return std::nullopt;
+  json::object result = existing;
+  bool changed = merge_metadata(result, expected);
+
+  // validation.Covers; the missing rules are added compacted, as the escalation check lists them.
+  std::vector<PolicyRule> missing = uncovered_rules(rules_of(existing), rules_of(expected));
+  if (!missing.empty()) {
+    json::array rules = member_array(existing, "rules");
+    for (const auto& rule : missing) rules.push_back(rule_json(rule));
+    result["rules"] = std::move(rules);
+    changed = true;
+  }
+
+  const json::array& expected_selectors = selectors_of(expected);
+  if (!expected.contains("aggregationRule") && existing.contains("aggregationRule")) {
+    result.erase("aggregationRule");  // kube's role is not aggregated (any more)
+    changed = true;
+  } else if (expected.contains("aggregationRule")) {
+    json::array selectors = selectors_of(existing);
+    const std::size_t before = selectors.size();
+    for (const auto& selector : expected_selectors)
+      if (!contains(selectors, selector)) selectors.push_back(selector);
+    if (selectors.size() != before || !existing.contains("aggregationRule")) {
+      result["aggregationRule"] = json::object{{"clusterRoleSelectors", std::move(selectors)}};
+      changed = true;
+    }
+  }
+  if (!changed) return std::nullopt;
+  return result;
+}
+
+std::optional<ReconciledBinding> reconcile_binding(const json::object& existing, const json::object& expected) {
+  if (is_protected(existing)) return std::nullopt;
+  auto role_ref = [](const json::object& binding) {
+    return normalized(member_object(binding, "roleRef"), {"apiGroup", "kind", "name"});
+  };
+  if (role_ref(existing) != role_ref(expected))
+    return ReconciledBinding{expected, true};
+
+  json::object result = existing;
+  bool changed = merge_metadata(result, expected);
+  json::array subjects = member_array(existing, "subjects");
+  json::array keys;
+  for (const auto& subject : subjects) keys.push_back(subject_key(subject));
+  for (const auto& subject : member_array(expected, "subjects"))
+    if (!contains(keys, subject_key(subject))) {
+      subjects.push_back(subject);
+      changed = true;
+    }
+  if (!changed) return std::nullopt;
+  if (!subjects.empty()) result["subjects"] = std::move(subjects);
+  return ReconciledBinding{std::move(result), false};
+}
+
+asio::awaitable<BootstrapRevisions> ensure_bootstrap_policy(registry::Store& cluster_roles,
+                                                            registry::Store& cluster_role_bindings) {
+  BootstrapRevisions revisions;
+  const std::vector<json::object> roles = bootstrap_cluster_roles();
+  for (const json::object& expected : roles) {
+    const std::string name(registry::meta_string(expected, "name"));
+    std::optional<std::string> stored = co_await find(cluster_roles, name);
+    if (!stored) {
+      auto pending = cluster_roles.create("", expected, registry::WriteOptions{});
+      stored = co_await std::move(pending);
+    } else if (auto existing = registry::parse_json_object(*stored); existing && reconcile_role(*existing, expected)) {
+      auto pending = update(cluster_roles, name, [&](const json::object& current) { return reconcile_role(current, expected); });
+      stored = co_await std::move(pending);
+    }
+    revisions.cluster_roles = std::max(revisions.cluster_roles, stored_revision(*stored));
+  }
+  const std::vector<json::object> bindings = bootstrap_cluster_role_bindings();
+  for (const json::object& expected : bindings) {
+    const std::string name(registry::meta_string(expected, "name"));
+    std::optional<std::string> stored = co_await find(cluster_role_bindings, name);
+    std::optional<ReconciledBinding> reconciled;
+    if (stored)
+      if (auto existing = registry::parse_json_object(*stored)) reconciled = reconcile_binding(*existing, expected);
+    if (reconciled && reconciled->recreate) {
+      auto pending = cluster_role_bindings.remove("", name, registry::DeleteOptions{});
+      co_await std::move(pending);
+      stored.reset();
+    }
+    if (!stored) {
+      auto pending = cluster_role_bindings.create("", expected, registry::WriteOptions{});
+      stored = co_await std::move(pending);
+    } else if (reconciled) {
+      auto pending = update(cluster_role_bindings, name, [&](const json::object& current) -> std::optional<json::object> {
+        auto again = reconcile_binding(current, expected);
+        if (again && again->recreate)  // changed under us: the next attempt starts over
+          throw apierrors::ApiError(apierrors::conflict("rbac.authorization.k8s.io", "clusterrolebindings", name,
+                                                        "its roleRef changed"));
+        return again ? std::optional<json::object>(std::move(again->binding)) : std::nullopt;
+      });
+      stored = co_await std::move(pending);
+    }
+    revisions.cluster_role_bindings = std::max(revisions.cluster_role_bindings, stored_revision(*stored));
+  }
+  co_return revisions;
+}
+
+}  // namespace kapi::authorization::rbac

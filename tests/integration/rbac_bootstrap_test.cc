@@ -1,0 +1,164 @@
+// The bootstrap RBAC policy as kube-apiserver keeps it: admin, edit and view gathered by the ClusterRole
+// aggregation controller (also from roles users add and remove), what edit and view grant through kubectl, and
+// reconciliation at start restoring what was taken from bootstrap roles and bindings, unless autoupdate=false.
+#include "tests/integration/kapi_suite.h"
+#include "tests/integration/kubectl_runner.h"
+#include "tests/support/etcd_process.h"
+
+#include <boost/json.hpp>
+
+#include <functional>
+#include <thread>
+
+namespace kapi::integration {
+namespace {
+
+using namespace std::chrono_literals;
+namespace json = boost::json;
+
+// The resources every rule of a stored ClusterRole names, in one string ("pods,secrets,...") to search.
+std::string resources_of(const test_support::KapiProcess& kapi, const std::string& role) {
+  CommandResult result = run_kubectl(kapi, "get clusterrole " + role + " -o json");
+  if (result.exit_code != 0) return "<" + result.output + ">";
+  std::string out;
+  const json::value object = json::parse(result.output);
+  if (const json::value* rules = object.as_object().if_contains("rules"); rules && rules->is_array())
+    for (const auto& rule : rules->as_array())
+      if (const json::value* resources = rule.as_object().if_contains("resources"))
+        for (const auto& resource : resources->as_array()) out += std::string(resource.as_string()) + ",";
+  return "," + out;
+}
+
+// Polls until `holds` is true of the role's resources (bounded); the last resources seen.
+std::string settle(const test_support::KapiProcess& kapi, const std::string& role,
+                   const std::function<bool(const std::string&)>& holds) {
+  std::string resources;
+  for (auto deadline = std::chrono::steady_clock::now() + 15s; std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(100ms))
+    if (holds(resources = resources_of(kapi, role))) break;
+  return resources;
+}
+
+bool has(const std::string& resources, const std::string& resource) {
+  return resources.find("," + resource + ",") != std::string::npos;
+}
+
+class RbacBootstrapTest : public KapiSuite<RbacBootstrapTest> {
+ public:
+  static KapiOptions kapi_options() {
+    return with_token_users("rbac-bootstrap", "jane-token,jane,1001\nvic-token,vic,1002\n",
+                            {"--authorization-mode=RBAC"});
+  }
+
+ protected:
+  CommandResult kubectl(const std::string& arguments) { return run_kubectl(kapi(), arguments); }
+  CommandResult kubectl_as(const std::string& user, const std::string& arguments) {
+    return run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig(kapi(), user + "-token") + " " + arguments);
+  }
+};
+
+TEST_F(RbacBootstrapTest, AdminEditAndViewGatherTheirSources) {
+  auto complete = [](const std::string& r) { return has(r, "pods") && has(r, "deployments"); };
+  const std::string view = settle(kapi(), "view", complete);
+  EXPECT_TRUE(complete(view)) << view;
+  EXPECT_FALSE(has(view, "secrets")) << "view reads no secrets: " << view;
+  const std::string edit = settle(kapi(), "edit", complete);
+  EXPECT_TRUE(has(edit, "secrets") && has(edit, "pods/exec")) << edit;
+  EXPECT_FALSE(has(edit, "rolebindings")) << edit;
+  const std::string admin = settle(kapi(), "admin", [](const std::string& r) { return has(r, "rolebindings"); });
+  EXPECT_TRUE(has(admin, "rolebindings") && has(admin, "secrets") && has(admin, "localsubjectaccessreviews")) << admin;
+
+  CommandResult roles = kubectl("get clusterroles -o name");
+  for (const char* name : {"system:aggregate-to-edit", "system:node", "system:kube-scheduler", "system:monitoring",
+                           "system:auth-delegator", "system:kube-controller-manager"})
+    EXPECT_NE(roles.output.find(std::string("clusterrole.rbac.authorization.k8s.io/") + name + "\n"),
+              std::string::npos) << name;
+}
+
+TEST_F(RbacBootstrapTest, ALabelledRoleIsAggregatedUntilItIsDeleted) {
+  ASSERT_EQ(kubectl("create clusterrole node-reader --verb=get,list,watch --resource=nodes")
+                .exit_code, 0);
+  ASSERT_EQ(kubectl("label clusterrole node-reader rbac.authorization.k8s.io/aggregate-to-view=true").exit_code, 0);
+  for (const char* role : {"view", "edit", "admin"}) {
+    const std::string resources = settle(kapi(), role, [](const std::string& r) { return has(r, "nodes"); });
+    EXPECT_TRUE(has(resources, "nodes")) << role << ": " << resources;
+  }
+  ASSERT_EQ(kubectl("delete clusterrole node-reader").exit_code, 0);
+  for (const char* role : {"view", "edit", "admin"}) {
+    const std::string resources = settle(kapi(), role, [](const std::string& r) { return !has(r, "nodes"); });
+    EXPECT_FALSE(has(resources, "nodes")) << role << ": " << resources;
+    EXPECT_TRUE(has(resources, "pods")) << role << ": " << resources;
+  }
+}
+
+TEST_F(RbacBootstrapTest, EditAndViewGrantWhatKubesDo) {
+  ASSERT_EQ(kubectl("create namespace team").exit_code, 0);
+  ASSERT_EQ(kubectl("create rolebinding jane-edits --clusterrole=edit --user=jane -n team").exit_code, 0);
+  ASSERT_EQ(kubectl("create rolebinding vic-views --clusterrole=view --user=vic -n team").exit_code, 0);
+  auto can = [this](const std::string& user, const std::string& question) {
+    std::string answer;
+    for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
+         std::this_thread::sleep_for(100ms)) {
+      answer = kubectl_as(user, "auth can-i " + question + " -n team").output;
+      if (answer == "yes\n") break;
+    }
+    return answer;
+  };
+  EXPECT_EQ(can("jane", "create deployments.apps"), "yes\n");
+  EXPECT_EQ(can("jane", "get secrets"), "yes\n");
+  EXPECT_EQ(kubectl_as("jane", "auth can-i create roles.rbac.authorization.k8s.io -n team").output, "no\n");
+  EXPECT_EQ(kubectl_as("jane", "auth can-i get pods -n default").output, "no\n");
+  EXPECT_EQ(can("vic", "list pods"), "yes\n");
+  EXPECT_EQ(kubectl_as("vic", "auth can-i get secrets -n team").output, "no\n");
+  EXPECT_EQ(kubectl_as("vic", "auth can-i delete pods -n team").output, "no\n");
+
+  ASSERT_EQ(kubectl_as("jane", "create configmap settings --from-literal=a=b -n team").exit_code, 0);
+  EXPECT_EQ(kubectl_as("vic", "get configmap settings -n team -o name").output, "configmap/settings\n");
+}
+
+// Reconciliation runs when kapi starts: a second kapi on the same etcd finds what the first one's users changed.
+TEST(RbacBootstrapRestartTest, StartRestoresBootstrapRolesAndBindingsUnlessAutoupdateIsFalse) {
+  test_support::EtcdProcess etcd;
+  const std::string etcd_flag = "--etcd-servers=" + etcd.endpoint();
+  {
+    KapiProcess kapi({.extra_flags = {etcd_flag}});
+    auto kubectl = [&kapi](const std::string& arguments) { return run_kubectl(kapi, arguments); };
+    // basic-user loses its selfsubjectreviews rule; monitoring is kept as its owner narrowed it.
+    ASSERT_EQ(kubectl("patch clusterrole system:basic-user --type=json -p "
+                      "'[{\"op\":\"remove\",\"path\":\"/rules/1\"}]'").exit_code, 0);
+    ASSERT_EQ(kubectl("annotate --overwrite clusterrole system:monitoring "
+                      "rbac.authorization.kubernetes.io/autoupdate=false").exit_code, 0);
+    ASSERT_EQ(kubectl("patch clusterrole system:monitoring --type=json -p "
+                      "'[{\"op\":\"replace\",\"path\":\"/rules/0/nonResourceURLs\",\"value\":[\"/metrics\"]}]'").exit_code, 0);
+    // The discovery binding loses its group and gains a user; the node proxier's binding points elsewhere.
+    ASSERT_EQ(kubectl("patch clusterrolebinding system:discovery --type=json -p "
+                      "'[{\"op\":\"replace\",\"path\":\"/subjects\",\"value\":[{\"kind\":\"User\",\"name\":\"jane\","
+                      "\"apiGroup\":\"rbac.authorization.k8s.io\"}]}]'").exit_code, 0);
+    ASSERT_EQ(kubectl("delete clusterrolebinding system:node-proxier").exit_code, 0);
+    ASSERT_EQ(kubectl("create clusterrolebinding system:node-proxier --clusterrole=view --user=system:kube-proxy")
+                  .exit_code, 0);
+    ASSERT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
+  }
+  KapiProcess kapi({.extra_flags = {etcd_flag}});
+  auto get = [&kapi](const std::string& what) {
+    CommandResult result = run_kubectl(kapi, "get " + what + " -o json");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    return json::parse(result.output).as_object();
+  };
+  const json::object basic_user = get("clusterrole system:basic-user");
+  EXPECT_NE(json::serialize(basic_user.at("rules")).find("selfsubjectreviews"), std::string::npos) << basic_user;
+  EXPECT_EQ(get("clusterrole system:monitoring").at("rules"), json::parse(R"([{"verbs":["get"],"nonResourceURLs":["/metrics"]}])"));
+  const json::array subjects = get("clusterrolebinding system:discovery").at("subjects").as_array();
+  ASSERT_EQ(subjects.size(), 2u) << subjects;
+  EXPECT_EQ(subjects[0].at("name"), "jane");
+  EXPECT_EQ(subjects[1].at("name"), "system:authenticated");
+  EXPECT_EQ(subjects[1].at("kind"), "Group");
+  const json::object proxier = get("clusterrolebinding system:node-proxier");
+  EXPECT_EQ(proxier.at("roleRef").at("name"), "system:node-proxier") << proxier;
+  EXPECT_EQ(proxier.at("metadata").at("labels").at("kubernetes.io/bootstrapping"), "rbac-defaults") << proxier;
+  EXPECT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
+  EXPECT_EQ(kapi.sanitizer_reports(), "");
+}
+
+}  // namespace
+}  // namespace kapi::integration
