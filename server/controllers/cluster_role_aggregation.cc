@@ -1,10 +1,10 @@
 #include "server/controllers/cluster_role_aggregation.h"
 
 #include "base/log.h"
-#include "base/sleep.h"
 #include "server/apierrors/errors.h"
 #include "server/authorization/rbac/policy.h"
 #include "server/registry/object_meta.h"
+#include "server/registry/reflector.h"
 #include "server/selectors/metav1_label_selector.h"
 
 #include <boost/json.hpp>
@@ -76,39 +76,27 @@ ClusterRoleAggregationController::ClusterRoleAggregationController(registry::Sto
                                                                    std::shared_ptr<const std::atomic<bool>> stopping)
     : cluster_roles_(cluster_roles), logger_(logger), stopping_(std::move(stopping)) {}
 
-// Listed first, so that the first sync sees every role (a role aggregated before its sources arrive would be
-// written with too few rules); then each change is synced as it comes.
+// Synced after the whole list, so that the first sync sees every role (a role aggregated before its sources
+// arrive would be written with too few rules); then after each change.
 asio::awaitable<void> ClusterRoleAggregationController::run() {
-  while (!stopping_->load()) {
-    try {
-      registry::ListRequest request;
-      registry::ObjectList list = co_await cluster_roles_.list("", std::move(request));
-      roles_.clear();
-      for (const auto& item : list.items)
-        if (auto role = registry::parse_json_object(item.json))
-          roles_.emplace(std::string(registry::meta_string(*role, "name")), std::move(*role));
-      co_await sync();
-      storage::WatchOptions options;
-      options.resource_version = std::to_string(list.revision);
-      auto stream = co_await cluster_roles_.watch("", std::move(options));
-      while (auto event = co_await stream->next()) {
-        if (event->type == storage::WatchEventType::Error) break;  // expired: relist
-        if (event->type == storage::WatchEventType::Bookmark) continue;
-        auto role = registry::parse_json_object(event->object.value);
-        if (!role) continue;
-        std::string name(registry::meta_string(*role, "name"));
-        if (event->type == storage::WatchEventType::Deleted) roles_.erase(name);
-        else roles_[std::move(name)] = std::move(*role);
-        co_await sync();
-      }
-    } catch (const apierrors::ApiError& error) {
-      if (!stopping_->load()) logger_.warning("clusterrole aggregation: " + error.status().message);
-    } catch (const std::exception& error) {
-      if (!stopping_->load()) logger_.warning(std::string("clusterrole aggregation: ") + error.what());
+  registry::ReflectorHandlers handlers;
+  handlers.replace = [this](std::vector<json::object> roles, storage::Revision) -> asio::awaitable<void> {
+    roles_.clear();
+    for (auto& role : roles) {
+      std::string name(registry::meta_string(role, "name"));
+      roles_.emplace(std::move(name), std::move(role));
     }
-    if (stopping_->load()) break;
-    co_await base::sleep_for(std::chrono::seconds(1));
-  }
+    co_await sync();
+  };
+  handlers.apply = [this](const storage::WatchEvent& event, json::object role) -> asio::awaitable<void> {
+    std::string name(registry::meta_string(role, "name"));
+    if (event.type == storage::WatchEventType::Deleted) roles_.erase(name);
+    else roles_[std::move(name)] = std::move(role);
+    co_await sync();
+  };
+  registry::ReflectorOptions options{"the cluster roles to aggregate", std::chrono::seconds(1)};
+  auto following = registry::reflect(cluster_roles_, std::move(handlers), std::move(options), stopping_, logger_);
+  co_await std::move(following);
 }
 
 asio::awaitable<void> ClusterRoleAggregationController::sync() {

@@ -4,6 +4,7 @@
 #include "base/sleep.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
+#include "server/registry/reflector.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -102,27 +103,23 @@ NamespaceController::NamespaceController(registry::Store& namespaces, ContentSto
 
 asio::awaitable<void> NamespaceController::run() {
   auto executor = co_await asio::this_coro::executor;
-  while (!stopping_->load()) {
-    try {
-      storage::WatchOptions options;  // from now, the current namespaces first
-      auto stream = co_await namespaces_.watch("", std::move(options));
-      while (auto event = co_await stream->next()) {
-        if (event->type == storage::WatchEventType::Error) break;  // expired: watch again from now
-        if (event->type != storage::WatchEventType::Added && event->type != storage::WatchEventType::Modified)
-          continue;
-        auto namespace_ = registry::parse_json_object(event->object.value);
-        if (!namespace_ || !ours_to_finalize(*namespace_)) continue;
-        std::string name(registry::meta_string(*namespace_, "name"));
-        if (claim(name)) asio::co_spawn(executor, finalize_until_done(std::move(name)), asio::detached);
-      }
-    } catch (const apierrors::ApiError& error) {
-      if (!stopping_->load()) logger_.warning("namespace controller: watching namespaces: " + error.status().message);
-    } catch (const std::exception& error) {
-      if (!stopping_->load()) logger_.warning(std::string("namespace controller: watching namespaces: ") + error.what());
-    }
-    if (stopping_->load()) break;
-    co_await base::sleep_for(std::chrono::milliseconds(500));
-  }
+  auto consider = [this, executor](const json::object& namespace_) {
+    if (!ours_to_finalize(namespace_)) return;
+    std::string name(registry::meta_string(namespace_, "name"));
+    if (claim(name)) asio::co_spawn(executor, finalize_until_done(std::move(name)), asio::detached);
+  };
+  registry::ReflectorHandlers handlers;
+  handlers.replace = [consider](std::vector<json::object> namespaces, storage::Revision) -> asio::awaitable<void> {
+    for (const auto& namespace_ : namespaces) consider(namespace_);
+    co_return;
+  };
+  handlers.apply = [consider](const storage::WatchEvent& event, json::object namespace_) -> asio::awaitable<void> {
+    if (event.type != storage::WatchEventType::Deleted) consider(namespace_);
+    co_return;
+  };
+  registry::ReflectorOptions options{"the namespaces to finalize"};
+  auto following = registry::reflect(namespaces_, std::move(handlers), std::move(options), stopping_, logger_);
+  co_await std::move(following);
 }
 
 asio::awaitable<void> NamespaceController::finalize_until_done(std::string name) {

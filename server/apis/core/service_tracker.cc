@@ -5,6 +5,7 @@
 #include "server/apierrors/errors.h"
 #include "server/lifecycle.h"
 #include "server/registry/object_meta.h"
+#include "server/registry/reflector.h"
 
 #include <boost/json.hpp>
 
@@ -15,34 +16,19 @@ namespace json = boost::json;
 asio::awaitable<void> track_service_allocations(registry::Store& services, std::shared_ptr<ServiceAllocator> allocator,
                                                 std::shared_ptr<const std::atomic<bool>> stopping,
                                                 base::Logger& logger) {
-  while (!stopping->load()) {
-    try {
-      registry::ListRequest request;
-      registry::ObjectList list = co_await services.list("", std::move(request));
-      std::vector<json::object> stored;
-      stored.reserve(list.items.size());
-      for (const auto& item : list.items)
-        if (auto service = registry::parse_json_object(item.json)) stored.push_back(std::move(*service));
-      allocator->resync(stored);
-      storage::WatchOptions options;
-      options.resource_version = std::to_string(list.revision);
-      auto stream = co_await services.watch("", std::move(options));
-      while (auto event = co_await stream->next()) {
-        if (event->type == storage::WatchEventType::Error) break;  // expired: relist
-        if (event->type == storage::WatchEventType::Bookmark) continue;
-        auto service = registry::parse_json_object(event->object.value);
-        if (!service) continue;
-        if (event->type == storage::WatchEventType::Deleted) allocator->forget(registry::meta_string(*service, "uid"));
-        else allocator->observe(*service);
-      }
-    } catch (const apierrors::ApiError& error) {
-      if (!stopping->load()) logger.warning("following the services for IP and port allocation: " + error.status().message);
-    } catch (const std::exception& error) {
-      if (!stopping->load()) logger.warning(std::string("following the services for IP and port allocation: ") + error.what());
-    }
-    if (stopping->load()) break;
-    co_await base::sleep_for(std::chrono::milliseconds(500));
-  }
+  registry::ReflectorHandlers handlers;
+  handlers.replace = [allocator](std::vector<json::object> stored, storage::Revision) -> asio::awaitable<void> {
+    allocator->resync(stored);
+    co_return;
+  };
+  handlers.apply = [allocator](const storage::WatchEvent& event, json::object service) -> asio::awaitable<void> {
+    if (event.type == storage::WatchEventType::Deleted) allocator->forget(registry::meta_string(service, "uid"));
+    else allocator->observe(service);
+    co_return;
+  };
+  registry::ReflectorOptions options{"the services for IP and port allocation"};
+  auto following = registry::reflect(services, std::move(handlers), std::move(options), std::move(stopping), logger);
+  co_await std::move(following);
 }
 
 json::object kubernetes_service(const ServiceNetwork& network) {

@@ -1,9 +1,7 @@
 #include "server/authorization/rbac/policy_feed.h"
 
-#include "base/log.h"
-#include "base/sleep.h"
-#include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
+#include "server/registry/reflector.h"
 
 #include <boost/json.hpp>
 
@@ -41,45 +39,34 @@ void PolicyFeed::replace(std::size_t index, std::map<std::string, boost::json::o
   publish();
 }
 
-void PolicyFeed::apply(std::size_t index, const storage::WatchEvent& event) {
-  auto object = registry::parse_json_object(event.object.value);
-  if (!object) return;
+void PolicyFeed::apply(std::size_t index, const storage::WatchEvent& event, boost::json::object object) {
   std::lock_guard lock(mutex_);
   observed_[index] = std::max(observed_[index], event.object.mod_revision);
   if (event.type == storage::WatchEventType::Deleted) objects_[index].erase(event.object.key);
-  else objects_[index][event.object.key] = std::move(*object);
+  else objects_[index][event.object.key] = std::move(object);
   publish();
 }
 
 asio::awaitable<void> PolicyFeed::follow(std::size_t index, std::shared_ptr<const std::atomic<bool>> stopping) {
   registry::Store& store = *stores_[index];
-  while (!stopping->load()) {
-    try {
-      registry::ListRequest request;
-      registry::ObjectList list = co_await store.list("", std::move(request));
-      std::map<std::string, boost::json::object> objects;
-      for (const auto& item : list.items) {
-        auto object = registry::parse_json_object(item.json);
-        if (!object) continue;
-        std::string key = store.key(registry::meta_string(*object, "namespace"), registry::meta_string(*object, "name"));
-        objects.emplace(std::move(key), std::move(*object));
-      }
-      replace(index, std::move(objects), list.revision);
-      storage::WatchOptions options;
-      options.resource_version = std::to_string(list.revision);
-      auto stream = co_await store.watch("", std::move(options));
-      while (auto event = co_await stream->next()) {
-        if (event->type == storage::WatchEventType::Error) break;  // expired: relist
-        if (event->type == storage::WatchEventType::Bookmark) continue;
-        apply(index, *event);
-      }
-    } catch (const apierrors::ApiError& error) {
-      if (!stopping->load()) logger_.warning("following the RBAC policy: " + error.status().message);
-    } catch (const std::exception& error) {
-      if (!stopping->load()) logger_.warning(std::string("following the RBAC policy: ") + error.what());
+  registry::ReflectorHandlers handlers;
+  handlers.replace = [this, index, &store](std::vector<boost::json::object> objects,
+                                           storage::Revision revision) -> asio::awaitable<void> {
+    std::map<std::string, boost::json::object> by_key;
+    for (auto& object : objects) {
+      std::string key = store.key(registry::meta_string(object, "namespace"), registry::meta_string(object, "name"));
+      by_key.emplace(std::move(key), std::move(object));
     }
-    if (!stopping->load()) co_await base::sleep_for(std::chrono::seconds(1));
-  }
+    replace(index, std::move(by_key), revision);
+    co_return;
+  };
+  handlers.apply = [this, index](const storage::WatchEvent& event, boost::json::object object) -> asio::awaitable<void> {
+    apply(index, event, std::move(object));
+    co_return;
+  };
+  registry::ReflectorOptions options{"the RBAC policy", std::chrono::seconds(1)};
+  auto following = registry::reflect(store, std::move(handlers), std::move(options), std::move(stopping), logger_);
+  co_await std::move(following);
 }
 
 }  // namespace kapi::authorization::rbac

@@ -1,7 +1,7 @@
 #pragma once
 // Keeps an RbacAuthorizer's policy in step with the stored roles and bindings (kube's RBAC listers): each of
-// the four resources is listed, then watched from the list's revision and relisted when its watch ends; every
-// change builds a new PolicySnapshot for the authorizer.
+// the four resources is followed by a reflector (registry/reflector.h); every change builds a new PolicySnapshot
+// for the authorizer.
 #include "server/authorization/rbac/rbac_authorizer.h"
 #include "server/registry/store.h"
 
@@ -26,7 +26,7 @@ class PolicyFeed {
   PolicyFeed(Stores stores, std::shared_ptr<RbacAuthorizer> authorizer, base::Logger& logger)
       : stores_(stores), authorizer_(std::move(authorizer)), logger_(logger) {}
 
-  // Follows one resource until `stopping`; run one per store (see run_all).
+  // Follows one resource until `stopping`; RbacMode::run starts one per store.
   asio::awaitable<void> follow(std::size_t index, std::shared_ptr<const std::atomic<bool>> stopping);
   // Whether every resource has been listed once (the policy is complete).
   bool synced() const;
@@ -35,7 +35,7 @@ class PolicyFeed {
 
  private:
   void replace(std::size_t index, std::map<std::string, boost::json::object> objects, storage::Revision revision);
-  void apply(std::size_t index, const storage::WatchEvent& event);
+  void apply(std::size_t index, const storage::WatchEvent& event, boost::json::object object);
   void publish();  // with mutex_ held
 
   Stores stores_;

@@ -1,0 +1,39 @@
+#pragma once
+// client-go's Reflector (ListAndWatch) for what the server follows itself: the RBAC policy feed, the service
+// allocations, the controllers. It lists a store and hands over every object, then watches from the list's
+// revision and hands over each change; when the watch expires, ends or fails it lists again a moment later, until
+// `stopping` is set.
+#include "server/registry/store.h"
+
+#include <asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kapi::base {
+class Logger;
+}
+
+namespace kapi::registry {
+
+struct ReflectorHandlers {
+  // Every object a list returned, at its revision: what was known before is replaced.
+  std::function<asio::awaitable<void>(std::vector<boost::json::object> objects, storage::Revision revision)> replace;
+  // One change (Added, Modified or Deleted) and its object.
+  std::function<asio::awaitable<void>(const storage::WatchEvent& event, boost::json::object object)> apply;
+};
+
+struct ReflectorOptions {
+  std::string following;  // what is followed, for the log: "following <it>: <error>"
+  std::chrono::milliseconds relist_delay{500};
+};
+
+asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, ReflectorOptions options,
+                              std::shared_ptr<const std::atomic<bool>> stopping, base::Logger& logger);
+
+}  // namespace kapi::registry
