@@ -51,6 +51,24 @@ TEST(Options, ExplainsBadFlagsInPflagsWords) {
   EXPECT_THROW(parse({"--secure-port=70000"}), OptionsError);
 }
 
+TEST(Options, RequestHeaderFlagsAreKubeApiserversWithEmptyDefaults) {
+  Options defaults = parse({});
+  EXPECT_TRUE(defaults.requestheader_client_ca_file.empty());
+  EXPECT_TRUE(defaults.requestheader_username_headers.empty());
+  Options o = parse({"--requestheader-client-ca-file=/pki/front-proxy-ca.crt", "--requestheader-allowed-names=a,b",
+                     "--requestheader-username-headers=X-Remote-User", "--requestheader-uid-headers=X-Remote-Uid",
+                     "--requestheader-group-headers=X-Remote-Group", "--requestheader-extra-headers-prefix=X-Remote-Extra-"});
+  EXPECT_EQ(o.requestheader_client_ca_file, "/pki/front-proxy-ca.crt");
+  EXPECT_EQ(o.requestheader_allowed_names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(o.requestheader_uid_headers, (std::vector<std::string>{"X-Remote-Uid"}));
+  try {
+    parse({"--requestheader-group-headers=X-Remote-Group, "});
+    FAIL();
+  } catch (const OptionsError& error) {
+    EXPECT_STREQ(error.what(), "empty value in \"requestheader-group-headers\"");
+  }
+}
+
 TEST(GoDuration, ParsesAndFormatsLikeGo) {
   using namespace std::chrono;
   EXPECT_EQ(base::parse_go_duration("60s"), seconds(60));
