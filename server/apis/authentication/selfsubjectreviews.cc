@@ -1,5 +1,6 @@
 // authentication.k8s.io/v1 SelfSubjectReview (pkg/registry/authentication/selfsubjectreview): who the server takes
 // the requester to be, after authentication and impersonation. What `kubectl auth whoami` asks.
+#include "server/apis/authentication/user_info.h"
 #include "server/apis/resource_storage.h"
 
 #include <boost/json.hpp>
@@ -11,11 +12,7 @@ registry::Creater selfsubjectreviews() {
                                           .resource = "selfsubjectreviews", .kind = "SelfSubjectReview",
                                           .singular = "selfsubjectreview", .namespaced = false, .verbs = {"create"}};
   auto create = [](registry::CreateRequest request) -> asio::awaitable<boost::json::object> {
-    boost::json::object user_info{{"username", request.user.name}};
-    if (!request.user.uid.empty()) user_info["uid"] = request.user.uid;
-    if (!request.user.groups.empty()) user_info["groups"] = boost::json::value_from(request.user.groups);
-    if (!request.user.extra.empty()) user_info["extra"] = boost::json::value_from(request.user.extra);
-    request.object["status"] = boost::json::object{{"userInfo", std::move(user_info)}};
+    request.object["status"] = boost::json::object{{"userInfo", user_info_json(request.user)}};
     co_return std::move(request.object);
   };
   return {std::move(definition), std::move(create)};

@@ -1,6 +1,7 @@
 // authentication.k8s.io/v1 TokenReview (pkg/registry/authentication/tokenreview): who this server takes a bearer
 // token's holder to be, for webhooks and aggregated servers that accept the cluster's tokens.
 #include "server/apierrors/errors.h"
+#include "server/apis/authentication/user_info.h"
 #include "server/apis/resource_storage.h"
 
 #include <boost/json.hpp>
@@ -33,11 +34,7 @@ registry::Creater tokenreviews(std::shared_ptr<const authentication::RequestAuth
       // As the request authenticator's AuthenticatedGroupAdder does for a token used on a request.
       if (std::find(user.groups.begin(), user.groups.end(), "system:authenticated") == user.groups.end())
         user.groups.push_back("system:authenticated");
-      boost::json::object user_info{{"username", user.name}};
-      if (!user.uid.empty()) user_info["uid"] = user.uid;
-      if (!user.groups.empty()) user_info["groups"] = boost::json::value_from(user.groups);
-      if (!user.extra.empty()) user_info["extra"] = boost::json::value_from(user.extra);
-      status["user"] = std::move(user_info);
+      status["user"] = user_info_json(user);
       if (!result.audiences.empty()) status["audiences"] = boost::json::value_from(result.audiences);
     } else {
       status["error"] = result.outcome == authentication::Result::Outcome::Failed ? result.error : "invalid bearer token";
