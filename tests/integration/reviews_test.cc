@@ -147,6 +147,27 @@ TEST_F(ReviewsTest, InvalidReviewsAreRefusedAsKubeRefusesThem) {
             "SubjectAccessReview.authorization.k8s.io \"\" is invalid: [spec.resourceAttributes: Invalid value: "
             "\"null\": exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: "
             "Invalid value: \"\": at least one of user or group must be specified]");
+  // Metadata must be empty (kube's ValidateSubjectAccessReview), printed as Go prints an ObjectMeta.
+  HttpResponse named = post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+                            {{"kind", "SelfSubjectAccessReview"}, {"apiVersion", "authorization.k8s.io/v1"},
+                             {"metadata", json::object{{"name", "mine"}, {"labels", json::object{{"b", "2"}, {"a", "1"}}}}},
+                             {"spec", json::object{{"nonResourceAttributes", json::object{{"path", "/x"}, {"verb", "get"}}}}}});
+  EXPECT_TRUE(is_status(named, 422, "Invalid"));
+  EXPECT_EQ(status_message(named),
+            "SelfSubjectAccessReview.authorization.k8s.io \"\" is invalid: metadata: Invalid value: "
+            "v1.ObjectMeta{Name:\"mine\", GenerateName:\"\", Namespace:\"\", SelfLink:\"\", UID:\"\", "
+            "ResourceVersion:\"\", Generation:0, CreationTimestamp:time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC), "
+            "DeletionTimestamp:<nil>, DeletionGracePeriodSeconds:(*int64)(nil), "
+            "Labels:map[string]string{\"a\":\"1\", \"b\":\"2\"}, Annotations:map[string]string(nil), "
+            "OwnerReferences:[]v1.OwnerReference(nil), Finalizers:[]string(nil), "
+            "ManagedFields:[]v1.ManagedFieldsEntry(nil)}: must be empty");
+  // What kubectl sends: Go's empty ObjectMeta, and a local review's namespace.
+  HttpResponse empty = post("/apis/authorization.k8s.io/v1/namespaces/default/localsubjectaccessreviews",
+                            {{"kind", "LocalSubjectAccessReview"}, {"apiVersion", "authorization.k8s.io/v1"},
+                             {"metadata", json::object{{"creationTimestamp", nullptr}, {"namespace", "default"}}},
+                             {"spec", json::object{{"user", "jane"}, {"resourceAttributes",
+                                                   json::object{{"namespace", "default"}, {"verb", "get"}, {"resource", "pods"}}}}}});
+  EXPECT_EQ(empty.status, 201) << empty.body;
   HttpResponse rules = post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
                             {{"kind", "SelfSubjectRulesReview"}, {"apiVersion", "authorization.k8s.io/v1"}});
   EXPECT_TRUE(is_status(rules, 400, "BadRequest"));

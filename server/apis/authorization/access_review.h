@@ -20,6 +20,10 @@ authorization::Attributes attributes_from(const boost::json::object& spec, filte
 // and nonResourceAttributes.
 validation::ErrorList validate_attributes(const boost::json::object& spec);
 
+// What ValidateSubjectAccessReview and its self and local kinds check of metadata: it must be empty (managed fields
+// aside, and a local review's namespace), as an Invalid "metadata" error printing it as Go does.
+validation::ErrorList validate_empty_metadata(const boost::json::object& review, bool namespaced = false);
+
 // ValidateSubjectAccessReviewSpec: the attributes, and a user or group to ask about.
 validation::ErrorList validate_subject_spec(const boost::json::object& spec);
 // The user a SubjectAccessReviewSpec names, exactly as given (no system:authenticated added).

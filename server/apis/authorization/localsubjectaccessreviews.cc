@@ -37,6 +37,7 @@ registry::Creater localsubjectaccessreviews(std::shared_ptr<const authorization:
               validation::quoted(registry::string_field(non_resource->as_object(), "path")) +
               ", Verb:" + validation::quoted(registry::string_field(non_resource->as_object(), "verb")) + "}",
           "disallowed on this kind of request"));
+    for (auto& error : validate_empty_metadata(request.object, true)) errors.push_back(std::move(error));
     if (!errors.empty())
       throw apierrors::ApiError(apierrors::invalid("authorization.k8s.io", "LocalSubjectAccessReview", "", errors));
     const authorization::Attributes attributes = attributes_from(spec, subject_of(spec));

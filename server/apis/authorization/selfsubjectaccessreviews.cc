@@ -13,7 +13,9 @@ registry::Creater selfsubjectaccessreviews(std::shared_ptr<const authorization::
   registry::ResourceDefinition definition = review_definition("selfsubjectaccessreviews", "SelfSubjectAccessReview", false);
   auto create = [authorizer](registry::CreateRequest request) -> asio::awaitable<boost::json::object> {
     const boost::json::object& spec = object_at(request.object, "spec");
-    if (auto errors = validate_attributes(spec); !errors.empty())
+    validation::ErrorList errors = validate_attributes(spec);
+    for (auto& error : validate_empty_metadata(request.object)) errors.push_back(std::move(error));
+    if (!errors.empty())
       throw apierrors::ApiError(apierrors::invalid("authorization.k8s.io", "SelfSubjectAccessReview", "", errors));
     const authorization::Attributes attributes = attributes_from(spec, std::move(request.user));
     request.object["status"] = access_status(authorizer->authorize(attributes));

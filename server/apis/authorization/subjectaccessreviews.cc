@@ -12,7 +12,9 @@ registry::Creater subjectaccessreviews(std::shared_ptr<const authorization::Auth
   registry::ResourceDefinition definition = review_definition("subjectaccessreviews", "SubjectAccessReview", false);
   auto create = [authorizer](registry::CreateRequest request) -> asio::awaitable<boost::json::object> {
     const boost::json::object& spec = object_at(request.object, "spec");
-    if (auto errors = validate_subject_spec(spec); !errors.empty())
+    validation::ErrorList errors = validate_subject_spec(spec);
+    for (auto& error : validate_empty_metadata(request.object)) errors.push_back(std::move(error));
+    if (!errors.empty())
       throw apierrors::ApiError(apierrors::invalid("authorization.k8s.io", "SubjectAccessReview", "", errors));
     const authorization::Attributes attributes = attributes_from(spec, subject_of(spec));
     request.object["status"] = access_status(authorizer->authorize(attributes));
