@@ -169,8 +169,9 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
        }});
   kube.generic().health_checks.push_back(
       {"poststarthook/rbac/bootstrap-roles", [bootstrap = rbac_bootstrap_]() -> std::optional<std::string> {
-         const authorization::rbac::BootstrapRevisions revisions{bootstrap->cluster_roles.load(),
-                                                                 bootstrap->cluster_role_bindings.load()};
+         const authorization::rbac::BootstrapRevisions revisions{
+             bootstrap->cluster_roles.load(), bootstrap->cluster_role_bindings.load(), bootstrap->roles.load(),
+             bootstrap->role_bindings.load()};
          if (bootstrap->done.load() && (!bootstrap->authorizer_has || bootstrap->authorizer_has(revisions)))
            return std::nullopt;
          return "not finished";
@@ -253,17 +254,20 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
 
 asio::awaitable<void> BuiltInApis::store_rbac_bootstrap_policy(const server::Lifecycle& lifecycle) {
   constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
-  registry::Store& cluster_roles = *store(kRbacGroup, "clusterroles");
-  registry::Store& cluster_role_bindings = *store(kRbacGroup, "clusterrolebindings");
+  const authorization::rbac::BootstrapStores stores{*store(kRbacGroup, "clusterroles"),
+                                                    *store(kRbacGroup, "clusterrolebindings"),
+                                                    *store(kRbacGroup, "roles"), *store(kRbacGroup, "rolebindings")};
   asio::steady_timer retry(co_await asio::this_coro::executor);
   while (!lifecycle.shutdown_initiated()) {
     try {
-      auto pending = authorization::rbac::ensure_bootstrap_policy(cluster_roles, cluster_role_bindings);
+      auto pending = authorization::rbac::ensure_bootstrap_policy(stores);
       const authorization::rbac::BootstrapRevisions revisions = co_await std::move(pending);
       rbac_bootstrap_->cluster_roles.store(revisions.cluster_roles);
       rbac_bootstrap_->cluster_role_bindings.store(revisions.cluster_role_bindings);
+      rbac_bootstrap_->roles.store(revisions.roles);
+      rbac_bootstrap_->role_bindings.store(revisions.role_bindings);
       rbac_bootstrap_->done.store(true);
-      logger_.info("RBAC: bootstrap cluster roles and bindings are in place");
+      logger_.info("RBAC: bootstrap roles and bindings are in place");
       co_return;
     } catch (const apierrors::ApiError& error) {
       logger_.warning("RBAC: storing the bootstrap policy failed, retrying: " + error.status().message);

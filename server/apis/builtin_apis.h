@@ -90,6 +90,8 @@ class BuiltInApis {
   struct RbacBootstrap {
     std::atomic<storage::Revision> cluster_roles{0};
     std::atomic<storage::Revision> cluster_role_bindings{0};
+    std::atomic<storage::Revision> roles{0};
+    std::atomic<storage::Revision> role_bindings{0};
     std::atomic<bool> done{false};  // set after the revisions
     std::function<bool(const authorization::rbac::BootstrapRevisions&)> authorizer_has;
   };

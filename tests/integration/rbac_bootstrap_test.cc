@@ -1,6 +1,7 @@
 // The bootstrap RBAC policy as kube-apiserver keeps it: admin, edit and view gathered by the ClusterRole
 // aggregation controller (also from roles users add and remove), what edit and view grant through kubectl, and
-// reconciliation at start restoring what was taken from bootstrap roles and bindings, unless autoupdate=false.
+// reconciliation at start restoring what was taken from bootstrap roles and bindings, unless autoupdate=false;
+// the controllers' roles and the Roles of kube-system and kube-public, and what a controller's service account may do.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 #include "tests/support/etcd_process.h"
@@ -116,6 +117,36 @@ TEST_F(RbacBootstrapTest, EditAndViewGrantWhatKubesDo) {
   EXPECT_EQ(kubectl_as("vic", "get configmap settings -n team -o name").output, "configmap/settings\n");
 }
 
+TEST_F(RbacBootstrapTest, ControllersAndSystemNamespacesHaveKubesRoles) {
+  EXPECT_EQ(kubectl("get clusterrole system:controller:deployment-controller -o name").output,
+            "clusterrole.rbac.authorization.k8s.io/system:controller:deployment-controller\n");
+  CommandResult binding = kubectl("get clusterrolebinding system:controller:deployment-controller -o json");
+  ASSERT_EQ(binding.exit_code, 0) << binding.output;
+  EXPECT_EQ(json::parse(binding.output).at("subjects"),
+            json::parse(R"([{"kind":"ServiceAccount","name":"deployment-controller","namespace":"kube-system"}])"));
+  CommandResult reader = kubectl("get role -n kube-system extension-apiserver-authentication-reader -o json");
+  ASSERT_EQ(reader.exit_code, 0) << reader.output;
+  EXPECT_EQ(json::parse(reader.output).at("rules"),
+            json::parse(R"([{"verbs":["get","list","watch"],"apiGroups":[""],"resources":["configmaps"],)"
+                        R"("resourceNames":["extension-apiserver-authentication"]}])"));
+  EXPECT_EQ(kubectl("get rolebinding -n kube-public system:controller:bootstrap-signer -o name").output,
+            "rolebinding.rbac.authorization.k8s.io/system:controller:bootstrap-signer\n");
+
+  // kube-controller-manager --use-service-account-credentials runs each controller as its service account.
+  ASSERT_EQ(kubectl("create serviceaccount deployment-controller -n kube-system").exit_code, 0);
+  CommandResult token = kubectl("create token deployment-controller -n kube-system");
+  ASSERT_EQ(token.exit_code, 0) << token.output;
+  const std::string jwt = token.output.substr(0, token.output.find_last_not_of(" \n") + 1);
+  const std::string kubeconfig = token_kubeconfig(kapi(), jwt, "deployment-controller");
+  auto can = [&](const std::string& question) {
+    return run_kubectl(kapi(), "--kubeconfig " + kubeconfig + " auth can-i " + question + " --all-namespaces").output;
+  };
+  EXPECT_EQ(can("update deployments.apps --subresource=status"), "yes\n");
+  EXPECT_EQ(can("create replicasets.apps"), "yes\n");
+  EXPECT_EQ(can("delete deployments.apps"), "no\n");
+  EXPECT_EQ(can("get secrets"), "no\n");
+}
+
 // Reconciliation runs when kapi starts: a second kapi on the same etcd finds what the first one's users changed.
 TEST(RbacBootstrapRestartTest, StartRestoresBootstrapRolesAndBindingsUnlessAutoupdateIsFalse) {
   test_support::EtcdProcess etcd;
@@ -137,6 +168,8 @@ TEST(RbacBootstrapRestartTest, StartRestoresBootstrapRolesAndBindingsUnlessAutou
     ASSERT_EQ(kubectl("delete clusterrolebinding system:node-proxier").exit_code, 0);
     ASSERT_EQ(kubectl("create clusterrolebinding system:node-proxier --clusterrole=view --user=system:kube-proxy")
                   .exit_code, 0);
+    // Namespaced bootstrap objects come back too.
+    ASSERT_EQ(kubectl("delete role system::leader-locking-kube-scheduler -n kube-system").exit_code, 0);
     ASSERT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
   }
   KapiProcess kapi({.extra_flags = {etcd_flag}});
@@ -156,6 +189,7 @@ TEST(RbacBootstrapRestartTest, StartRestoresBootstrapRolesAndBindingsUnlessAutou
   const json::object proxier = get("clusterrolebinding system:node-proxier");
   EXPECT_EQ(proxier.at("roleRef").at("name"), "system:node-proxier") << proxier;
   EXPECT_EQ(proxier.at("metadata").at("labels").at("kubernetes.io/bootstrapping"), "rbac-defaults") << proxier;
+  EXPECT_EQ(get("role system::leader-locking-kube-scheduler -n kube-system").at("rules").as_array().size(), 2u);
   EXPECT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
   EXPECT_EQ(kapi.sanitizer_reports(), "");
 }

@@ -1,56 +1,15 @@
 #include "server/authorization/rbac/bootstrap_policy.h"
 
-#include <boost/json.hpp>
-
-#include <algorithm>
-#include <string_view>
+#include "server/authorization/rbac/policy_builder.h"
 
 // The data of kube's bootstrappolicy.ClusterRoles and ClusterRoleBindings (policy.go, as its testdata golden
-// files print them), in kube's order: rule lists sorted as its PolicyRuleBuilder sorts them.
+// files print them), in kube's order, the controllers' ones (controller_policy.cc) last as kube appends them.
 namespace kapi::authorization::rbac {
 namespace {
 
-namespace json = boost::json;
-using Words = std::vector<std::string_view>;
+using namespace policy_builder;
 
-const Words kRead = {"get", "list", "watch"};
-const Words kReadWrite = {"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"};
-const Words kWrite = {"create", "update", "patch", "delete", "deletecollection"};
-const Words kEventWriters = {"create", "update", "patch"};
 constexpr std::string_view kAggregateTo = "rbac.authorization.k8s.io/aggregate-to-";
-
-json::array sorted(Words words) {
-  std::vector<std::string_view> list = std::move(words);
-  std::sort(list.begin(), list.end());
-  json::array out;
-  for (auto word : list) out.emplace_back(word);
-  return out;
-}
-
-json::object rule(Words verbs, Words groups, Words resources, Words names = {}) {
-  json::object out{{"verbs", sorted(verbs)}, {"apiGroups", sorted(groups)}, {"resources", sorted(resources)}};
-  if (names.size() != 0) out["resourceNames"] = sorted(names);
-  return out;
-}
-
-json::object urls(Words verbs, Words paths) { return {{"verbs", sorted(verbs)}, {"nonResourceURLs", sorted(paths)}}; }
-
-// kube's eventsRule(): events in the core and events.k8s.io groups.
-json::object events_rule() { return rule(kEventWriters, {"", "events.k8s.io"}, {"events"}); }
-
-json::object metadata(std::string_view name, json::object labels = {}) {
-  labels["kubernetes.io/bootstrapping"] = "rbac-defaults";
-  return {{"name", name},
-          {"labels", std::move(labels)},
-          {"annotations", json::object{{"rbac.authorization.kubernetes.io/autoupdate", "true"}}}};
-}
-
-json::object cluster_role(std::string_view name, json::array rules, json::object labels = {}) {
-  return {{"kind", "ClusterRole"},
-          {"apiVersion", "rbac.authorization.k8s.io/v1"},
-          {"metadata", metadata(name, std::move(labels))},
-          {"rules", std::move(rules)}};
-}
 
 // A role labelled so that the aggregated role `into` (admin, edit or view) takes its rules.
 json::object aggregate_to(std::string_view into) { return {{std::string(kAggregateTo) + std::string(into), "true"}}; }
@@ -61,32 +20,6 @@ json::object aggregated_role(std::string_view name, json::object labels) {
   json::object selector{{"matchLabels", aggregate_to(name)}};
   role["aggregationRule"] = json::object{{"clusterRoleSelectors", json::array{std::move(selector)}}};
   return role;
-}
-
-json::object subject(std::string_view kind, std::string_view name, std::string_view namespace_ = {}) {
-  if (kind == "ServiceAccount") return {{"kind", kind}, {"name", name}, {"namespace", namespace_}};
-  return {{"kind", kind}, {"apiGroup", "rbac.authorization.k8s.io"}, {"name", name}};
-}
-
-json::object binding(std::string_view role, json::array subjects) {
-  json::object out{{"kind", "ClusterRoleBinding"},
-                   {"apiVersion", "rbac.authorization.k8s.io/v1"},
-                   {"metadata", metadata(role)},
-                   {"roleRef", json::object{{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", role}}}};
-  if (!subjects.empty()) out["subjects"] = std::move(subjects);
-  return out;
-}
-
-json::array groups(Words names) {
-  json::array out;
-  for (auto name : names) out.push_back(subject("Group", name));
-  return out;
-}
-
-json::array users(Words names) {
-  json::array out;
-  for (auto name : names) out.push_back(subject("User", name));
-  return out;
 }
 
 json::object signer_approver(std::string_view signer) {
@@ -209,7 +142,7 @@ json::array kube_scheduler_rules() {
 }  // namespace
 
 std::vector<json::object> bootstrap_cluster_roles() {
-  return {
+  std::vector<json::object> roles{
       cluster_role("cluster-admin", {rule({"*"}, {"*"}, {"*"}), urls({"*"}, {"*"})}),
       cluster_role("system:discovery", {urls({"get"}, {"/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez",
                                                        "/openapi", "/openapi/*", "/readyz", "/version", "/version/"})}),
@@ -268,10 +201,12 @@ std::vector<json::object> bootstrap_cluster_roles() {
                                            rule({"list", "watch"}, {"discovery.k8s.io"}, {"endpointslices"})}),
       cluster_role("system:kube-scheduler", kube_scheduler_rules()),
   };
+  for (auto& role : controller_cluster_roles()) roles.push_back(std::move(role));
+  return roles;
 }
 
 std::vector<json::object> bootstrap_cluster_role_bindings() {
-  return {
+  std::vector<json::object> bindings{
       binding("cluster-admin", groups({"system:masters"})),
       binding("system:monitoring", groups({"system:monitoring"})),
       binding("system:discovery", groups({"system:authenticated"})),
@@ -286,6 +221,8 @@ std::vector<json::object> bootstrap_cluster_role_bindings() {
       binding("system:node", {}),
       binding("system:service-account-issuer-discovery", groups({"system:serviceaccounts"})),
   };
+  for (auto& binding : controller_cluster_role_bindings()) bindings.push_back(std::move(binding));
+  return bindings;
 }
 
 }  // namespace kapi::authorization::rbac

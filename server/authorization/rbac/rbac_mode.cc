@@ -11,7 +11,9 @@ RbacMode::RbacMode(PolicyFeed::Stores stores, base::Logger& logger)
 std::function<bool(const BootstrapRevisions&)> RbacMode::has_policy() const {
   return [feed = feed_](const BootstrapRevisions& revisions) {
     // The policy's stores are roles, clusterroles, rolebindings, clusterrolebindings (PolicyFeed::Stores).
-    return feed->synced() && feed->observed_revision(1) >= revisions.cluster_roles &&
+    return feed->synced() && feed->observed_revision(0) >= revisions.roles &&
+           feed->observed_revision(1) >= revisions.cluster_roles &&
+           feed->observed_revision(2) >= revisions.role_bindings &&
            feed->observed_revision(3) >= revisions.cluster_role_bindings;
   };
 }

@@ -105,10 +105,11 @@ storage::Revision stored_revision(std::string_view stored) {
 }
 
 // The stored object, or std::nullopt when there is none.
-asio::awaitable<std::optional<std::string>> find(registry::Store& store, const std::string& name) {
+asio::awaitable<std::optional<std::string>> find(registry::Store& store, const std::string& namespace_,
+                                                 const std::string& name) {
   std::optional<std::string> found;
   try {
-    auto pending = store.get("", name, "");  // no temporaries in a co_await (g++ 12)
+    auto pending = store.get(namespace_, name, "");  // no temporaries in a co_await (g++ 12)
     registry::ReadObject read = co_await std::move(pending);
     found = std::move(read.json);
   } catch (const apierrors::ApiError& error) {
@@ -119,15 +120,71 @@ asio::awaitable<std::optional<std::string>> find(registry::Store& store, const s
 
 // Stores what `reconcile` makes of the current object (rerun on the latest one after a lost race).
 template <typename Reconcile>
-asio::awaitable<std::string> update(registry::Store& store, const std::string& name, Reconcile reconcile) {
+asio::awaitable<std::string> update(registry::Store& store, const std::string& namespace_, const std::string& name,
+                                    Reconcile reconcile) {
   registry::UpdateFunction function = [&](const json::object* current) -> json::object {
     const auto& definition = store.definition();
     if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
     return reconcile(*current).value_or(*current);
   };
-  auto pending = store.update("", name, std::move(function), registry::WriteOptions{});
+  auto pending = store.update(namespace_, name, std::move(function), registry::WriteOptions{});
   std::pair<std::string, bool> stored = co_await std::move(pending);
   co_return std::move(stored.first);
+}
+
+// Creates or reconciles each of `roles` (ClusterRoles or Roles) in `store`; the highest revision they are stored at.
+asio::awaitable<storage::Revision> ensure_roles(registry::Store& store, std::vector<json::object> roles) {
+  storage::Revision revision = 0;
+  for (const json::object& expected : roles) {
+    const std::string namespace_(registry::meta_string(expected, "namespace"));
+    const std::string name(registry::meta_string(expected, "name"));
+    std::optional<std::string> stored = co_await find(store, namespace_, name);
+    if (!stored) {
+      auto pending = store.create(namespace_, expected, registry::WriteOptions{});
+      stored = co_await std::move(pending);
+    } else if (auto existing = registry::parse_json_object(*stored); existing && reconcile_role(*existing, expected)) {
+      auto pending = update(store, namespace_, name,
+                            [&](const json::object& current) { return reconcile_role(current, expected); });
+      stored = co_await std::move(pending);
+    }
+    revision = std::max(revision, stored_revision(*stored));
+  }
+  co_return revision;
+}
+
+// Likewise for ClusterRoleBindings or RoleBindings.
+asio::awaitable<storage::Revision> ensure_bindings(registry::Store& store, std::vector<json::object> bindings) {
+  storage::Revision revision = 0;
+  for (const json::object& expected : bindings) {
+    const std::string namespace_(registry::meta_string(expected, "namespace"));
+    const std::string name(registry::meta_string(expected, "name"));
+    std::optional<std::string> stored = co_await find(store, namespace_, name);
+    std::optional<ReconciledBinding> reconciled;
+    if (stored)
+      if (auto existing = registry::parse_json_object(*stored)) reconciled = reconcile_binding(*existing, expected);
+    if (reconciled && reconciled->recreate) {
+      auto pending = store.remove(namespace_, name, registry::DeleteOptions{});
+      co_await std::move(pending);
+      stored.reset();
+    }
+    if (!stored) {
+      auto pending = store.create(namespace_, expected, registry::WriteOptions{});
+      stored = co_await std::move(pending);
+    } else if (reconciled) {
+      auto pending = update(store, namespace_, name, [&](const json::object& current) -> std::optional<json::object> {
+        auto again = reconcile_binding(current, expected);
+        if (again && again->recreate) {  // changed under us: the next attempt starts over
+          const auto& definition = store.definition();
+          throw apierrors::ApiError(apierrors::conflict(definition.group, definition.resource, name,
+                                                        "its roleRef changed"));
+        }
+        return again ? std::optional<json::object>(std::move(again->binding)) : std::nullopt;
+      });
+      stored = co_await std::move(pending);
+    }
+    revision = std::max(revision, stored_revision(*stored));
+  }
+  co_return revision;
 }
 
 }  // namespace
@@ -187,49 +244,17 @@ std::optional<ReconciledBinding> reconcile_binding(const json::object& existing,
   return ReconciledBinding{std::move(result), false};
 }
 
-asio::awaitable<BootstrapRevisions> ensure_bootstrap_policy(registry::Store& cluster_roles,
-                                                            registry::Store& cluster_role_bindings) {
+asio::awaitable<BootstrapRevisions> ensure_bootstrap_policy(BootstrapStores stores) {
+  // kube's post-start hook stores the cluster-wide objects first, then the namespaced ones.
   BootstrapRevisions revisions;
-  const std::vector<json::object> roles = bootstrap_cluster_roles();
-  for (const json::object& expected : roles) {
-    const std::string name(registry::meta_string(expected, "name"));
-    std::optional<std::string> stored = co_await find(cluster_roles, name);
-    if (!stored) {
-      auto pending = cluster_roles.create("", expected, registry::WriteOptions{});
-      stored = co_await std::move(pending);
-    } else if (auto existing = registry::parse_json_object(*stored); existing && reconcile_role(*existing, expected)) {
-      auto pending = update(cluster_roles, name, [&](const json::object& current) { return reconcile_role(current, expected); });
-      stored = co_await std::move(pending);
-    }
-    revisions.cluster_roles = std::max(revisions.cluster_roles, stored_revision(*stored));
-  }
-  const std::vector<json::object> bindings = bootstrap_cluster_role_bindings();
-  for (const json::object& expected : bindings) {
-    const std::string name(registry::meta_string(expected, "name"));
-    std::optional<std::string> stored = co_await find(cluster_role_bindings, name);
-    std::optional<ReconciledBinding> reconciled;
-    if (stored)
-      if (auto existing = registry::parse_json_object(*stored)) reconciled = reconcile_binding(*existing, expected);
-    if (reconciled && reconciled->recreate) {
-      auto pending = cluster_role_bindings.remove("", name, registry::DeleteOptions{});
-      co_await std::move(pending);
-      stored.reset();
-    }
-    if (!stored) {
-      auto pending = cluster_role_bindings.create("", expected, registry::WriteOptions{});
-      stored = co_await std::move(pending);
-    } else if (reconciled) {
-      auto pending = update(cluster_role_bindings, name, [&](const json::object& current) -> std::optional<json::object> {
-        auto again = reconcile_binding(current, expected);
-        if (again && again->recreate)  // changed under us: the next attempt starts over
-          throw apierrors::ApiError(apierrors::conflict("rbac.authorization.k8s.io", "clusterrolebindings", name,
-                                                        "its roleRef changed"));
-        return again ? std::optional<json::object>(std::move(again->binding)) : std::nullopt;
-      });
-      stored = co_await std::move(pending);
-    }
-    revisions.cluster_role_bindings = std::max(revisions.cluster_role_bindings, stored_revision(*stored));
-  }
+  auto cluster_roles = ensure_roles(stores.cluster_roles, bootstrap_cluster_roles());
+  revisions.cluster_roles = co_await std::move(cluster_roles);
+  auto cluster_role_bindings = ensure_bindings(stores.cluster_role_bindings, bootstrap_cluster_role_bindings());
+  revisions.cluster_role_bindings = co_await std::move(cluster_role_bindings);
+  auto roles = ensure_roles(stores.roles, bootstrap_namespace_roles());
+  revisions.roles = co_await std::move(roles);
+  auto role_bindings = ensure_bindings(stores.role_bindings, bootstrap_namespace_role_bindings());
+  revisions.role_bindings = co_await std::move(role_bindings);
   co_return revisions;
 }
 

@@ -49,7 +49,89 @@ TEST(RbacBootstrapPolicy, AggregatedRolesAndTheirSources) {
   for (const auto& binding : bootstrap_cluster_role_bindings())
     bound.emplace_back(binding.at("roleRef").at("name").as_string());
   for (const auto& binding : bound) EXPECT_NO_FATAL_FAILURE(bootstrap_role(roles, binding));
-  EXPECT_EQ(bound.size(), 12u);
+  EXPECT_EQ(bound.size(), 12u + controller_cluster_role_bindings().size());
+}
+
+TEST(RbacBootstrapPolicy, ControllerRolesAreBoundToTheirServiceAccounts) {
+  const auto controllers = controller_cluster_roles();
+  const auto bindings = controller_cluster_role_bindings();
+  // kube 1.32's default controllers; none behind a gate that is off by default.
+  EXPECT_EQ(controllers.size(), 33u);
+  ASSERT_EQ(bindings.size(), controllers.size());
+  for (std::size_t i = 0; i < controllers.size(); ++i) {
+    const std::string name(std::string_view(controllers[i].at("metadata").at("name").as_string()));
+    EXPECT_TRUE(name.starts_with("system:controller:")) << name;
+    EXPECT_EQ(std::string_view(bindings[i].at("metadata").at("name").as_string()), name);
+    EXPECT_EQ(bindings[i].at("roleRef"), json::parse(R"({"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",)"
+                                                     R"("name":")" + name + R"("})"));
+    const std::string account(std::string_view(name).substr(std::string_view("system:controller:").size()));
+    EXPECT_EQ(bindings[i].at("subjects"),
+              json::parse(R"([{"kind":"ServiceAccount","name":")" + account + R"(","namespace":"kube-system"}])"));
+  }
+  const auto roles = bootstrap_cluster_roles();
+  EXPECT_EQ(json::serialize(bootstrap_role(roles, "system:controller:deployment-controller").at("rules").as_array()[1]),
+            R"({"verbs":["update"],"apiGroups":["apps","extensions"],"resources":["deployments/status"]})");
+  EXPECT_EQ(json::serialize(bootstrap_role(roles, "system:controller:clusterrole-aggregation-controller").at("rules")),
+            R"([{"verbs":["escalate","get","list","patch","update","watch"],)"
+            R"("apiGroups":["rbac.authorization.k8s.io"],"resources":["clusterroles"]}])");
+  EXPECT_EQ(json::serialize(bootstrap_role(roles, "system:controller:legacy-service-account-token-cleaner").at("rules")),
+            R"([{"verbs":["get"],"apiGroups":[""],"resources":["configmaps"],)"
+            R"("resourceNames":["kube-apiserver-legacy-service-account-token-tracking"]},)"
+            R"({"verbs":["delete","patch"],"apiGroups":[""],"resources":["secrets"]}])");
+  const json::object& gc = bootstrap_role(roles, "system:controller:generic-garbage-collector");
+  EXPECT_EQ(gc.at("metadata").at("labels").at("kubernetes.io/bootstrapping"), "rbac-defaults");
+  EXPECT_EQ(gc.at("metadata").at("annotations").at("rbac.authorization.kubernetes.io/autoupdate"), "true");
+  for (const char* gated : {"system:controller:resource-claim-controller", "system:controller:service-cidrs-controller",
+                            "system:controller:storage-version-garbage-collector"})
+    EXPECT_EQ(std::count_if(roles.begin(), roles.end(),
+                            [&](const json::object& role) { return role.at("metadata").at("name") == gated; }),
+              0)
+        << gated;
+}
+
+TEST(RbacBootstrapPolicy, NamespacedRolesOfKubeSystemAndKubePublic) {
+  const auto roles = bootstrap_namespace_roles();
+  const auto bindings = bootstrap_namespace_role_bindings();
+  auto find = [](const std::vector<json::object>& list, std::string_view namespace_, std::string_view name) {
+    auto it = std::find_if(list.begin(), list.end(), [&](const json::object& object) {
+      return object.at("metadata").at("namespace").as_string() == namespace_ &&
+             object.at("metadata").at("name").as_string() == name;
+    });
+    return it == list.end() ? json::object() : *it;
+  };
+  EXPECT_EQ(roles.size(), 7u);
+  EXPECT_EQ(bindings.size(), 7u);
+  const json::object reader = find(roles, "kube-system", "extension-apiserver-authentication-reader");
+  EXPECT_EQ(reader.at("kind"), "Role");
+  EXPECT_EQ(json::serialize(reader.at("rules")),
+            R"([{"verbs":["get","list","watch"],"apiGroups":[""],"resources":["configmaps"],)"
+            R"("resourceNames":["extension-apiserver-authentication"]}])");
+  EXPECT_EQ(find(roles, "kube-system", "system::leader-locking-kube-controller-manager").at("rules").as_array().size(), 3u);
+  EXPECT_EQ(find(roles, "kube-system", "system::leader-locking-kube-scheduler").at("rules").as_array().size(), 2u);
+  EXPECT_FALSE(find(roles, "kube-system", "system:controller:token-cleaner").empty());
+  EXPECT_FALSE(find(roles, "kube-system", "system:controller:cloud-provider").empty());
+  EXPECT_EQ(json::serialize(find(roles, "kube-public", "system:controller:bootstrap-signer").at("rules").as_array()[1]),
+            R"({"verbs":["update"],"apiGroups":[""],"resources":["configmaps"],"resourceNames":["cluster-info"]})");
+  EXPECT_EQ(json::serialize(find(roles, "kube-system", "system:controller:bootstrap-signer").at("rules")),
+            R"([{"verbs":["get","list","watch"],"apiGroups":[""],"resources":["secrets"]}])");
+
+  // The reader's binding is named apart from its role; every binding's Role is one of these, in its namespace.
+  const json::object reader_binding = find(bindings, "kube-system", "system::extension-apiserver-authentication-reader");
+  EXPECT_EQ(reader_binding.at("kind"), "RoleBinding");
+  EXPECT_EQ(reader_binding.at("roleRef"), json::parse(R"({"apiGroup":"rbac.authorization.k8s.io","kind":"Role",)"
+                                                      R"("name":"extension-apiserver-authentication-reader"})"));
+  EXPECT_EQ(reader_binding.at("subjects").as_array().size(), 2u);
+  for (const auto& binding : bindings) {
+    const auto& namespace_ = binding.at("metadata").at("namespace").as_string();
+    EXPECT_FALSE(find(roles, namespace_, binding.at("roleRef").at("name").as_string()).empty()) << binding;
+  }
+  const json::object leader = find(bindings, "kube-system", "system::leader-locking-kube-controller-manager");
+  EXPECT_EQ(json::serialize(leader.at("subjects")),
+            R"([{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"system:kube-controller-manager"},)"
+            R"({"kind":"ServiceAccount","name":"kube-controller-manager","namespace":"kube-system"},)"
+            R"({"kind":"ServiceAccount","name":"leader-election-controller","namespace":"kube-system"}])");
+  EXPECT_EQ(json::serialize(find(bindings, "kube-public", "system:controller:bootstrap-signer").at("subjects")),
+            R"([{"kind":"ServiceAccount","name":"bootstrap-signer","namespace":"kube-system"}])");
 }
 
 TEST(RbacReconciliation, RoleGainsWhatItLacksAndKeepsWhatWasAdded) {
