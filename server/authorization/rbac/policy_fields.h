@@ -19,6 +19,12 @@ inline const boost::json::object& object_at(const boost::json::object& object, s
   return value && value->is_object() ? value->get_object() : empty;
 }
 
+inline const boost::json::array& array_at(const boost::json::object& object, std::string_view key) {
+  static const boost::json::array empty;
+  const boost::json::value* value = object.if_contains(key);
+  return value && value->is_array() ? value->get_array() : empty;
+}
+
 inline std::vector<std::string> strings_at(const boost::json::object& object, std::string_view key) {
   std::vector<std::string> out;
   const boost::json::value* value = object.if_contains(key);
