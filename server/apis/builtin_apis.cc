@@ -45,6 +45,9 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       clusterroles(escalation),
       rolebindings(escalation),
       roles(escalation),
+      // flowcontrol.apiserver.k8s.io/v1
+      flowschemas(),
+      prioritylevelconfigurations(),
   };
 }
 

@@ -42,6 +42,10 @@ ResourceStorage clusterrolebindings(std::shared_ptr<const authorization::rbac::E
 ResourceStorage clusterroles(std::shared_ptr<const authorization::rbac::EscalationCheck> escalation);
 ResourceStorage rolebindings(std::shared_ptr<const authorization::rbac::EscalationCheck> escalation);
 ResourceStorage roles(std::shared_ptr<const authorization::rbac::EscalationCheck> escalation);
+// flowcontrol.apiserver.k8s.io/v1: API Priority and Fairness' configuration (the config producer stores kube's
+// bootstrap objects, server/flowcontrol/config_producer.h).
+ResourceStorage flowschemas();
+ResourceStorage prioritylevelconfigurations();
 
 // The reviews, which only create (registry::Creater): they answer from the request's user and the authorizer.
 // authentication.k8s.io/v1

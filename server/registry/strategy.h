@@ -93,6 +93,9 @@ class Strategy {
   // Server-side printing: the Table columns and one object's cells (kube's printers in pkg/printers/internalversion).
   virtual std::vector<TableColumn> table_columns() const { return default_table_columns(); }
   virtual boost::json::array table_cells(const boost::json::object& object) const { return default_table_cells(object); }
+  // The order of a list's rows, for the few list printers that sort (printFlowSchemaList: by matching precedence,
+  // then name); by default the rows keep the list's order.
+  virtual void order_table_rows(std::vector<boost::json::object>& /*objects*/) const {}
   // The row's conditions (metav1.TableRowCondition), e.g. Completed for a finished pod; empty for most kinds.
   virtual boost::json::array table_row_conditions(const boost::json::object& /*object*/) const { return {}; }
 };

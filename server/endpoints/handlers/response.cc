@@ -152,6 +152,7 @@ asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list)
       std::vector<json::object> objects;
       objects.reserve(list.items.size());
       for (const auto& item : list.items) objects.push_back(parse(item.json));
+      scope.store.strategy().order_table_rows(objects);
       json::object table = to_table(scope.store.strategy(), objects, true);
       table["metadata"] = list_metadata(list);
       co_await write_json(scope, 200, json::serialize(table));
