@@ -3,6 +3,7 @@
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
+#include "server/flowcontrol/config_producer.h"
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
 #include "server/version.h"
@@ -179,6 +180,12 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
            return std::nullopt;
          return "not finished";
        }});
+  kube.generic().health_checks.push_back(
+      {"poststarthook/priority-and-fairness-config-producer",
+       [produced = apf_configuration_produced_]() -> std::optional<std::string> {
+         if (produced->load()) return std::nullopt;
+         return "not finished";
+       }});
   for (const auto& group : discovery_->groups()) {
     director.routes().add("/apis/" + group, [discovery, group](filters::Exchange& e) -> asio::awaitable<void> {
       if (e.request.path == "/apis/" + group || e.request.path == "/apis/" + group + "/")
@@ -218,6 +225,15 @@ asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_
 }
 
 asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle) {
+  // kube's post-start hooks run side by side: the APF configuration needs none of what follows.
+  constexpr std::string_view kFlowcontrolGroup = "flowcontrol.apiserver.k8s.io";
+  const flowcontrol::ConfigStores apf_stores{*store(kFlowcontrolGroup, "flowschemas"),
+                                             *store(kFlowcontrolGroup, "prioritylevelconfigurations")};
+  const asio::any_io_executor executor = co_await asio::this_coro::executor;
+  asio::co_spawn(executor,
+                 flowcontrol::run_config_producer(apf_stores, stopping_controllers_, logger_,
+                                                  [produced = apf_configuration_produced_] { produced->store(true); }),
+                 asio::detached);
   registry::Store* namespaces = store("", "namespaces");
   asio::steady_timer retry(co_await asio::this_coro::executor);
   for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {

@@ -52,6 +52,8 @@ class BuiltInApis {
   // starts following the services for IP and port allocation and creates the `kubernetes` service, retrying
   // while storage is unreachable; until it has, the post-start hook check fails /readyz. Then stores the
   // bootstrap RBAC policy (the rbac/bootstrap-roles post-start hook) and starts the ClusterRole aggregation.
+  // Meanwhile the priority-and-fairness-config-producer post-start hook stores kube's bootstrap FlowSchemas and
+  // PriorityLevelConfigurations, and keeps them every minute.
   asio::awaitable<void> bootstrap(const server::Lifecycle& lifecycle);
   // Stops every Cacher (ending their watches); call before the reactor stops.
   asio::awaitable<void> shutdown();
@@ -99,6 +101,8 @@ class BuiltInApis {
   server::Lifecycle& lifecycle_;
   base::Logger& logger_;
   std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
+  // Set once the APF bootstrap configuration has been stored.
+  std::shared_ptr<std::atomic<bool>> apf_configuration_produced_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace kapi::apis
