@@ -1,137 +1,6 @@
 #include "server/metrics/registry.h"
 
-#include <cmath>
-#include <cstdio>
-
 namespace kapi::metrics {
-namespace {
-
-std::string escape_label(const std::string& value) {
-  std::string out;
-  for (char c : value) {
-    if (c == '\\' || c == '"') out.push_back('\\');
-    if (c == '\n') {
-      out.append("\\n");
-      continue;
-    }
-    out.push_back(c);
-  }
-  return out;
-}
-
-std::string format_number(double value) {
-  if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-
-std::string label_set(const std::vector<std::string>& names, const Labels& values, const std::string& extra = {}) {
-  if (names.empty() && extra.empty()) return {};
-  std::string out = "{";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i) out.push_back(',');
-    out.append(names[i]).append("=\"").append(escape_label(i < values.size() ? values[i] : "")).append("\"");
-  }
-  if (!extra.empty()) {
-    if (!names.empty()) out.push_back(',');
-    out.append(extra);
-  }
-  out.push_back('}');
-  return out;
-}
-
-void header(std::string& out, const std::string& name, const std::string& help, const char* type) {
-  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
-  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
-}
-
-}  // namespace
-
-CounterFamily::CounterFamily(std::string name, std::string help, std::vector<std::string> label_names)
-    : name_(std::move(name)), help_(std::move(help)), label_names_(std::move(label_names)) {}
-
-void CounterFamily::inc(const Labels& labels, double by) {
-  std::lock_guard lock(mutex_);
-  values_[labels] += by;
-}
-
-double CounterFamily::value(const Labels& labels) const {
-  std::lock_guard lock(mutex_);
-  auto it = values_.find(labels);
-  return it == values_.end() ? 0 : it->second;
-}
-
-void CounterFamily::render(std::string& out) const {
-  std::lock_guard lock(mutex_);
-  header(out, name_, help_, "counter");
-  for (const auto& [labels, value] : values_)
-    out.append(name_).append(label_set(label_names_, labels)).append(" ").append(format_number(value)).append("\n");
-}
-
-GaugeFamily::GaugeFamily(std::string name, std::string help, std::vector<std::string> label_names)
-    : name_(std::move(name)), help_(std::move(help)), label_names_(std::move(label_names)) {}
-
-void GaugeFamily::set(const Labels& labels, double value) {
-  std::lock_guard lock(mutex_);
-  values_[labels] = value;
-}
-
-void GaugeFamily::add(const Labels& labels, double delta) {
-  std::lock_guard lock(mutex_);
-  values_[labels] += delta;
-}
-
-double GaugeFamily::value(const Labels& labels) const {
-  std::lock_guard lock(mutex_);
-  auto it = values_.find(labels);
-  return it == values_.end() ? 0 : it->second;
-}
-
-void GaugeFamily::render(std::string& out) const {
-  std::lock_guard lock(mutex_);
-  header(out, name_, help_, "gauge");
-  for (const auto& [labels, value] : values_)
-    out.append(name_).append(label_set(label_names_, labels)).append(" ").append(format_number(value)).append("\n");
-}
-
-HistogramFamily::HistogramFamily(std::string name, std::string help, std::vector<std::string> label_names,
-                                 std::vector<double> buckets)
-    : name_(std::move(name)), help_(std::move(help)), label_names_(std::move(label_names)),
-      buckets_(std::move(buckets)) {}
-
-void HistogramFamily::observe(const Labels& labels, double value) {
-  std::lock_guard lock(mutex_);
-  auto& series = series_[labels];
-  if (series.bucket_counts.empty()) series.bucket_counts.assign(buckets_.size(), 0);
-  for (std::size_t i = 0; i < buckets_.size(); ++i)
-    if (value <= buckets_[i]) ++series.bucket_counts[i];
-  series.sum += value;
-  ++series.count;
-}
-
-std::uint64_t HistogramFamily::count(const Labels& labels) const {
-  std::lock_guard lock(mutex_);
-  auto it = series_.find(labels);
-  return it == series_.end() ? 0 : it->second.count;
-}
-
-void HistogramFamily::render(std::string& out) const {
-  std::lock_guard lock(mutex_);
-  header(out, name_, help_, "histogram");
-  for (const auto& [labels, series] : series_) {
-    for (std::size_t i = 0; i < buckets_.size(); ++i)
-      out.append(name_).append("_bucket")
-          .append(label_set(label_names_, labels, "le=\"" + format_number(buckets_[i]) + "\""))
-          .append(" ").append(std::to_string(series.bucket_counts[i])).append("\n");
-    out.append(name_).append("_bucket").append(label_set(label_names_, labels, "le=\"+Inf\""))
-        .append(" ").append(std::to_string(series.count)).append("\n");
-    out.append(name_).append("_sum").append(label_set(label_names_, labels)).append(" ")
-        .append(format_number(series.sum)).append("\n");
-    out.append(name_).append("_count").append(label_set(label_names_, labels)).append(" ")
-        .append(std::to_string(series.count)).append("\n");
-  }
-}
 
 Registry::Registry()
     : request_total("apiserver_request_total",
@@ -184,6 +53,7 @@ std::string Registry::render() const {
   audit_events.render(out);
   audit_errors.render(out);
   audit_levels.render(out);
+  flowcontrol.render(out);
   return out;
 }
 

@@ -1,66 +1,12 @@
 #pragma once
 // Prometheus metrics with kube-apiserver's names, exposed as text on /metrics. One registry per server
 // (no globals); every family is safe to update from any reactor thread.
-#include <atomic>
-#include <map>
-#include <memory>
-#include <mutex>
+#include "server/metrics/families.h"
+#include "server/metrics/flowcontrol.h"
+
 #include <string>
-#include <vector>
 
 namespace kapi::metrics {
-
-using Labels = std::vector<std::string>;  // values, in the order of the family's label names
-
-class CounterFamily {
- public:
-  CounterFamily(std::string name, std::string help, std::vector<std::string> label_names);
-  void inc(const Labels& labels, double by = 1);
-  double value(const Labels& labels) const;
-  void render(std::string& out) const;
-
- private:
-  std::string name_, help_;
-  std::vector<std::string> label_names_;
-  mutable std::mutex mutex_;
-  std::map<Labels, double> values_;
-};
-
-class GaugeFamily {
- public:
-  GaugeFamily(std::string name, std::string help, std::vector<std::string> label_names);
-  void set(const Labels& labels, double value);
-  void add(const Labels& labels, double delta);
-  double value(const Labels& labels) const;
-  void render(std::string& out) const;
-
- private:
-  std::string name_, help_;
-  std::vector<std::string> label_names_;
-  mutable std::mutex mutex_;
-  std::map<Labels, double> values_;
-};
-
-class HistogramFamily {
- public:
-  HistogramFamily(std::string name, std::string help, std::vector<std::string> label_names,
-                  std::vector<double> buckets);
-  void observe(const Labels& labels, double value);
-  std::uint64_t count(const Labels& labels) const;
-  void render(std::string& out) const;
-
- private:
-  struct Series {
-    std::vector<std::uint64_t> bucket_counts;
-    double sum = 0;
-    std::uint64_t count = 0;
-  };
-  std::string name_, help_;
-  std::vector<std::string> label_names_;
-  std::vector<double> buckets_;
-  mutable std::mutex mutex_;
-  std::map<Labels, Series> series_;
-};
 
 // The families kapi's filters and handlers record into.
 class Registry {
@@ -78,6 +24,7 @@ class Registry {
   CounterFamily audit_events;              // apiserver_audit_event_total
   CounterFamily audit_errors;              // apiserver_audit_error_total
   CounterFamily audit_levels;              // apiserver_audit_level_total
+  FlowControlFamilies flowcontrol;         // apiserver_flowcontrol_*
 };
 
 }  // namespace kapi::metrics
