@@ -116,6 +116,13 @@ registry::Store* BuiltInApis::store(std::string_view group, std::string_view res
   return nullptr;
 }
 
+std::optional<storage::cacher::CacheState::Stats> BuiltInApis::cache_stats(std::string_view group,
+                                                                         std::string_view resource) const {
+  for (const auto& r : resources_)
+    if (r.store->definition().group == group && r.store->definition().resource == resource) return r.cacher->stats();
+  return std::nullopt;
+}
+
 authentication::ObjectGetter BuiltInApis::object_getter() const {
   return [this](std::string resource, std::string namespace_,
                 std::string name) -> asio::awaitable<std::optional<boost::json::object>> {

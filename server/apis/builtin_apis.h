@@ -19,6 +19,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace kapi::base {
@@ -59,6 +60,10 @@ class BuiltInApis {
   asio::awaitable<void> shutdown();
 
   registry::Store* store(std::string_view group, std::string_view resource) const;
+  // What the watch cache of a resource holds (objects, watchers); none for a resource not built in.
+  std::optional<storage::cacher::CacheState::Stats> cache_stats(std::string_view group, std::string_view resource) const;
+  // Set at shutdown: what the server's own controllers stop on.
+  std::shared_ptr<const std::atomic<bool>> stopping_controllers() const { return stopping_controllers_; }
   // The type schemas of every built-in kind.
   const schema::Catalog& catalog() const { return catalog_; }
 
