@@ -1,4 +1,5 @@
 #include "filters/audit.h"
+#include "filters/response_swap.h"
 
 #include "filters/authorization.h"
 
@@ -184,21 +185,6 @@ class AuditResponseWriter final : public http::ResponseWriterDecorator {
   const Exchange& exchange_;
   bool send_response_started_;
   bool started_ = false;
-};
-
-// The stages after this one write through the decorator; the exchange gets its own writer back on every way out.
-class ResponseSwap {
- public:
-  ResponseSwap(Exchange& exchange, http::ResponseWriter& decorator) : exchange_(exchange), own_(exchange.response) {
-    exchange.response = &decorator;
-  }
-  ~ResponseSwap() { exchange_.response = own_; }
-  ResponseSwap(const ResponseSwap&) = delete;
-  ResponseSwap& operator=(const ResponseSwap&) = delete;
-
- private:
-  Exchange& exchange_;
-  http::ResponseWriter* own_;
 };
 
 audit::ResponseStatus faked_success() { return {.status = "Success", .message = "Connection closed early", .code = 200}; }

@@ -12,6 +12,7 @@
 #include "filters/latency_tracker.h"
 #include "filters/max_in_flight.h"
 #include "filters/panic_recovery.h"
+#include "filters/priority_and_fairness.h"
 #include "filters/received_timestamp.h"
 #include "filters/request_deadline.h"
 #include "filters/request_info.h"
@@ -41,8 +42,11 @@ Chain build_handler_chain(const ChainConfig& config, Handler servers) {
       with_failed_authentication_audit(AuthenticationFilter::write_unauthorized, config.audit, config.metrics)));
   stages.push_back(std::make_unique<AuditFilter>(config.audit, config.metrics));
   stages.push_back(std::make_unique<ImpersonationFilter>(config.authorizer));
-  stages.push_back(std::make_unique<MaxInFlightFilter>(config.max_requests_inflight,
-                                                       config.max_mutating_requests_inflight, config.metrics));
+  if (config.priority_and_fairness)
+    stages.push_back(std::make_unique<PriorityAndFairnessFilter>(config.priority_and_fairness, config.metrics));
+  else
+    stages.push_back(std::make_unique<MaxInFlightFilter>(config.max_requests_inflight,
+                                                         config.max_mutating_requests_inflight, config.metrics));
   stages.push_back(std::make_unique<AuthorizationFilter>(config.authorizer));
   return Chain(std::move(stages), std::move(servers));
 }

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace kapi::flowcontrol {
+class Controller;
+}
+
 namespace kapi::filters {
 
 struct ChainConfig {
@@ -33,6 +37,8 @@ struct ChainConfig {
   std::chrono::nanoseconds request_timeout = std::chrono::seconds(60);
   int max_requests_inflight = 400;
   int max_mutating_requests_inflight = 200;
+  // API priority and fairness in place of max-in-flight (--enable-priority-and-fairness); none: max-in-flight.
+  std::shared_ptr<flowcontrol::Controller> priority_and_fairness;
   std::vector<std::string> cors_allowed_origins;
   std::vector<std::string> hsts_directives;
 };

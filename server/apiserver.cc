@@ -15,6 +15,7 @@
 #include "server/apis/builtin_apis.h"
 #include "server/audit/setup.h"
 #include "server/authorization/rbac/rbac_mode.h"
+#include "server/flowcontrol/controller.h"
 #include "server/storage_backend.h"
 
 #include <asio/co_spawn.hpp>
@@ -239,6 +240,25 @@ int run_apiserver(const Options& options) {
   chain_config.request_timeout = options.request_timeout;
   chain_config.max_requests_inflight = options.max_requests_inflight;
   chain_config.max_mutating_requests_inflight = options.max_mutating_requests_inflight;
+  std::shared_ptr<flowcontrol::Controller> priority_and_fairness;
+  if (options.enable_priority_and_fairness) {
+    const int server_limit = options.max_requests_inflight + options.max_mutating_requests_inflight;
+    if (server_limit <= 0) {
+      logger.error("--max-requests-inflight plus --max-mutating-requests-inflight must be positive when "
+                   "--enable-priority-and-fairness is true");
+      return 1;
+    }
+    flowcontrol::WorkEstimator estimator(
+        [&apis](std::string_view group, std::string_view resource) -> std::optional<flowcontrol::ResourceCounts> {
+          auto stats = apis.cache_stats(group, resource);
+          if (!stats) return std::nullopt;
+          return flowcontrol::ResourceCounts{static_cast<std::int64_t>(stats->objects),
+                                             static_cast<std::int64_t>(stats->watchers)};
+        });
+    priority_and_fairness = std::make_shared<flowcontrol::Controller>(server_limit, std::move(estimator),
+                                                                      metrics.flowcontrol, io.get_executor(), logger);
+    chain_config.priority_and_fairness = priority_and_fairness;
+  }
   chain_config.cors_allowed_origins = options.cors_allowed_origins;
   chain_config.hsts_directives = options.strict_transport_security_directives;
   if (audit.enabled()) chain_config.audit = {audit.policy, audit.log};
@@ -299,6 +319,11 @@ int run_apiserver(const Options& options) {
     }
   });
   if (rbac) rbac->run(io.get_executor());
+  constexpr std::string_view kFlowControlGroup = "flowcontrol.apiserver.k8s.io";
+  registry::Store* flow_schemas = apis.store(kFlowControlGroup, "flowschemas");
+  registry::Store* priority_levels = apis.store(kFlowControlGroup, "prioritylevelconfigurations");
+  if (priority_and_fairness && flow_schemas && priority_levels)
+    priority_and_fairness->start(*flow_schemas, *priority_levels, apis.stopping_controllers());
   if (auto* configmaps = apis.store("", "configmaps"))
     asio::co_spawn(io, controlplane::maintain_authentication_configmap(
                            *configmaps, cluster_authentication_info(options, pki_material), lifecycle, logger),

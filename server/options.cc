@@ -113,6 +113,7 @@ std::vector<Flag> flags_for(Options& o) {
       {"service-node-port-range", "A port range to reserve for services with NodePort visibility. Example: '30000-32767'. Inclusive at both ends of the range.", false, false, checked_text(o.service_node_port_range, apis::core::parse_port_range)},
       {"max-requests-inflight", "The maximum number of non-mutating requests in flight at a given time. 0 means no limit.", false, false, integer(o.max_requests_inflight)},
       {"max-mutating-requests-inflight", "The maximum number of mutating requests in flight at a given time. 0 means no limit.", false, false, integer(o.max_mutating_requests_inflight)},
+      {"enable-priority-and-fairness", "If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness", true, false, boolean(o.enable_priority_and_fairness)},
       {"request-timeout", "The default duration a handler must keep a request open before timing it out.", false, false, duration(o.request_timeout)},
       {"read-header-timeout", "(kapi) How long a client may take to send a request's headers.", false, true, duration(o.read_header_timeout)},
       {"idle-timeout", "(kapi) How long an idle keep-alive connection stays open.", false, true, duration(o.idle_timeout)},

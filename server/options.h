@@ -38,6 +38,7 @@ struct Options {
   // Limits and timeouts.
   int max_requests_inflight = 400;
   int max_mutating_requests_inflight = 200;
+  bool enable_priority_and_fairness = true;
   std::chrono::nanoseconds request_timeout = std::chrono::minutes(1);
   std::chrono::nanoseconds read_header_timeout = std::chrono::seconds(32);  // (kapi) Go server's value
   std::chrono::nanoseconds idle_timeout = std::chrono::seconds(90);         // (kapi) Go server's value

@@ -14,7 +14,9 @@ class MaxInFlightTest : public KapiSuite<MaxInFlightTest> {
  public:
   static KapiOptions kapi_options() {
     KapiOptions options;
-    options.extra_flags = {"--max-requests-inflight=2", "--max-mutating-requests-inflight=1"};
+    // Priority and fairness replaces max-in-flight unless it is turned off, as in kube-apiserver.
+    options.extra_flags = {"--max-requests-inflight=2", "--max-mutating-requests-inflight=1",
+                           "--enable-priority-and-fairness=false"};
     return options;
   }
 
@@ -34,6 +36,7 @@ class MaxInFlightTest : public KapiSuite<MaxInFlightTest> {
 
   static void expect_too_many_requests(const HttpResponse& response) {
     EXPECT_TRUE(is_status(response, 429, "TooManyRequests"));
+    EXPECT_FALSE(response.has_header("X-Kubernetes-PF-PriorityLevel-UID"));
     EXPECT_EQ(response.header("Retry-After"), "1");
     EXPECT_EQ(status_message(response), "Too many requests, please try again later.");
   }

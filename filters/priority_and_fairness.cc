@@ -1,0 +1,80 @@
+#include "filters/priority_and_fairness.h"
+
+#include "filters/response_swap.h"
+#include "server/http/status_response.h"
+
+#include <algorithm>
+
+namespace kapi::filters {
+namespace {
+
+using namespace std::chrono_literals;
+
+// kube's defaultRequestWaitLimit and its hard limit.
+constexpr auto kDefaultWaitLimit = 15s;
+constexpr auto kMaximumWaitLimit = 1min;
+
+bool is_read_only(std::string_view verb) {
+  return verb == "get" || verb == "list" || verb == "watch" || verb == "proxy";
+}
+
+// How long the request may wait for seats (kube's getRequestWaitContext), from when it arrived.
+flowcontrol::Clock::time_point wait_deadline(const RequestContext& context) {
+  const auto arrived = context.received_steady == flowcontrol::Clock::time_point{} ? flowcontrol::Clock::now()
+                                                                                   : context.received_steady;
+  flowcontrol::Clock::duration limit = kDefaultWaitLimit;
+  if (context.deadline) limit = (*context.deadline - arrived) / 4;
+  return arrived + std::min<flowcontrol::Clock::duration>(limit, kMaximumWaitLimit);
+}
+
+// Ends a WATCH's admission when its response starts: from then on it is a long-running stream, not work in
+// progress (kube releases its seats when the watch is initialized).
+class WatchInitialization final : public http::ResponseWriterDecorator {
+ public:
+  WatchInitialization(http::ResponseWriter& inner, std::function<void()> initialized)
+      : ResponseWriterDecorator(inner), initialized_(std::move(initialized)) {}
+  asio::awaitable<void> write(int status, std::string body) override {
+    initialized_();
+    return inner().write(status, std::move(body));
+  }
+  asio::awaitable<void> begin_stream(int status) override {
+    initialized_();
+    return inner().begin_stream(status);
+  }
+
+ private:
+  std::function<void()> initialized_;
+};
+
+}  // namespace
+
+asio::awaitable<void> PriorityAndFairnessFilter::handle(Exchange& exchange, Next next) {
+  const auto& info = exchange.context.request_info;
+  const bool is_watch = info && info->verb == "watch";
+  if (!info || !exchange.context.user || (exchange.context.long_running && !is_watch)) co_return co_await next(exchange);
+
+  auto pending = controller_->admit(*info, *exchange.context.user, exchange.request.query, wait_deadline(exchange.context));
+  flowcontrol::Decision decision = co_await std::move(pending);
+  auto& headers = exchange.response->headers();
+  headers.set("X-Kubernetes-PF-FlowSchema-UID", decision.classification.flow_schema_uid);
+  headers.set("X-Kubernetes-PF-PriorityLevel-UID", decision.classification.priority_level_uid);
+
+  if (decision.rejected) {
+    metrics_.dropped_requests.inc({is_read_only(info->verb) ? "readOnly" : "mutating"});
+    co_await http::write_status(*exchange.response,
+                                apierrors::too_many_requests("Too many requests, please try again later.", 1));
+    co_return;
+  }
+  struct Finish {
+    flowcontrol::Controller& controller;
+    flowcontrol::Decision& decision;
+    ~Finish() { controller.finish(decision); }
+  } finish{*controller_, decision};
+
+  if (!is_watch) co_return co_await next(exchange);
+  WatchInitialization watch(*exchange.response, [&finish] { finish.controller.finish(finish.decision); });
+  ResponseSwap swap(exchange, watch);
+  co_await next(exchange);
+}
+
+}  // namespace kapi::filters
