@@ -61,8 +61,12 @@ asio::awaitable<void> PriorityAndFairnessFilter::handle(Exchange& exchange, Next
 
   if (decision.rejected) {
     metrics_.dropped_requests.inc({is_read_only(info->verb) ? "readOnly" : "mutating"});
+    const std::string& level = decision.classification.priority_level;
+    dropped_.record(level, std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::system_clock::now().time_since_epoch()).count());
     co_await http::write_status(*exchange.response,
-                                apierrors::too_many_requests("Too many requests, please try again later.", 1));
+                                apierrors::too_many_requests("Too many requests, please try again later.",
+                                                             static_cast<int>(dropped_.retry_after(level))));
     co_return;
   }
   struct Finish {
