@@ -70,13 +70,12 @@ asio::awaitable<void> PriorityAndFairnessFilter::handle(Exchange& exchange, Next
     co_return;
   }
   struct Finish {
-    flowcontrol::Controller& controller;
     flowcontrol::Decision& decision;
-    ~Finish() { controller.finish(decision); }
-  } finish{*controller_, decision};
+    ~Finish() { decision.finish(); }
+  } finish{decision};
 
   if (!is_watch) co_return co_await next(exchange);
-  WatchInitialization watch(*exchange.response, [&finish] { finish.controller.finish(finish.decision); });
+  WatchInitialization watch(*exchange.response, [&decision] { decision.finish(); });
   ResponseSwap swap(exchange, watch);
   co_await next(exchange);
 }

@@ -204,6 +204,7 @@ asio::awaitable<Decision> Controller::admit(const filters::RequestInfo& info, co
   const Level& level = *current->levels.at(schema->priority_level);
 
   Decision decision;
+  decision.metrics = &metrics_;
   decision.classification = {schema->name, schema->uid, level.config.name, level.config.uid};
   const metrics::Labels labels{schema->name, level.config.name};
   if (level.config.exempt) {
@@ -234,18 +235,17 @@ asio::awaitable<Decision> Controller::admit(const filters::RequestInfo& info, co
   co_return decision;
 }
 
-void Controller::finish(Decision& decision) {
-  if (decision.rejected || decision.finished) return;
-  decision.finished = true;
-  const Classification& classification = decision.classification;
-  metrics_.request_execution.observe({classification.flow_schema, classification.priority_level, "regular"},
-                                     seconds(Clock::now() - decision.started));
-  if (decision.exempt) {
-    metrics_.current_executing_requests.add({classification.flow_schema, classification.priority_level}, -1);
+void Decision::finish() {
+  if (rejected || finished || !metrics) return;
+  finished = true;
+  metrics->request_execution.observe({classification.flow_schema, classification.priority_level, "regular"},
+                                     seconds(Clock::now() - started));
+  if (exempt) {
+    metrics->current_executing_requests.add({classification.flow_schema, classification.priority_level}, -1);
     return;
   }
-  decision.queues->finish(decision.request);
-  decision.request.reset();
+  queues->finish(request);
+  request.reset();
 }
 
 void Controller::start(registry::Store& flow_schemas, registry::Store& priority_levels,

@@ -37,7 +37,8 @@ struct Classification {
   std::string priority_level_uid;
 };
 
-// The outcome of admission. Hand an admitted decision back to Controller::finish() once the request is served.
+// The outcome of admission. An admitted request calls finish() once it is served. A decision holds what its
+// ending needs, so that a request ended late (its coroutine destroyed at shutdown) never needs the controller.
 struct Decision {
   Classification classification;
   std::optional<RejectReason> rejected;
@@ -46,7 +47,11 @@ struct Decision {
   Clock::time_point started{};
   std::shared_ptr<QueueSet> queues;
   std::shared_ptr<QueueSet::Request> request;
+  metrics::FlowControlFamilies* metrics = nullptr;  // the server's registry, which outlives every request
   bool finished = false;
+
+  // Releases the request's seats; once only, and nothing for a refused request.
+  void finish();
 };
 
 class Controller {
@@ -58,9 +63,6 @@ class Controller {
   // Classifies the request and waits for its seats until `wait_deadline`.
   asio::awaitable<Decision> admit(const filters::RequestInfo& info, const filters::UserInfo& user,
                                   const http::QueryParams& query, Clock::time_point wait_deadline);
-  // The request is served (or failed): its seats are released.
-  void finish(Decision& decision);
-
   // Follows the configuration and rebalances until `stopping` is set.
   void start(registry::Store& flow_schemas, registry::Store& priority_levels,
              std::shared_ptr<const std::atomic<bool>> stopping);
