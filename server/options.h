@@ -66,7 +66,8 @@ struct Options {
   std::vector<std::string> requestheader_extra_headers_prefix;
 
   // Authorization.
-  std::vector<std::string> authorization_mode = {"AlwaysAllow"};
+  // RBAC by default (kube-apiserver's own default is AlwaysAllow; every real cluster runs RBAC).
+  std::vector<std::string> authorization_mode = {"RBAC"};
 
   // Filters.
   std::vector<std::string> cors_allowed_origins;

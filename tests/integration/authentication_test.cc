@@ -10,7 +10,9 @@ namespace {
 class AuthenticationTest : public KapiSuite<AuthenticationTest> {
  public:
   static KapiOptions kapi_options() {
-    return with_token_users("authn", "jane-token,jane,1001,\"devs,ops\"\n", {"--anonymous-auth=false"});
+    // Who the users are is the subject here, not what they may do.
+    return with_token_users("authn", "jane-token,jane,1001,\"devs,ops\"\n",
+                            {"--anonymous-auth=false", "--authorization-mode=AlwaysAllow"});
   }
 
  protected:

@@ -15,8 +15,9 @@ class MaxInFlightTest : public KapiSuite<MaxInFlightTest> {
   static KapiOptions kapi_options() {
     KapiOptions options;
     // Priority and fairness replaces max-in-flight unless it is turned off, as in kube-apiserver.
+    // Anonymous callers may use the testing endpoints only with AlwaysAllow.
     options.extra_flags = {"--max-requests-inflight=2", "--max-mutating-requests-inflight=1",
-                           "--enable-priority-and-fairness=false"};
+                           "--enable-priority-and-fairness=false", "--authorization-mode=AlwaysAllow"};
     return options;
   }
 

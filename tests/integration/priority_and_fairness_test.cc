@@ -20,7 +20,8 @@ class PriorityAndFairnessTest : public KapiSuite<PriorityAndFairnessTest> {
                             "flood-token,flood,2001\njane-token,jane,2002\n"
                             "builder-token,system:serviceaccount:team:builder,2003,system:serviceaccounts\n"
                             "node-token,system:node:n1,2004,system:nodes\n",
-                            {"--max-requests-inflight=10", "--max-mutating-requests-inflight=10"});
+                            {"--max-requests-inflight=10", "--max-mutating-requests-inflight=10",
+                             "--authorization-mode=AlwaysAllow"});  // the users may call the testing endpoints
   }
 
  protected:
