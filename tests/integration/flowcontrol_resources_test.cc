@@ -34,16 +34,7 @@ class FlowcontrolResourcesTest : public KapiSuite<FlowcontrolResourcesTest> {
     ASSERT_TRUE(std::filesystem::exists("/usr/bin/kubectl")) << "kubectl is not installed (scripts/install-deps)";
   }
 
-  std::string manifest(const std::string& name, const std::string& text) {
-    const auto path = kapi().work_dir() / name;
-    FILE* file = std::fopen(path.c_str(), "w");
-    EXPECT_NE(file, nullptr);
-    if (file) {
-      std::fwrite(text.data(), 1, text.size(), file);
-      std::fclose(file);
-    }
-    return path.string();
-  }
+  std::string manifest(const std::string& name, const std::string& text) { return write_manifest(kapi(), name, text); }
 };
 
 TEST_F(FlowcontrolResourcesTest, KubesDefaultsListedWithKubesColumns) {

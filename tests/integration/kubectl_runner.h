@@ -25,6 +25,14 @@ inline CommandResult run_kubectl(const test_support::KapiProcess& kapi, const st
   return test_support::run_command(command);
 }
 
+// Writes `text` as file `name` in kapi's work dir (a manifest for `kubectl apply -f`); returns its path.
+inline std::string write_manifest(const test_support::KapiProcess& kapi, const std::string& name,
+                                  const std::string& text) {
+  const auto path = kapi.work_dir() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
 // A kubeconfig (in kapi's work dir) that trusts kapi's CA and authenticates with a bearer token only, for running
 // kubectl as a --token-auth-file user or a service account: pass it as `--kubeconfig <path>` after run_kubectl's
 // own. `name` names the file (by default the token, too long for a file name when it is a JWT).
