@@ -42,6 +42,7 @@ flags:
   --kubeconfig=FILE     HTTPS with its CA and client certificate, to its server unless --server=https://...
   --concurrency=64      closed loop: that many requests in flight; with --rate: most in flight
   --rate=N              open loop: N requests started per second
+  --honor-retry-after   closed loop: after a 429 with Retry-After, a worker waits that long (as client-go does)
   --duration=10s --warmup=2s            measured time, and time run before it but not counted
   --object-bytes=1024 --objects=1000 --namespace=kapi-bench --no-populate --consistent --path=/
   --watchers=100 --events-per-second=100
@@ -85,6 +86,7 @@ ScenarioOptions scenario_options(const std::string& scenario, Flags& flags) {
   if (auto v = take("events-per-second")) options.events_per_second = std::stod(*v);
   if (auto v = take("server-pid")) options.server_pid = static_cast<pid_t>(std::stol(*v));
   if (auto v = take("concurrency")) options.load.concurrency = std::max<std::size_t>(1, std::stoul(*v));
+  if (take("honor-retry-after")) options.load.honor_retry_after = true;
   if (auto v = take("rate")) {
     options.load.mode = LoadMode::open;
     options.load.rate = std::stod(*v);

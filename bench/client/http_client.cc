@@ -1,5 +1,7 @@
 #include "bench/client/http_client.h"
 
+#include <strings.h>
+
 #include <asio/buffer.hpp>
 #include <asio/connect.hpp>
 #include <asio/read.hpp>
@@ -28,9 +30,29 @@ struct HttpConnection::Parser {
   BodyHandling body = BodyHandling::discard;
   BodySink* sink = nullptr;
   bool complete = false;
+  bool in_retry_after = false;  // the header being parsed is Retry-After
+  std::string header_field;
 
   Parser() {
     llhttp_settings_init(&settings);
+    settings.on_header_field = [](llhttp_t* p, const char* at, std::size_t length) {
+      auto& self = *static_cast<Parser*>(p->data);
+      self.header_field.append(at, length);
+      return 0;
+    };
+    settings.on_header_field_complete = [](llhttp_t* p) {
+      auto& self = *static_cast<Parser*>(p->data);
+      self.in_retry_after = self.header_field.size() == 11 && strncasecmp(self.header_field.data(), "retry-after", 11) == 0;
+      self.header_field.clear();
+      return 0;
+    };
+    settings.on_header_value = [](llhttp_t* p, const char* at, std::size_t length) {
+      auto& self = *static_cast<Parser*>(p->data);
+      if (self.in_retry_after)
+        for (const char* c = at; c < at + length && *c >= '0' && *c <= '9'; ++c)
+          self.response->retry_after_seconds = self.response->retry_after_seconds * 10 + (*c - '0');
+      return 0;
+    };
     settings.on_headers_complete = [](llhttp_t* p) {
       auto& self = *static_cast<Parser*>(p->data);
       self.response->status = p->status_code;

@@ -25,6 +25,7 @@ struct HttpRequest {
 
 struct HttpResponse {
   int status = 0;
+  int retry_after_seconds = 0;     // a Retry-After header's seconds (429, 503), 0 without one
   std::size_t bytes_received = 0;  // on the wire, headers included
   std::string body;                // only when asked to keep it
 };

@@ -28,7 +28,7 @@ struct RunState {
   bool limit_reached() const { return options.operation_limit != 0 && next_sequence >= options.operation_limit; }
 
   // Runs one operation whose latency counts from `scheduled`; only operations scheduled after the warm-up count.
-  asio::awaitable<void> run_one(std::size_t slot, Clock::time_point scheduled) {
+  asio::awaitable<Outcome> run_one(std::size_t slot, Clock::time_point scheduled) {
     const std::uint64_t sequence = next_sequence++;
     Outcome outcome;
     std::string error;
@@ -39,7 +39,7 @@ struct RunState {
       error = e.what();
     }
     const auto done = Clock::now();
-    if (scheduled < measure_from || done > end + std::chrono::seconds(30)) co_return;
+    if (scheduled < measure_from || done > end + std::chrono::seconds(30)) co_return outcome;
     ++result.outcomes[outcome.status];
     result.bytes_received += outcome.bytes_received;
     result.bytes_sent += outcome.bytes_sent;
@@ -55,17 +55,25 @@ struct RunState {
       if (result.first_error.empty())
         result.first_error = error.empty() ? "HTTP status " + std::to_string(outcome.status) : error;
     }
+    co_return outcome;
   }
 };
 
 asio::awaitable<void> closed_loop_worker(std::shared_ptr<RunState> state, std::size_t slot) {
-  while (Clock::now() < state->end && !state->limit_reached()) co_await state->run_one(slot, Clock::now());
+  asio::steady_timer backoff(co_await asio::this_coro::executor);
+  while (Clock::now() < state->end && !state->limit_reached()) {
+    const Outcome outcome = co_await state->run_one(slot, Clock::now());
+    if (state->options.honor_retry_after && outcome.retry_after_seconds > 0) {
+      backoff.expires_at(std::min(Clock::now() + std::chrono::seconds(outcome.retry_after_seconds), state->end));
+      co_await backoff.async_wait(asio::use_awaitable);
+    }
+  }
   --state->in_flight;
 }
 
 asio::awaitable<void> open_loop_operation(std::shared_ptr<RunState> state, std::size_t slot,
                                           Clock::time_point scheduled) {
-  co_await state->run_one(slot, scheduled);
+  (void)co_await state->run_one(slot, scheduled);
   state->free_slots.push_back(slot);
   --state->in_flight;
 }

@@ -20,6 +20,7 @@ namespace kapi::bench {
 // status: the HTTP status, or 0 for a network error. Only 2xx count as successes.
 struct Outcome {
   int status = 0;
+  int retry_after_seconds = 0;  // the server asked to wait this long (429 Retry-After)
   std::size_t bytes_received = 0;
   std::size_t bytes_sent = 0;
 };
@@ -37,6 +38,8 @@ struct LoadOptions {
   std::chrono::milliseconds warmup{2000};
   std::chrono::milliseconds duration{10000};  // measured time, after the warm-up
   std::uint64_t operation_limit = 0;          // stops after this many (0: no limit); used to fill stores
+  // Closed loop: a worker told Retry-After waits that long before its next operation, as client-go does.
+  bool honor_retry_after = false;
 };
 
 constexpr std::chrono::milliseconds kThroughputInterval{250};

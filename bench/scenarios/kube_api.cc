@@ -61,6 +61,7 @@ asio::awaitable<Outcome> ConnectionPool::send(std::size_t slot, const HttpReques
   const std::size_t sent_before = connection.bytes_sent();
   auto response = co_await connection.send(request);
   co_return Outcome{.status = response.status,
+                    .retry_after_seconds = response.retry_after_seconds,
                     .bytes_received = response.bytes_received,
                     .bytes_sent = connection.bytes_sent() - sent_before};
 }
