@@ -3,6 +3,7 @@
 // requests at once (0 = no limit); beyond that 429 with Retry-After. Long-running requests and system:masters
 // are never limited, as in kube-apiserver.
 #include "filters/filter.h"
+#include "filters/request_kind.h"
 #include "server/http/status_response.h"
 #include "server/metrics/registry.h"
 
@@ -20,13 +21,11 @@ class MaxInFlightFilter final : public Filter {
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     const auto& info = exchange.context.request_info;
     if (exchange.context.long_running || !info) co_return co_await next(exchange);
-    static constexpr std::string_view kReadOnlyVerbs[] = {"get", "list", "watch", "proxy"};
-    bool mutating = std::find(std::begin(kReadOnlyVerbs), std::end(kReadOnlyVerbs), info->verb) ==
-                    std::end(kReadOnlyVerbs);
+    const bool mutating = !is_read_only_verb(info->verb);
     int limit = mutating ? max_mutating_ : max_read_only_;
     if (limit <= 0) co_return co_await next(exchange);
     auto& in_flight = mutating ? mutating_ : read_only_;
-    const char* kind = mutating ? "mutating" : "readOnly";
+    const char* kind = request_kind(info->verb);
 
     if (in_flight.fetch_add(1) >= limit) {
       in_flight.fetch_sub(1);

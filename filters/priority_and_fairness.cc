@@ -1,5 +1,6 @@
 #include "filters/priority_and_fairness.h"
 
+#include "filters/request_kind.h"
 #include "filters/response_swap.h"
 #include "server/http/status_response.h"
 
@@ -13,10 +14,6 @@ using namespace std::chrono_literals;
 // kube's defaultRequestWaitLimit and its hard limit.
 constexpr auto kDefaultWaitLimit = 15s;
 constexpr auto kMaximumWaitLimit = 1min;
-
-bool is_read_only(std::string_view verb) {
-  return verb == "get" || verb == "list" || verb == "watch" || verb == "proxy";
-}
 
 // How long the request may wait for seats (kube's getRequestWaitContext), from when it arrived.
 flowcontrol::Clock::time_point wait_deadline(const RequestContext& context) {
@@ -60,7 +57,7 @@ asio::awaitable<void> PriorityAndFairnessFilter::handle(Exchange& exchange, Next
   headers.set("X-Kubernetes-PF-PriorityLevel-UID", decision.classification.priority_level_uid);
 
   if (decision.rejected) {
-    metrics_.dropped_requests.inc({is_read_only(info->verb) ? "readOnly" : "mutating"});
+    metrics_.dropped_requests.inc({request_kind(info->verb)});
     const std::string& level = decision.classification.priority_level;
     dropped_.record(level, std::chrono::duration_cast<std::chrono::seconds>(
                                std::chrono::system_clock::now().time_since_epoch()).count());

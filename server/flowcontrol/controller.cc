@@ -106,7 +106,7 @@ std::shared_ptr<const Controller::Snapshot> Controller::snapshot() const {
 
 void Controller::rebuild() {
   std::vector<PriorityLevel> levels;
-  for (const auto& [name, level] : stored_levels_) levels.push_back(level);
+  for (const auto& [name, object] : stored_levels_) levels.push_back(priority_level_from_json(object));
   // kube imagines the mandatory levels that are not stored (yet, or any more).
   for (const auto& object : mandatory_priority_levels()) {
     PriorityLevel level = priority_level_from_json(object);
@@ -261,56 +261,33 @@ void Controller::start(registry::Store& flow_schemas, registry::Store& priority_
       }
     };
   };
-  asio::co_spawn(strand_, follow_priority_levels(priority_levels, stopping), log_failure("following priority levels"));
-  asio::co_spawn(strand_, follow_flow_schemas(flow_schemas, stopping), log_failure("following flow schemas"));
+  asio::co_spawn(strand_, follow(priority_levels, stored_levels_, "the priority levels", stopping),
+                 log_failure("following priority levels"));
+  asio::co_spawn(strand_, follow(flow_schemas, stored_flow_schemas_, "the flow schemas", stopping),
+                 log_failure("following flow schemas"));
   asio::co_spawn(strand_, keep_rebalancing(stopping), log_failure("rebalancing"));
 }
 
-asio::awaitable<void> Controller::follow_flow_schemas(registry::Store& store,
-                                                      std::shared_ptr<const std::atomic<bool>> stopping) {
+asio::awaitable<void> Controller::follow(registry::Store& store, std::map<std::string, json::object>& objects,
+                                         std::string what, std::shared_ptr<const std::atomic<bool>> stopping) {
   registry::ReflectorHandlers handlers;
-  handlers.replace = [this](std::vector<json::object> objects, storage::Revision) -> asio::awaitable<void> {
-    stored_flow_schemas_.clear();
-    for (auto& object : objects) {
+  handlers.replace = [this, &objects](std::vector<json::object> listed, storage::Revision) -> asio::awaitable<void> {
+    objects.clear();
+    for (auto& object : listed) {
       std::string name(registry::meta_string(object, "name"));
-      stored_flow_schemas_.emplace(std::move(name), std::move(object));
+      objects.emplace(std::move(name), std::move(object));
     }
     rebuild();
     co_await update_dangling_conditions();
   };
-  handlers.apply = [this](const storage::WatchEvent& event, json::object object) -> asio::awaitable<void> {
+  handlers.apply = [this, &objects](const storage::WatchEvent& event, json::object object) -> asio::awaitable<void> {
     std::string name(registry::meta_string(object, "name"));
-    if (event.type == storage::WatchEventType::Deleted) stored_flow_schemas_.erase(name);
-    else stored_flow_schemas_[std::move(name)] = std::move(object);
+    if (event.type == storage::WatchEventType::Deleted) objects.erase(name);
+    else objects[std::move(name)] = std::move(object);
     rebuild();
     co_await update_dangling_conditions();
   };
-  registry::ReflectorOptions options{"the flow schemas", std::chrono::seconds(1)};
-  auto following = registry::reflect(store, std::move(handlers), std::move(options), stopping, logger_);
-  co_await std::move(following);
-}
-
-asio::awaitable<void> Controller::follow_priority_levels(registry::Store& store,
-                                                         std::shared_ptr<const std::atomic<bool>> stopping) {
-  registry::ReflectorHandlers handlers;
-  handlers.replace = [this](std::vector<json::object> objects, storage::Revision) -> asio::awaitable<void> {
-    stored_levels_.clear();
-    for (const auto& object : objects) {
-      PriorityLevel level = priority_level_from_json(object);
-      std::string name = level.name;
-      stored_levels_.emplace(std::move(name), std::move(level));
-    }
-    rebuild();
-    co_await update_dangling_conditions();
-  };
-  handlers.apply = [this](const storage::WatchEvent& event, json::object object) -> asio::awaitable<void> {
-    PriorityLevel level = priority_level_from_json(object);
-    if (event.type == storage::WatchEventType::Deleted) stored_levels_.erase(level.name);
-    else stored_levels_[level.name] = std::move(level);
-    rebuild();
-    co_await update_dangling_conditions();
-  };
-  registry::ReflectorOptions options{"the priority levels", std::chrono::seconds(1)};
+  registry::ReflectorOptions options{std::move(what), std::chrono::seconds(1)};
   auto following = registry::reflect(store, std::move(handlers), std::move(options), stopping, logger_);
   co_await std::move(following);
 }

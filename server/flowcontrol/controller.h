@@ -89,9 +89,9 @@ class Controller {
   // Builds and publishes the snapshot of the stored objects; on the strand.
   void rebuild();
   void rebalance();
-  asio::awaitable<void> follow_flow_schemas(registry::Store& store, std::shared_ptr<const std::atomic<bool>> stopping);
-  asio::awaitable<void> follow_priority_levels(registry::Store& store,
-                                               std::shared_ptr<const std::atomic<bool>> stopping);
+  // Keeps `objects` (by name) as the store holds them, rebuilding after each change.
+  asio::awaitable<void> follow(registry::Store& store, std::map<std::string, boost::json::object>& objects,
+                               std::string what, std::shared_ptr<const std::atomic<bool>> stopping);
   asio::awaitable<void> keep_rebalancing(std::shared_ptr<const std::atomic<bool>> stopping);
   asio::awaitable<void> update_dangling_conditions();
 
@@ -108,7 +108,7 @@ class Controller {
   // Owned by the strand.
   registry::Store* flow_schema_store_ = nullptr;
   std::map<std::string, boost::json::object> stored_flow_schemas_;
-  std::map<std::string, PriorityLevel> stored_levels_;
+  std::map<std::string, boost::json::object> stored_levels_;
   std::map<std::string, LevelMemory> memory_;
   bool updating_conditions_ = false;
   bool conditions_outdated_ = false;
