@@ -1,5 +1,6 @@
 // kapi-bench: a load generator for kapi (or any Kubernetes API server's plain-HTTP port) and its baselines.
-//   kapi-bench <create|get|list|watch|static|etcd-txn|fill> [--flags]    run one scenario, print its figures
+//   kapi-bench <create|get|update|patch|list|watch|mixed|static|etcd-txn|fill> [--flags]
+//                                                                        run one scenario, print its figures
 //   kapi-bench report --out=<file>.html <run>.json...                    one HTML page from saved runs
 // Run with --help for the flags.
 #include "bench/report/report.h"
@@ -32,8 +33,12 @@ scenarios:
   create    POST ConfigMaps of --object-bytes into --namespace
   get       GET random ones of --objects ConfigMaps (created first unless --no-populate);
             resourceVersion=0 (from the cache), or --consistent
+  update    PUT random ones of --objects ConfigMaps (created first unless --no-populate)
+  patch     JSON merge patch random ones of --objects ConfigMaps (likewise)
   list      LIST the --objects ConfigMaps of the namespace (resourceVersion=0, or --consistent)
   watch     --watchers watch connections while a writer creates --events-per-second ConfigMaps
+  mixed     --nodes kubelets renewing Leases every 10 s, --pod-changes-per-second pod creates, status
+            updates and deletes, --informers listing and watching pods; figures for the writes together
   static    GET --path from --server (nginx serving the same bytes: the HTTP limit)
   etcd-txn  raw etcd Txn puts of --object-bytes values on --etcd (the write limit)
   fill      create --objects ConfigMaps as fast as --concurrency allows, then stop
@@ -46,6 +51,7 @@ flags:
   --duration=10s --warmup=2s            measured time, and time run before it but not counted
   --object-bytes=1024 --objects=1000 --namespace=kapi-bench --no-populate --consistent --path=/
   --watchers=100 --events-per-second=100
+  --nodes=1000 --pod-changes-per-second=20 --informers=4    (mixed; --concurrency: most in flight per kind)
   --server-pid=PID      report that process's CPU seconds and memory (from /proc)
   --json=FILE           the figures as JSON         --report=FILE.html  a page with charts
   --quiet               no figures on stdout (with --json)
@@ -84,6 +90,9 @@ ScenarioOptions scenario_options(const std::string& scenario, Flags& flags) {
   if (auto v = take("path")) options.path = *v;
   if (auto v = take("watchers")) options.watchers = std::stoul(*v);
   if (auto v = take("events-per-second")) options.events_per_second = std::stod(*v);
+  if (auto v = take("nodes")) options.nodes = std::stoul(*v);
+  if (auto v = take("pod-changes-per-second")) options.pod_changes_per_second = std::stod(*v);
+  if (auto v = take("informers")) options.informers = std::stoul(*v);
   if (auto v = take("server-pid")) options.server_pid = static_cast<pid_t>(std::stol(*v));
   if (auto v = take("concurrency")) options.load.concurrency = std::max<std::size_t>(1, std::stoul(*v));
   if (take("honor-retry-after")) options.load.honor_retry_after = true;

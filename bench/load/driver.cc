@@ -5,6 +5,7 @@
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 
@@ -103,6 +104,22 @@ asio::awaitable<void> open_loop_arrivals(std::shared_ptr<RunState> state, asio::
 }
 
 }  // namespace
+
+void merge_into(LoadResult& into, const LoadResult& other) {
+  into.latency.merge(other.latency);
+  for (const auto& [status, count] : other.outcomes) into.outcomes[status] += count;
+  into.successes += other.successes;
+  into.failures += other.failures;
+  into.missed_arrivals += other.missed_arrivals;
+  into.bytes_received += other.bytes_received;
+  into.bytes_sent += other.bytes_sent;
+  into.measured_seconds = std::max(into.measured_seconds, other.measured_seconds);
+  if (into.completions_per_interval.size() < other.completions_per_interval.size())
+    into.completions_per_interval.resize(other.completions_per_interval.size());
+  for (std::size_t i = 0; i < other.completions_per_interval.size(); ++i)
+    into.completions_per_interval[i] += other.completions_per_interval[i];
+  if (into.first_error.empty()) into.first_error = other.first_error;
+}
 
 asio::awaitable<LoadResult> run_load(asio::any_io_executor executor, LoadOptions options, Operation operation,
                                      ProgressCallback progress) {

@@ -57,6 +57,9 @@ struct LoadResult {
   std::string first_error;
 };
 
+// Adds `other`'s figures to `into` (runs measured over the same span: measured_seconds is the longer of the two).
+void merge_into(LoadResult& into, const LoadResult& other);
+
 // Called about twice a second while running (elapsed since start including warm-up, the result so far).
 using ProgressCallback = std::function<void(double elapsed_seconds, const LoadResult&)>;
 

@@ -26,6 +26,16 @@ boost::json::array distribution(const LatencyHistogram& histogram) {
   return points;
 }
 
+boost::json::object status_counts(const LoadResult& load) {
+  boost::json::object statuses;
+  for (const auto& [status, count] : load.outcomes) statuses[status == 0 ? "network-error" : std::to_string(status)] = count;
+  return statuses;
+}
+
+double throughput(const LoadResult& load) {
+  return load.measured_seconds > 0 ? static_cast<double>(load.successes) / load.measured_seconds : 0.0;
+}
+
 }  // namespace
 
 boost::json::object to_json(const ScenarioResult& result) {
@@ -38,13 +48,10 @@ boost::json::object to_json(const ScenarioResult& result) {
   run["successes"] = load.successes;
   run["failures"] = load.failures;
   run["missed_arrivals"] = load.missed_arrivals;
-  run["throughput_per_s"] =
-      load.measured_seconds > 0 ? static_cast<double>(load.successes) / load.measured_seconds : 0.0;
+  run["throughput_per_s"] = throughput(load);
   run["latency_ms"] = latency_summary(load.latency);
   run["latency_distribution_ms"] = distribution(load.latency);
-  boost::json::object statuses;
-  for (const auto& [status, count] : load.outcomes) statuses[status == 0 ? "network-error" : std::to_string(status)] = count;
-  run["status_counts"] = std::move(statuses);
+  run["status_counts"] = status_counts(load);
   if (!load.first_error.empty()) run["first_error"] = load.first_error;
   run["bytes_received"] = load.bytes_received;
   run["bytes_sent"] = load.bytes_sent;
@@ -71,6 +78,26 @@ boost::json::object to_json(const ScenarioResult& result) {
                     {"delivery_latency_ms", latency_summary(watch.delivery_latency)},
                     {"delivery_distribution_ms", distribution(watch.delivery_latency)},
                     {"server_bytes_per_watcher", watch.server_bytes_per_watcher}};
+  }
+  if (!result.parts.empty()) {
+    boost::json::array parts;
+    for (const auto& part : result.parts) {
+      boost::json::object figures{{"name", part.name},
+                                  {"successes", part.load.successes},
+                                  {"failures", part.load.failures},
+                                  {"missed_arrivals", part.load.missed_arrivals},
+                                  {"throughput_per_s", throughput(part.load)},
+                                  {"latency_ms", latency_summary(part.load.latency)},
+                                  {"status_counts", status_counts(part.load)}};
+      if (!part.load.first_error.empty()) figures["first_error"] = part.load.first_error;
+      parts.push_back(std::move(figures));
+    }
+    run["parts"] = std::move(parts);
+  }
+  if (result.informers) {
+    run["informers"] = {{"informers", result.informers->informers},
+                        {"established", result.informers->established},
+                        {"events", result.informers->events}};
   }
   return run;
 }

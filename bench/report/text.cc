@@ -52,6 +52,20 @@ void print_text(std::FILE* out, const boost::json::object& run) {
                  bytes(field(usage, "rss_after_bytes")).c_str(), bytes(field(usage, "rss_peak_bytes")).c_str());
   }
   std::fprintf(out, "  %-12s cpu %.2f s (kapi-bench itself, one thread)\n", "client", field(run, "client_cpu_seconds"));
+  if (auto parts = run.find("parts"); parts != run.end()) {
+    for (const auto& value : parts->value().as_array()) {
+      const auto& part = value.as_object();
+      const auto& latency = part.at("latency_ms").as_object();
+      std::fprintf(out, "  %-12s %.1f/s  p50 %.2f  p99 %.2f  max %.2f ms  (%.0f ok, %.0f failed)\n",
+                   part.at("name").as_string().c_str(), field(part, "throughput_per_s"), field(latency, "p50"),
+                   field(latency, "p99"), field(latency, "max"), field(part, "successes"), field(part, "failures"));
+    }
+  }
+  if (auto informers = run.find("informers"); informers != run.end()) {
+    const auto& figures = informers->value().as_object();
+    std::fprintf(out, "  %-12s %.0f of %.0f watching, %.0f events received\n", "informers",
+                 field(figures, "established"), field(figures, "informers"), field(figures, "events"));
+  }
   if (auto watch = run.find("watch"); watch != run.end()) {
     const auto& figures = watch->value().as_object();
     std::fprintf(out, "  %-12s %.0f of %.0f watchers established, %.0f events written, %.0f delivered, %.0f missing, "

@@ -1,4 +1,5 @@
-// The request/response scenarios: create, get, list, static (nginx baseline) and fill (load N objects, timed).
+// The request/response scenarios: create, get, update, patch, list, static (nginx baseline) and fill (load N
+// objects, timed).
 #include "bench/scenarios/kube_api.h"
 #include "bench/scenarios/scenario.h"
 
@@ -59,7 +60,8 @@ asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor
   if (scenario == "create") {
     HttpConnection setup(executor, server);
     co_await ensure_namespace(setup, options.namespace_name);
-  } else if ((scenario == "get" || scenario == "list") && options.populate) {
+  } else if ((scenario == "get" || scenario == "update" || scenario == "patch" || scenario == "list") &&
+             options.populate) {
     auto fill = co_await fill_namespace(executor, server, options.namespace_name, options.objects,
                                         options.object_bytes, fill_concurrency);
     if (fill.failures != 0) throw std::runtime_error("filling the namespace failed: " + fill.first_error);
@@ -89,6 +91,26 @@ asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor
     };
     result.parameters = describe_load(options.load) + " objects=" + std::to_string(options.objects) + " object=" +
                         std::to_string(options.object_bytes) + "B" + (options.consistent_list ? " consistent" : " rv=0");
+  } else if (scenario == "update" || scenario == "patch") {
+    // Each request changes one random object: a PUT of the whole object without a resourceVersion (an
+    // unconditional update, which ConfigMaps allow), or a JSON merge patch of one key. Objects keep their size.
+    auto random = std::make_shared<std::mt19937_64>(42);
+    const std::size_t objects = std::max<std::size_t>(options.objects, 1);
+    const std::size_t bytes = options.object_bytes;
+    const bool update = scenario == "update";
+    operation = [pool, collection, random, objects, bytes, update](std::size_t slot,
+                                                                   std::uint64_t sequence) -> asio::awaitable<Outcome> {
+      const std::string name = "obj-" + std::to_string((*random)() % objects);
+      const std::string target = collection + "/" + name;
+      const std::string stamp = std::to_string(sequence);
+      const std::string body = update ? configmap_json(name, bytes, "revision", stamp)
+                                      : R"({"data":{"revision":")" + stamp + "\"}}";
+      HttpRequest request{.method = update ? "PUT" : "PATCH", .target = target, .body = body,
+                          .content_type = update ? "application/json" : "application/merge-patch+json"};
+      co_return co_await pool->send(slot, request);
+    };
+    result.parameters = describe_load(options.load) + " objects=" + std::to_string(options.objects) + " object=" +
+                        std::to_string(options.object_bytes) + "B";
   } else if (scenario == "list" || scenario == "static") {
     std::string target = scenario == "static" ? options.path
                                               : collection + (options.consistent_list ? "" : "?resourceVersion=0");
@@ -117,6 +139,7 @@ asio::awaitable<ScenarioResult> run_scenario(asio::any_io_executor executor, Sce
                                              ProgressCallback progress) {
   if (options.scenario == "watch") co_return co_await run_watch_scenario(executor, options, std::move(progress));
   if (options.scenario == "etcd-txn") co_return co_await run_etcd_txn_scenario(executor, options, std::move(progress));
+  if (options.scenario == "mixed") co_return co_await run_mixed_scenario(executor, options, std::move(progress));
   co_return co_await run_http_scenario(executor, options, std::move(progress));
 }
 

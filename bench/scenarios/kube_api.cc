@@ -47,6 +47,15 @@ asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_v
                              std::to_string(response.status) + " " + response.body.substr(0, 300));
 }
 
+std::string resource_version_of(std::string_view object_json) {
+  constexpr std::string_view kKey = R"("resourceVersion":")";
+  const auto at = object_json.find(kKey);
+  if (at == std::string_view::npos) return {};
+  const auto start = at + kKey.size();
+  const auto end = object_json.find('"', start);
+  return end == std::string_view::npos ? std::string() : std::string(object_json.substr(start, end - start));
+}
+
 ConnectionPool::ConnectionPool(asio::any_io_executor executor, ServerAddress server, std::size_t slots)
     : executor_(std::move(executor)), server_(std::move(server)), connections_(slots) {}
 
@@ -56,10 +65,11 @@ HttpConnection& ConnectionPool::at(std::size_t slot) {
   return *connection;
 }
 
-asio::awaitable<Outcome> ConnectionPool::send(std::size_t slot, const HttpRequest& request) {
+asio::awaitable<Outcome> ConnectionPool::send(std::size_t slot, const HttpRequest& request, std::string* body) {
   auto& connection = at(slot);
   const std::size_t sent_before = connection.bytes_sent();
-  auto response = co_await connection.send(request);
+  auto response = co_await connection.send(request, body ? BodyHandling::keep : BodyHandling::discard);
+  if (body) *body = std::move(response.body);
   co_return Outcome{.status = response.status,
                     .retry_after_seconds = response.retry_after_seconds,
                     .bytes_received = response.bytes_received,

@@ -29,13 +29,18 @@ asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, Serve
                                            std::string namespace_name, std::size_t count, std::size_t object_bytes,
                                            std::size_t concurrency);
 
+// The metadata.resourceVersion of an object's JSON (found textually: the first resourceVersion in kube's field
+// order is the object's own); empty when there is none.
+std::string resource_version_of(std::string_view object_json);
+
 // One connection per slot of the load driver, opened on first use.
 class ConnectionPool {
  public:
   ConnectionPool(asio::any_io_executor executor, ServerAddress server, std::size_t slots);
   HttpConnection& at(std::size_t slot);
-  // Sends on the slot's connection and turns the answer into the driver's Outcome.
-  asio::awaitable<Outcome> send(std::size_t slot, const HttpRequest& request);
+  // Sends on the slot's connection and turns the answer into the driver's Outcome; the response body is kept in
+  // `body` when one is given.
+  asio::awaitable<Outcome> send(std::size_t slot, const HttpRequest& request, std::string* body = nullptr);
 
  private:
   asio::any_io_executor executor_;

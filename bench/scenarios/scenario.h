@@ -11,12 +11,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 #include <sys/types.h>
 
 namespace kapi::bench {
 
 struct ScenarioOptions {
-  std::string scenario;                          // create | get | list | watch | static | etcd-txn | fill
+  std::string scenario;  // create | get | update | patch | list | watch | mixed | static | etcd-txn | fill
   std::string server;      // kapi's --insecure-port, nginx for `static`; empty: the kubeconfig's, or :8080
   std::string kubeconfig;  // HTTPS with its CA and client certificate
   std::string etcd = "http://127.0.0.1:2379";    // etcd-txn
@@ -28,6 +29,9 @@ struct ScenarioOptions {
   std::string path = "/";           // static: what to GET
   std::size_t watchers = 100;       // watch
   double events_per_second = 100;   // watch
+  std::size_t nodes = 1000;               // mixed: simulated kubelets, each renewing its Lease every 10 s
+  double pod_changes_per_second = 20;     // mixed: pod creates, status updates and deletes, together
+  std::size_t informers = 4;              // mixed: clients that list and then watch every pod
   pid_t server_pid = 0;             // whose CPU and memory to report; 0: none
   LoadOptions load;
 };
@@ -43,6 +47,19 @@ struct WatchFigures {
   std::int64_t server_bytes_per_watcher = 0;  // RSS growth while establishing the idle watchers, divided by them
 };
 
+// The informer clients of the mixed scenario: each lists every pod, then watches from the list's revision.
+struct InformerFigures {
+  std::size_t informers = 0;
+  std::size_t established = 0;
+  std::uint64_t events = 0;  // watch events received, all informers together
+};
+
+// One kind of request within a scenario that runs several at once (mixed).
+struct ScenarioPart {
+  std::string name;
+  LoadResult load;
+};
+
 struct ScenarioResult {
   std::string scenario;
   std::string parameters;  // human-readable: what was run, e.g. "concurrency=64 object=1024B"
@@ -50,6 +67,8 @@ struct ScenarioResult {
   LoadResult load;
   std::optional<ServerUsage> server;
   std::optional<WatchFigures> watch;
+  std::optional<InformerFigures> informers;
+  std::vector<ScenarioPart> parts;  // mixed: each kind of request; `load` is then the mutating ones together
   std::size_t response_bytes = 0;  // get/list/static: size of one response body
   // kapi-bench's own CPU over the whole run (setup included): near one core means the harness, not the server,
   // may be the limit.
@@ -66,6 +85,8 @@ asio::awaitable<ScenarioResult> run_scenario(asio::any_io_executor executor, Sce
 asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
                                                   ProgressCallback progress);
 asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
+                                                   ProgressCallback progress);
+asio::awaitable<ScenarioResult> run_mixed_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
                                                    ProgressCallback progress);
 asio::awaitable<ScenarioResult> run_etcd_txn_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
                                                       ProgressCallback progress);

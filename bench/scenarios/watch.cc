@@ -1,6 +1,7 @@
 // watch: W watchers on one namespace's ConfigMaps while a writer creates E objects per second. Each object
 // carries its sequence number and send time in a data key named for this run, so every watcher measures each
 // event's delivery latency and notices events that never came or came twice.
+#include "bench/load/watch_ledger.h"
 #include "bench/scenarios/kube_api.h"
 #include "bench/scenarios/scenario.h"
 
@@ -11,7 +12,6 @@
 
 #include <boost/json.hpp>
 
-#include <charconv>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -27,7 +27,7 @@ std::int64_t now_nanos() {
 
 // What all watchers share; one thread, no locking.
 struct WatchRun {
-  std::string marker;          // "\"kapi-bench-<run>\":\"" precedes "<sequence>,<send time ns>" in each event
+  std::string key;  // the data key this run's writer stamps its objects with
   std::int64_t measure_from_nanos = 0;
   std::size_t established = 0;
   std::size_t ended = 0;
@@ -35,49 +35,21 @@ struct WatchRun {
   WatchFigures figures;
 };
 
-struct Watcher {
-  std::string pending;            // an event line not yet complete
-  std::vector<std::uint8_t> seen;  // by sequence
-  std::uint64_t seen_count = 0;
-};
-
-void on_event_line(WatchRun& run, Watcher& watcher, std::string_view line) {
-  auto at = line.find(run.marker);
-  if (at == std::string_view::npos) return;  // an event from before this run or not a create
-  auto fields = line.substr(at + run.marker.size());
-  std::uint64_t sequence = 0;
-  std::int64_t sent = 0;
-  auto [comma, error] = std::from_chars(fields.data(), fields.data() + fields.size(), sequence);
-  if (error != std::errc{} || comma == fields.data() + fields.size() || *comma != ',') return;
-  std::from_chars(comma + 1, fields.data() + fields.size(), sent);
-  if (watcher.seen.size() <= sequence) watcher.seen.resize(sequence + 1024, 0);
-  if (watcher.seen[sequence]) {
-    ++run.figures.duplicates;
-    return;
-  }
-  watcher.seen[sequence] = 1;
-  ++watcher.seen_count;
-  ++run.figures.deliveries;
-  if (sent >= run.measure_from_nanos)
-    run.figures.delivery_latency.record_micros(static_cast<std::uint64_t>(std::max<std::int64_t>(0, now_nanos() - sent) / 1000));
-}
-
-asio::awaitable<void> watch_loop(std::shared_ptr<WatchRun> run, std::shared_ptr<Watcher> watcher,
+asio::awaitable<void> watch_loop(std::shared_ptr<WatchRun> run, std::shared_ptr<WatchLedger> ledger,
                                  std::shared_ptr<HttpConnection> connection, std::string target) {
   bool established = false;
+  auto on_first_delivery = [&run](const StampedEvent& event) {
+    ++run->figures.deliveries;
+    if (event.sent_nanos >= run->measure_from_nanos)
+      run->figures.delivery_latency.record_micros(
+          static_cast<std::uint64_t>(std::max<std::int64_t>(0, now_nanos() - event.sent_nanos) / 1000));
+  };
   auto sink = [&](std::string_view piece) {
     if (!established) {
       established = true;
       ++run->established;
     }
-    watcher->pending.append(piece);
-    std::size_t start = 0;
-    for (auto newline = watcher->pending.find('\n'); newline != std::string::npos;
-         newline = watcher->pending.find('\n', start)) {
-      on_event_line(*run, *watcher, std::string_view(watcher->pending).substr(start, newline - start));
-      start = newline + 1;
-    }
-    watcher->pending.erase(0, start);
+    ledger->feed(piece, on_first_delivery);
   };
   try {
     HttpRequest request{.target = target};
@@ -110,7 +82,7 @@ asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executo
   const std::string collection = configmaps_path(options.namespace_name);
   const std::string run_name = std::to_string(now_nanos() % 1'000'000'000);
   auto run = std::make_shared<WatchRun>();
-  run->marker = "\"kapi-bench-" + run_name + "\":\"";
+  run->key = "kapi-bench-" + run_name;
   run->figures.watchers = options.watchers;
 
   std::string resource_version;
@@ -125,10 +97,10 @@ asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executo
   const std::string target = collection + "?watch=1&allowWatchBookmarks=false&timeoutSeconds=3600&resourceVersion=" +
                              resource_version;
   std::vector<std::shared_ptr<HttpConnection>> connections;
-  std::vector<std::shared_ptr<Watcher>> watchers;
+  std::vector<std::shared_ptr<WatchLedger>> watchers;
   for (std::size_t i = 0; i < options.watchers; ++i) {
     connections.push_back(std::make_shared<HttpConnection>(executor, server));
-    watchers.push_back(std::make_shared<Watcher>());
+    watchers.push_back(std::make_shared<WatchLedger>(run->key));
     asio::co_spawn(executor, watch_loop(run, watchers.back(), connections.back(), target), asio::detached);
     if (i % 200 == 199) co_await sleep_for(executor, std::chrono::milliseconds(5));  // spares the listen backlog
   }
@@ -146,11 +118,10 @@ asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executo
   // The writer: open loop at the event rate, so a slow server shows as latency, not as fewer events.
   auto pool = std::make_shared<ConnectionPool>(executor, server, 16);
   const std::size_t bytes = options.object_bytes;
-  const std::string key = "kapi-bench-" + run_name;
-  Operation write = [pool, run, collection, key, bytes, run_name](std::size_t slot,
+  Operation write = [pool, run, collection, bytes, run_name](std::size_t slot,
                                                                   std::uint64_t sequence) -> asio::awaitable<Outcome> {
     const std::string stamp = std::to_string(sequence) + "," + std::to_string(now_nanos());
-    const std::string body = configmap_json("w" + run_name + "-" + std::to_string(sequence), bytes, key, stamp);
+    const std::string body = configmap_json("w" + run_name + "-" + std::to_string(sequence), bytes, run->key, stamp);
     HttpRequest request{.method = "POST", .target = collection, .body = body};
     auto outcome = co_await pool->send(slot, request);
     if (outcome.status == 201) {
@@ -176,16 +147,15 @@ asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executo
   const auto drain_deadline = Clock::now() + std::chrono::seconds(5);
   while (Clock::now() < drain_deadline) {
     std::uint64_t delivered = 0;
-    for (const auto& watcher : watchers) delivered += std::min(watcher->seen_count, acknowledged);
+    for (const auto& watcher : watchers) delivered += std::min(watcher->delivered(), acknowledged);
     if (delivered >= acknowledged * run->established) break;
     co_await sleep_for(executor, std::chrono::milliseconds(50));
   }
   if (sampler.enabled()) result.server = sampler.stop();
   run->figures.events_written = acknowledged;
   for (const auto& watcher : watchers) {
-    for (std::size_t sequence = 0; sequence < run->acknowledged.size(); ++sequence)
-      if (run->acknowledged[sequence] && (sequence >= watcher->seen.size() || !watcher->seen[sequence]))
-        ++run->figures.missing;
+    run->figures.missing += watcher->missing(run->acknowledged);
+    run->figures.duplicates += watcher->duplicates();
   }
   for (auto& connection : connections) connection->close();
   const auto close_deadline = Clock::now() + std::chrono::seconds(5);
