@@ -64,7 +64,9 @@ HttpServer::~HttpServer() = default;
 
 asio::ip::tcp::endpoint HttpServer::listen(const asio::ip::tcp::endpoint& endpoint,
                                            std::shared_ptr<asio::ssl::context> tls) {
-  auto listener = std::make_unique<Listener>(Listener{asio::ip::tcp::acceptor(io_), std::move(tls)});
+  // The acceptor lives on a strand, where its accept loop runs and where stop_accepting() closes it: closing an
+  // acceptor on one reactor thread while another starts an accept on it crashed kapi at shutdown.
+  auto listener = std::make_unique<Listener>(Listener{asio::ip::tcp::acceptor(asio::make_strand(io_)), std::move(tls)});
   auto& acceptor = listener->acceptor;
   acceptor.open(endpoint.protocol());
   acceptor.set_option(asio::ip::tcp::acceptor::reuse_address(true));
@@ -76,7 +78,8 @@ asio::ip::tcp::endpoint HttpServer::listen(const asio::ip::tcp::endpoint& endpoi
 }
 
 void HttpServer::start() {
-  for (auto& listener : listeners_) asio::co_spawn(io_, accept_loop(*listener), asio::detached);
+  for (auto& listener : listeners_)
+    asio::co_spawn(listener->acceptor.get_executor(), accept_loop(*listener), asio::detached);
 }
 
 void HttpServer::stop_accepting() {
