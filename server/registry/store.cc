@@ -37,6 +37,20 @@ ReadObject read_object(const storage::cacher::ObjectRef& object) {
           std::shared_ptr<const storage::cacher::EncodingCache>(object, &object->encodings)};
 }
 
+}  // namespace
+
+ObjectList to_object_list(const storage::cacher::SharedListResult& shared) {
+  ObjectList list;
+  list.items.reserve(shared.items.size());
+  for (const auto& item : shared.items) list.items.push_back(read_object(item));
+  list.revision = shared.revision;
+  list.continue_token = shared.continue_token;
+  list.remaining_item_count = shared.remaining_item_count;
+  return list;
+}
+
+namespace {
+
 std::string precondition_failure(const json::object& current, const DeleteOptions& options) {
   if (options.precondition_uid && *options.precondition_uid != meta_string(current, "uid"))
     return "Precondition failed: UID in precondition: " + *options.precondition_uid +
@@ -162,7 +176,7 @@ asio::awaitable<ReadObject> Store::get(std::string namespace_, std::string name,
   }
 }
 
-asio::awaitable<ObjectList> Store::list(std::string namespace_, ListRequest request) {
+asio::awaitable<storage::cacher::SharedListResult> Store::list_shared(std::string namespace_, ListRequest request) {
   storage::ListOptions options;
   options.resource_version = std::move(request.resource_version);
   options.resource_version_match = request.resource_version_match;
@@ -181,13 +195,7 @@ asio::awaitable<ObjectList> Store::list(std::string namespace_, ListRequest requ
       result.continue_token = std::move(copied.continue_token);
       result.remaining_item_count = copied.remaining_item_count;
     }
-    ObjectList list;
-    list.items.reserve(result.items.size());
-    for (const auto& item : result.items) list.items.push_back(read_object(item));
-    list.revision = result.revision;
-    list.continue_token = std::move(result.continue_token);
-    list.remaining_item_count = result.remaining_item_count;
-    co_return list;
+    co_return result;
   } catch (const storage::StorageError& error) {
     if (error.code() == storage::ErrorCode::Expired && !error.continue_token().empty()) {
       apierrors::Status status = apierrors::resource_expired(
@@ -201,6 +209,11 @@ asio::awaitable<ObjectList> Store::list(std::string namespace_, ListRequest requ
     }
     rethrow(error, "", "list");
   }
+}
+
+asio::awaitable<ObjectList> Store::list(std::string namespace_, ListRequest request) {
+  storage::cacher::SharedListResult shared = co_await list_shared(std::move(namespace_), std::move(request));
+  co_return to_object_list(shared);
 }
 
 asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespace_, std::string name,

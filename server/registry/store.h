@@ -66,6 +66,9 @@ struct ObjectList {
   std::optional<std::int64_t> remaining_item_count;
 };
 
+// The list's objects as reads return them (each JSON copied, with its resourceVersion set).
+ObjectList to_object_list(const storage::cacher::SharedListResult& shared);
+
 struct DeleteResult {
   std::string object;  // the deleted object (or, with finalizers, the object marked for deletion)
   bool deleted = true;  // false when only marked (finalizers pending)
@@ -92,6 +95,9 @@ class Store {
   asio::awaitable<std::string> create(std::string namespace_, boost::json::object object, WriteOptions options);
   asio::awaitable<ReadObject> get(std::string namespace_, std::string name, std::string resource_version);
   asio::awaitable<ObjectList> list(std::string namespace_, ListRequest request);
+  // The same list as the stored objects themselves (shared with the watch cache when it served the list): a
+  // reader that encodes them one at a time (a streamed LIST response) never holds a copy of them all.
+  asio::awaitable<storage::cacher::SharedListResult> list_shared(std::string namespace_, ListRequest request);
   // PUT (and PATCH through `update`): returns the stored object and whether it was created.
   asio::awaitable<std::pair<std::string, bool>> update(std::string namespace_, std::string name,
                                                        UpdateFunction update, WriteOptions options);

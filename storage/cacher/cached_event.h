@@ -61,6 +61,14 @@ using ObjectRef = std::shared_ptr<const CachedObject>;
 
 inline ObjectRef share(KeyValue object) { return std::make_shared<const CachedObject>(std::move(object)); }
 
+// A list result whose items are the cache's shared objects (no bytes copied).
+struct SharedListResult {
+  std::vector<ObjectRef> items;
+  Revision revision = 0;
+  std::string continue_token;
+  std::optional<std::int64_t> remaining_item_count;
+};
+
 // One change as the watch cache recorded it. `prev` comes from the cache itself, so every event knows the state
 // it replaced; watchers use it to turn changes into Added/Deleted when an object enters or leaves their predicate.
 struct CachedEvent {

@@ -45,14 +45,6 @@
 
 namespace kapi::storage::cacher {
 
-// A list result whose items are the cache's shared objects (no bytes copied).
-struct SharedListResult {
-  std::vector<ObjectRef> items;
-  Revision revision = 0;
-  std::string continue_token;
-  std::optional<std::int64_t> remaining_item_count;
-};
-
 class Cacher final : public Interface {
  public:
   // Starts the reflector at once; reads go to the backend until its first list is in.

@@ -202,6 +202,34 @@ TEST_F(WireGzipTest, LargeListsAreGzippedWhenTheClientAcceptsIt) {
   EXPECT_EQ(gunzip(protobuf.body).substr(0, 4), std::string("k8s\0", 4));
 }
 
+// kube 1.33's streamed list encoding: a large JSON list goes out chunked, item by item, without kind and
+// apiVersion on its items and with each item's resourceVersion, as the objects read one by one.
+TEST_F(WireGzipTest, LargeJsonListsAreStreamedAndSmallOnesAreNot) {
+  HttpResponse streamed = get(kNamespace, {});
+  ASSERT_EQ(streamed.status, 200);
+  EXPECT_EQ(streamed.header("Transfer-Encoding"), "chunked");
+  EXPECT_FALSE(streamed.has_header("Content-Length"));
+  auto list = json_object(streamed.body);
+  EXPECT_EQ(list["kind"], "ConfigMapList");
+  EXPECT_EQ(list["apiVersion"], "v1");
+  ASSERT_EQ(list["items"].as_array().size(), 12u);
+  for (const auto& value : list["items"].as_array()) {
+    auto item = value.as_object();
+    EXPECT_FALSE(item.contains("kind"));
+    EXPECT_FALSE(item.contains("apiVersion"));
+    const std::string name(item["metadata"].as_object()["name"].as_string());
+    auto alone = json_object(get(std::string(kNamespace) + "/" + name, {}).body);
+    alone.erase("kind");
+    alone.erase("apiVersion");
+    EXPECT_EQ(item, alone) << name;
+  }
+
+  HttpResponse small = get(std::string(kNamespace) + "?limit=2", {});
+  ASSERT_EQ(small.status, 200);
+  EXPECT_TRUE(small.has_header("Content-Length"));
+  EXPECT_EQ(json_object(small.body)["items"].as_array().size(), 2u);
+}
+
 TEST_F(WireGzipTest, SmallResponsesAndOtherEncodingsStayPlain) {
   HttpResponse small = get(std::string(kNamespace) + "/big-0", {{"Accept-Encoding", "gzip"}});
   ASSERT_EQ(small.status, 200);

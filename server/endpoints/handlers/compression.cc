@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace kapi::endpoints::handlers {
@@ -12,6 +13,8 @@ std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
   return text;
 }
+
+}  // namespace
 
 // A z_stream that is always ended, whatever leaves the scope.
 class Deflater {
@@ -36,11 +39,40 @@ class Deflater {
     return out;
   }
 
+  // Compresses `data` into the end of `out`; with `finish`, ends the member too.
+  void compress_some(std::string_view data, bool finish, std::string& out) {
+    stream_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    stream_.avail_in = static_cast<uInt>(data.size());
+    for (;;) {
+      const std::size_t used = out.size();
+      out.resize(used + std::max<std::size_t>(deflateBound(&stream_, stream_.avail_in), 4096));
+      stream_.next_out = reinterpret_cast<Bytef*>(out.data() + used);
+      stream_.avail_out = static_cast<uInt>(out.size() - used);
+      const int result = deflate(&stream_, finish ? Z_FINISH : Z_NO_FLUSH);
+      out.resize(out.size() - stream_.avail_out);
+      if (result == Z_STREAM_END || (!finish && stream_.avail_in == 0 && stream_.avail_out != 0)) return;
+      if (result != Z_OK && result != Z_BUF_ERROR) throw std::runtime_error("gzip: deflate failed");
+    }
+  }
+
  private:
   z_stream stream_{};
 };
 
-}  // namespace
+GzipStream::GzipStream() : deflater_(std::make_unique<Deflater>()) {}
+GzipStream::~GzipStream() = default;
+
+std::string GzipStream::write(std::string_view data) {
+  std::string out;
+  deflater_->compress_some(data, false, out);
+  return out;
+}
+
+std::string GzipStream::finish() {
+  std::string out;
+  deflater_->compress_some({}, true, out);
+  return out;
+}
 
 bool accepts_gzip(const http::Request& request) {
   auto encodings = request.headers.get("Accept-Encoding");  // Go's Header.Get: the first field only

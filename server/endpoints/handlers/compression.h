@@ -8,6 +8,7 @@
 #include <asio/awaitable.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,24 @@ bool accepts_gzip(const http::Request& request);
 
 // The gzip member (RFC 1952) of `data` at the speed-first level kube uses (gzip.BestSpeed).
 std::string gzip_compress(std::string_view data);
+
+class Deflater;
+
+// One gzip member written piece by piece, for a response streamed in chunks: each call returns the compressed
+// bytes zlib has ready (often none until its window fills); finish() returns the rest and the trailer.
+class GzipStream {
+ public:
+  GzipStream();
+  ~GzipStream();
+  GzipStream(const GzipStream&) = delete;
+  GzipStream& operator=(const GzipStream&) = delete;
+
+  std::string write(std::string_view data);
+  std::string finish();
+
+ private:
+  std::unique_ptr<Deflater> deflater_;
+};
 
 // Writes a complete serialized response with its Content-Type, compressed when kube's rule says so.
 asio::awaitable<void> write_serialized(filters::Exchange& exchange, int status, std::string content_type,

@@ -24,6 +24,8 @@ asio::awaitable<void> write_json(Scope& scope, int status, std::string body) {
   co_await write_serialized(scope.exchange, status, std::move(content_type), std::move(body));
 }
 
+}  // namespace
+
 // The end of `"<field>":"<value>",` at `at` in `object`, or npos when it is not there in that plain form.
 std::size_t skip_string_field(std::string_view object, std::size_t at, std::string_view field) {
   const std::string key = "\"" + std::string(field) + "\":\"";
@@ -52,14 +54,17 @@ void append_list_item(std::string& body, std::string_view object) {
   body += json::serialize(parsed);
 }
 
-}  // namespace
+json::object list_metadata(storage::Revision revision, const std::string& continue_token,
+                           std::optional<std::int64_t> remaining_item_count) {
+  json::object metadata;
+  metadata["resourceVersion"] = std::to_string(revision);
+  if (!continue_token.empty()) metadata["continue"] = continue_token;
+  if (remaining_item_count) metadata["remainingItemCount"] = *remaining_item_count;
+  return metadata;
+}
 
 json::object list_metadata(const registry::ObjectList& list) {
-  json::object metadata;
-  metadata["resourceVersion"] = std::to_string(list.revision);
-  if (!list.continue_token.empty()) metadata["continue"] = list.continue_token;
-  if (list.remaining_item_count) metadata["remainingItemCount"] = *list.remaining_item_count;
-  return metadata;
+  return list_metadata(list.revision, list.continue_token, list.remaining_item_count);
 }
 
 json::object partial_object_metadata(const json::object& object) {

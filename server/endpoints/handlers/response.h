@@ -5,7 +5,9 @@
 
 #include <boost/json/object.hpp>
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kapi::endpoints::handlers {
@@ -16,6 +18,14 @@ asio::awaitable<void> write_object(Scope& scope, int status, const std::string& 
 asio::awaitable<void> write_object(Scope& scope, int status, const registry::ReadObject& object);
 // A list, as <Kind>List, Table or PartialObjectMetadataList.
 asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list);
+// A list read as the stored objects themselves: a large JSON list is streamed (list_stream.cc), anything else is
+// written as above.
+asio::awaitable<void> write_list(Scope& scope, const storage::cacher::SharedListResult& list);
+
+// The end of `"<field>":"<value>",` at `at` in `object`, or npos when it is not there in that plain form.
+std::size_t skip_string_field(std::string_view object, std::size_t at, std::string_view field);
+// Appends an object's JSON as a list item: without its kind and apiVersion (kubernetes#3030).
+void append_list_item(std::string& body, std::string_view object);
 
 // The Table for `objects` (each a parsed object); `headers`: include columnDefinitions (a watch sends them once).
 boost::json::object to_table(const registry::Strategy& strategy, const std::vector<boost::json::object>& objects,
@@ -23,6 +33,8 @@ boost::json::object to_table(const registry::Strategy& strategy, const std::vect
 boost::json::object partial_object_metadata(const boost::json::object& object);
 // A list's metadata: resourceVersion, continue and remainingItemCount.
 boost::json::object list_metadata(const registry::ObjectList& list);
+boost::json::object list_metadata(storage::Revision revision, const std::string& continue_token,
+                                  std::optional<std::int64_t> remaining_item_count);
 
 // The request body as a JSON object; throws ApiError 400 when it is not one.
 boost::json::object decode_object(std::string_view body);
