@@ -15,6 +15,7 @@ std::string_view FieldError::type_text() const {
     case ErrorType::Duplicate: return "Duplicate value";
     case ErrorType::NotFound: return "Not found";
     case ErrorType::Internal: return "Internal error";
+    case ErrorType::TypeInvalid: return "Invalid value";
   }
   return "Invalid value";
 }
@@ -30,6 +31,7 @@ std::string_view FieldError::reason() const {
     case ErrorType::Duplicate: return "FieldValueDuplicate";
     case ErrorType::NotFound: return "FieldValueNotFound";
     case ErrorType::Internal: return "InternalError";
+    case ErrorType::TypeInvalid: return "FieldValueTypeInvalid";
   }
   return "FieldValueInvalid";
 }

@@ -9,7 +9,9 @@
 
 namespace kapi::validation {
 
-enum class ErrorType { Required, Invalid, NotSupported, Forbidden, TooLong, TooMany, Duplicate, NotFound, Internal };
+// TypeInvalid reads as "Invalid value" but has its own cause reason, FieldValueTypeInvalid (a value of the wrong
+// JSON type for its schema, as custom resource validation reports it).
+enum class ErrorType { Required, Invalid, NotSupported, Forbidden, TooLong, TooMany, Duplicate, NotFound, Internal, TypeInvalid };
 
 struct FieldError {
   ErrorType type = ErrorType::Invalid;
