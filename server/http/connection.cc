@@ -79,13 +79,20 @@ const char* reason_phrase(int status) {
   }
 }
 
+// The Date header changes once a second: each reactor thread formats it once per second, not per response.
 std::string http_date() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  std::array<char, 64> buf{};
-  std::size_t n = std::strftime(buf.data(), buf.size(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  return std::string(buf.data(), n);
+  thread_local std::time_t formatted_at = -1;
+  thread_local std::string formatted;
+  const std::time_t now = std::time(nullptr);
+  if (now != formatted_at) {
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    std::array<char, 64> buf{};
+    const std::size_t n = std::strftime(buf.data(), buf.size(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    formatted.assign(buf.data(), n);
+    formatted_at = now;
+  }
+  return formatted;
 }
 
 bool body_allowed(int status) { return !(status == 204 || status == 304 || (status >= 100 && status < 200)); }
