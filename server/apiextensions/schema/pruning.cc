@@ -33,12 +33,7 @@ class Pruner {
       for (auto& member : object) {
         std::string_view key = member.key();
         if (embedded && is_meta_field(key)) continue;
-        if (const Schema* property = s->property(key)) {
-          descend_key(key, [&] { prune(member.value(), property, property->x_embedded_resource); });
-        } else if (s->additional_properties) {
-          const Schema* additional = s->additional_properties_schema();
-          descend_key(key, [&] { prune(member.value(), additional, additional && additional->x_embedded_resource); });
-        } else {
+        if (!prune_member(key, member.value(), *s)) {
           if (!is_meta_field(key) || !path_.empty()) record(key);
           unknown.emplace_back(key);
         }
@@ -65,12 +60,7 @@ class Pruner {
       for (auto& member : x.get_object()) {
         std::string_view key = member.key();
         if (embedded && is_meta_field(key)) continue;
-        if (const Schema* property = s->property(key)) {
-          descend_key(key, [&] { prune(member.value(), property, property->x_embedded_resource); });
-        } else if (s->additional_properties) {
-          const Schema* additional = s->additional_properties_schema();
-          descend_key(key, [&] { prune(member.value(), additional, additional && additional->x_embedded_resource); });
-        }
+        prune_member(key, member.value(), *s);
       }
     } else if (x.is_array()) {
       auto& array = x.get_array();
@@ -78,6 +68,16 @@ class Pruner {
       for (std::size_t i = 0; i < array.size(); ++i)
         descend_index(i, [&] { skip_prune(array[i], items, items && items->x_embedded_resource); });
     }
+  }
+
+  // Prunes an object member by the schema `s` gives it (a property, else additionalProperties); false when `s`
+  // knows no such member.
+  bool prune_member(std::string_view key, json::value& value, const Schema& s) {
+    const Schema* member = s.property(key);
+    if (!member && !s.additional_properties) return false;
+    if (!member) member = s.additional_properties_schema();
+    descend_key(key, [&] { prune(value, member, member && member->x_embedded_resource); });
+    return true;
   }
 
   template <class F>
