@@ -59,20 +59,22 @@ std::string generate_name_suffix() {
   return out;
 }
 
-std::string with_resource_version(std::string_view stored, storage::Revision revision) {
-  const std::string field = "\"resourceVersion\":\"" + std::to_string(revision) + "\"";
+bool append_with_resource_version(std::string& out, std::string_view stored, storage::Revision revision) {
   // Our own encoder and Go's both write `"metadata":{` with no spaces, before any nested metadata.
   constexpr std::string_view kMetadata = "\"metadata\":{";
-  auto at = stored.find(kMetadata);
-  if (at != std::string_view::npos) {
-    auto insert = at + kMetadata.size();
-    std::string out;
-    out.reserve(stored.size() + field.size() + 1);
-    out.append(stored.substr(0, insert)).append(field);
-    if (insert < stored.size() && stored[insert] != '}') out += ',';
-    out.append(stored.substr(insert));
-    return out;
-  }
+  const auto at = stored.find(kMetadata);
+  if (at == std::string_view::npos) return false;
+  const auto insert = at + kMetadata.size();
+  out.append(stored.substr(0, insert)).append("\"resourceVersion\":\"").append(std::to_string(revision)).append("\"");
+  if (insert < stored.size() && stored[insert] != '}') out += ',';
+  out.append(stored.substr(insert));
+  return true;
+}
+
+std::string with_resource_version(std::string_view stored, storage::Revision revision) {
+  std::string out;
+  out.reserve(stored.size() + 48);
+  if (append_with_resource_version(out, stored, revision)) return out;
   boost::json::value value = parse_json(stored);
   if (!value.is_object()) return std::string(stored);
   metadata_of(value.as_object())["resourceVersion"] = std::to_string(revision);

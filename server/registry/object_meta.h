@@ -24,6 +24,9 @@ std::string generate_name_suffix();
 
 // The stored bytes with "resourceVersion":"<revision>" set in metadata.
 std::string with_resource_version(std::string_view stored, storage::Revision revision);
+// The same spliced onto the end of `out` without parsing; false (nothing appended) when `stored` has no
+// `"metadata":{` to splice after. `stored` may be a fragment of an object, e.g. one without its opening brace.
+bool append_with_resource_version(std::string& out, std::string_view stored, storage::Revision revision);
 
 // Objects nest deeper than Boost.JSON's default of 32 levels; this is the bound every object parse uses.
 inline constexpr std::size_t kMaxObjectDepth = 1000;

@@ -20,20 +20,14 @@ constexpr std::size_t kChunkBytes = 64 * 1024;
 // `"metadata":{`), else built the slow way.
 void append_item(std::string& out, const storage::KeyValue& object) {
   const std::string_view stored = object.value;
-  constexpr std::string_view kMetadata = "\"metadata\":{";
   std::size_t rest = stored.starts_with('{') ? skip_string_field(stored, 1, "kind") : std::string_view::npos;
   if (rest != std::string_view::npos) rest = skip_string_field(stored, rest, "apiVersion");
-  const std::size_t metadata = rest == std::string_view::npos ? rest : stored.find(kMetadata, rest);
-  if (metadata == std::string_view::npos) {
-    append_list_item(out, registry::with_resource_version(stored, object.mod_revision));
-    return;
+  if (rest != std::string_view::npos) {
+    out += '{';
+    if (registry::append_with_resource_version(out, stored.substr(rest), object.mod_revision)) return;
+    out.pop_back();
   }
-  const std::size_t inside = metadata + kMetadata.size();
-  out += '{';
-  out.append(stored.substr(rest, inside - rest));
-  out.append("\"resourceVersion\":\"").append(std::to_string(object.mod_revision)).append("\"");
-  if (inside < stored.size() && stored[inside] != '}') out += ',';
-  out.append(stored.substr(inside));
+  append_list_item(out, registry::with_resource_version(stored, object.mod_revision));
 }
 
 // Sends what has been written so far as one chunk (compressed first when the response is gzip).
