@@ -53,6 +53,7 @@ asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange,
   if (found == stores_.end()) throw apierrors::ApiError(apierrors::path_not_found());
   registry::Store& store = *found->second;
   const auto& definition = store.definition();
+  for (auto& warning : store.strategy().request_warnings()) exchange.context.warnings.push_back(std::move(warning));
   const bool served_subresource =
       info.subresource.empty() || std::find(definition.subresources.begin(), definition.subresources.end(),
                                             info.subresource) != definition.subresources.end();

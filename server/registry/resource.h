@@ -19,6 +19,9 @@ struct ResourceDefinition {
   std::string storage_resource;
   // Subresources served next to the main resource ("status", "finalize", ...).
   std::vector<std::string> subresources;
+  // Served as unstructured objects (custom resources): list items keep their kind and apiVersion, as kube's
+  // unstructured lists do; typed lists omit them.
+  bool unstructured = false;
   // The verbs discovery and OpenAPI name: a registry Store's eight unless the resource says fewer (a Creater).
   std::vector<std::string> verbs{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"};
 

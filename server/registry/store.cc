@@ -21,12 +21,12 @@ json::object parse_object(std::string_view bytes) {
   return std::move(value.as_object());
 }
 
-// Everything but metadata and status: a change here bumps metadata.generation.
-bool spec_changed(const json::object& object, const json::object& old) {
-  auto without_meta_and_status = [](const json::object& o) {
+// Everything but metadata and (unless it counts) status: a change here bumps metadata.generation.
+bool spec_changed(const json::object& object, const json::object& old, bool status_counts) {
+  auto without_meta_and_status = [status_counts](const json::object& o) {
     json::object copy = o;
     copy.erase("metadata");
-    copy.erase("status");
+    if (!status_counts) copy.erase("status");
     return copy;
   };
   return without_meta_and_status(object) != without_meta_and_status(old);
@@ -271,7 +271,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         else meta.erase(owned);
       }
       if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
-      if (strategy_->tracks_generation() && spec_changed(object, *old)) {
+      if (strategy_->tracks_generation() && spec_changed(object, *old, strategy_->generation_counts_status())) {
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
       }

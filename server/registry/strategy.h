@@ -39,6 +39,13 @@ struct CreateSubresource {
 // Field selector values of one object ("metadata.name" → "x"), as the resource's GetAttrs offers them.
 using SelectableFields = std::map<std::string, std::string, std::less<>>;
 
+// Where a resource's /scale subresource reads and writes (a CRD's subresources.scale): field names from the root,
+// e.g. {"spec", "replicas"}; an empty selector path means the Scale has no selector. Built-in scalable kinds use
+// spec.replicas, status.replicas and the LabelSelector at spec.selector.
+struct ScalePaths {
+  std::vector<std::string> spec_replicas, status_replicas, label_selector;
+};
+
 // A patch schema that knows only ObjectMeta (labels, annotations, finalizers, ownerReferences).
 patch::MapPatchSchema object_with_metadata(std::string type_name);
 
@@ -70,6 +77,9 @@ class Strategy {
   virtual bool allow_create_on_update() const { return false; }
   // Whether metadata.generation is kept and bumped when anything but metadata and status changes.
   virtual bool tracks_generation() const { return false; }
+  // Whether a status change bumps it too (custom resources without a status subresource, where status is just
+  // another field).
+  virtual bool generation_counts_status() const { return false; }
   // A deletion the resource turns into a write (kube: the namespace REST's Delete, pods' CheckGracefulDelete):
   // the object to store, marked for deletion, instead of deleting `current`; std::nullopt deletes it now (or marks
   // it for its finalizers). `grace_period_seconds` is the DeleteOptions' one. May throw ApiError to refuse.
@@ -85,6 +95,21 @@ class Strategy {
   // Field selector names beyond metadata.name and metadata.namespace (e.g. pods' spec.nodeName), and their values.
   virtual std::vector<std::string> selectable_field_names() const { return {}; }
   virtual void selectable_fields(const boost::json::object& /*object*/, SelectableFields& /*fields*/) const {}
+  // For a kind without a type schema in the catalog that conforms its own bodies (a custom resource: pruned and
+  // defaulted by its CRD's schema): conforms `object` and returns the unknown fields it dropped, by path
+  // ("spec.extra"); nullopt keeps the body as sent.
+  virtual std::optional<std::vector<std::string>> conform(boost::json::object& /*object*/) const {
+    return std::nullopt;
+  }
+  // Where /scale reads and writes, for resources whose replicas are not at spec.replicas (custom resources).
+  virtual std::optional<ScalePaths> scale_paths() const { return std::nullopt; }
+  // Warnings about an object a request writes, as kube's WarningsOnCreate/WarningsOnUpdate (e.g. a CRD's CEL
+  // rules, which kapi does not evaluate).
+  virtual std::vector<std::string> write_warnings(const boost::json::object& /*object*/) const { return {}; }
+  // Warnings every request to the resource gets (a deprecated custom resource version's deprecationWarning).
+  virtual std::vector<std::string> request_warnings() const { return {}; }
+  // Whether PATCH takes strategic merge patches (custom resources do not: 415, as in kube).
+  virtual bool strategic_merge_patch() const { return true; }
   // What strategic merge patch needs to know of the type (merge keys, strategies). The default knows ObjectMeta.
   virtual const patch::PatchSchema& patch_schema() const;
   // Subresources that take a POST of another kind (see CreateSubresource); each is also named in the

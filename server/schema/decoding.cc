@@ -229,6 +229,12 @@ std::vector<std::string> report_unknown_fields(FieldValidation validation, const
 
 std::vector<std::string> report_strict_errors(FieldValidation validation, const pb::Descriptor* kind,
                                               const std::vector<std::string>& errors) {
+  const std::string& package = kind->file()->package();
+  return report_strict_errors(validation, kind->name(), package.substr(package.rfind('.') + 1), errors);
+}
+
+std::vector<std::string> report_strict_errors(FieldValidation validation, std::string_view kind,
+                                              std::string_view version, const std::vector<std::string>& errors) {
   if (errors.empty() || validation == FieldValidation::kIgnore) return {};
   if (validation == FieldValidation::kWarn) {
     constexpr std::string_view kYamlPrefix = "yaml: unmarshal errors:\n";
@@ -251,10 +257,9 @@ std::vector<std::string> report_strict_errors(FieldValidation validation, const 
   }
   std::string joined;
   for (const auto& error : errors) joined += (joined.empty() ? "" : ", ") + error;
-  const std::string& package = kind->file()->package();
-  const std::string version = package.substr(package.rfind('.') + 1);
-  throw apierrors::ApiError(apierrors::bad_request(kind->name() + " in version \"" + version +
-                                                   "\" cannot be handled as a " + kind->name() +
+  const std::string name(kind);
+  throw apierrors::ApiError(apierrors::bad_request(name + " in version \"" + std::string(version) +
+                                                   "\" cannot be handled as a " + name +
                                                    ": strict decoding error: " + joined));
 }
 

@@ -36,5 +36,8 @@ std::vector<std::string> report_unknown_fields(FieldValidation validation, const
 // line, as kube's parseYAMLWarnings splits it), Ignore nothing.
 std::vector<std::string> report_strict_errors(FieldValidation validation, const google::protobuf::Descriptor* kind,
                                               const std::vector<std::string>& errors);
+// The same for a kind without a protobuf message (a custom resource): `kind` and `version` name it.
+std::vector<std::string> report_strict_errors(FieldValidation validation, std::string_view kind,
+                                              std::string_view version, const std::vector<std::string>& errors);
 
 }  // namespace kapi::schema

@@ -59,11 +59,27 @@ DecodedBody decode_body(const BodyTarget& target) {
   }
 }
 
-void conform_decoded(const BodyTarget& target, DecodedBody& body) {
+namespace {
+
+void conform_to_kind(const BodyTarget& target, DecodedBody& body) {
   const auto& definition = target.definition;
   const auto* kind = target.catalog.kind(definition.group, definition.version, definition.kind);
-  if (!kind) return;  // a resource without a type schema keeps its body as sent
   const auto validation = schema::parse_field_validation(target.request().query.get("fieldValidation").value_or(""));
+  if (!kind) {
+    // A resource without a type schema keeps its body as sent, unless it conforms bodies itself.
+    std::optional<std::vector<std::string>> unknown;
+    if (target.strategy) unknown = target.strategy->conform(body.object);
+    if (!unknown || validation == schema::FieldValidation::kIgnore) return;
+    std::vector<std::string> errors;
+    if (body.format == BodyFormat::Json) errors = schema::strict_decoding_errors(target.request().body, *unknown);
+    else {
+      if (!body.yaml_duplicate_keys.empty()) errors.push_back(schema::yaml_unmarshal_errors(body.yaml_duplicate_keys));
+      for (const auto& path : *unknown) errors.push_back("unknown field \"" + path + "\"");
+    }
+    for (auto& warning : schema::report_strict_errors(validation, definition.kind, definition.version, errors))
+      target.exchange.context.warnings.push_back(std::move(warning));
+    return;
+  }
   const auto unknown = schema::conform(target.catalog, kind, body.object);
   if (validation == schema::FieldValidation::kIgnore) return;  // duplicates are not even looked for
   std::vector<std::string> errors;
@@ -78,6 +94,15 @@ void conform_decoded(const BodyTarget& target, DecodedBody& body) {
   }
   for (auto& warning : schema::report_strict_errors(validation, kind, errors))
     target.exchange.context.warnings.push_back(std::move(warning));
+}
+
+}  // namespace
+
+void conform_decoded(const BodyTarget& target, DecodedBody& body) {
+  conform_to_kind(target, body);
+  if (target.strategy)
+    for (auto& warning : target.strategy->write_warnings(body.object))
+      target.exchange.context.warnings.push_back(std::move(warning));
 }
 
 }  // namespace kapi::endpoints::handlers

@@ -20,6 +20,7 @@ struct BodyTarget {
   filters::Exchange& exchange;
   const schema::Catalog& catalog;
   const registry::ResourceDefinition& definition;
+  const registry::Strategy* strategy = nullptr;  // for kinds the catalog lacks, which conform their own bodies
 
   const http::Request& request() const { return exchange.request; }
 };
@@ -35,7 +36,7 @@ struct Scope {
 
   const http::Request& request() const { return exchange.request; }
   const http::QueryParams& query() const { return exchange.request.query; }
-  BodyTarget body_target() const { return {exchange, catalog, store.definition()}; }
+  BodyTarget body_target() const { return {exchange, catalog, store.definition(), &store.strategy()}; }
 };
 
 asio::awaitable<void> get(Scope scope);

@@ -18,8 +18,13 @@ constexpr std::size_t kChunkBytes = 64 * 1024;
 // The list item of a stored object: its JSON without kind and apiVersion and with metadata.resourceVersion set,
 // spliced from the stored bytes in one pass when they have the shape kapi and Go write (TypeMeta first, then
 // `"metadata":{`), else built the slow way.
-void append_item(std::string& out, const storage::KeyValue& object) {
+void append_item(std::string& out, const storage::KeyValue& object, bool unstructured) {
   const std::string_view stored = object.value;
+  if (unstructured) {  // the item as stored, kind and apiVersion included
+    if (!registry::append_with_resource_version(out, stored, object.mod_revision))
+      out += registry::with_resource_version(stored, object.mod_revision);
+    return;
+  }
   std::size_t rest = stored.starts_with('{') ? skip_string_field(stored, 1, "kind") : std::string_view::npos;
   if (rest != std::string_view::npos) rest = skip_string_field(stored, rest, "apiVersion");
   if (rest != std::string_view::npos) {
@@ -89,7 +94,7 @@ asio::awaitable<void> write_list(Scope& scope, const storage::cacher::SharedList
     body.reserve(estimate);
     for (std::size_t i = 0; i < list.items.size(); ++i) {
       if (i) body += ',';
-      append_item(body, *list.items[i]);
+      append_item(body, *list.items[i], definition.unstructured);
     }
     body += "]}";
     std::string content_type = "application/json";
@@ -109,7 +114,7 @@ asio::awaitable<void> write_list(Scope& scope, const storage::cacher::SharedList
   body.buffer().append(head);
   for (std::size_t i = 0; i < list.items.size(); ++i) {
     if (i) body.buffer() += ',';
-    append_item(body.buffer(), *list.items[i]);
+    append_item(body.buffer(), *list.items[i], definition.unstructured);
     if (body.full()) co_await body.flush();
   }
   body.buffer() += "]}";

@@ -147,7 +147,8 @@ asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list)
       body.reserve(size);  // one allocation: a 10k-item list is megabytes, copied again by each regrowth
       for (std::size_t i = 0; i < list.items.size(); ++i) {
         if (i) body += ',';
-        append_list_item(body, list.items[i].json);
+        if (definition.unstructured) body += list.items[i].json;
+        else append_list_item(body, list.items[i].json);
       }
       body += "]}";
       co_await write_json(scope, 200, std::move(body));

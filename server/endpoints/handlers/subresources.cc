@@ -44,6 +44,24 @@ std::int64_t replicas_of(const json::object* holder) {
   return it != holder->end() && it->value().is_int64() ? it->value().as_int64() : 0;
 }
 
+const json::value* value_at(const json::object& object, const std::vector<std::string>& path) {
+  if (path.empty()) return nullptr;
+  const json::value* value = nullptr;
+  const json::object* holder = &object;
+  for (const auto& name : path) {
+    if (!holder) return nullptr;
+    value = holder->if_contains(name);
+    if (!value) return nullptr;
+    holder = value->is_object() ? &value->as_object() : nullptr;
+  }
+  return value;
+}
+
+std::int64_t int_at(const json::object& object, const std::vector<std::string>& path) {
+  const json::value* value = value_at(object, path);
+  return value && value->is_int64() ? value->as_int64() : 0;
+}
+
 asio::awaitable<void> write_json(Scope& scope, int status, const json::object& object) {
   scope.exchange.response->headers().set("Content-Type", "application/json");
   co_await scope.exchange.response->write(status, json::serialize(object));
@@ -53,9 +71,10 @@ asio::awaitable<void> write_json(Scope& scope, int status, const json::object& o
 registry::UpdateFunction scale_update(const Scope& scope, std::function<json::object(json::object)> desired) {
   const auto& definition = scope.store.definition();
   const std::string name = scope.info.name;
-  return [&definition, name, desired = std::move(desired)](const json::object* current) -> json::object {
+  auto paths = scope.store.strategy().scale_paths();
+  return [&definition, name, paths, desired = std::move(desired)](const json::object* current) -> json::object {
     if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
-    json::object scale = desired(scale_of(*current));
+    json::object scale = desired(scale_of(*current, paths));
     const json::object* spec = object_member(scale, "spec");
     auto replicas = spec ? spec->find("replicas") : nullptr;
     std::int64_t wanted = 0;
@@ -71,9 +90,14 @@ registry::UpdateFunction scale_update(const Scope& scope, std::function<json::ob
       throw apierrors::ApiError(apierrors::invalid("autoscaling", "Scale", name, errors));
     }
     json::object object = *current;
-    json::object& object_spec = object["spec"].is_object() ? object["spec"].as_object()
-                                                           : object["spec"].emplace_object();
-    object_spec["replicas"] = wanted;
+    std::vector<std::string> path{"spec", "replicas"};
+    if (paths) path = paths->spec_replicas;
+    json::object* holder = &object;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      json::value& next = (*holder)[path[i]];
+      holder = next.is_object() ? &next.as_object() : &next.emplace_object();
+    }
+    (*holder)[path.back()] = wanted;
     // The Scale's resourceVersion, when given, is the write's precondition.
     std::string_view version = registry::meta_string(scale, "resourceVersion");
     json::object& meta = object["metadata"].as_object();
@@ -85,21 +109,32 @@ registry::UpdateFunction scale_update(const Scope& scope, std::function<json::ob
 
 }  // namespace
 
-json::object scale_of(const json::object& object) {
+json::object scale_of(const json::object& object, const std::optional<registry::ScalePaths>& paths) {
   const json::object* meta = object_member(object, "metadata");
   json::object scale_meta;
   for (std::string_view key : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"})
     if (meta)
       if (auto it = meta->find(key); it != meta->end()) scale_meta[key] = it->value();
-  const json::object* spec = object_member(object, "spec");
-  const json::object* status = object_member(object, "status");
-  json::object scale_status{{"replicas", replicas_of(status)}};
-  if (std::string selector = selector_string(spec ? object_member(*spec, "selector") : nullptr); !selector.empty())
-    scale_status["selector"] = selector;
+  std::int64_t spec_replicas = 0, status_replicas = 0;
+  std::string selector;
+  if (paths) {
+    // A custom resource's (scaleFromCustomResource): replicas absent are 0, the selector is a string.
+    spec_replicas = int_at(object, paths->spec_replicas);
+    status_replicas = int_at(object, paths->status_replicas);
+    if (const json::value* value = value_at(object, paths->label_selector); value && value->is_string())
+      selector = value->as_string();
+  } else {
+    const json::object* spec = object_member(object, "spec");
+    spec_replicas = replicas_of(spec);
+    status_replicas = replicas_of(object_member(object, "status"));
+    selector = selector_string(spec ? object_member(*spec, "selector") : nullptr);
+  }
+  json::object scale_status{{"replicas", status_replicas}};
+  if (!selector.empty()) scale_status["selector"] = selector;
   return {{"kind", "Scale"},
           {"apiVersion", "autoscaling/v1"},
           {"metadata", std::move(scale_meta)},
-          {"spec", json::object{{"replicas", replicas_of(spec)}}},
+          {"spec", json::object{{"replicas", spec_replicas}}},
           {"status", std::move(scale_status)}};
 }
 
@@ -147,7 +182,7 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
 
 asio::awaitable<void> get_scale(Scope scope) {
   registry::ReadObject object = co_await scope.store.get(scope.info.namespace_, scope.info.name, "");
-  json::object scale = scale_of(registry::parse_json(object.json).as_object());
+  json::object scale = scale_of(registry::parse_json(object.json).as_object(), scope.store.strategy().scale_paths());
   co_await write_json(scope, 200, scale);
 }
 
@@ -157,7 +192,7 @@ asio::awaitable<void> update_scale(Scope scope) {
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
   registry::UpdateFunction update = scale_update(scope, [body](json::object) { return *body; });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
-  json::object scale = scale_of(registry::parse_json(stored).as_object());
+  json::object scale = scale_of(registry::parse_json(stored).as_object(), scope.store.strategy().scale_paths());
   co_await write_json(scope, 200, scale);
 }
 
@@ -183,7 +218,7 @@ asio::awaitable<void> patch_scale(Scope scope) {
     return std::move(document.as_object());
   });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
-  json::object scale = scale_of(registry::parse_json(stored).as_object());
+  json::object scale = scale_of(registry::parse_json(stored).as_object(), scope.store.strategy().scale_paths());
   co_await write_json(scope, 200, scale);
 }
 

@@ -16,7 +16,8 @@ asio::awaitable<void> get_scale(Scope scope);
 asio::awaitable<void> update_scale(Scope scope);
 asio::awaitable<void> patch_scale(Scope scope);
 
-// The autoscaling/v1 Scale of a scalable object (spec.replicas, status.replicas, the selector as a string).
-boost::json::object scale_of(const boost::json::object& object);
+// The autoscaling/v1 Scale of a scalable object (spec.replicas, status.replicas, the selector as a string), or of
+// a custom resource at its CRD's scale paths.
+boost::json::object scale_of(const boost::json::object& object, const std::optional<registry::ScalePaths>& paths);
 
 }  // namespace kapi::endpoints::handlers

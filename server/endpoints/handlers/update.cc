@@ -32,6 +32,9 @@ asio::awaitable<void> patch(Scope scope) {
     throw apierrors::ApiError(apierrors::unsupported_media_type(
         "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json "
         "(server-side apply: see issue 4)"));
+  if (format == BodyFormat::StrategicMergePatch && !scope.store.strategy().strategic_merge_patch())
+    throw apierrors::ApiError(
+        apierrors::unsupported_media_type("application/json-patch+json, application/merge-patch+json"));
   const std::string& body = scope.request().body;
   const auto& definition = scope.store.definition();
   // The kind's schema when the catalog has it; otherwise the strategy's (metadata only).
