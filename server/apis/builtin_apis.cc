@@ -90,9 +90,11 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
     resources_.push_back({std::move(cacher), std::move(store)});
   }
   controllers::NamespaceController::ContentStores content = [this] {
-    std::vector<registry::Store*> stores;
-    for (const auto& resource : resources_)
-      if (resource.store->definition().namespaced) stores.push_back(resource.store.get());
+    std::vector<std::shared_ptr<registry::Store>> stores;
+    for (const auto& resource : resources_)  // owned here: shared without ownership
+      if (resource.store->definition().namespaced) stores.emplace_back(std::shared_ptr<void>(), resource.store.get());
+    if (more_namespaced_content_)
+      for (auto& store : more_namespaced_content_()) stores.push_back(std::move(store));
     return stores;
   };
   namespace_controller_ = std::make_unique<controllers::NamespaceController>(*store("", "namespaces"), std::move(content),

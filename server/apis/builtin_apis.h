@@ -66,6 +66,22 @@ class BuiltInApis {
   std::shared_ptr<const std::atomic<bool>> stopping_controllers() const { return stopping_controllers_; }
   // The type schemas of every built-in kind.
   const schema::Catalog& catalog() const { return catalog_; }
+  const schema::PatchSchemas& patch_schemas() const { return patch_schemas_; }
+  // /openapi/v2 and /openapi/v3, once installed: later servers add their documents to it.
+  schema::OpenApiHandler& openapi() { return *openapi_handler_; }
+  // /api and /apis, once installed: later servers add their groups to it.
+  discovery::DiscoveryService& discovery() { return *discovery_; }
+  // Namespaced resources served elsewhere (custom resources), whose objects the namespace controller also deletes
+  // with their namespace; set before bootstrap.
+  void set_more_namespaced_content(controllers::NamespaceController::ContentStores content) {
+    more_namespaced_content_ = std::move(content);
+  }
+  // NamespaceLifecycle admission for namespaced resources served elsewhere (custom resources).
+  registry::Store::NamespaceCheck namespace_check() const {
+    return [this](const std::string& namespace_, const registry::ResourceDefinition& resource, const std::string& name) {
+      return check_namespace(namespace_, resource, name);
+    };
+  }
 
  private:
   struct Resource {
@@ -92,6 +108,7 @@ class BuiltInApis {
   std::unique_ptr<schema::OpenApiDocuments> openapi_;
   std::unique_ptr<schema::OpenApiHandler> openapi_handler_;
   std::unique_ptr<controllers::NamespaceController> namespace_controller_;
+  controllers::NamespaceController::ContentStores more_namespaced_content_;
   std::unique_ptr<controllers::ClusterRoleAggregationController> cluster_role_aggregation_;
   // Where the bootstrap RBAC policy was stored, once it is.
   struct RbacBootstrap {

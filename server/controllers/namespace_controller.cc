@@ -162,7 +162,8 @@ asio::awaitable<bool> NamespaceController::sync(const std::string& name) {
 
 asio::awaitable<NamespaceController::PassResult> NamespaceController::delete_content(const std::string& name) {
   PassResult pass;
-  for (registry::Store* store : content_()) {
+  const std::vector<std::shared_ptr<registry::Store>> stores = content_();
+  for (const auto& store : stores) {
     const std::string resource = store->definition().resource + "." + store->definition().group;
     registry::ObjectList listed;
     try {

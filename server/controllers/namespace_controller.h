@@ -23,8 +23,9 @@ namespace kapi::controllers {
 
 class NamespaceController {
  public:
-  // Every namespaced resource's store, asked afresh on each pass (kube's deleter rediscovers the resources).
-  using ContentStores = std::function<std::vector<registry::Store*>()>;
+  // Every namespaced resource's store, asked afresh on each pass (kube's deleter rediscovers the resources); custom
+  // resources come and go, so each pass holds the stores it was given.
+  using ContentStores = std::function<std::vector<std::shared_ptr<registry::Store>>()>;
 
   NamespaceController(registry::Store& namespaces, ContentStores content, base::Logger& logger,
                       std::shared_ptr<const std::atomic<bool>> stopping);

@@ -155,11 +155,27 @@ asio::awaitable<void> write_document(filters::Exchange& exchange, std::string bo
   co_await exchange.response->write(200, std::move(body));
 }
 
-std::vector<std::string> DiscoveryService::groups() const {
+namespace {
+
+std::vector<std::string> groups_of(const std::vector<const endpoints::GroupVersionService*>& services) {
   std::vector<std::string> out;
-  for (const auto* service : services_)
+  for (const auto* service : services)
     if (!service->group().empty() && std::find(out.begin(), out.end(), service->group()) == out.end())
       out.push_back(service->group());
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> DiscoveryService::groups() const { return groups_of(services_); }
+
+std::vector<const endpoints::GroupVersionService*> DiscoveryService::all_services(
+    std::vector<DynamicServices>& held) const {
+  std::vector<const endpoints::GroupVersionService*> out = services_;
+  for (const auto& source : dynamic_sources_) {
+    DynamicServices& dynamic = held.emplace_back(source());
+    out.insert(out.end(), dynamic.services.begin(), dynamic.services.end());
+  }
   return out;
 }
 
@@ -190,12 +206,14 @@ asio::awaitable<void> DiscoveryService::serve_legacy_root(filters::Exchange& exc
 }
 
 asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange) const {
+  std::vector<DynamicServices> held;
+  const std::vector<const endpoints::GroupVersionService*> services = all_services(held);
   std::string aggregated = aggregated_version(exchange.request);
   if (!aggregated.empty()) {
     json::array items;
-    for (const auto& group : groups()) {
+    for (const auto& group : groups_of(services)) {
       json::array versions;
-      for (const auto* service : services_)
+      for (const auto* service : services)
         if (service->group() == group) versions.push_back(aggregated_version_entry(*service));
       items.push_back(json::object{{"metadata", json::object{{"name", group}, {"creationTimestamp", nullptr}}},
                                    {"versions", std::move(versions)}});
@@ -209,9 +227,9 @@ asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange
     co_return;
   }
   json::array groups_json;
-  for (const auto& group : groups()) {
+  for (const auto& group : groups_of(services)) {
     json::array versions;
-    for (const auto* service : services_)
+    for (const auto* service : services)
       if (service->group() == group) versions.push_back(group_version(group, service->version()));
     json::value preferred = versions.front();
     groups_json.push_back(
@@ -222,8 +240,10 @@ asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange
 }
 
 asio::awaitable<void> DiscoveryService::serve_group(filters::Exchange& exchange, std::string_view group) const {
+  std::vector<DynamicServices> held;
+  const std::vector<const endpoints::GroupVersionService*> services = all_services(held);
   json::array versions;
-  for (const auto* service : services_)
+  for (const auto* service : services)
     if (service->group() == group) versions.push_back(group_version(group, service->version()));
   if (versions.empty()) {
     co_await http::write_status(*exchange.response, apierrors::path_not_found());

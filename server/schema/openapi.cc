@@ -87,6 +87,12 @@ class SchemaWriter {
     list.as_array().push_back(std::move(gvk));
   }
 
+  // A definition written as JSON rather than from a message (a custom resource's schema); returns its reference.
+  std::string add_definition(const std::string& name, json::object schema) {
+    definitions_[name] = std::move(schema);
+    return (dialect_ == Dialect::kV2 ? "#/definitions/" : "#/components/schemas/") + name;
+  }
+
   json::object take_definitions() {
     json::object out;
     for (auto& [name, schema] : definitions_) out[name] = std::move(schema);
@@ -223,10 +229,9 @@ class PathWriter {
   PathWriter(const Catalog& catalog, SchemaWriter& schemas, Dialect dialect)
       : catalog_(catalog), schemas_(schemas), dialect_(dialect) {}
 
-  void add(const registry::ResourceDefinition& resource, const pb::Descriptor* kind, const pb::Descriptor* list,
+  // `object_ref` and `list_ref`: the references of the kind's and its list's schemas.
+  void add(const registry::ResourceDefinition& resource, const std::string& object_ref, const std::string& list_ref,
            json::object& paths) {
-    const std::string object_ref = schemas_.ref(kind);
-    const std::string list_ref = list ? schemas_.ref(list) : object_ref;
     const std::string status_ref = schemas_.ref(meta("Status"));
     const std::string delete_options_ref = schemas_.ref(meta("DeleteOptions"));
     const std::string patch_ref = schemas_.ref(meta("Patch"));
@@ -397,7 +402,8 @@ json::object write_paths(const Catalog& catalog, SchemaWriter& schemas, Dialect 
     const pb::Descriptor* kind = catalog.kind(resource->group, resource->version, resource->kind);
     if (!kind) continue;  // a resource without a type schema is served but not described
     const pb::Descriptor* list = catalog.kind(resource->group, resource->version, resource->list_kind());
-    writer.add(*resource, kind, list, paths);
+    const std::string object_ref = schemas.ref(kind);
+    writer.add(*resource, object_ref, list ? schemas.ref(list) : object_ref, paths);
     schemas.add_group_version_kind(kind, gvk_object(*resource, resource->kind));
     if (list) schemas.add_group_version_kind(list, gvk_object(*resource, resource->list_kind()));
   }
@@ -406,6 +412,43 @@ json::object write_paths(const Catalog& catalog, SchemaWriter& schemas, Dialect 
 
 json::object info(const std::string& version) { return {{"title", "Kubernetes"}, {"version", version}}; }
 
+json::object security_schemes() {
+  return {{"BearerToken", json::object{{"type", "apiKey"},
+                                       {"description", "Bearer Token authentication"},
+                                       {"name", "authorization"},
+                                       {"in", "header"}}}};
+}
+
+json::object v3_document_of(std::string server_version, json::object paths, json::object schemas) {
+  json::object components{{"schemas", std::move(schemas)}, {"securitySchemes", security_schemes()}};
+  return {{"openapi", "3.0.0"},
+          {"info", info(server_version)},
+          {"paths", std::move(paths)},
+          {"components", std::move(components)}};
+}
+
+constexpr std::string_view kApiVersionDescription =
+    "APIVersion defines the versioned schema of this representation of an object. Servers should convert "
+    "recognized schemas to the latest internal value, and may reject unrecognized values. More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
+constexpr std::string_view kKindDescription =
+    "Kind is a string value representing the REST resource this object represents. Servers may infer this from "
+    "the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+
+// kube's CRD OpenAPI builder: the object schema gains apiVersion, kind and metadata (a reference to `meta_ref`).
+json::object with_type_meta(json::object schema, const std::string& meta_ref, std::string_view meta_description) {
+  json::value& properties = schema["properties"];
+  if (!properties.is_object()) properties.emplace_object();
+  auto& members = properties.as_object();
+  members["apiVersion"] = json::object{{"description", kApiVersionDescription}, {"type", "string"}};
+  members["kind"] = json::object{{"description", kKindDescription}, {"type", "string"}};
+  members["metadata"] = json::object{{"allOf", json::array{json::object{{"$ref", meta_ref}}}},
+                                     {"description", meta_description}};
+  if (!schema.contains("type")) schema["type"] = "object";
+  return schema;
+}
+
 }  // namespace
 
 std::string group_version_path(std::string_view group, std::string_view version) {
@@ -413,7 +456,8 @@ std::string group_version_path(std::string_view group, std::string_view version)
 }
 
 OpenApiDocuments::OpenApiDocuments(const Catalog& catalog, const std::vector<registry::ResourceDefinition>& resources,
-                                   std::string server_version) {
+                                   std::string server_version)
+    : catalog_(catalog), server_version_(server_version) {
   std::map<std::string, std::vector<const registry::ResourceDefinition*>> by_group_version;
   for (const auto& resource : resources)
     by_group_version[group_version_path(resource.group, resource.version)].push_back(&resource);
@@ -422,21 +466,12 @@ OpenApiDocuments::OpenApiDocuments(const Catalog& catalog, const std::vector<reg
   for (const auto& [path, members] : by_group_version) {
     SchemaWriter schemas(catalog, Dialect::kV3);
     json::object paths = write_paths(catalog, schemas, Dialect::kV3, members);
-    json::object components{
-        {"schemas", schemas.take_definitions()},
-        {"securitySchemes",
-         json::object{{"BearerToken", json::object{{"type", "apiKey"},
-                                                   {"description", "Bearer Token authentication"},
-                                                   {"name", "authorization"},
-                                                   {"in", "header"}}}}}};
-    json::object document{{"openapi", "3.0.0"},
-                          {"info", info(server_version)},
-                          {"paths", std::move(paths)},
-                          {"components", std::move(components)}};
+    json::object document = v3_document_of(server_version, std::move(paths), schemas.take_definitions());
     OpenApiDocument made = make_document(document);
     root_paths[path] = json::object{{"serverRelativeURL", "/openapi/v3/" + path + "?hash=" + made.hash}};
     v3_.emplace(path, std::move(made));
   }
+  v3_root_paths_ = root_paths;
   v3_root_ = make_document(json::object{{"paths", std::move(root_paths)}});
 
   SchemaWriter schemas(catalog, Dialect::kV2);
@@ -448,13 +483,93 @@ OpenApiDocuments::OpenApiDocuments(const Catalog& catalog, const std::vector<reg
       {"info", info(server_version)},
       {"paths", std::move(paths)},
       {"definitions", schemas.take_definitions()},
-      {"securityDefinitions",
-       json::object{{"BearerToken", json::object{{"type", "apiKey"},
-                                                 {"description", "Bearer Token authentication"},
-                                                 {"name", "authorization"},
-                                                 {"in", "header"}}}}},
+      {"securityDefinitions", security_schemes()},
       {"security", json::array{json::object{{"BearerToken", json::array{}}}}}});
 }
+
+namespace {
+
+// Swagger 2.0 has no nullable, oneOf, anyOf or not: kube leaves them out of a CRD's v2 schema. References move
+// from components/schemas to definitions.
+void drop_v3_only_keywords(json::value& schema) {
+  if (schema.is_array()) {
+    for (auto& item : schema.as_array()) drop_v3_only_keywords(item);
+    return;
+  }
+  if (!schema.is_object()) return;
+  auto& object = schema.as_object();
+  for (const char* keyword : {"nullable", "oneOf", "anyOf", "not"}) object.erase(keyword);
+  constexpr std::string_view kV3Refs = "#/components/schemas/";
+  if (json::value* ref = object.if_contains("$ref"); ref && ref->is_string() && ref->as_string().starts_with(kV3Refs))
+    *ref = "#/definitions/" + std::string(ref->as_string().subview(kV3Refs.size()));
+  for (const char* nested : {"properties", "patternProperties"})
+    if (json::value* members = object.if_contains(nested); members && members->is_object())
+      for (auto& member : members->as_object()) drop_v3_only_keywords(member.value());
+  for (const char* nested : {"items", "additionalProperties", "allOf"})
+    if (json::value* child = object.if_contains(nested)) drop_v3_only_keywords(*child);
+}
+
+// The paths and schema definitions of resources described by JSON schemas, in either dialect.
+json::object write_schema_resources(const Catalog& catalog, SchemaWriter& schemas, Dialect dialect,
+                                    const std::vector<SchemaResource>& resources) {
+  PathWriter writer(catalog, schemas, dialect);
+  const std::string object_meta_ref =
+      schemas.ref(catalog.message("k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"));
+  const std::string list_meta_ref = schemas.ref(catalog.message("k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"));
+  json::object paths;
+  for (const auto& resource : resources) {
+    const auto& definition = resource.definition;
+    json::object object = with_type_meta(resource.schema, object_meta_ref,
+                                         "Standard object's metadata. More info: https://git.k8s.io/community/"
+                                         "contributors/devel/sig-architecture/api-conventions.md#metadata");
+    object["x-kubernetes-group-version-kind"] = json::array{gvk_object(definition, definition.kind)};
+    if (dialect == Dialect::kV2) {
+      json::value converted = std::move(object);
+      drop_v3_only_keywords(converted);
+      object = std::move(converted.as_object());
+    }
+    const std::string object_ref = schemas.add_definition(resource.definition_name, std::move(object));
+    for (const auto& [name, schema] : resource.definitions) {
+      json::value converted = schema;
+      if (dialect == Dialect::kV2) drop_v3_only_keywords(converted);
+      schemas.add_definition(name, std::move(converted.as_object()));
+    }
+    json::object list{{"description", definition.list_kind() + " is a list of " + definition.kind},
+                      {"required", json::array{"items"}},
+                      {"properties", json::object{{"items", json::object{{"description", "List of " +
+                                                                                             definition.resource + "."},
+                                                                         {"items", json::object{{"$ref", object_ref}}},
+                                                                         {"type", "array"}}}}}};
+    list = with_type_meta(std::move(list), list_meta_ref,
+                          "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/"
+                          "sig-architecture/api-conventions.md#types-kinds");
+    list["x-kubernetes-group-version-kind"] = json::array{gvk_object(definition, definition.list_kind())};
+    const std::string list_ref = schemas.add_definition(resource.definition_name + "List", std::move(list));
+    writer.add(definition, object_ref, list_ref, paths);
+  }
+  return paths;
+}
+
+}  // namespace
+
+OpenApiDocument v3_document(const Catalog& catalog, const std::vector<SchemaResource>& resources,
+                            std::string server_version) {
+  SchemaWriter schemas(catalog, Dialect::kV3);
+  json::object paths = write_schema_resources(catalog, schemas, Dialect::kV3, resources);
+  return make_document(v3_document_of(std::move(server_version), std::move(paths), schemas.take_definitions()));
+}
+
+OpenApiDocument v2_document(const OpenApiDocuments& base, const std::vector<SchemaResource>& resources) {
+  SchemaWriter schemas(base.catalog(), Dialect::kV2);
+  json::object paths = write_schema_resources(base.catalog(), schemas, Dialect::kV2, resources);
+  json::value document = json::parse(base.v2().body);
+  auto& merged = document.as_object();
+  for (auto& [path, item] : paths) merged["paths"].as_object()[path] = std::move(item);
+  for (auto& [name, schema] : schemas.take_definitions()) merged["definitions"].as_object()[name] = std::move(schema);
+  return make_document(document);
+}
+
+OpenApiDocument openapi_document(const boost::json::value& document) { return make_document(document); }
 
 const OpenApiDocument* OpenApiDocuments::v3(std::string_view group_version_path) const {
   auto found = v3_.find(group_version_path);

@@ -7,7 +7,10 @@
 #include "server/registry/resource.h"
 #include "server/schema/catalog.h"
 
+#include <boost/json/object.hpp>
+
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -30,12 +33,41 @@ class OpenApiDocuments {
   const OpenApiDocument* v3(std::string_view group_version_path) const;
   // The Swagger 2.0 document of every served resource.
   const OpenApiDocument& v2() const { return v2_; }
+  // The v3 root's "paths" member, for a root that lists other documents too.
+  const boost::json::object& v3_root_paths() const { return v3_root_paths_; }
+  const Catalog& catalog() const { return catalog_; }
+  const std::string& server_version() const { return server_version_; }
 
  private:
+  const Catalog& catalog_;
+  std::string server_version_;
+  boost::json::object v3_root_paths_;
   std::map<std::string, OpenApiDocument, std::less<>> v3_;
   OpenApiDocument v3_root_;
   OpenApiDocument v2_;
 };
+
+// A resource described by a JSON schema rather than a catalog message (a custom resource, the CRD kind): its
+// OpenAPI v3 object schema (apiVersion, kind and metadata are added) and its definition name
+// ("com.example.v1.Widget"; the list's is that + "List").
+struct SchemaResource {
+  registry::ResourceDefinition definition;
+  std::string definition_name;
+  boost::json::object schema;
+  // Further definitions `schema` references by name ("$ref": "#/components/schemas/<name>"), as v3 writes them.
+  std::vector<std::pair<std::string, boost::json::object>> definitions = {};
+};
+
+// The OpenAPI v3 document of one group version of such resources, as kube's CRD builder writes it.
+OpenApiDocument v3_document(const Catalog& catalog, const std::vector<SchemaResource>& resources,
+                            std::string server_version);
+
+// The Swagger 2.0 document of `base`'s resources and these (their schemas converted to 2.0 as kube converts a
+// CRD's: nullable, oneOf, anyOf and not dropped).
+OpenApiDocument v2_document(const OpenApiDocuments& base, const std::vector<SchemaResource>& resources);
+
+// A document's body and hash.
+OpenApiDocument openapi_document(const boost::json::value& document);
 
 // "api/v1" or "apis/apps/v1".
 std::string group_version_path(std::string_view group, std::string_view version);

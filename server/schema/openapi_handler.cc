@@ -41,9 +41,23 @@ bool accepts_json(std::string_view accept) {
 asio::awaitable<void> OpenApiHandler::serve_v3(filters::Exchange& exchange) const {
   std::string_view path = exchange.request.path;
   path.remove_prefix(std::string_view("/openapi/v3").size());
-  if (path.empty() || path == "/") co_return co_await write_document(exchange, documents_.v3_root());
+  std::vector<std::shared_ptr<const DynamicOpenApi>> dynamic;
+  for (const auto& source : dynamic_sources_) dynamic.push_back(source());
+  if (path.empty() || path == "/") {
+    if (dynamic.empty()) co_return co_await write_document(exchange, documents_.v3_root());
+    boost::json::object paths = documents_.v3_root_paths();
+    for (const auto& documents : dynamic)
+      for (const auto& [name, document] : documents->v3)
+        paths[name] = boost::json::object{{"serverRelativeURL", "/openapi/v3/" + name + "?hash=" + document.hash}};
+    const OpenApiDocument root = openapi_document(boost::json::object{{"paths", std::move(paths)}});
+    co_return co_await write_document(exchange, root);
+  }
 
   const OpenApiDocument* document = documents_.v3(path.substr(1));
+  for (const auto& documents : dynamic) {
+    if (document) break;
+    if (auto found = documents->v3.find(path.substr(1)); found != documents->v3.end()) document = &found->second;
+  }
   if (!document) co_return co_await http::write_status(*exchange.response, apierrors::path_not_found());
   const std::string hash(exchange.request.query.get("hash").value_or(""));
   auto& headers = exchange.response->headers();
@@ -63,7 +77,23 @@ asio::awaitable<void> OpenApiHandler::serve_v3(filters::Exchange& exchange) cons
 asio::awaitable<void> OpenApiHandler::serve_v2(filters::Exchange& exchange) const {
   const std::string accept(exchange.request.headers.get("Accept").value_or(""));
   if (!accepts_json(accept)) co_return co_await http::write_status(*exchange.response, apierrors::path_not_found());
-  co_await write_document(exchange, documents_.v2());
+  std::vector<std::shared_ptr<const DynamicOpenApi>> dynamic;
+  std::vector<SchemaResource> resources;
+  for (const auto& source : dynamic_sources_) {
+    dynamic.push_back(source());
+    resources.insert(resources.end(), dynamic.back()->resources.begin(), dynamic.back()->resources.end());
+  }
+  if (resources.empty()) co_return co_await write_document(exchange, documents_.v2());
+  std::shared_ptr<const OpenApiDocument> merged;
+  {
+    std::lock_guard lock(v2_mutex_);
+    if (v2_made_from_ != dynamic) {
+      v2_merged_ = std::make_shared<const OpenApiDocument>(v2_document(documents_, resources));
+      v2_made_from_ = dynamic;
+    }
+    merged = v2_merged_;
+  }
+  co_await write_document(exchange, *merged);
 }
 
 }  // namespace kapi::schema

@@ -7,17 +7,38 @@
 #include "filters/filter.h"
 #include "server/schema/openapi.h"
 
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
 namespace kapi::schema {
+
+// The OpenAPI of group versions that come and go at run time (custom resources), as it is at one moment: their v3
+// documents by path ("apis/example.com/v1") and their resources, which the Swagger 2.0 document adds.
+struct DynamicOpenApi {
+  std::map<std::string, OpenApiDocument, std::less<>> v3;
+  std::vector<SchemaResource> resources;
+};
+using DynamicOpenApiSource = std::function<std::shared_ptr<const DynamicOpenApi>()>;
 
 class OpenApiHandler {
  public:
   explicit OpenApiHandler(const OpenApiDocuments& documents) : documents_(documents) {}
+  // Documents listed by the v3 root after the built-in ones.
+  void add_dynamic_source(DynamicOpenApiSource source) { dynamic_sources_.push_back(std::move(source)); }
 
   asio::awaitable<void> serve_v3(filters::Exchange& exchange) const;
   asio::awaitable<void> serve_v2(filters::Exchange& exchange) const;
 
  private:
   const OpenApiDocuments& documents_;
+  std::vector<DynamicOpenApiSource> dynamic_sources_;
+  // The Swagger 2.0 document with the dynamic resources, made again only when one of them has changed.
+  mutable std::mutex v2_mutex_;
+  mutable std::vector<std::shared_ptr<const DynamicOpenApi>> v2_made_from_;
+  mutable std::shared_ptr<const OpenApiDocument> v2_merged_;
 };
 
 }  // namespace kapi::schema
