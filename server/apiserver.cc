@@ -12,6 +12,7 @@
 #include "server/metrics/registry.h"
 #include "server/pki/pem_io.h"
 #include "server/pki/pki.h"
+#include "server/apiextensions/apiextensions_apis.h"
 #include "server/apis/builtin_apis.h"
 #include "server/audit/setup.h"
 #include "server/authorization/rbac/rbac_mode.h"
@@ -90,7 +91,8 @@ controlplane::ClusterAuthenticationInfo cluster_authentication_info(const Option
 // The shutdown sequence of kube-apiserver's lifecycle signals, in order.
 asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Lifecycle& lifecycle,
                                 http::HttpServer& http, apis::BuiltInApis& apis,
-                                authorization::rbac::RbacMode* rbac, asio::io_context& io) {
+                                apiextensions::ApiExtensionsApis& extensions, authorization::rbac::RbacMode* rbac,
+                                asio::io_context& io) {
   logger.info("received termination signal: /readyz now fails; shutting down after " +
               base::format_go_duration(options.shutdown_delay_duration));
   lifecycle.initiate_shutdown();
@@ -113,6 +115,7 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
     co_await base::sleep_for(10ms);
   }
   if (rbac) rbac->stop();  // its watches end with the Cachers and must not relist
+  co_await extensions.shutdown();
   co_await apis.shutdown();
   logger.info("shutdown complete");
   io.stop();
@@ -235,6 +238,13 @@ int run_apiserver(const Options& options) {
   }
   apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
   apis.install(servers.kube(), chain_config.authorizer, chain_config.authenticator);
+  apiextensions::ApiExtensionsApis extensions({.backend = storage->store(), .key_root = options.etcd_prefix,
+                                               .executor = io.get_executor(), .lifecycle = lifecycle,
+                                               .logger = logger, .catalog = apis.catalog(),
+                                               .patch_schemas = apis.patch_schemas(),
+                                               .namespace_check = apis.namespace_check()});
+  extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
+  apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
   chain_config.request_timeout = options.request_timeout;
@@ -306,7 +316,7 @@ int run_apiserver(const Options& options) {
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const asio::error_code& ec, int) {
     if (ec) return;
-    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, rbac.get(), io), asio::detached);
+    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, extensions, rbac.get(), io), asio::detached);
     storage->stop();
   });
   storage->start_health_probe(std::chrono::seconds(1));
@@ -319,6 +329,7 @@ int run_apiserver(const Options& options) {
     }
   });
   if (rbac) rbac->run(io.get_executor());
+  extensions.start();
   constexpr std::string_view kFlowControlGroup = "flowcontrol.apiserver.k8s.io";
   registry::Store* flow_schemas = apis.store(kFlowControlGroup, "flowschemas");
   registry::Store* priority_levels = apis.store(kFlowControlGroup, "prioritylevelconfigurations");

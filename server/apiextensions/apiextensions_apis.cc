@@ -1,0 +1,70 @@
+#include "server/apiextensions/apiextensions_apis.h"
+
+#include "server/apiextensions/crd_openapi.h"
+#include "server/apiextensions/customresourcedefinitions.h"
+#include "server/version.h"
+
+#include <boost/json.hpp>
+
+namespace kapi::apiextensions {
+
+ApiExtensionsApis::ApiExtensionsApis(CustomResourceServerConfig config) : config_(std::move(config)) {
+  const registry::ResourceDefinition definition = customresourcedefinitions_definition();
+  const auto strategy = customresourcedefinitions_strategy();
+  registry::Store probe(definition, strategy, config_.backend, config_.key_root);
+  storage::cacher::CacherOptions options;
+  options.resource_prefix = probe.prefix("");
+  options.logger = &config_.logger;
+  crd_cacher_ = std::make_unique<storage::cacher::Cacher>(config_.backend, config_.executor, std::move(options));
+  crd_store_ = std::make_unique<registry::Store>(definition, strategy, *crd_cacher_, config_.key_root);
+  crd_service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
+                                                                   config_.lifecycle, config_.catalog,
+                                                                   config_.patch_schemas);
+  crd_service_->add(*crd_store_);
+  own_discovery_ = std::make_unique<discovery::DiscoveryService>(
+      std::vector<const endpoints::GroupVersionService*>{crd_service_.get()});
+  custom_resources_ = std::make_unique<CustomResourceServer>(config_);
+  auto own = std::make_shared<kapi::schema::DynamicOpenApi>();
+  own->resources = {customresourcedefinitions_openapi(definition)};
+  own->v3[kapi::schema::group_version_path(definition.group, definition.version)] =
+      kapi::schema::v3_document(config_.catalog, own->resources, server::VersionInfo{}.git_version);
+  own_openapi_ = std::move(own);
+  controller_ = std::make_unique<CrdController>(*crd_store_, *custom_resources_, config_.logger, stopping_);
+}
+
+ApiExtensionsApis::~ApiExtensionsApis() = default;
+
+void ApiExtensionsApis::install(server::chain::ApiExtensionsServer& server, discovery::DiscoveryService& discovery,
+                                kapi::schema::OpenApiHandler& openapi) {
+  auto& director = server.generic().director;
+  director.routes().add(crd_service_->root_path(), crd_service_->handler());
+  const std::string group_path = "/apis/" + std::string(kGroup);
+  director.routes().add(group_path, [this, group_path](filters::Exchange& exchange) -> asio::awaitable<void> {
+    if (exchange.request.path == group_path || exchange.request.path == group_path + "/")
+      co_return co_await own_discovery_->serve_group(exchange, kGroup);
+    co_await custom_resources_->serve(exchange);  // a 404 in kube's words
+  });
+  director.routes().add("/apis", [this](filters::Exchange& exchange) { return custom_resources_->serve(exchange); });
+  discovery.add_dynamic_source([this] {
+    discovery::DynamicServices services = custom_resources_->services();
+    services.services.insert(services.services.begin(), crd_service_.get());
+    return services;
+  });
+  openapi.add_dynamic_source([own = own_openapi_] { return own; });
+  openapi.add_dynamic_source([this] { return custom_resources_->openapi(); });
+  server.generic().health_checks.push_back(
+      {"poststarthook/crd-informer-synced", [this]() -> std::optional<std::string> {
+         if (controller_->synced()) return std::nullopt;
+         return "not finished";
+       }});
+}
+
+void ApiExtensionsApis::start() { controller_->start(config_.executor); }
+
+asio::awaitable<void> ApiExtensionsApis::shutdown() {
+  stopping_->store(true);
+  co_await custom_resources_->shutdown();
+  co_await crd_cacher_->shutdown();
+}
+
+}  // namespace kapi::apiextensions

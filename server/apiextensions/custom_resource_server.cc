@@ -1,0 +1,216 @@
+#include "server/apiextensions/custom_resource_server.h"
+
+#include "server/apiextensions/custom_resource_strategy.h"
+#include "server/apiextensions/none_conversion_storage.h"
+#include "server/chain/not_found.h"
+#include "server/http/status_response.h"
+#include "server/version.h"
+
+#include <algorithm>
+#include <set>
+
+namespace kapi::apiextensions {
+
+struct CustomResourceServer::Storage {
+  std::string identity;  // CRD uid, version, storage version and key prefix: what the Cacher's contents depend on
+  std::unique_ptr<NoneConversionStorage> conversion;  // null for the storage version itself
+  std::unique_ptr<storage::cacher::Cacher> cacher;
+};
+
+struct CustomResourceServer::Served {
+  std::shared_ptr<const Crd> crd;
+  std::string version;
+  std::shared_ptr<Storage> storage;
+  std::shared_ptr<registry::Store> store;
+};
+
+struct CustomResourceServer::Snapshot {
+  std::vector<std::shared_ptr<Served>> served;
+  std::vector<std::unique_ptr<endpoints::GroupVersionService>> services;  // by group, versions by priority
+  std::unique_ptr<discovery::DiscoveryService> discovery;                  // /apis/<group>
+  std::shared_ptr<const kapi::schema::DynamicOpenApi> openapi = std::make_shared<kapi::schema::DynamicOpenApi>();
+};
+
+CustomResourceServer::CustomResourceServer(CustomResourceServerConfig config) : config_(std::move(config)) {
+  auto empty = std::make_shared<Snapshot>();
+  empty->discovery = std::make_unique<discovery::DiscoveryService>(std::vector<const endpoints::GroupVersionService*>{});
+  snapshot_ = std::move(empty);
+}
+
+CustomResourceServer::~CustomResourceServer() = default;
+
+std::shared_ptr<const CustomResourceServer::Snapshot> CustomResourceServer::snapshot() const {
+  std::lock_guard lock(mutex_);
+  return snapshot_;
+}
+
+std::shared_ptr<CustomResourceServer::Storage> CustomResourceServer::make_storage(const Crd& crd,
+                                                                                  const CrdVersion& version,
+                                                                                  const registry::Store& probe) {
+  auto made = std::make_shared<Storage>();
+  storage::Interface* backend = &config_.backend;
+  const CrdVersion* storage_version = crd.storage_version();
+  if (storage_version && storage_version->name != version.name) {
+    made->conversion = std::make_unique<NoneConversionStorage>(config_.backend, crd.group + "/" + version.name,
+                                                               crd.group + "/" + storage_version->name);
+    backend = made->conversion.get();
+  }
+  storage::cacher::CacherOptions options;
+  options.resource_prefix = probe.prefix("");
+  options.logger = &config_.logger;
+  made->cacher = std::make_unique<storage::cacher::Cacher>(*backend, config_.executor, std::move(options));
+  return made;
+}
+
+asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
+  std::shared_ptr<const Snapshot> old = snapshot();
+  std::map<std::string, std::shared_ptr<Storage>, std::less<>> reusable;
+  for (const auto& served : old->served) reusable.emplace(served->storage->identity, served->storage);
+
+  std::sort(crds.begin(), crds.end(), [](const Crd& a, const Crd& b) { return a.name < b.name; });
+  auto next = std::make_shared<Snapshot>();
+  std::set<std::string> kept;
+  for (auto& parsed : crds) {
+    auto crd = std::make_shared<const Crd>(std::move(parsed));
+    const CrdVersion* storage_version = crd->storage_version();
+    if (!storage_version) continue;
+    for (const auto& version : crd->versions) {
+      if (!version.served) continue;
+      registry::ResourceDefinition definition = crd->resource_definition(version);
+      auto strategy = custom_resource_strategy(*crd, version);
+      registry::Store probe(definition, strategy, config_.backend, config_.key_root);
+      std::string identity = crd->uid + "|" + version.name + "|" + storage_version->name + "|" + probe.prefix("");
+      std::shared_ptr<Storage> storage;
+      if (auto it = reusable.find(identity); it != reusable.end()) storage = it->second;
+      else {
+        storage = make_storage(*crd, version, probe);
+        storage->identity = identity;
+      }
+      kept.insert(identity);
+      auto store = std::make_shared<registry::Store>(definition, strategy, *storage->cacher, config_.key_root);
+      if (definition.namespaced && config_.namespace_check) store->set_namespace_check(config_.namespace_check);
+      next->served.push_back(std::make_shared<Served>(Served{crd, version.name, storage, std::move(store)}));
+    }
+  }
+
+  // One web service per group version: groups by name, each group's versions in kube's priority order.
+  std::map<std::string, std::vector<std::string>> versions_by_group;
+  for (const auto& served : next->served) {
+    auto& versions = versions_by_group[served->crd->group];
+    if (std::find(versions.begin(), versions.end(), served->version) == versions.end())
+      versions.push_back(served->version);
+  }
+  std::vector<const endpoints::GroupVersionService*> services;
+  for (auto& [group, versions] : versions_by_group) {
+    std::sort(versions.begin(), versions.end(), kube_aware_version_before);
+    for (const auto& version : versions) {
+      auto service = std::make_unique<endpoints::GroupVersionService>(group, version, config_.lifecycle,
+                                                                       config_.catalog, config_.patch_schemas);
+      for (const auto& served : next->served)
+        if (served->crd->group == group && served->version == version) service->add(*served->store);
+      services.push_back(service.get());
+      next->services.push_back(std::move(service));
+    }
+  }
+  next->discovery = std::make_unique<discovery::DiscoveryService>(std::move(services));
+  auto documents = std::make_shared<kapi::schema::DynamicOpenApi>();
+  for (const auto& service : next->services) {
+    std::vector<kapi::schema::SchemaResource> described;
+    for (const auto& served : next->served) {
+      if (served->crd->group != service->group() || served->version != service->version()) continue;
+      const CrdVersion* version = served->crd->version(served->version);
+      const auto& definition = served->store->definition();
+      described.push_back({definition, openapi_definition_name(definition.group, definition.version, definition.kind),
+                           version ? version->raw_schema : boost::json::object()});
+    }
+    documents->v3[kapi::schema::group_version_path(service->group(), service->version())] =
+        kapi::schema::v3_document(config_.catalog, described, server::VersionInfo{}.git_version);
+    documents->resources.insert(documents->resources.end(), described.begin(), described.end());
+  }
+  next->openapi = std::move(documents);
+  {
+    std::lock_guard lock(mutex_);
+    snapshot_ = next;
+  }
+  // What is no longer served stops watching storage (requests still holding the old snapshot see it end).
+  std::set<const Storage*> stopped;
+  for (const auto& served : old->served)
+    if (!kept.contains(served->storage->identity) && stopped.insert(served->storage.get()).second)
+      co_await served->storage->cacher->shutdown();
+}
+
+asio::awaitable<void> CustomResourceServer::serve(filters::Exchange& exchange) const {
+  const std::shared_ptr<const Snapshot> current = snapshot();  // held for the whole request
+  std::string_view path = exchange.request.path;
+  constexpr std::string_view kApis = "/apis/";
+  if (!path.starts_with(kApis)) co_return co_await server::chain::serve_not_found(exchange);
+  path.remove_prefix(kApis.size());
+  const std::string group(path.substr(0, path.find('/')));
+  path.remove_prefix(std::min(path.size(), group.size() + 1));
+  const std::string version(path.substr(0, path.find('/')));
+  if (version.empty()) {
+    bool served_group = false;
+    for (const auto& service : current->services) served_group = served_group || service->group() == group;
+    if (!served_group) co_return co_await server::chain::serve_not_found(exchange);
+    co_return co_await current->discovery->serve_group(exchange, group);
+  }
+  const endpoints::GroupVersionService* service = nullptr;
+  for (const auto& candidate : current->services)
+    if (candidate->group() == group && candidate->version() == version) service = candidate.get();
+  if (!service) co_return co_await server::chain::serve_not_found(exchange);
+
+  // crdHandler: a terminating CRD's resources can be read and deleted, but no longer created.
+  const auto& info = exchange.context.request_info;
+  if (info && info->is_resource_request && info->verb == "create") {
+    for (const auto& served : current->served) {
+      if (served->crd->group != group || served->version != version || !served->crd->terminating ||
+          served->store->definition().resource != info->resource)
+        continue;
+      apierrors::Status refused = apierrors::method_not_supported(group, info->resource, info->verb);
+      refused.message = "create not allowed while custom resource definition is terminating";
+      co_return co_await http::write_status(*exchange.response, refused);
+    }
+  }
+  co_await service->serve(exchange);
+}
+
+discovery::DynamicServices CustomResourceServer::services() const {
+  std::shared_ptr<const Snapshot> current = snapshot();
+  discovery::DynamicServices out;
+  for (const auto& service : current->services) out.services.push_back(service.get());
+  out.keep_alive = std::move(current);
+  return out;
+}
+
+std::vector<std::shared_ptr<registry::Store>> CustomResourceServer::namespaced_stores() const {
+  std::shared_ptr<const Snapshot> current = snapshot();
+  std::vector<std::shared_ptr<registry::Store>> out;
+  std::set<std::string> crds;
+  for (const auto& served : current->served)
+    if (served->crd->namespaced && crds.insert(served->crd->uid).second) out.push_back(served->store);
+  return out;
+}
+
+std::shared_ptr<const kapi::schema::DynamicOpenApi> CustomResourceServer::openapi() const {
+  return snapshot()->openapi;
+}
+
+std::shared_ptr<registry::Store> CustomResourceServer::storage_version_store(std::string_view crd_uid) const {
+  std::shared_ptr<const Snapshot> current = snapshot();
+  std::shared_ptr<registry::Store> any_version;
+  for (const auto& served : current->served) {
+    if (served->crd->uid != crd_uid) continue;
+    if (!served->storage->conversion) return served->store;
+    any_version = served->store;  // deleting through another version's None conversion is the same
+  }
+  return any_version;
+}
+
+asio::awaitable<void> CustomResourceServer::shutdown() {
+  std::shared_ptr<const Snapshot> current = snapshot();
+  std::set<const Storage*> stopped;
+  for (const auto& served : current->served)
+    if (stopped.insert(served->storage.get()).second) co_await served->storage->cacher->shutdown();
+}
+
+}  // namespace kapi::apiextensions

@@ -1,0 +1,84 @@
+#pragma once
+// Serving custom resources (apiextensions-apiserver's crdHandler): for every established CRD, each served version
+// gets a registry Store over its own Cacher (through the None conversion layer when it is not the storage version),
+// grouped into one web service per group version. The set changes at run time: the CRD controller hands over the
+// CRDs to serve, and requests work on an immutable snapshot, so a request in flight keeps what it started with.
+#include "filters/filter.h"
+#include "server/apiextensions/crd_model.h"
+#include "server/discovery/discovery.h"
+#include "server/endpoints/installer.h"
+#include "server/lifecycle.h"
+#include "server/registry/store.h"
+#include "server/schema/catalog.h"
+#include "server/schema/openapi_handler.h"
+#include "server/schema/patch_schema.h"
+#include "storage/cacher/cacher.h"
+
+#include <asio/any_io_executor.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kapi::base {
+class Logger;
+}
+
+namespace kapi::apiextensions {
+
+class NoneConversionStorage;
+
+struct CustomResourceServerConfig {
+  storage::Interface& backend;
+  std::string key_root;  // --etcd-prefix
+  asio::any_io_executor executor;
+  server::Lifecycle& lifecycle;
+  base::Logger& logger;
+  const kapi::schema::Catalog& catalog;
+  const kapi::schema::PatchSchemas& patch_schemas;
+  registry::Store::NamespaceCheck namespace_check;
+};
+
+class CustomResourceServer {
+ public:
+  explicit CustomResourceServer(CustomResourceServerConfig config);
+  ~CustomResourceServer();
+
+  // Serves exactly `crds` from now on (the established ones; terminating ones refuse create). Storage of a CRD
+  // version whose group, names and storage version are unchanged is kept; what is no longer served stops.
+  asio::awaitable<void> serve_crds(std::vector<Crd> crds);
+
+  // /apis/<group> and everything below it for the groups of served CRDs; other paths get kube's 404.
+  asio::awaitable<void> serve(filters::Exchange& exchange) const;
+
+  // The web services of the served group versions, for discovery (kept alive by the returned handle).
+  discovery::DynamicServices services() const;
+
+  // The Stores of namespaced custom resources (one version per CRD), for the namespace controller.
+  std::vector<std::shared_ptr<registry::Store>> namespaced_stores() const;
+
+  // The OpenAPI v3 documents of the served group versions.
+  std::shared_ptr<const kapi::schema::DynamicOpenApi> openapi() const;
+
+  // The Store of a served CRD's storage version (or, when that is not served, of another version), by CRD uid:
+  // what the finalizer deletes custom resources through; null when the CRD is not served.
+  std::shared_ptr<registry::Store> storage_version_store(std::string_view crd_uid) const;
+
+  asio::awaitable<void> shutdown();
+
+ private:
+  struct Storage;   // one CRD version's conversion layer and Cacher, kept across CRD updates
+  struct Served;    // one CRD version as served: its Crd, Storage and Store
+  struct Snapshot;  // everything served at one moment
+
+  std::shared_ptr<const Snapshot> snapshot() const;
+  std::shared_ptr<Storage> make_storage(const Crd& crd, const CrdVersion& version, const registry::Store& probe);
+
+  CustomResourceServerConfig config_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<const Snapshot> snapshot_;
+};
+
+}  // namespace kapi::apiextensions

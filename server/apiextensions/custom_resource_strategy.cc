@@ -1,0 +1,202 @@
+#include "server/apiextensions/custom_resource_strategy.h"
+
+#include "server/apiextensions/jsonpath.h"
+#include "server/apiextensions/schema/defaulting.h"
+#include "server/apiextensions/schema/embedded_resources.h"
+#include "server/apiextensions/schema/pruning.h"
+#include "server/apiextensions/schema/value_validation.h"
+#include "server/registry/object_meta.h"
+
+#include <boost/json.hpp>
+
+#include <cmath>
+#include <sstream>
+
+namespace kapi::apiextensions {
+namespace {
+
+namespace json = boost::json;
+
+struct Column {
+  registry::TableColumn header;
+  std::optional<JsonPath> path;
+};
+
+std::vector<std::string> field_path(std::string_view json_path) {
+  if (json_path.empty()) return {};
+  auto parsed = JsonPath::parse(json_path);
+  if (!parsed) return {};
+  return parsed->field_names().value_or(std::vector<std::string>{});
+}
+
+// The text client-go's jsonpath prints for a value: strings as they are, other values as JSON.
+std::string print_value(const json::value& value) {
+  if (value.is_string()) return std::string(value.as_string());
+  return json::serialize(value);
+}
+
+// cellForJSONValue: the cell of a non-string column, or null when the value is not of the column's type.
+json::value typed_cell(std::string_view type, const json::value& value) {
+  if (type == "integer") {
+    if (value.is_int64() || value.is_uint64()) return value;
+    if (value.is_double() && std::trunc(value.as_double()) == value.as_double())
+      return static_cast<std::int64_t>(value.as_double());
+    return nullptr;
+  }
+  if (type == "number") return value.is_number() ? value : json::value(nullptr);
+  if (type == "boolean") return value.is_bool() ? value : json::value(nullptr);
+  if (type == "date") {
+    if (!value.is_string()) return nullptr;
+    json::object probe{{"metadata", json::object{{"creationTimestamp", value}}}};
+    std::string age = registry::age_of(probe);
+    return age == "<unknown>" ? json::value("<invalid>") : json::value(age);
+  }
+  return nullptr;
+}
+
+class CustomResourceStrategy final : public registry::Strategy {
+ public:
+  CustomResourceStrategy(const Crd& crd, const CrdVersion& version)
+      : kind_(crd.accepted_names.kind), group_(crd.group), version_(version.name), schema_(version.schema),
+        status_subresource_(version.status_subresource) {
+    if (version.scale) {
+      scale_ = registry::ScalePaths{field_path(version.scale->spec_replicas_path),
+                                    field_path(version.scale->status_replicas_path),
+                                    field_path(version.scale->label_selector_path)};
+      spec_replicas_path_ = version.scale->spec_replicas_path;
+      status_replicas_path_ = version.scale->status_replicas_path;
+    }
+    columns_.push_back({registry::TableColumn{"Name", "string", "name",
+                                              "Name must be unique within a namespace. Is required when creating "
+                                              "resources, although some resources may allow a client to request the "
+                                              "generation of an appropriate name automatically. Name is primarily "
+                                              "intended for creation idempotence and configuration definition. Cannot "
+                                              "be updated. More info: "
+                                              "https://kubernetes.io/docs/concepts/overview/working-with-objects/"
+                                              "names#names",
+                                              0},
+                        std::nullopt});
+    std::vector<PrinterColumn> printer_columns = version.printer_columns;
+    if (printer_columns.empty())
+      printer_columns.push_back({"Age", "date", "",
+                                 "CreationTimestamp is a timestamp representing the server time when this object was "
+                                 "created. It is not guaranteed to be set in happens-before order across separate "
+                                 "operations. Clients may not set this value. It is represented in RFC3339 form and "
+                                 "is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: "
+                                 "https://git.k8s.io/community/contributors/devel/sig-architecture/"
+                                 "api-conventions.md#metadata",
+                                 ".metadata.creationTimestamp", 0});
+    for (const auto& column : printer_columns)
+      columns_.push_back({registry::TableColumn{column.name, column.type, column.format, column.description,
+                                                column.priority},
+                          JsonPath::parse(column.json_path)});
+    if (version.deprecated) {
+      deprecation_warning_ = version.deprecation_warning.value_or(group_ + "/" + version_ + " " + kind_ +
+                                                                  " is deprecated");
+    }
+  }
+
+  void prepare_for_create(json::object& object) const override {
+    if (status_subresource_) object.erase("status");
+  }
+
+  validation::ErrorList validate(const json::object& object) const override {
+    validation::ErrorList errors;
+    if (schema_) {
+      const json::value value = object;
+      errors = schema::validate_value(*schema_, value);
+      for (auto& error : schema::validate_embedded_resources(value, *schema_)) errors.push_back(std::move(error));
+    }
+    if (scale_) validate_scale(object, errors);
+    return errors;
+  }
+
+  bool tracks_generation() const override { return true; }
+  bool generation_counts_status() const override { return !status_subresource_; }
+  bool allow_create_on_update() const override { return false; }
+
+  std::optional<std::vector<std::string>> conform(json::object& object) const override {
+    if (!schema_) return std::nullopt;
+    json::value value = std::move(object);
+    std::vector<std::string> unknown = schema::prune(value, *schema_);
+    for (auto& path : schema::coerce_embedded_metadata(value, *schema_)) unknown.push_back(std::move(path));
+    schema::prune_non_nullable_nulls_without_defaults(value, *schema_);
+    schema::apply_defaults(value, *schema_);
+    object = std::move(value.as_object());
+    return unknown;
+  }
+
+  std::optional<registry::ScalePaths> scale_paths() const override { return scale_; }
+  bool strategic_merge_patch() const override { return false; }
+
+  std::vector<std::string> request_warnings() const override {
+    if (deprecation_warning_.empty()) return {};
+    return {deprecation_warning_};
+  }
+
+  std::vector<registry::TableColumn> table_columns() const override {
+    std::vector<registry::TableColumn> out;
+    for (const auto& column : columns_) out.push_back(column.header);
+    return out;
+  }
+
+  json::array table_cells(const json::object& object) const override {
+    json::array cells;
+    const json::value root = object;
+    for (const auto& column : columns_) {
+      if (!column.path) {
+        cells.emplace_back(registry::meta_string(object, "name"));
+        continue;
+      }
+      auto results = column.path->find(root);
+      if (results.empty()) {
+        cells.emplace_back(nullptr);
+        continue;
+      }
+      if (column.header.type == "string") cells.emplace_back(print_value(*results.front()));
+      else cells.push_back(typed_cell(column.header.type, *results.front()));
+    }
+    return cells;
+  }
+
+ private:
+  // ValidateScaleSpec and ValidateScaleStatus: replicas must be non-negative 32-bit integers when present.
+  void validate_scale(const json::object& object, validation::ErrorList& errors) const {
+    auto check = [&](const std::vector<std::string>& path, const std::string& text) {
+      if (path.empty()) return;
+      const json::value* value = object.if_contains(path.front());
+      for (std::size_t i = 1; value && i < path.size(); ++i)
+        value = value->is_object() ? value->as_object().if_contains(path[i]) : nullptr;
+      if (!value) return;
+      std::string field = text.starts_with('.') ? text.substr(1) : text;
+      validation::Path at(field);
+      if (!value->is_int64()) {
+        errors.push_back(validation::invalid_value(at, json::serialize(*value), "should be an integer"));
+      } else if (value->as_int64() < 0) {
+        errors.push_back(validation::invalid_value(at, std::to_string(value->as_int64()),
+                                                   "should be a non-negative integer"));
+      } else if (value->as_int64() > 2147483647) {
+        errors.push_back(validation::invalid_value(at, std::to_string(value->as_int64()),
+                                                   "should be less than or equal to 2147483647"));
+      }
+    };
+    check(scale_->spec_replicas, spec_replicas_path_);
+    check(scale_->status_replicas, status_replicas_path_);
+  }
+
+  std::string kind_, group_, version_;
+  std::shared_ptr<const schema::Schema> schema_;
+  bool status_subresource_ = false;
+  std::optional<registry::ScalePaths> scale_;
+  std::string spec_replicas_path_, status_replicas_path_;
+  std::vector<Column> columns_;
+  std::string deprecation_warning_;
+};
+
+}  // namespace
+
+std::shared_ptr<const registry::Strategy> custom_resource_strategy(const Crd& crd, const CrdVersion& version) {
+  return std::make_shared<CustomResourceStrategy>(crd, version);
+}
+
+}  // namespace kapi::apiextensions
