@@ -4,6 +4,7 @@
 // refused CRDs, and deletion taking the custom resources with it. On both stores (see tests/meson.build).
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
+#include "tests/support/etcd_process.h"
 
 #include <filesystem>
 #include <thread>
@@ -465,6 +466,40 @@ spec:
   EXPECT_NE(conditions.find("Established=False:NotAccepted:not all names are accepted;"), std::string::npos)
       << conditions;
   EXPECT_TRUE(is_status(request("GET", "/apis/example.com/v1/namespaces/default/cogwheels"), 404, "NotFound"));
+}
+
+// Killed and started again on the same data, kapi serves the custom resources as soon as it is ready.
+TEST(CustomResourcesRestartTest, DefinitionsAndResourcesSurviveAKill) {
+  test_support::TempDir data("kapi-crd-restart");
+  KapiOptions options;
+  options.data_dir = data.path() / "data";
+  std::unique_ptr<test_support::EtcdProcess> etcd;
+  if (const char* store = std::getenv("KAPI_TEST_STORE"); store && std::string_view(store) == "etcd") {
+    etcd = std::make_unique<test_support::EtcdProcess>();
+    options.extra_flags.push_back("--etcd-servers=" + etcd->endpoint());
+  }
+  const std::string crd = R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",)"
+                          R"("metadata":{"name":"lamps.example.com"},"spec":{"group":"example.com","scope":"Cluster",)"
+                          R"("names":{"plural":"lamps","kind":"Lamp"},"versions":[{"name":"v1","served":true,)"
+                          R"("storage":true,"schema":{"openAPIV3Schema":{"type":"object",)"
+                          R"("x-kubernetes-preserve-unknown-fields":true}}}]}})";
+  const std::vector<std::pair<std::string, std::string>> json{{"Content-Type", "application/json"}};
+  {
+    KapiProcess first(options);
+    ASSERT_EQ(first.connect_admin().request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", json, crd)
+                  .status,
+              201);
+    CommandResult waited = run_kubectl(first, "wait --for=condition=Established --timeout=20s crd/lamps.example.com");
+    ASSERT_EQ(waited.exit_code, 0) << waited.output;
+    HttpResponse created = first.connect_admin().request(
+        "POST", "/apis/example.com/v1/lamps", json, R"({"apiVersion":"example.com/v1","kind":"Lamp","metadata":{"name":"l"},"on":true})");
+    ASSERT_EQ(created.status, 201) << created.body;
+    first.kill();
+  }
+  KapiProcess second(options);  // ready: the stored CRDs are served
+  HttpResponse read = second.connect_admin().request("GET", "/apis/example.com/v1/lamps/l");
+  EXPECT_EQ(read.status, 200) << read.body;
+  EXPECT_NE(read.body.find(R"("on":true)"), std::string::npos) << read.body;
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ KapiProcess::KapiProcess(KapiOptions options) : options_(std::move(options)) {
   std::string pattern = (std::filesystem::temp_directory_path() / "kapi-itest-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
   work_dir_ = pattern;
-  data_dir_ = work_dir_ / "data";
+  data_dir_ = options_.data_dir.empty() ? work_dir_ / "data" : options_.data_dir;
   stdout_file_ = work_dir_ / "kapi.stdout";
   stderr_file_ = work_dir_ / "kapi.stderr";
 
@@ -111,7 +111,7 @@ KapiProcess::KapiProcess(KapiOptions options) : options_(std::move(options)) {
     kill();
     if (!exited) break;  // it hung rather than failed to bind: another port will not help
     std::error_code ignored;
-    std::filesystem::remove_all(data_dir_, ignored);
+    if (options_.data_dir.empty()) std::filesystem::remove_all(data_dir_, ignored);
   }
   std::error_code ignored;
   std::filesystem::remove_all(work_dir_, ignored);

@@ -24,6 +24,9 @@ struct KapiOptions {
   std::vector<std::string> extra_flags;  // e.g. "--max-requests-inflight=2"
   std::chrono::milliseconds startup_timeout{20'000};
   std::filesystem::path binary;  // empty: $KAPI_BINARY
+  // The --data-dir, owned by the caller (kept when the process goes, for a restart on the same data); empty: a
+  // fresh one under the process's work dir.
+  std::filesystem::path data_dir;
 };
 
 class KapiProcess {
