@@ -7,6 +7,7 @@
 #include "tests/support/etcd_process.h"
 
 #include <filesystem>
+#include <regex>
 #include <thread>
 
 namespace kapi::integration {
@@ -236,6 +237,20 @@ spec:
       << events;
   EXPECT_NE(events.find(R"("x":2)"), std::string::npos) << events;
   EXPECT_NE(events.find(R"({"type":"DELETED")"), std::string::npos) << events;
+  // kubectl's watch prints them as they come, with the default Age column of a CRD without printer columns.
+  CommandResult watched;
+  std::thread watcher([&] { watched = run_kubectl(kapi(), "get gadgets -w --output-watch-events", 6); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // kubectl has listed and is watching
+  EXPECT_EQ(request("POST", "/apis/example.com/v1/gadgets",
+                    R"({"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"g2"}})")
+                .status,
+            201);
+  EXPECT_EQ(request("DELETE", "/apis/example.com/v1/gadgets/g2").status, 200);
+  watcher.join();
+  EXPECT_EQ(watched.exit_code, 124) << "ended by the test's time bound\n" << watched.output;
+  const std::regex lines("EVENT +NAME +AGE\nADDED +g2 +[0-9]s\nDELETED +g2 +[0-9]s\n");
+  EXPECT_TRUE(std::regex_match(watched.output, lines)) << watched.output;
+
   // The cluster-scoped kind answers on its cluster path only.
   EXPECT_TRUE(is_status(request("GET", "/apis/example.com/v1/namespaces/default/gadgets"), 404, "NotFound"));
 }
