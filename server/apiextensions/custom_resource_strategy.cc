@@ -3,6 +3,7 @@
 #include "server/apiextensions/jsonpath.h"
 #include "server/apiextensions/schema/defaulting.h"
 #include "server/apiextensions/schema/embedded_resources.h"
+#include "server/apiextensions/schema/list_validation.h"
 #include "server/apiextensions/schema/pruning.h"
 #include "server/apiextensions/schema/value_validation.h"
 #include "server/registry/object_meta.h"
@@ -106,6 +107,7 @@ class CustomResourceStrategy final : public registry::Strategy {
       const json::value value = object;
       errors = schema::validate_value(*schema_, value);
       for (auto& error : schema::validate_embedded_resources(value, *schema_)) errors.push_back(std::move(error));
+      for (auto& error : schema::validate_lists(value, *schema_)) errors.push_back(std::move(error));
     }
     if (scale_) validate_scale(object, errors);
     return errors;

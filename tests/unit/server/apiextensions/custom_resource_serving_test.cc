@@ -181,6 +181,19 @@ TEST(CustomResourceStrategyTest, ConformsValidatesAndPrints) {
   ASSERT_FALSE(scale_errors.empty());
   EXPECT_EQ(scale_errors.back().text(), "spec.replicas: Invalid value: -1: should be a non-negative integer");
 
+  // Lists of type set take no duplicates (kube's ValidateListSetsAndMaps runs with the schema's validation).
+  json::object with_set = widget_crd();
+  json::object& v1_schema = with_set["spec"].as_object()["versions"].as_array()[1].as_object()["schema"].as_object()
+                                ["openAPIV3Schema"].as_object();
+  v1_schema["properties"].as_object()["spec"].as_object()["properties"].as_object()["tags"] =
+      json::object{{"type", "array"}, {"items", json::object{{"type", "string"}}}, {"x-kubernetes-list-type", "set"}};
+  Crd set_crd = parse_crd(with_set);
+  auto set_strategy = custom_resource_strategy(set_crd, *set_crd.version("v1"));
+  json::object tagged = json::parse(R"({"spec":{"size":"small","tags":["a","b","a"]}})").as_object();
+  auto set_errors = set_strategy->validate(tagged);
+  ASSERT_EQ(set_errors.size(), 1u);
+  EXPECT_EQ(set_errors[0].text(), R"(spec.tags[2]: Duplicate value: "a")");
+
   // A deprecated version warns on every request; without printer columns the table has Age.
   auto deprecated = custom_resource_strategy(crd, *crd.version("v1beta1"));
   EXPECT_THAT(deprecated->request_warnings(), ElementsAre("example.com/v1beta1 Widget is deprecated"));
