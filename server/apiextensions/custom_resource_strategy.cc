@@ -91,10 +91,7 @@ class CustomResourceStrategy final : public registry::Strategy {
       columns_.push_back({registry::TableColumn{column.name, column.type, column.format, column.description,
                                                 column.priority},
                           JsonPath::parse(column.json_path)});
-    if (version.deprecated) {
-      deprecation_warning_ = version.deprecation_warning.value_or(group_ + "/" + version_ + " " + kind_ +
-                                                                  " is deprecated");
-    }
+    if (version.deprecated) deprecation_warning_ = version.deprecation_warning.value_or(default_warning(crd));
   }
 
   void prepare_for_create(json::object& object) const override {
@@ -184,6 +181,18 @@ class CustomResourceStrategy final : public registry::Strategy {
     };
     check(scale_->spec_replicas, spec_replicas_path_);
     check(scale_->status_replicas, status_replicas_path_);
+  }
+
+  // defaultDeprecationWarning: names the best served version that is not deprecated and ranks above this one.
+  std::string default_warning(const Crd& crd) const {
+    std::string warning = group_ + "/" + version_ + " " + kind_ + " is deprecated";
+    const CrdVersion* better = nullptr;
+    for (const auto& candidate : crd.versions)
+      if (candidate.served && !candidate.deprecated && kube_aware_version_before(candidate.name, version_) &&
+          (!better || kube_aware_version_before(candidate.name, better->name)))
+        better = &candidate;
+    if (better) warning += "; use " + group_ + "/" + better->name + " " + kind_;
+    return warning;
   }
 
   std::string kind_, group_, version_;

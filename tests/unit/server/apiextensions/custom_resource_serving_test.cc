@@ -196,7 +196,7 @@ TEST(CustomResourceStrategyTest, ConformsValidatesAndPrints) {
 
   // A deprecated version warns on every request; without printer columns the table has Age.
   auto deprecated = custom_resource_strategy(crd, *crd.version("v1beta1"));
-  EXPECT_THAT(deprecated->request_warnings(), ElementsAre("example.com/v1beta1 Widget is deprecated"));
+  EXPECT_THAT(deprecated->request_warnings(), ElementsAre("example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget"));
   std::vector<std::string> default_headers;
   for (const auto& column : deprecated->table_columns()) default_headers.push_back(column.name);
   EXPECT_THAT(default_headers, ElementsAre("Name", "Age"));
