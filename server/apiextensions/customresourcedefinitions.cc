@@ -1,6 +1,8 @@
 #include "server/apiextensions/customresourcedefinitions.h"
 
 #include "server/apiextensions/crd_model.h"
+#include "server/apiextensions/crd_openapi.h"
+#include "server/apiextensions/schema/pruning.h"
 #include "server/apiextensions/crd_validation.h"
 #include "server/apiextensions/schema/structural.h"
 #include "server/registry/object_meta.h"
@@ -40,6 +42,15 @@ void record_storage_version(json::object& crd) {
 
 class CustomResourceDefinitionStrategy final : public registry::Strategy {
  public:
+  // kapi's catalog has no CRD type: bodies are pruned by the kind's structural description instead, so unknown
+  // fields are dropped and reported (warnings, or fieldValidation=Strict errors) as kube's decoder does.
+  std::optional<std::vector<std::string>> conform(json::object& crd) const override {
+    json::value value = std::move(crd);
+    std::vector<std::string> unknown = schema::prune(value, *structure_);
+    crd = std::move(value.as_object());
+    return unknown;
+  }
+
   void prepare_for_create(json::object& crd) const override {
     default_crd(crd);
     crd["status"] = json::object{{"acceptedNames", json::object{{"kind", ""}, {"plural", ""}}},
@@ -88,6 +99,10 @@ class CustomResourceDefinitionStrategy final : public registry::Strategy {
                            "enforced by this server");
     return warnings;
   }
+
+ private:
+  std::shared_ptr<const schema::Schema> structure_ =
+      std::make_shared<const schema::Schema>(schema::parse_schema(customresourcedefinitions_structural_schema()));
 };
 
 }  // namespace

@@ -427,6 +427,25 @@ TEST_F(CustomResourcesTest, DefinitionsAreValidatedAndNamedAsKubeDoes) {
   EXPECT_TRUE(is_status(webhook, 422, "Invalid")) << webhook.body;
   EXPECT_NE(webhook.body.find("spec.conversion.strategy"), std::string::npos) << webhook.body;
 
+  // Unknown fields of a CRD are dropped and reported as kube's decoder reports them; its schema is kept as written.
+  const std::string typo = R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",)"
+                           R"("metadata":{"name":"nuts.example.com"},"spec":{"group":"example.com","scoop":"x",)"
+                           R"("scope":"Namespaced","names":{"plural":"nuts","kind":"Nut"},)"
+                           R"("versions":[{"name":"v1","served":true,"storage":true,)"
+                           R"("schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}})";
+  HttpResponse strict = request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict",
+                                typo);
+  EXPECT_TRUE(is_status(strict, 400, "BadRequest")) << strict.body;
+  EXPECT_NE(strict.body.find(R"(CustomResourceDefinition in version \"v1\" cannot be handled as a )"
+                             R"(CustomResourceDefinition: strict decoding error: unknown field \"spec.scoop\")"),
+            std::string::npos)
+      << strict.body;
+  HttpResponse warned = request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", typo);
+  EXPECT_EQ(warned.status, 201) << warned.body;
+  EXPECT_EQ(warned.header("Warning").value_or(""), R"(299 - "unknown field \"spec.scoop\"")");
+  EXPECT_EQ(warned.body.find("scoop"), std::string::npos) << warned.body;
+  EXPECT_NE(warned.body.find(R"("x-kubernetes-preserve-unknown-fields":true)"), std::string::npos) << warned.body;
+
   // CEL rules are kept but not enforced: a Warning header says so.
   CommandResult cel = kubectl("create -f " + write_manifest(kapi(), "cogs-crd.yaml", R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
