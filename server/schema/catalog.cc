@@ -161,11 +161,16 @@ Special Catalog::special(const pb::Descriptor* message) {
 std::string Catalog::openapi_name(const pb::Descriptor* message) {
   // "k8s.io.api.core.v1.ConfigMap" → "io.k8s.api.core.v1.ConfigMap", as kube's OpenAPI names Go packages.
   std::string_view name = message->full_name();
+  // Go's package path keeps its dash, which a protobuf package cannot: k8s.io/kube-aggregator.
+  static constexpr std::string_view kAggregator = "k8s.io.kube_aggregator.";
+  if (name.starts_with(kAggregator)) return "io.k8s.kube-aggregator." + std::string(name.substr(kAggregator.size()));
   if (name.starts_with("k8s.io.")) return "io.k8s." + std::string(name.substr(7));
   return std::string(name);
 }
 
 std::string Catalog::package_of(std::string_view group, std::string_view version) {
+  // The aggregator's own group is declared in k8s.io/kube-aggregator/pkg/apis/apiregistration/<version>.
+  if (group == "apiregistration.k8s.io") return "k8s.io.kube_aggregator.pkg.apis.apiregistration." + std::string(version);
   // Built-in groups live in k8s.io/api/<first label of the group>/<version>.
   std::string_view short_group = group.empty() ? std::string_view("core") : group.substr(0, group.find('.'));
   return "k8s.io.api." + std::string(short_group) + "." + std::string(version);
