@@ -162,10 +162,7 @@ class CustomResourceStrategy final : public registry::Strategy {
   // ValidateScaleSpec and ValidateScaleStatus: replicas must be non-negative 32-bit integers when present.
   void validate_scale(const json::object& object, validation::ErrorList& errors) const {
     auto check = [&](const std::vector<std::string>& path, const std::string& text) {
-      if (path.empty()) return;
-      const json::value* value = object.if_contains(path.front());
-      for (std::size_t i = 1; value && i < path.size(); ++i)
-        value = value->is_object() ? value->as_object().if_contains(path[i]) : nullptr;
+      const json::value* value = registry::value_at(object, path);
       if (!value) return;
       std::string field = text.starts_with('.') ? text.substr(1) : text;
       validation::Path at(field);

@@ -114,4 +114,12 @@ std::string_view meta_string(const boost::json::object& object, std::string_view
   return string_field(it->value().as_object(), key);
 }
 
+const boost::json::value* value_at(const boost::json::object& object, const std::vector<std::string>& path) {
+  if (path.empty()) return nullptr;
+  const boost::json::value* value = object.if_contains(path.front());
+  for (std::size_t i = 1; value && i < path.size(); ++i)
+    value = value->is_object() ? value->as_object().if_contains(path[i]) : nullptr;
+  return value;
+}
+
 }  // namespace kapi::registry

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kapi::registry {
 
@@ -41,5 +42,7 @@ boost::json::object& metadata_of(boost::json::object& object);
 std::string_view string_field(const boost::json::object& object, std::string_view key);
 // A string field of object.metadata.
 std::string_view meta_string(const boost::json::object& object, std::string_view key);
+// The value at a field path ({"spec", "replicas"}), or nullptr when a step is missing or not an object.
+const boost::json::value* value_at(const boost::json::object& object, const std::vector<std::string>& path);
 
 }  // namespace kapi::registry

@@ -44,21 +44,8 @@ std::int64_t replicas_of(const json::object* holder) {
   return it != holder->end() && it->value().is_int64() ? it->value().as_int64() : 0;
 }
 
-const json::value* value_at(const json::object& object, const std::vector<std::string>& path) {
-  if (path.empty()) return nullptr;
-  const json::value* value = nullptr;
-  const json::object* holder = &object;
-  for (const auto& name : path) {
-    if (!holder) return nullptr;
-    value = holder->if_contains(name);
-    if (!value) return nullptr;
-    holder = value->is_object() ? &value->as_object() : nullptr;
-  }
-  return value;
-}
-
 std::int64_t int_at(const json::object& object, const std::vector<std::string>& path) {
-  const json::value* value = value_at(object, path);
+  const json::value* value = registry::value_at(object, path);
   return value && value->is_int64() ? value->as_int64() : 0;
 }
 
@@ -121,7 +108,7 @@ json::object scale_of(const json::object& object, const std::optional<registry::
     // A custom resource's (scaleFromCustomResource): replicas absent are 0, the selector is a string.
     spec_replicas = int_at(object, paths->spec_replicas);
     status_replicas = int_at(object, paths->status_replicas);
-    if (const json::value* value = value_at(object, paths->label_selector); value && value->is_string())
+    if (const json::value* value = registry::value_at(object, paths->label_selector); value && value->is_string())
       selector = value->as_string();
   } else {
     const json::object* spec = object_member(object, "spec");
