@@ -1,0 +1,242 @@
+#include "tests/support/sample_apiserver_process.h"
+
+#include <boost/json.hpp>
+#include <openssl/evp.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+namespace kapi::test_support {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::string_view kServingLine = "sample-apiserver serving on https://";
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::filesystem::path default_binary() {
+  const char* binary = std::getenv("KAPI_SAMPLE_APISERVER");
+  if (binary == nullptr || *binary == '\0')
+    throw std::runtime_error("KAPI_SAMPLE_APISERVER is not set: run the integration tests through meson test");
+  return binary;
+}
+
+int exit_code_of(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+std::string join(const std::vector<std::string>& values) {
+  std::string out;
+  for (const auto& value : values) out += (out.empty() ? "" : ",") + value;
+  return out;
+}
+
+}  // namespace
+
+SampleApiServerProcess::SampleApiServerProcess(SampleApiServerOptions options) : options_(std::move(options)) {
+  if (options_.binary.empty()) options_.binary = default_binary();
+  std::string pattern = (std::filesystem::temp_directory_path() / "kapi-sample-apiserver-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
+  work_dir_ = pattern;
+  spawn(0);
+  if (wait_until_listening(options_.startup_timeout)) return;
+  const std::string output = logs();
+  kill();
+  std::error_code ignored;
+  std::filesystem::remove_all(work_dir_, ignored);
+  throw std::runtime_error("kapi-sample-apiserver did not start listening\n" + output);
+}
+
+SampleApiServerProcess::~SampleApiServerProcess() {
+  kill();
+  std::error_code ignored;
+  std::filesystem::remove_all(work_dir_, ignored);
+}
+
+void SampleApiServerProcess::spawn(int port) {
+  std::vector<std::string> owned = {
+      options_.binary.string(),
+      "--secure-port=" + std::to_string(port),
+      "--bind-address=127.0.0.1",
+      "--cert-dir=" + cert_dir().string(),
+      "--server-name=" + options_.server_name,
+      "--request-log=" + request_log_file().string(),
+  };
+  if (!options_.requestheader_client_ca_file.empty()) {
+    owned.push_back("--requestheader-client-ca-file=" + options_.requestheader_client_ca_file.string());
+    owned.push_back("--requestheader-allowed-names=" + join(options_.requestheader_allowed_names));
+  }
+  if (options_.redirect_resources) owned.push_back("--redirect-resources");
+  owned.insert(owned.end(), options_.extra_flags.begin(), options_.extra_flags.end());
+  std::vector<char*> argv;
+  for (auto& argument : owned) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+
+  // Prepared before fork: between fork and exec only async-signal-safe calls. stdout starts empty each time, so
+  // the "serving on" line read is this start's; stderr accumulates over restarts.
+  const std::filesystem::path out_path = work_dir_ / "stdout", err_path = work_dir_ / "stderr";
+  int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (out < 0 || err < 0) {
+    int error = errno;
+    if (out >= 0) ::close(out);
+    if (err >= 0) ::close(err);
+    throw std::system_error(error, std::system_category(), "open kapi-sample-apiserver output files");
+  }
+  const pid_t parent = ::getpid();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::setpgid(0, 0);                     // a terminal's Ctrl-C is for the test runner
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no server outlives a crashed test
+    if (::getppid() != parent) ::_exit(1);
+    ::dup2(out, STDOUT_FILENO);
+    ::dup2(err, STDERR_FILENO);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int fork_error = errno;
+  ::close(out);
+  ::close(err);
+  if (child < 0) throw std::system_error(fork_error, std::system_category(), "fork");
+  pid_ = child;
+  exit_code_.reset();
+}
+
+bool SampleApiServerProcess::wait_until_listening(std::chrono::milliseconds bound) {
+  const auto deadline = Clock::now() + bound;
+  while (Clock::now() < deadline) {
+    const std::string out = stdout_text();
+    if (auto at = out.find(kServingLine); at != std::string::npos) {
+      const auto end = out.find('\n', at);
+      const auto colon = out.rfind(':', end);
+      if (end != std::string::npos && colon != std::string::npos && colon > at) {
+        port_ = std::stoi(out.substr(colon + 1, end - colon - 1));
+        return true;
+      }
+    }
+    if (wait_for_exit(0ms)) return false;
+    std::this_thread::sleep_for(20ms);
+  }
+  return false;
+}
+
+void SampleApiServerProcess::restart() {
+  if (running()) stop();
+  // The same port: an APIService's Service (and kapi's cached endpoint) keeps pointing at it. The listener sets
+  // SO_REUSEADDR, so the old connections' TIME_WAIT does not block the bind; a failed bind is retried briefly.
+  const auto deadline = Clock::now() + options_.startup_timeout;
+  const int port = port_;
+  for (;;) {
+    spawn(port);
+    if (wait_until_listening(options_.startup_timeout) && port_ == port) return;
+    const std::string output = logs();
+    kill();
+    if (Clock::now() >= deadline)
+      throw std::runtime_error("kapi-sample-apiserver did not restart on port " + std::to_string(port) + "\n" + output);
+    std::this_thread::sleep_for(100ms);
+  }
+}
+
+void SampleApiServerProcess::stop() {
+  if (!running()) return;
+  ::kill(pid_, SIGTERM);
+  if (!wait_for_exit(5s)) kill();
+}
+
+void SampleApiServerProcess::kill() {
+  if (!running()) return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  exit_code_ = exit_code_of(status);
+  pid_ = -1;
+}
+
+std::optional<int> SampleApiServerProcess::wait_for_exit(std::chrono::milliseconds bound) {
+  if (!running()) return exit_code_;
+  const auto deadline = Clock::now() + bound;
+  for (;;) {
+    int status = 0;
+    pid_t reaped = ::waitpid(pid_, &status, WNOHANG);
+    if (reaped == pid_) {
+      exit_code_ = exit_code_of(status);
+      pid_ = -1;
+      return exit_code_;
+    }
+    if (reaped < 0 && errno != EINTR) throw std::system_error(errno, std::system_category(), "waitpid");
+    if (Clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(10ms);
+  }
+}
+
+std::string SampleApiServerProcess::ca_bundle_pem() const { return read_file(ca_cert()); }
+
+std::string SampleApiServerProcess::ca_bundle_base64() const {
+  const std::string pem = ca_bundle_pem();
+  std::string out(4 * ((pem.size() + 2) / 3) + 1, '\0');
+  const int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                     reinterpret_cast<const unsigned char*>(pem.data()), static_cast<int>(pem.size()));
+  out.resize(static_cast<std::size_t>(length));
+  return out;
+}
+
+std::vector<boost::json::object> SampleApiServerProcess::requests() const {
+  std::vector<boost::json::object> out;
+  std::istringstream lines(read_file(request_log_file()));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    boost::json::value value = boost::json::parse(line);
+    if (value.is_object()) out.push_back(std::move(value.as_object()));
+  }
+  return out;
+}
+
+std::vector<boost::json::object> SampleApiServerProcess::requests_for(std::string_view path) const {
+  std::vector<boost::json::object> out;
+  for (auto& request : requests())
+    if (request["path"].is_string() && request["path"].as_string() == path) out.push_back(std::move(request));
+  return out;
+}
+
+TlsClientOptions SampleApiServerProcess::tls(const std::filesystem::path& cert_file,
+                                             const std::filesystem::path& key_file) const {
+  TlsClientOptions options;
+  options.ca_file = ca_cert();
+  options.cert_file = cert_file;
+  options.key_file = key_file;
+  options.server_name = options_.server_name;
+  return options;
+}
+
+std::string SampleApiServerProcess::stdout_text() const { return read_file(work_dir_ / "stdout"); }
+
+std::string SampleApiServerProcess::stderr_text() const { return read_file(work_dir_ / "stderr"); }
+
+std::string SampleApiServerProcess::logs() const {
+  return "----- kapi-sample-apiserver stdout -----\n" + stdout_text() + "----- kapi-sample-apiserver stderr -----\n" +
+         stderr_text() + "----------------------------------------\n";
+}
+
+}  // namespace kapi::test_support
