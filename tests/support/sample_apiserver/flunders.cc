@@ -231,12 +231,41 @@ std::string openapi_v2_document() {
       {"definitions", json::object{{"com.example.wardle.v1alpha1.Flunder", flunder_schema()}}}});
 }
 
+namespace {
+
+// The read operations' paths, as kube's OpenAPI builder writes them: `kubectl explain` finds a resource's kind
+// through them.
+json::object openapi_v3_paths() {
+  const json::object gvk{{"group", "wardle.example.com"}, {"version", "v1alpha1"}, {"kind", "Flunder"}};
+  auto operation = [&](std::string_view action, std::string_view schema) {
+    return json::object{
+        {"x-kubernetes-action", action},
+        {"x-kubernetes-group-version-kind", gvk},
+        {"responses",
+         json::object{{"200", json::object{{"description", "OK"},
+                                           {"content", json::object{{"application/json",
+                                                                     json::object{{"schema", json::object{{"$ref", schema}}}}}}}}}}}};
+  };
+  const std::string prefix = "/apis/" + std::string(kGroupVersion) + "/namespaces/{namespace}/flunders";
+  return {{prefix, json::object{{"get", operation("list", "#/components/schemas/com.example.wardle.v1alpha1.FlunderList")}}},
+          {prefix + "/{name}",
+           json::object{{"get", operation("get", "#/components/schemas/com.example.wardle.v1alpha1.Flunder")}}}};
+}
+
+}  // namespace
+
 std::string openapi_v3_group_version_document() {
+  json::object list_schema{{"type", "object"},
+                           {"properties", json::object{{"items", json::object{{"type", "array"},
+                                                                              {"items", json::object{{"$ref", "#/components/schemas/com.example.wardle.v1alpha1.Flunder"}}}}}}},
+                           {"x-kubernetes-group-version-kind",
+                            json::array{json::object{{"group", "wardle.example.com"}, {"version", "v1alpha1"}, {"kind", "FlunderList"}}}}};
   return json::serialize(json::object{
       {"openapi", "3.0.0"},
       {"info", json::object{{"title", "wardle"}, {"version", "v0.1.0"}}},
-      {"paths", json::object()},
-      {"components", json::object{{"schemas", json::object{{"com.example.wardle.v1alpha1.Flunder", flunder_schema()}}}}}});
+      {"paths", openapi_v3_paths()},
+      {"components", json::object{{"schemas", json::object{{"com.example.wardle.v1alpha1.Flunder", flunder_schema()},
+                                                            {"com.example.wardle.v1alpha1.FlunderList", list_schema}}}}}});
 }
 
 std::string openapi_v3_index() {
