@@ -11,16 +11,12 @@ namespace kapi::apiextensions {
 ApiExtensionsApis::ApiExtensionsApis(CustomResourceServerConfig config) : config_(std::move(config)) {
   const registry::ResourceDefinition definition = customresourcedefinitions_definition();
   const auto strategy = customresourcedefinitions_strategy();
-  registry::Store probe(definition, strategy, config_.backend, config_.key_root);
-  storage::cacher::CacherOptions options;
-  options.resource_prefix = probe.prefix("");
-  options.logger = &config_.logger;
-  crd_cacher_ = std::make_unique<storage::cacher::Cacher>(config_.backend, config_.executor, std::move(options));
-  crd_store_ = std::make_unique<registry::Store>(definition, strategy, *crd_cacher_, config_.key_root);
+  crds_ = registry::make_cached_store(definition, strategy, config_.backend, config_.key_root, config_.executor,
+                                     config_.logger);
   crd_service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
                                                                    config_.lifecycle, config_.catalog,
                                                                    config_.patch_schemas);
-  crd_service_->add(*crd_store_);
+  crd_service_->add(*crds_.store);
   own_discovery_ = std::make_unique<discovery::DiscoveryService>(
       std::vector<const endpoints::GroupVersionService*>{crd_service_.get()});
   custom_resources_ = std::make_unique<CustomResourceServer>(config_);
@@ -29,7 +25,7 @@ ApiExtensionsApis::ApiExtensionsApis(CustomResourceServerConfig config) : config
   own->v3[kapi::schema::group_version_path(definition.group, definition.version)] =
       kapi::schema::v3_document(config_.catalog, own->resources, server::VersionInfo{}.git_version);
   own_openapi_ = std::move(own);
-  controller_ = std::make_unique<CrdController>(*crd_store_, *custom_resources_, config_.logger, stopping_);
+  controller_ = std::make_unique<CrdController>(*crds_.store, *custom_resources_, config_.logger, stopping_);
 }
 
 ApiExtensionsApis::~ApiExtensionsApis() = default;
@@ -64,7 +60,7 @@ void ApiExtensionsApis::start() { controller_->start(config_.executor); }
 asio::awaitable<void> ApiExtensionsApis::shutdown() {
   stopping_->store(true);
   co_await custom_resources_->shutdown();
-  co_await crd_cacher_->shutdown();
+  co_await crds_.cacher->shutdown();
 }
 
 }  // namespace kapi::apiextensions

@@ -6,6 +6,7 @@
 #include "server/apiextensions/custom_resource_server.h"
 #include "server/chain/apiextensions_server.h"
 #include "server/discovery/discovery.h"
+#include "server/registry/cached_store.h"
 
 #include <atomic>
 #include <memory>
@@ -27,14 +28,15 @@ class ApiExtensionsApis {
   void start();
   asio::awaitable<void> shutdown();
 
-  registry::Store& customresourcedefinitions() { return *crd_store_; }
+  registry::Store& customresourcedefinitions() { return *crds_.store; }
+  // The CRDs stored at start are served.
+  bool crds_synced() const { return controller_->synced(); }
   const CustomResourceServer& custom_resources() const { return *custom_resources_; }
 
  private:
   CustomResourceServerConfig config_;
   std::shared_ptr<std::atomic<bool>> stopping_ = std::make_shared<std::atomic<bool>>(false);
-  std::unique_ptr<storage::cacher::Cacher> crd_cacher_;
-  std::unique_ptr<registry::Store> crd_store_;
+  registry::CachedStore crds_;
   std::unique_ptr<endpoints::GroupVersionService> crd_service_;
   std::unique_ptr<discovery::DiscoveryService> own_discovery_;  // /apis/apiextensions.k8s.io
   std::shared_ptr<const kapi::schema::DynamicOpenApi> own_openapi_;

@@ -75,19 +75,15 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
   tokens.objects = object_getter();
   for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_)) {
-    registry::Store probe(resource.definition, resource.strategy, backend, key_root);
-    storage::cacher::CacherOptions options;
-    options.resource_prefix = probe.prefix("");
-    options.logger = &logger;
-    auto cacher = std::make_unique<storage::cacher::Cacher>(backend, executor, std::move(options));
-    auto store = std::make_unique<registry::Store>(resource.definition, resource.strategy, *cacher, key_root);
-    store->set_namespace_check(
+    registry::CachedStore cached =
+        registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger);
+    cached.store->set_namespace_check(
         [this](const std::string& namespace_, const registry::ResourceDefinition& resource, const std::string& name) {
           return check_namespace(namespace_, resource, name);
         });
 
-    service_for(resource.definition).add(*store);
-    resources_.push_back({std::move(cacher), std::move(store)});
+    service_for(resource.definition).add(*cached.store);
+    resources_.push_back(std::move(cached));
   }
   controllers::NamespaceController::ContentStores content = [this] {
     std::vector<std::shared_ptr<registry::Store>> stores;

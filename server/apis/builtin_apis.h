@@ -10,6 +10,7 @@
 #include "server/controllers/namespace_controller.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
+#include "server/registry/cached_store.h"
 #include "server/schema/catalog.h"
 #include "server/schema/openapi_handler.h"
 #include "storage/cacher/cacher.h"
@@ -84,11 +85,6 @@ class BuiltInApis {
   }
 
  private:
-  struct Resource {
-    std::unique_ptr<storage::cacher::Cacher> cacher;
-    std::unique_ptr<registry::Store> store;
-  };
-
   endpoints::GroupVersionService& service_for(const registry::ResourceDefinition& definition);
   asio::awaitable<void> store_rbac_bootstrap_policy(const server::Lifecycle& lifecycle);
   asio::awaitable<void> check_namespace(const std::string& namespace_, const registry::ResourceDefinition& resource,
@@ -101,7 +97,7 @@ class BuiltInApis {
       std::make_shared<authorization::rbac::EscalationCheck>();
   // Set at shutdown: the controllers' watches end with the Cachers and must not start again.
   std::shared_ptr<std::atomic<bool>> stopping_controllers_ = std::make_shared<std::atomic<bool>>(false);
-  std::vector<Resource> resources_;
+  std::vector<registry::CachedStore> resources_;
   std::vector<std::unique_ptr<registry::Creater>> creaters_;
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
   std::unique_ptr<discovery::DiscoveryService> discovery_;

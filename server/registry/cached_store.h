@@ -1,0 +1,26 @@
+#pragma once
+// One resource's registry Store reading through its own watch cache, as kube's generic registry builds it with
+// StorageWithCacher: a Cacher over the backend's keys of the resource, and the Store on top of it.
+#include "server/registry/store.h"
+#include "storage/cacher/cacher.h"
+
+#include <asio/any_io_executor.hpp>
+
+#include <memory>
+
+namespace kapi::base {
+class Logger;
+}
+
+namespace kapi::registry {
+
+struct CachedStore {
+  std::unique_ptr<storage::cacher::Cacher> cacher;
+  std::unique_ptr<Store> store;
+};
+
+CachedStore make_cached_store(const ResourceDefinition& definition, std::shared_ptr<const Strategy> strategy,
+                              storage::Interface& backend, const std::string& key_root,
+                              asio::any_io_executor executor, base::Logger& logger);
+
+}  // namespace kapi::registry
