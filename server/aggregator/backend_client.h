@@ -1,0 +1,95 @@
+#pragma once
+// The aggregator's HTTP/1.1 client for extension API servers: one request per TLS connection (no pooling), the
+// response parsed by llhttp as it arrives so a watch streams through chunk by chunk. Errors carry messages close to
+// what Go's transport says ("dial tcp 10.0.0.5:443: connect: connection refused", "context deadline exceeded"),
+// because kube-aggregator shows them to clients after "error trying to reach service: ".
+#include "server/aggregator/backend.h"
+#include "server/http/headers.h"
+
+#include <asio/any_io_executor.hpp>
+#include <asio/awaitable.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace kapi::aggregator {
+
+struct BackendClientLimits {
+  std::chrono::milliseconds dial_timeout{30'000};       // the net.Dialer timeout of kube's proxy transport
+  std::chrono::milliseconds handshake_timeout{10'000};  // utilnet.SetTransportDefaults' TLSHandshakeTimeout
+  std::size_t max_header_bytes = 10 << 20;              // Go's transport default for response headers
+};
+
+struct BackendRequest {
+  std::string method;
+  std::string target;  // origin-form: escaped path, then "?query" if any
+  // Sent as given, except framing fields (Content-Length, Transfer-Encoding, Connection), which the client sets.
+  // Without a Host field, Host is the backend's host:port.
+  http::Headers headers;
+  std::string body;
+};
+
+struct ResponseHead {
+  int status = 0;
+  http::Headers headers;  // as received, framing fields included
+  std::optional<std::uint64_t> content_length;  // the body's length when Content-Length frames it
+  bool chunked = false;
+};
+
+class BackendConnection {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  BackendConnection(asio::any_io_executor executor, Backend backend, BackendClientLimits limits = {});
+  ~BackendConnection();
+  BackendConnection(const BackendConnection&) = delete;
+  BackendConnection& operator=(const BackendConnection&) = delete;
+
+  // After `deadline` every operation fails with "context deadline exceeded" (the socket is closed under it), as a
+  // Go request does when its context expires. Can be moved at any time; max() means none.
+  void set_deadline(Clock::time_point deadline);
+
+  // Dials the backend and completes the TLS handshake (SNI and, unless insecure, the certificate checked for
+  // server_name), each within its timeout. Throws std::system_error.
+  asio::awaitable<void> connect();
+  // Writes the request. `head_request`-style bodyless responses are told to the parser by the method.
+  asio::awaitable<void> send(const BackendRequest& request);
+  // Reads until the status line and headers are complete (1xx interim responses other than 101 are skipped).
+  asio::awaitable<ResponseHead> read_head();
+  // The next decoded piece of the body as it arrives (at most one read's worth), std::nullopt at its end. Throws
+  // std::system_error when the connection fails or the framing is broken before the end.
+  asio::awaitable<std::optional<std::string>> read_body();
+
+  // Closes the connection now; pending operations fail.
+  void close();
+
+ private:
+  struct State;
+  struct Parser;
+  [[noreturn]] void fail(const std::error_code& error, const std::string& what);
+  asio::awaitable<bool> read_more();  // false at end of stream
+
+  std::shared_ptr<State> state_;
+  std::unique_ptr<Parser> parser_;
+  Backend backend_;
+  BackendClientLimits limits_;
+  Clock::time_point deadline_ = Clock::time_point::max();
+};
+
+struct BackendResponse {
+  int status = 0;
+  http::Headers headers;
+  std::string body;
+};
+
+// One request to the backend, whole body (at most max_body bytes, else an error), within `timeout` overall.
+// Throws std::system_error / std::runtime_error with a readable message on connection, TLS or protocol failure.
+asio::awaitable<BackendResponse> fetch_from_backend(const Backend& backend, std::string method, std::string target,
+                                                    http::Headers headers, std::chrono::milliseconds timeout,
+                                                    std::size_t max_body = 64 << 20);
+
+}  // namespace kapi::aggregator
