@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <map>
 
 namespace kapi::discovery {
 namespace {
@@ -90,6 +91,52 @@ json::object aggregated_version_entry(const endpoints::GroupVersionService& serv
   return {{"version", service.version()}, {"resources", std::move(resources)}, {"freshness", "Current"}};
 }
 
+// A backend's APIResourceList entries in aggregated form: "<resource>/<sub>" entries become subresources.
+json::object aggregated_remote_entry(const RemoteGroupVersion& remote) {
+  auto text = [](const json::object& entry, std::string_view key) -> std::string {
+    const json::value* value = entry.if_contains(key);
+    return value && value->is_string() ? std::string(value->as_string()) : std::string();
+  };
+  auto list = [](const json::object& entry, std::string_view key) -> json::array {
+    const json::value* value = entry.if_contains(key);
+    return value && value->is_array() ? value->as_array() : json::array();
+  };
+  auto response_kind = [&](const json::object& entry) {
+    return json::object{{"group", text(entry, "group")}, {"version", text(entry, "version")},
+                        {"kind", text(entry, "kind")}};
+  };
+  json::array resources;
+  std::map<std::string, json::array> subresources;
+  for (const auto& item : remote.resources) {
+    if (!item.is_object()) continue;
+    const json::object& entry = item.as_object();
+    const std::string name = text(entry, "name");
+    if (auto slash = name.find('/'); slash != std::string::npos) {
+      subresources[name.substr(0, slash)].push_back(json::object{
+          {"subresource", name.substr(slash + 1)}, {"responseKind", response_kind(entry)}, {"verbs", list(entry, "verbs")}});
+      continue;
+    }
+    const json::value* namespaced = entry.if_contains("namespaced");
+    json::object resource{{"resource", name},
+                          {"responseKind", response_kind(entry)},
+                          {"scope", namespaced && namespaced->is_bool() && namespaced->as_bool() ? "Namespaced" : "Cluster"},
+                          {"singularResource", text(entry, "singularName")},
+                          {"verbs", list(entry, "verbs")}};
+    if (json::array short_names = list(entry, "shortNames"); !short_names.empty())
+      resource["shortNames"] = std::move(short_names);
+    if (json::array categories = list(entry, "categories"); !categories.empty())
+      resource["categories"] = std::move(categories);
+    resources.push_back(std::move(resource));
+  }
+  for (auto& resource : resources) {
+    auto found = subresources.find(std::string(resource.as_object().at("resource").as_string()));
+    if (found != subresources.end()) resource.as_object()["subresources"] = std::move(found->second);
+  }
+  return {{"version", remote.version},
+          {"resources", std::move(resources)},
+          {"freshness", remote.available ? "Current" : "Stale"}};
+}
+
 json::object group_version(std::string_view group, std::string_view version) {
   return {{"groupVersion", std::string(group) + "/" + std::string(version)}, {"version", version}};
 }
@@ -169,6 +216,32 @@ std::vector<std::string> groups_of(const std::vector<const endpoints::GroupVersi
 
 std::vector<std::string> DiscoveryService::groups() const { return groups_of(services_); }
 
+std::vector<LocalGroupVersion> DiscoveryService::local_group_versions() const {
+  std::vector<DynamicServices> held;
+  std::vector<LocalGroupVersion> out;
+  for (const auto* service : services_) out.push_back({service->group(), service->version(), false});
+  for (const auto& source : dynamic_sources_)
+    for (const auto* service : held.emplace_back(source()).services)
+      out.push_back({service->group(), service->version(), true});
+  return out;
+}
+
+std::vector<RemoteGroupVersion> DiscoveryService::remote_group_versions() const {
+  if (!remote_source_) return {};
+  std::vector<RemoteGroupVersion> remote = remote_source_();
+  // Each group sorts by the highest groupPriorityMinimum of its versions, as kube-aggregator's group list does.
+  std::map<std::string, int> group_priority;
+  for (const auto& entry : remote) group_priority[entry.group] = std::max(group_priority[entry.group], entry.group_priority);
+  std::stable_sort(remote.begin(), remote.end(), [&](const RemoteGroupVersion& a, const RemoteGroupVersion& b) {
+    const int pa = group_priority[a.group], pb = group_priority[b.group];
+    if (pa != pb) return pa > pb;
+    if (a.group != b.group) return a.group < b.group;
+    if (a.version_priority != b.version_priority) return a.version_priority > b.version_priority;
+    return a.version < b.version;
+  });
+  return remote;
+}
+
 std::vector<const endpoints::GroupVersionService*> DiscoveryService::all_services(
     std::vector<DynamicServices>& held) const {
   std::vector<const endpoints::GroupVersionService*> out = services_;
@@ -208,16 +281,32 @@ asio::awaitable<void> DiscoveryService::serve_legacy_root(filters::Exchange& exc
 asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange) const {
   std::vector<DynamicServices> held;
   const std::vector<const endpoints::GroupVersionService*> services = all_services(held);
-  std::string aggregated = aggregated_version(exchange.request);
-  if (!aggregated.empty()) {
+  const std::vector<RemoteGroupVersion> remote = remote_group_versions();
+  const bool aggregated_form = !aggregated_version(exchange.request).empty();
+  // Groups in order, each with its versions in the form asked for.
+  std::vector<std::pair<std::string, json::array>> groups;
+  auto versions_of = [&groups](const std::string& group) -> json::array& {
+    for (auto& [name, versions] : groups)
+      if (name == group) return versions;
+    return groups.emplace_back(group, json::array()).second;
+  };
+  for (const auto* service : services) {
+    if (service->group().empty()) continue;
+    json::array& versions = versions_of(service->group());
+    if (aggregated_form) versions.push_back(aggregated_version_entry(*service));
+    else versions.push_back(group_version(service->group(), service->version()));
+  }
+  for (const auto& entry : remote) {
+    json::array& versions = versions_of(entry.group);
+    if (aggregated_form) versions.push_back(aggregated_remote_entry(entry));
+    else versions.push_back(group_version(entry.group, entry.version));
+  }
+  if (aggregated_form) {
+    const std::string aggregated = aggregated_version(exchange.request);
     json::array items;
-    for (const auto& group : groups_of(services)) {
-      json::array versions;
-      for (const auto* service : services)
-        if (service->group() == group) versions.push_back(aggregated_version_entry(*service));
+    for (auto& [group, versions] : groups)
       items.push_back(json::object{{"metadata", json::object{{"name", group}, {"creationTimestamp", nullptr}}},
                                    {"versions", std::move(versions)}});
-    }
     json::object list{{"kind", "APIGroupDiscoveryList"},
                       {"apiVersion", "apidiscovery.k8s.io/" + aggregated},
                       {"metadata", json::object()},
@@ -227,10 +316,7 @@ asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange
     co_return;
   }
   json::array groups_json;
-  for (const auto& group : groups_of(services)) {
-    json::array versions;
-    for (const auto* service : services)
-      if (service->group() == group) versions.push_back(group_version(group, service->version()));
+  for (auto& [group, versions] : groups) {
     json::value preferred = versions.front();
     groups_json.push_back(
         json::object{{"name", group}, {"versions", std::move(versions)}, {"preferredVersion", std::move(preferred)}});
@@ -245,6 +331,8 @@ asio::awaitable<void> DiscoveryService::serve_group(filters::Exchange& exchange,
   json::array versions;
   for (const auto* service : services)
     if (service->group() == group) versions.push_back(group_version(group, service->version()));
+  for (const auto& entry : remote_group_versions())
+    if (entry.group == group) versions.push_back(group_version(group, entry.version));
   if (versions.empty()) {
     co_await http::write_status(*exchange.response, apierrors::path_not_found());
     co_return;
