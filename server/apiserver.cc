@@ -1,6 +1,7 @@
 #include "server/apiserver.h"
 
 #include "base/duration.h"
+#include "base/host_address.h"
 #include "base/log.h"
 #include "base/sleep.h"
 #include "filters/chain.h"
@@ -26,10 +27,6 @@
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
 
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
-#include <netinet/in.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -55,22 +52,7 @@ std::string advertise_ip(const Options& options) {
   const bool unspecified = options.bind_address == "0.0.0.0" || options.bind_address == "::";
   if (!unspecified && !options.bind_address.starts_with("127.") && options.bind_address != "::1")
     return options.bind_address;
-  std::string chosen;
-  ifaddrs* interfaces = nullptr;
-  if (::getifaddrs(&interfaces) != 0) return chosen;
-  for (ifaddrs* it = interfaces; it != nullptr; it = it->ifa_next) {
-    if (it->ifa_addr == nullptr || it->ifa_addr->sa_family != AF_INET || (it->ifa_flags & IFF_LOOPBACK) ||
-        !(it->ifa_flags & IFF_UP))
-      continue;
-    char text[INET_ADDRSTRLEN] = {};
-    const auto* address = reinterpret_cast<const sockaddr_in*>(it->ifa_addr);
-    if (::inet_ntop(AF_INET, &address->sin_addr, text, sizeof text) != nullptr) {
-      chosen = text;
-      break;
-    }
-  }
-  ::freeifaddrs(interfaces);
-  return chosen;
+  return base::first_host_ipv4();
 }
 
 // What the extension-apiserver-authentication ConfigMap publishes (kube's ClusterAuthenticationInfo).
