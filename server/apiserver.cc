@@ -13,6 +13,7 @@
 #include "server/metrics/registry.h"
 #include "server/pki/pem_io.h"
 #include "server/pki/pki.h"
+#include "server/aggregator/aggregator_apis.h"
 #include "server/apiextensions/apiextensions_apis.h"
 #include "server/apis/builtin_apis.h"
 #include "server/audit/setup.h"
@@ -73,8 +74,8 @@ controlplane::ClusterAuthenticationInfo cluster_authentication_info(const Option
 // The shutdown sequence of kube-apiserver's lifecycle signals, in order.
 asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Lifecycle& lifecycle,
                                 http::HttpServer& http, apis::BuiltInApis& apis,
-                                apiextensions::ApiExtensionsApis& extensions, authorization::rbac::RbacMode* rbac,
-                                asio::io_context& io) {
+                                apiextensions::ApiExtensionsApis& extensions, aggregator::AggregatorApis& aggregator,
+                                authorization::rbac::RbacMode* rbac, asio::io_context& io) {
   logger.info("received termination signal: /readyz now fails; shutting down after " +
               base::format_go_duration(options.shutdown_delay_duration));
   lifecycle.initiate_shutdown();
@@ -97,6 +98,7 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
     co_await base::sleep_for(10ms);
   }
   if (rbac) rbac->stop();  // its watches end with the Cachers and must not relist
+  co_await aggregator.shutdown();
   co_await extensions.shutdown();
   co_await apis.shutdown();
   logger.info("shutdown complete");
@@ -227,6 +229,16 @@ int run_apiserver(const Options& options) {
                                                .namespace_check = apis.namespace_check()});
   extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
   apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
+  aggregator::AggregatorApis aggregator(
+      {.backend = storage->store(), .key_root = options.etcd_prefix, .executor = io.get_executor(),
+       .lifecycle = lifecycle, .logger = logger, .catalog = apis.catalog(), .patch_schemas = apis.patch_schemas(),
+       .services = apis.store("", "services"), .endpoints = apis.store("", "endpoints"),
+       .proxy_client = {options.proxy_client_cert_file.empty() ? pki_material.front_proxy_client_cert
+                                                               : options.proxy_client_cert_file,
+                        options.proxy_client_key_file.empty() ? pki_material.front_proxy_client_key
+                                                              : options.proxy_client_key_file}});
+  aggregator.install(servers.aggregator(), servers.kube().generic().director.as_handler(), apis.discovery(),
+                     apis.openapi());
   if (options.enable_testing_endpoints)
     chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
   chain_config.request_timeout = options.request_timeout;
@@ -298,7 +310,8 @@ int run_apiserver(const Options& options) {
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const asio::error_code& ec, int) {
     if (ec) return;
-    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, extensions, rbac.get(), io), asio::detached);
+    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, extensions, aggregator, rbac.get(), io),
+                   asio::detached);
     storage->stop();
   });
   storage->start_health_probe(std::chrono::seconds(1));
@@ -312,6 +325,7 @@ int run_apiserver(const Options& options) {
   });
   if (rbac) rbac->run(io.get_executor());
   extensions.start();
+  aggregator.start([&extensions] { return extensions.crds_synced(); });
   constexpr std::string_view kFlowControlGroup = "flowcontrol.apiserver.k8s.io";
   registry::Store* flow_schemas = apis.store(kFlowControlGroup, "flowschemas");
   registry::Store* priority_levels = apis.store(kFlowControlGroup, "prioritylevelconfigurations");

@@ -64,6 +64,10 @@ struct Options {
   std::vector<std::string> requestheader_uid_headers;
   std::vector<std::string> requestheader_group_headers;
   std::vector<std::string> requestheader_extra_headers_prefix;
+  // The aggregator's client certificate towards extension API servers; by default the generated
+  // front-proxy-client.crt/.key in --cert-dir.
+  std::filesystem::path proxy_client_cert_file;
+  std::filesystem::path proxy_client_key_file;
 
   // Authorization.
   // RBAC by default (kube-apiserver's own default is AlwaysAllow; every real cluster runs RBAC).

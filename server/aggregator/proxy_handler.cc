@@ -109,15 +109,6 @@ bool is_discovery_request(const filters::Exchange& exchange) {
   return std::count(path.begin(), path.end(), '/') == 2;  // exactly three segments
 }
 
-// Go's http.Error: a plain-text body with a newline, not sniffed.
-asio::awaitable<void> write_plain_error(http::ResponseWriter& response, int status, std::string_view message) {
-  response.headers().set("Content-Type", "text/plain; charset=utf-8");
-  response.headers().set("X-Content-Type-Options", "nosniff");
-  std::string body(message);
-  body.push_back('\n');
-  co_await response.write(status, std::move(body));
-}
-
 // The backend's response headers the client gets: not hop-by-hop, not framing (the writer frames the body itself),
 // and no CORS (the proxy transport's removeCORSHeaders: the aggregator's own CORS handling applies).
 void copy_response_headers(const http::Headers& from, http::Headers& to) {
@@ -134,6 +125,14 @@ void copy_response_headers(const http::Headers& from, http::Headers& to) {
 }
 
 }  // namespace
+
+asio::awaitable<void> write_proxy_error(http::ResponseWriter& response, int status, std::string_view message) {
+  response.headers().set("Content-Type", "text/plain; charset=utf-8");
+  response.headers().set("X-Content-Type-Options", "nosniff");
+  std::string body(message);
+  body.push_back('\n');
+  co_await response.write(status, std::move(body));
+}
 
 std::string backend_target(const http::Request& request) {
   // The path as the client escaped it, when it is a faithful escaping of the decoded path (Go's URL.EscapedPath
@@ -221,14 +220,14 @@ asio::awaitable<void> proxy_to_backend(filters::Exchange& exchange, const Backen
   auto& request = exchange.request;
   auto& response = *exchange.response;
   if (!exchange.context.user) {
-    co_await write_plain_error(response, 500, "missing user");
+    co_await write_proxy_error(response, 500, "missing user");
     co_return;
   }
   if (is_upgrade_request(request)) {
     // Deviation: kube dials the backend and, once it switches protocols, splices the hijacked client connection
     // to it (exec, attach, port-forward of aggregated resources). kapi's connections cannot be handed over, so the
     // request is refused the way kube's responder refuses when the connection cannot be hijacked: 503.
-    co_await write_plain_error(
+    co_await write_proxy_error(
         response, 503,
         "request connection cannot be hijacked: kapi does not proxy protocol upgrades to aggregated API servers");
     co_return;
@@ -254,7 +253,8 @@ asio::awaitable<void> proxy_to_backend(filters::Exchange& exchange, const Backen
     failure = error.what();
   }
   if (!failure.empty()) {
-    co_await write_plain_error(response, 503, "error trying to reach service: " + failure);
+    const std::string message = "error trying to reach service: " + failure;  // no temporaries in a co_await (g++ 12)
+    co_await write_proxy_error(response, 503, message);
     co_return;
   }
 
@@ -264,7 +264,8 @@ asio::awaitable<void> proxy_to_backend(filters::Exchange& exchange, const Backen
       // RejectForwardingRedirects: the redirect is replaced by a bare 502 (Go's server sniffs the type).
       connection.close();
       response.headers().set("Content-Type", "text/plain; charset=utf-8");
-      co_await response.write(502, std::string(kRedirectMessage));
+      std::string body(kRedirectMessage);
+      co_await response.write(502, std::move(body));
       co_return;
     }
   }

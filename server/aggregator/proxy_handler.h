@@ -31,6 +31,10 @@ namespace kapi::aggregator {
 // the context bounds the backend call too.
 asio::awaitable<void> proxy_to_backend(filters::Exchange& exchange, const Backend& backend);
 
+// kube-aggregator's proxyError, Go's http.Error: the message as plain text with a newline, not sniffed. What a
+// client gets for an APIService that is unavailable or whose Service has no endpoint ("service unavailable", 503).
+asio::awaitable<void> write_proxy_error(http::ResponseWriter& response, int status, std::string_view message);
+
 // The request-target sent to the backend: the request's path (escaped as it came) and its query re-encoded as
 // kube's `req.URL.Query().Encode()` does (keys sorted, malformed pairs dropped).
 std::string backend_target(const http::Request& request);

@@ -1,0 +1,100 @@
+#include "server/aggregator/apiservice_model.h"
+
+#include "server/registry/object_meta.h"
+
+#include <openssl/evp.h>
+
+#include <boost/json.hpp>
+
+namespace kapi::aggregator {
+namespace {
+
+namespace json = boost::json;
+
+const json::object* object_at(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  return value && value->is_object() ? &value->get_object() : nullptr;
+}
+
+std::int64_t int_at(const json::object& object, std::string_view key, std::int64_t fallback = 0) {
+  const json::value* value = object.if_contains(key);
+  if (!value) return fallback;
+  if (value->is_int64()) return value->get_int64();
+  if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
+  if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
+  return fallback;
+}
+
+// []byte fields travel as base64 in JSON.
+std::string decode_base64(std::string_view encoded) {
+  std::string compact;
+  for (char c : encoded)
+    if (c != '\n' && c != '\r' && c != ' ') compact += c;
+  if (compact.empty() || compact.size() % 4 != 0) return {};
+  std::string out(compact.size() / 4 * 3, '\0');
+  const int written = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                      reinterpret_cast<const unsigned char*>(compact.data()),
+                                      static_cast<int>(compact.size()));
+  if (written < 0) return {};
+  std::size_t size = static_cast<std::size_t>(written);
+  // EVP_DecodeBlock counts the padding as zero bytes.
+  if (compact.ends_with("==")) size -= 2;
+  else if (compact.ends_with("=")) size -= 1;
+  out.resize(size);
+  return out;
+}
+
+}  // namespace
+
+ApiService parse_apiservice(const json::object& apiservice) {
+  ApiService out;
+  out.name = std::string(registry::meta_string(apiservice, "name"));
+  if (const json::object* spec = object_at(apiservice, "spec")) {
+    out.group = std::string(registry::string_field(*spec, "group"));
+    out.version = std::string(registry::string_field(*spec, "version"));
+    out.group_priority = static_cast<int>(int_at(*spec, "groupPriorityMinimum"));
+    out.version_priority = static_cast<int>(int_at(*spec, "versionPriority"));
+    if (const json::object* service = object_at(*spec, "service")) {
+      out.service = ServiceReference{std::string(registry::string_field(*service, "namespace")),
+                                     std::string(registry::string_field(*service, "name")),
+                                     static_cast<std::int32_t>(int_at(*service, "port", 443))};
+    }
+    out.ca_bundle_pem = decode_base64(registry::string_field(*spec, "caBundle"));
+    if (const json::value* insecure = spec->if_contains("insecureSkipTLSVerify"); insecure && insecure->is_bool())
+      out.insecure_skip_tls_verify = insecure->as_bool();
+  }
+  if (const json::object* status = object_at(apiservice, "status"))
+    if (const json::value* conditions = status->if_contains("conditions"); conditions && conditions->is_array())
+      for (const auto& condition : conditions->as_array())
+        if (condition.is_object() && registry::string_field(condition.as_object(), "type") == "Available")
+          out.available = registry::string_field(condition.as_object(), "status") == "True";
+  return out;
+}
+
+bool set_available_condition(json::object& apiservice, std::string_view status, std::string_view reason,
+                             std::string_view message) {
+  json::value& status_value = apiservice["status"];
+  if (!status_value.is_object()) status_value.emplace_object();
+  json::value& conditions = status_value.as_object()["conditions"];
+  if (!conditions.is_array()) conditions.emplace_array();
+  for (auto& item : conditions.as_array()) {
+    if (!item.is_object() || registry::string_field(item.as_object(), "type") != "Available") continue;
+    json::object& condition = item.as_object();
+    if (registry::string_field(condition, "status") == status && registry::string_field(condition, "reason") == reason &&
+        registry::string_field(condition, "message") == message)
+      return false;
+    if (registry::string_field(condition, "status") != status) condition["lastTransitionTime"] = registry::rfc3339_now();
+    condition["status"] = status;
+    condition["reason"] = reason;
+    condition["message"] = message;
+    return true;
+  }
+  conditions.as_array().push_back(json::object{{"type", "Available"},
+                                               {"status", status},
+                                               {"lastTransitionTime", registry::rfc3339_now()},
+                                               {"reason", reason},
+                                               {"message", message}});
+  return true;
+}
+
+}  // namespace kapi::aggregator
