@@ -559,13 +559,22 @@ OpenApiDocument v3_document(const Catalog& catalog, const std::vector<SchemaReso
   return make_document(v3_document_of(std::move(server_version), std::move(paths), schemas.take_definitions()));
 }
 
-OpenApiDocument v2_document(const OpenApiDocuments& base, const std::vector<SchemaResource>& resources) {
+OpenApiDocument v2_document(const OpenApiDocuments& base, const std::vector<SchemaResource>& resources,
+                            const std::vector<json::object>& documents) {
   SchemaWriter schemas(base.catalog(), Dialect::kV2);
   json::object paths = write_schema_resources(base.catalog(), schemas, Dialect::kV2, resources);
   json::value document = json::parse(base.v2().body);
   auto& merged = document.as_object();
   for (auto& [path, item] : paths) merged["paths"].as_object()[path] = std::move(item);
   for (auto& [name, schema] : schemas.take_definitions()) merged["definitions"].as_object()[name] = std::move(schema);
+  for (const auto& other : documents)
+    for (std::string_view section : {"paths", "definitions"}) {
+      const json::value* entries = other.if_contains(section);
+      if (!entries || !entries->is_object()) continue;
+      json::object& into = merged[section].as_object();
+      for (const auto& [name, entry] : entries->as_object())
+        if (!into.contains(name)) into[name] = entry;
+    }
   return make_document(document);
 }
 

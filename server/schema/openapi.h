@@ -64,7 +64,10 @@ OpenApiDocument v3_document(const Catalog& catalog, const std::vector<SchemaReso
 
 // The Swagger 2.0 document of `base`'s resources and these (their schemas converted to 2.0 as kube converts a
 // CRD's: nullable, oneOf, anyOf and not dropped).
-OpenApiDocument v2_document(const OpenApiDocuments& base, const std::vector<SchemaResource>& resources);
+// Also merges `documents`, Swagger 2.0 documents served elsewhere (an extension API server's): their paths and
+// definitions are added where the names are not taken, as kube-aggregator's merge keeps the first.
+OpenApiDocument v2_document(const OpenApiDocuments& base, const std::vector<SchemaResource>& resources,
+                            const std::vector<boost::json::object>& documents = {});
 
 // A document's body and hash.
 OpenApiDocument openapi_document(const boost::json::value& document);

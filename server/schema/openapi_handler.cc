@@ -78,17 +78,23 @@ asio::awaitable<void> OpenApiHandler::serve_v2(filters::Exchange& exchange) cons
   const std::string accept(exchange.request.headers.get("Accept").value_or(""));
   if (!accepts_json(accept)) co_return co_await http::write_status(*exchange.response, apierrors::path_not_found());
   std::vector<std::shared_ptr<const DynamicOpenApi>> dynamic;
-  std::vector<SchemaResource> resources;
+  bool anything_dynamic = false;
   for (const auto& source : dynamic_sources_) {
     dynamic.push_back(source());
-    resources.insert(resources.end(), dynamic.back()->resources.begin(), dynamic.back()->resources.end());
+    anything_dynamic = anything_dynamic || !dynamic.back()->resources.empty() || !dynamic.back()->v2.empty();
   }
-  if (resources.empty()) co_return co_await write_document(exchange, documents_.v2());
+  if (!anything_dynamic) co_return co_await write_document(exchange, documents_.v2());
   std::shared_ptr<const OpenApiDocument> merged;
   {
     std::lock_guard lock(v2_mutex_);
     if (v2_made_from_ != dynamic) {
-      v2_merged_ = std::make_shared<const OpenApiDocument>(v2_document(documents_, resources));
+      std::vector<SchemaResource> resources;
+      std::vector<boost::json::object> documents;
+      for (const auto& part : dynamic) {
+        resources.insert(resources.end(), part->resources.begin(), part->resources.end());
+        documents.insert(documents.end(), part->v2.begin(), part->v2.end());
+      }
+      v2_merged_ = std::make_shared<const OpenApiDocument>(v2_document(documents_, resources, documents));
       v2_made_from_ = dynamic;
     }
     merged = v2_merged_;

@@ -20,6 +20,8 @@ namespace kapi::schema {
 struct DynamicOpenApi {
   std::map<std::string, OpenApiDocument, std::less<>> v3;
   std::vector<SchemaResource> resources;
+  // Whole Swagger 2.0 documents served elsewhere (extension API servers'), merged into /openapi/v2.
+  std::vector<boost::json::object> v2;
 };
 using DynamicOpenApiSource = std::function<std::shared_ptr<const DynamicOpenApi>()>;
 
