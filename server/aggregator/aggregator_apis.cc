@@ -44,6 +44,8 @@ AggregatorApis::AggregatorApis(AggregatorConfig config) : config_(std::move(conf
   auto own = std::make_shared<kapi::schema::DynamicOpenApi>();
   const std::string path = kapi::schema::group_version_path(definition.group, definition.version);
   if (const auto* document = own_openapi_documents_->v3(path)) own->v3[path] = *document;
+  // The APIService kind in /openapi/v2 as well: the built-in document does not have it.
+  own->v2.push_back(boost::json::parse(own_openapi_documents_->v2().body).as_object());
   own_openapi_ = std::move(own);
 }
 

@@ -257,11 +257,22 @@ asio::awaitable<void> ApiServiceController::fetch_openapi(const ApiService& apis
                                                          Probed& probed) {
   probed.openapi_at = std::chrono::steady_clock::now();
   const std::string wanted = "apis/" + apiservice.group + "/" + apiservice.version;
+  http::Headers headers;
+  headers.set("X-Remote-User", "system:kube-aggregator");
+  headers.add("X-Remote-Group", "system:masters");
+  headers.set("Accept", "application/json");
   try {
-    http::Headers headers;
-    headers.set("X-Remote-User", "system:kube-aggregator");
-    headers.add("X-Remote-Group", "system:masters");
-    headers.set("Accept", "application/json");
+    http::Headers v2_headers = headers;
+    auto fetching_v2 = fetch_from_backend(backend, "GET", "/openapi/v2", std::move(v2_headers),
+                                          std::chrono::milliseconds(5000), std::size_t{32} << 20);
+    BackendResponse v2 = co_await std::move(fetching_v2);
+    if (v2.status == 200) probed.openapi_v2 = registry::parse_json_object(v2.body);
+    else if (v2.status == 404) probed.openapi_v2.reset();
+  } catch (const std::exception& error) {
+    config_.logger.info("apiservices: cannot fetch the OpenAPI v2 document of " + apiservice.name + ": " +
+                        error.what());
+  }
+  try {
     http::Headers index_headers = headers;
     auto fetching_index = fetch_from_backend(backend, "GET", "/openapi/v3", std::move(index_headers),
                                              std::chrono::milliseconds(5000), std::size_t{1} << 20);
@@ -319,6 +330,7 @@ void ApiServiceController::publish() {
       entry.resources = found->second.resources;
       if (found->second.openapi_v3 && apiservice.available)
         openapi->v3[kapi::schema::group_version_path(apiservice.group, apiservice.version)] = *found->second.openapi_v3;
+      if (found->second.openapi_v2 && apiservice.available) openapi->v2.push_back(*found->second.openapi_v2);
     }
     std::string key = apiservice.group + "/" + apiservice.version;
     entry.apiservice = std::move(apiservice);
@@ -331,7 +343,7 @@ void ApiServiceController::publish() {
     if (a.v3.size() != b.v3.size()) return false;
     for (auto x = a.v3.begin(), y = b.v3.begin(); x != a.v3.end(); ++x, ++y)
       if (x->first != y->first || x->second.hash != y->second.hash) return false;
-    return true;
+    return a.v2 == b.v2;
   };
   if (!same(*openapi, *openapi_)) openapi_ = std::move(openapi);
 }

@@ -83,6 +83,7 @@ class ApiServiceController {
     std::string tls_key;  // what `tls` was made from
     std::shared_ptr<asio::ssl::context> tls;
     std::optional<kapi::schema::OpenApiDocument> openapi_v3;  // of its group version, when the backend has one
+    std::optional<boost::json::object> openapi_v2;            // the backend's whole Swagger 2.0 document
     std::chrono::steady_clock::time_point openapi_at{};
   };
   struct Check {
@@ -96,8 +97,8 @@ class ApiServiceController {
   asio::awaitable<void> check_remote_apiservices();
   asio::awaitable<Check> check(const ApiService& apiservice, Probed& probed);
   asio::awaitable<void> write_status(const std::string& name, const Check& check);
-  // Fetches the backend's OpenAPI v3 document of the APIService's group version (kube's aggregator downloads it
-  // likewise and serves it under its own /openapi/v3).
+  // Fetches the backend's OpenAPI v3 document of the APIService's group version and its Swagger 2.0 document
+  // (kube's aggregator downloads them likewise and serves them in its own /openapi/v3 and /openapi/v2).
   asio::awaitable<void> fetch_openapi(const ApiService& apiservice, const Backend& backend, Probed& probed);
   void publish();
 

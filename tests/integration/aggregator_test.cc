@@ -159,6 +159,13 @@ TEST_F(AggregatorTest, ProxiesAnExtensionApiServerWithTheUsersIdentity) {
   CommandResult explained = kubectl("explain flunders.spec");
   EXPECT_NE(explained.output.find("KIND:       Flunder"), std::string::npos) << explained.output;
   EXPECT_NE(explained.output.find("referenceType\t<string>"), std::string::npos) << explained.output;
+  // And its Swagger 2.0 definitions are merged into kapi's /openapi/v2.
+  bool merged = false;
+  for (auto give_up = std::chrono::steady_clock::now() + 10s; !merged && std::chrono::steady_clock::now() < give_up;) {
+    merged = get("/openapi/v2").body.find(R"("com.example.wardle.v1alpha1.Flunder":)") != std::string::npos;
+    if (!merged) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(merged);
   CommandResult missing = kubectl("get flunder nope");
   EXPECT_NE(missing.output.find("Error from server (NotFound): flunders.wardle.example.com \"nope\" not found"),
             std::string::npos)
