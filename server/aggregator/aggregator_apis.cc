@@ -102,7 +102,7 @@ asio::awaitable<void> AggregatorApis::shutdown() {
 
 asio::awaitable<void> AggregatorApis::serve_apis(filters::Exchange& exchange) const {
   const std::string& path = exchange.request.path;
-  if (path.size() > std::string_view("/apis/").size()) {
+  if (controller_->has_remote() && path.size() > std::string_view("/apis/").size()) {
     auto [group, version] = group_and_version(path);
     const std::shared_ptr<const RemoteApis> remote = controller_->remote();
     if (!version.empty()) {

@@ -337,6 +337,7 @@ void ApiServiceController::publish() {
     (*remote)[key] = std::move(entry);
   }
   std::lock_guard lock(mutex_);
+  has_remote_.store(!remote->empty(), std::memory_order_release);
   remote_ = std::move(remote);
   // A new snapshot only when a document changed: the OpenAPI handler remakes its merged v2 document per snapshot.
   auto same = [](const kapi::schema::DynamicOpenApi& a, const kapi::schema::DynamicOpenApi& b) {

@@ -69,6 +69,8 @@ class ApiServiceController {
   void start(asio::any_io_executor executor, std::function<bool()> local_apis_synced);
 
   std::shared_ptr<const RemoteApis> remote() const;
+  // Whether any APIService is remote: most servers have none, and their requests need not look further.
+  bool has_remote() const { return has_remote_.load(std::memory_order_acquire); }
   // The OpenAPI v3 documents the available backends publish for their group versions.
   std::shared_ptr<const kapi::schema::DynamicOpenApi> openapi() const;
   // Every local APIService has been registered once (kube's autoregister-completion check, roughly).
@@ -112,6 +114,7 @@ class ApiServiceController {
   std::unique_ptr<asio::steady_timer> wake_;
   mutable std::mutex mutex_;
   std::shared_ptr<const RemoteApis> remote_ = std::make_shared<RemoteApis>();
+  std::atomic<bool> has_remote_{false};
   std::shared_ptr<const kapi::schema::DynamicOpenApi> openapi_ = std::make_shared<kapi::schema::DynamicOpenApi>();
 };
 
