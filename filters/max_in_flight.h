@@ -4,6 +4,7 @@
 // are never limited, as in kube-apiserver.
 #include "filters/filter.h"
 #include "filters/request_kind.h"
+#include "filters/response_swap.h"
 #include "server/http/status_response.h"
 #include "server/metrics/registry.h"
 
@@ -11,6 +12,46 @@
 #include <atomic>
 
 namespace kapi::filters {
+
+// A request's place in the count; it goes back at the latest when the request ends.
+class InFlightSeat {
+ public:
+  InFlightSeat(std::atomic<int>& in_flight, metrics::Registry& metrics, const char* kind)
+      : in_flight_(in_flight), metrics_(metrics), kind_(kind) {}
+  ~InFlightSeat() { release(); }
+  InFlightSeat(const InFlightSeat&) = delete;
+  InFlightSeat& operator=(const InFlightSeat&) = delete;
+  void release() {
+    if (!held_) return;
+    held_ = false;
+    in_flight_.fetch_sub(1);
+    metrics_.current_inflight.add({kind_}, -1);
+  }
+
+ private:
+  std::atomic<int>& in_flight_;
+  metrics::Registry& metrics_;
+  const char* kind_;
+  bool held_ = true;
+};
+
+// Gives the seat back just before the response's last bytes go out, as kube-apiserver's handler returns (and frees
+// its seat) before Go flushes the response: a client that has read its answer finds the seat free again.
+class InFlightSeatReleasingWriter final : public http::ResponseWriterDecorator {
+ public:
+  InFlightSeatReleasingWriter(http::ResponseWriter& inner, InFlightSeat& seat) : ResponseWriterDecorator(inner), seat_(seat) {}
+  asio::awaitable<void> write(int status, std::string body) override {
+    seat_.release();
+    return inner().write(status, std::move(body));
+  }
+  asio::awaitable<void> end_stream() override {
+    seat_.release();
+    return inner().end_stream();
+  }
+
+ private:
+  InFlightSeat& seat_;
+};
 
 class MaxInFlightFilter final : public Filter {
  public:
@@ -38,15 +79,9 @@ class MaxInFlightFilter final : public Filter {
       co_return co_await next(exchange);  // a system:masters caller is always answered, outside the count
     }
     metrics_.current_inflight.add({kind}, 1);
-    struct Release {
-      std::atomic<int>& in_flight;
-      metrics::Registry& metrics;
-      const char* kind;
-      ~Release() {
-        in_flight.fetch_sub(1);
-        metrics.current_inflight.add({kind}, -1);
-      }
-    } release{in_flight, metrics_, kind};
+    InFlightSeat seat(in_flight, metrics_, kind);
+    InFlightSeatReleasingWriter writer(*exchange.response, seat);
+    ResponseSwap swap(exchange, writer);
     co_await next(exchange);
   }
 
