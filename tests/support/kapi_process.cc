@@ -1,5 +1,6 @@
 #include "tests/support/kapi_process.h"
 
+#include "tests/support/child_reaping.h"
 #include "tests/support/etcd_process.h"
 
 #include <arpa/inet.h>
@@ -49,12 +50,6 @@ std::filesystem::path default_binary() {
   if (binary == nullptr || *binary == '\0')
     throw std::runtime_error("KAPI_BINARY is not set: run the integration tests through meson test");
   return binary;
-}
-
-int exit_code_of(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
 }
 
 }  // namespace
@@ -201,28 +196,17 @@ void KapiProcess::kill() {
   if (!running()) return;
   ::kill(-pid_, SIGKILL);  // the whole group, should kapi ever start helpers
   ::kill(pid_, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
-  exit_code_ = exit_code_of(status);
+  exit_code_ = reap(pid_);
   pid_ = -1;
 }
 
 std::optional<int> KapiProcess::wait_for_exit(std::chrono::milliseconds bound) {
   if (!running()) return exit_code_;
-  const auto deadline = Clock::now() + bound;
-  for (;;) {
-    int status = 0;
-    pid_t reaped = ::waitpid(pid_, &status, WNOHANG);
-    if (reaped == pid_) {
-      exit_code_ = exit_code_of(status);
-      pid_ = -1;
-      return exit_code_;
-    }
-    if (reaped < 0 && errno != EINTR) throw std::system_error(errno, std::system_category(), "waitpid");
-    if (Clock::now() >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(10ms);
-  }
+  std::optional<int> code = reap_within(pid_, bound);
+  if (!code) return std::nullopt;
+  exit_code_ = code;
+  pid_ = -1;
+  return exit_code_;
 }
 
 std::optional<int> KapiProcess::shut_down(std::chrono::milliseconds bound) {

@@ -1,8 +1,7 @@
 #include "tests/support/sample_apiserver/flunders.h"
 
 #include "server/registry/table.h"
-
-#include <openssl/sha.h>
+#include "server/schema/openapi.h"
 
 #include <algorithm>
 
@@ -59,18 +58,6 @@ bool has_parameter(const std::string& media_type, std::string_view parameter) {
     start = end;
   }
   return false;
-}
-
-std::string upper_hex_sha512(std::string_view bytes) {
-  unsigned char digest[SHA512_DIGEST_LENGTH];
-  SHA512(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char b : digest) {
-    out += kHex[b >> 4];
-    out += kHex[b & 0x0f];
-  }
-  return out;
 }
 
 json::object flunder_schema() {
@@ -271,7 +258,7 @@ std::string openapi_v3_group_version_document() {
 std::string openapi_v3_index() {
   // The hash is the document's, as kube's OpenAPI v3 service computes it, so a client cache keyed by it is right.
   const std::string url = "/openapi/v3/apis/" + std::string(kGroupVersion) +
-                          "?hash=" + upper_hex_sha512(openapi_v3_group_version_document());
+                          "?hash=" + schema::openapi_document(json::parse(openapi_v3_group_version_document())).hash;
   return json::serialize(json::object{
       {"paths", json::object{{"apis/" + std::string(kGroupVersion), json::object{{"serverRelativeURL", url}}}}}});
 }
