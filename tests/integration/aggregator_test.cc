@@ -225,6 +225,80 @@ TEST_F(AggregatorTest, ProxiesAnExtensionApiServerWithTheUsersIdentity) {
   EXPECT_EQ(get("/apis").body.find("wardle.example.com"), std::string::npos);
 }
 
+TEST_F(AggregatorTest, AvailabilitySaysWhichCheckFailed) {
+  auto condition = [this] {
+    return kubectl("get apiservice v1beta1.gadgets.example.com -o "
+                   "'jsonpath={.status.conditions[?(@.type==\"Available\")].reason}: "
+                   "{.status.conditions[?(@.type==\"Available\")].message}'")
+        .output;
+  };
+  auto await_condition = [&](const std::string& want) {
+    std::string seen;
+    for (auto give_up = std::chrono::steady_clock::now() + 15s; std::chrono::steady_clock::now() < give_up;) {
+      seen = condition();
+      if (seen == want) break;
+      std::this_thread::sleep_for(200ms);
+    }
+    return seen;
+  };
+  const std::string apiservice = write_manifest(kapi(), "gadgets-apiservice.yaml", R"(apiVersion: v1
+kind: Namespace
+metadata:
+  name: gadgets
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.gadgets.example.com}
+spec:
+  group: gadgets.example.com
+  version: v1beta1
+  groupPriorityMinimum: 1000
+  versionPriority: 15
+  service: {namespace: gadgets, name: api, port: 8443}
+  insecureSkipTLSVerify: true
+)");
+  ASSERT_EQ(kubectl("apply -f " + apiservice).exit_code, 0);
+  EXPECT_EQ(await_condition("ServiceNotFound: service/api in \"gadgets\" is not present"),
+            "ServiceNotFound: service/api in \"gadgets\" is not present");
+  HttpResponse refused = get("/apis/gadgets.example.com/v1beta1");
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_EQ(refused.body, "service unavailable\n");
+
+  const std::string service = write_manifest(kapi(), "gadgets-service.yaml", R"(apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: gadgets}
+spec:
+  ports: [{name: https, port: 443, targetPort: 9443}]
+)");
+  ASSERT_EQ(kubectl("apply -f " + service).exit_code, 0);
+  EXPECT_EQ(await_condition("ServicePortError: service/api in \"gadgets\" is not listening on port 8443"),
+            "ServicePortError: service/api in \"gadgets\" is not listening on port 8443");
+  ASSERT_EQ(kubectl("patch apiservice v1beta1.gadgets.example.com --type=merge -p '{\"spec\":{\"service\":{\"port\":443}}}'")
+                .exit_code,
+            0);
+  EXPECT_EQ(await_condition("EndpointsNotFound: cannot find endpoints for service/api in \"gadgets\""),
+            "EndpointsNotFound: cannot find endpoints for service/api in \"gadgets\"");
+  const std::string endpoints = write_manifest(kapi(), "gadgets-endpoints.yaml", R"(apiVersion: v1
+kind: Endpoints
+metadata: {name: api, namespace: gadgets}
+subsets:
+- addresses: [{ip: 192.0.2.200}]
+  ports: [{name: metrics, port: 9443}]
+)");
+  ASSERT_EQ(kubectl("apply -f " + endpoints).exit_code, 0);
+  EXPECT_EQ(await_condition("MissingEndpoints: endpoints for service/api in \"gadgets\" have no addresses with port name \"https\""),
+            "MissingEndpoints: endpoints for service/api in \"gadgets\" have no addresses with port name \"https\"");
+  // Listed in discovery all the while, with nothing known of its resources.
+  HttpResponse aggregated =
+      get("/apis", {{"Accept", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"}});
+  EXPECT_NE(aggregated.body.find(R"({"metadata":{"name":"gadgets.example.com","creationTimestamp":null},)"
+                                 R"("versions":[{"version":"v1beta1","resources":[],"freshness":"Stale"}]})"),
+            std::string::npos)
+      << aggregated.body;
+  kubectl("delete apiservice v1beta1.gadgets.example.com");
+  kubectl("delete namespace gadgets --wait=false");
+}
+
 TEST_F(AggregatorTest, ARedirectFromTheBackendIsNotPassedOn) {
   SampleApiServerOptions options = sample_options("wardle-redirect");
   options.redirect_resources = true;
