@@ -231,7 +231,8 @@ int run_apiserver(const Options& options) {
   apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
   aggregator::AggregatorApis aggregator(
       {.backend = storage->store(), .key_root = options.etcd_prefix, .executor = io.get_executor(),
-       .lifecycle = lifecycle, .logger = logger, .catalog = apis.catalog(), .patch_schemas = apis.patch_schemas(),
+       .lifecycle = lifecycle, .logger = logger, .metrics = metrics, .catalog = apis.catalog(),
+       .patch_schemas = apis.patch_schemas(),
        .services = apis.store("", "services"), .endpoints = apis.store("", "endpoints"),
        .proxy_client = {options.proxy_client_cert_file.empty() ? pki_material.front_proxy_client_cert
                                                                : options.proxy_client_cert_file,

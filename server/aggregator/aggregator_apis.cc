@@ -62,6 +62,7 @@ void AggregatorApis::install(server::chain::AggregatorServer& server, filters::H
       .local_discovery = discovery,
       .proxy_client = config_.proxy_client,
       .logger = config_.logger,
+      .metrics = config_.metrics,
       .stopping = stopping_});
   auto& director = server.generic().director;
   director.routes().add(service_->root_path(), service_->handler());

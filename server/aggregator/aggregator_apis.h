@@ -27,6 +27,7 @@ struct AggregatorConfig {
   asio::any_io_executor executor;
   server::Lifecycle& lifecycle;
   base::Logger& logger;
+  metrics::Registry& metrics;
   const kapi::schema::Catalog& catalog;
   const kapi::schema::PatchSchemas& patch_schemas;
   registry::Store* services = nullptr;   // core/v1 services and endpoints: where backends are found

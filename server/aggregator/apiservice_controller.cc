@@ -302,9 +302,13 @@ asio::awaitable<void> ApiServiceController::write_status(const std::string& name
   auto found = stored_.find(name);
   if (found == stored_.end()) co_return;
   json::object probe = found->second;
+  config_.metrics.unavailable_apiservice.set({name}, check.status == "True" ? 0 : 1);
+  const bool was_available = parse_apiservice(probe).available;
   if (!set_available_condition(probe, check.status, check.reason, check.message)) co_return;
-  if (check.status != "True")
+  if (check.status != "True") {
     config_.logger.info("apiservices: " + name + " is not available: " + check.reason + ": " + check.message);
+    if (was_available) config_.metrics.unavailable_apiservice_total.inc({name, check.reason});
+  }
   registry::UpdateFunction update = [&check](const json::object* current) -> json::object {
     if (!current) throw apierrors::ApiError(apierrors::not_found("apiregistration.k8s.io", "apiservices", ""));
     json::object next = *current;
@@ -323,7 +327,10 @@ void ApiServiceController::publish() {
   auto openapi = std::make_shared<kapi::schema::DynamicOpenApi>();
   for (const auto& [name, object] : stored_) {
     ApiService apiservice = parse_apiservice(object);
-    if (!apiservice.service) continue;
+    if (!apiservice.service) {
+      config_.metrics.unavailable_apiservice.set({name}, apiservice.available ? 0 : 1);
+      continue;
+    }
     RemoteApi entry;
     if (auto found = probed_.find(name); found != probed_.end()) {
       entry.tls = found->second.tls;

@@ -7,6 +7,7 @@
 #include "server/aggregator/apiservice_model.h"
 #include "server/aggregator/backend.h"
 #include "server/discovery/discovery.h"
+#include "server/metrics/registry.h"
 #include "server/registry/store.h"
 #include "server/schema/openapi_handler.h"
 
@@ -58,6 +59,7 @@ class ApiServiceController {
     const discovery::DiscoveryService& local_discovery;  // the local group versions to register
     ProxyClientCertificate proxy_client;
     base::Logger& logger;
+    metrics::Registry& metrics;  // aggregator_unavailable_apiservice{,_total}
     std::shared_ptr<const std::atomic<bool>> stopping;
     // How often an Available backend is checked again; an unavailable one is checked every second.
     std::chrono::milliseconds probe_interval{5000};

@@ -36,7 +36,15 @@ Registry::Registry()
                    "affected by the error.",
                    {"plugin"}),
       audit_levels("apiserver_audit_level_total",
-                   "[ALPHA] Counter of policy levels for audit events (1 per request).", {"level"}) {
+                   "[ALPHA] Counter of policy levels for audit events (1 per request).", {"level"}),
+      unavailable_apiservice("aggregator_unavailable_apiservice",
+                             "[ALPHA] Gauge of APIServices which are marked as unavailable broken down by APIService "
+                             "name.",
+                             {"name"}),
+      unavailable_apiservice_total("aggregator_unavailable_apiservice_total",
+                                   "[ALPHA] Counter of APIServices which are marked as unavailable broken down by "
+                                   "APIService name and reason.",
+                                   {"name", "reason"}) {
   current_inflight.set({"mutating"}, 0);
   current_inflight.set({"readOnly"}, 0);
 }
@@ -54,6 +62,8 @@ std::string Registry::render() const {
   audit_errors.render(out);
   audit_levels.render(out);
   flowcontrol.render(out);
+  unavailable_apiservice.render(out);
+  unavailable_apiservice_total.render(out);
   return out;
 }
 

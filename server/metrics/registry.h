@@ -25,6 +25,8 @@ class Registry {
   CounterFamily audit_errors;              // apiserver_audit_error_total
   CounterFamily audit_levels;              // apiserver_audit_level_total
   FlowControlFamilies flowcontrol;         // apiserver_flowcontrol_*
+  GaugeFamily unavailable_apiservice;      // aggregator_unavailable_apiservice
+  CounterFamily unavailable_apiservice_total;  // aggregator_unavailable_apiservice_total
 };
 
 }  // namespace kapi::metrics

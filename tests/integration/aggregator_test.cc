@@ -196,6 +196,14 @@ TEST_F(AggregatorTest, ProxiesAnExtensionApiServerWithTheUsersIdentity) {
   EXPECT_EQ(await_output(available("v1alpha1.wardle.example.com"), "False"), "False");
   EXPECT_EQ(kubectl("get apiservice v1alpha1.wardle.example.com -o 'jsonpath={.status.conditions[0].reason}'").output,
             "FailedDiscoveryCheck");
+  const std::string metrics = get("/metrics").body;
+  EXPECT_NE(metrics.find("aggregator_unavailable_apiservice{name=\"v1alpha1.wardle.example.com\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(metrics.find("aggregator_unavailable_apiservice{name=\"v1.apps\"} 0\n"), std::string::npos);
+  EXPECT_NE(metrics.find("aggregator_unavailable_apiservice_total{name=\"v1alpha1.wardle.example.com\","
+                         "reason=\"FailedDiscoveryCheck\"} 1\n"),
+            std::string::npos)
+      << metrics.substr(metrics.find("aggregator_"), 2000);
   HttpResponse unavailable = get("/apis/wardle.example.com/v1alpha1/namespaces/default/flunders");
   // In kube's words and form: http.Error's plain text, which kubectl reports as ServiceUnavailable.
   EXPECT_EQ(unavailable.status, 503);
