@@ -123,7 +123,10 @@ asio::awaitable<void> CrdController::follow() {
       },
       .apply = [this](const storage::WatchEvent& event, json::object object) -> asio::awaitable<void> {
         std::string name(registry::meta_string(object, "name"));
-        if (event.type == storage::WatchEventType::Deleted) crds_.erase(name);
+        if (event.type == storage::WatchEventType::Deleted) {
+          crds_.erase(name);
+          server_.withdraw(std::string(registry::meta_string(object, "uid")));
+        }
         else crds_[name] = std::move(object);
         wake();
         co_return;

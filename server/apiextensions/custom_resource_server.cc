@@ -131,6 +131,12 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
   {
     std::lock_guard lock(mutex_);
     snapshot_ = next;
+    // A withdrawn CRD is out of the snapshot now.
+    std::erase_if(withdrawn_, [&](const std::string& uid) {
+      return std::none_of(next->served.begin(), next->served.end(),
+                          [&](const auto& served) { return served->crd->uid == uid; });
+    });
+    any_withdrawn_.store(!withdrawn_.empty(), std::memory_order_release);
   }
   // What is no longer served stops watching storage (requests still holding the old snapshot see it end).
   std::set<const Storage*> stopped;
@@ -158,6 +164,18 @@ asio::awaitable<void> CustomResourceServer::serve(filters::Exchange& exchange) c
   for (const auto& candidate : current->services)
     if (candidate->group() == group && candidate->version() == version) service = candidate.get();
   if (!service) co_return co_await server::chain::serve_not_found(exchange);
+  const auto& request_info = exchange.context.request_info;
+  if (any_withdrawn_.load(std::memory_order_acquire) && request_info && request_info->is_resource_request) {
+    bool withdrawn = false;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& served : current->served)
+        if (served->crd->group == group && served->version == version &&
+            served->store->definition().resource == request_info->resource && withdrawn_.contains(served->crd->uid))
+          withdrawn = true;
+    }
+    if (withdrawn) co_return co_await server::chain::serve_not_found(exchange);
+  }
 
   // crdHandler: a terminating CRD's resources can be read and deleted, but no longer created.
   const auto& info = exchange.context.request_info;
@@ -172,6 +190,12 @@ asio::awaitable<void> CustomResourceServer::serve(filters::Exchange& exchange) c
     }
   }
   co_await service->serve(exchange);
+}
+
+void CustomResourceServer::withdraw(std::string crd_uid) {
+  std::lock_guard lock(mutex_);
+  withdrawn_.insert(std::move(crd_uid));
+  any_withdrawn_.store(true, std::memory_order_release);
 }
 
 discovery::DynamicServices CustomResourceServer::services() const {

@@ -16,9 +16,11 @@
 
 #include <asio/any_io_executor.hpp>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,10 @@ class CustomResourceServer {
   // version whose group, names and storage version are unchanged is kept; what is no longer served stops.
   asio::awaitable<void> serve_crds(std::vector<Crd> crds);
 
+  // The CRD with this uid is gone from storage: its resources answer 404 at once, before the next serve_crds
+  // (kube's crdHandler looks each request's CRD up in its informer cache, which the deletion reaches at once).
+  void withdraw(std::string crd_uid);
+
   // /apis/<group> and everything below it for the groups of served CRDs; other paths get kube's 404.
   asio::awaitable<void> serve(filters::Exchange& exchange) const;
 
@@ -78,6 +84,8 @@ class CustomResourceServer {
 
   CustomResourceServerConfig config_;
   mutable std::mutex mutex_;
+  std::set<std::string, std::less<>> withdrawn_;  // CRD uids; under mutex_
+  std::atomic<bool> any_withdrawn_{false};
   std::shared_ptr<const Snapshot> snapshot_;
 };
 
