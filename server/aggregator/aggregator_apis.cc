@@ -137,7 +137,7 @@ asio::awaitable<void> AggregatorApis::proxy(filters::Exchange& exchange, const R
   }
   const auto& endpoint = std::get<ResolvedEndpoint>(resolution);
   Backend backend{endpoint.host, endpoint.port,
-                  apiservice.service->name + "." + apiservice.service->namespace_ + ".svc", remote.tls,
+                  service_dns_name(*apiservice.service), remote.tls,
                   !apiservice.insecure_skip_tls_verify};
   co_await proxy_to_backend(exchange, backend);
 }

@@ -220,7 +220,7 @@ asio::awaitable<ApiServiceController::Check> ApiServiceController::check(const A
   const std::string url = "https://" + (ipv6 ? "[" + endpoint.host + "]" : endpoint.host) + ":" +
                           std::to_string(endpoint.port) + path;
   Backend backend{endpoint.host, endpoint.port,
-                  apiservice.service->name + "." + apiservice.service->namespace_ + ".svc", probe_tls_, false};
+                  service_dns_name(*apiservice.service), probe_tls_, false};
   http::Headers headers;
   // The system:masters identity: the backend's authorizer must let the check through.
   headers.set("X-Remote-User", "system:kube-aggregator");

@@ -16,6 +16,11 @@ struct ServiceReference {
   std::int32_t port = 443;
 };
 
+// "<name>.<namespace>.svc": the name a backend's serving certificate is checked for.
+inline std::string service_dns_name(const ServiceReference& service) {
+  return service.name + "." + service.namespace_ + ".svc";
+}
+
 struct ApiService {
   std::string name;  // "<version>.<group>"
   std::string group, version;
