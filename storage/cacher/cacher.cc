@@ -5,6 +5,7 @@
 #include "storage/cacher/cacher.h"
 
 #include "storage/continue_token.h"
+#include "storage/keys.h"
 
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/this_coro.hpp>
@@ -28,37 +29,6 @@ std::string directory(std::string key) {
 }
 
 KeyScope scope_of(const std::string& key, bool recursive) { return {recursive ? directory(key) : key, recursive}; }
-
-// storage.APIObjectVersioner.ParseResourceVersion, with the backends' message.
-Revision parse_resource_version(const std::string& resource_version) {
-  if (resource_version.empty() || resource_version == "0") return 0;
-  auto invalid = [&](std::string_view reason) {
-    return StorageError(ErrorCode::InvalidArgument, "",
-                        "invalid resource version: resourceVersion: Invalid value: \"" + resource_version +
-                            "\": strconv.ParseUint: parsing \"" + resource_version + "\": " + std::string(reason));
-  };
-  std::uint64_t value = 0;
-  for (char c : resource_version) {
-    if (c < '0' || c > '9') throw invalid("invalid syntax");
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) throw invalid("value out of range");
-    value = value * 10 + digit;
-  }
-  return static_cast<Revision>(std::min<std::uint64_t>(value, std::numeric_limits<Revision>::max()));
-}
-
-// The etcd3 store's key checks, so a key cannot climb out of the resource prefix through the cache.
-void validate_key(const std::string& key) {
-  const std::string_view k = key;
-  auto has_segment = [&](std::string_view segment) {
-    const std::string inner = "/" + std::string(segment) + "/";
-    return k == segment || k.starts_with(std::string(segment) + "/") || k.ends_with("/" + std::string(segment)) ||
-           k.find(inner) != std::string_view::npos;
-  };
-  if (has_segment("..") || has_segment(".")) {
-    throw StorageError(ErrorCode::InvalidArgument, key, "invalid key: \"" + key + "\"");
-  }
-}
 
 StorageError too_large(Revision requested, Revision current) {
   return StorageError(ErrorCode::TooLargeResourceVersion, "",
@@ -239,7 +209,7 @@ asio::awaitable<std::unique_ptr<WatchStream>> Cacher::watch(std::string key, Wat
   const Revision requested = parse_resource_version(options.resource_version);
   const KeyScope scope = scope_of(key, options.recursive);
   if (!covers(scope)) co_return co_await backend_.watch(std::move(key), std::move(options));
-  validate_key(key);
+  validate_key(key, options.recursive);
   const asio::any_io_executor executor = co_await asio::this_coro::executor;
   if (!co_await wait_until_fresh(0, options_.ready_timeout, false)) {
     throw StorageError(ErrorCode::Unreachable, key, "storage is (re)initializing");

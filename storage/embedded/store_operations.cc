@@ -2,41 +2,12 @@
 // resourceVersion rules, the same optimistic read-compare-write loops, the same paging and continue tokens.
 #include "storage/continue_token.h"
 #include "storage/embedded/store.h"
+#include "storage/keys.h"
 
 #include <limits>
 
 namespace kapi::storage::embedded {
 namespace {
-
-// storage.APIObjectVersioner.ParseResourceVersion: "" and "0" mean "no particular revision".
-Revision parse_resource_version(const std::string& resource_version) {
-  if (resource_version.empty() || resource_version == "0") return 0;
-  auto invalid = [&](std::string_view reason) {
-    return StorageError(ErrorCode::InvalidArgument, "",
-                        "invalid resource version: resourceVersion: Invalid value: \"" + resource_version +
-                            "\": strconv.ParseUint: parsing \"" + resource_version + "\": " + std::string(reason));
-  };
-  std::uint64_t value = 0;
-  for (char c : resource_version) {
-    if (c < '0' || c > '9') throw invalid("invalid syntax");
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) throw invalid("value out of range");
-    value = value * 10 + digit;
-  }
-  // Revisions are int64 in etcd; anything beyond is simply "too large".
-  return static_cast<Revision>(std::min<std::uint64_t>(value, std::numeric_limits<Revision>::max()));
-}
-
-// The key checks of etcd3 store.prepareKey: no "." or ".." segments, not empty.
-void validate_key(const std::string& key) {
-  const std::string_view k = key;
-  auto bad = [&](std::string_view segment) {
-    return k == segment || k.starts_with(std::string(segment) + "/") || k.ends_with("/" + std::string(segment)) ||
-           k.find("/" + std::string(segment) + "/") != std::string_view::npos;
-  };
-  if (bad("..") || bad(".")) throw StorageError(ErrorCode::InvalidArgument, key, "invalid key: \"" + key + "\"");
-  if (k.empty() || k == "/") throw StorageError(ErrorCode::InvalidArgument, key, "empty key: \"" + key + "\"");
-}
 
 std::string directory(std::string key) {
   if (!key.ends_with('/')) key += '/';

@@ -12,10 +12,6 @@ inline KeyValue to_key_value(const mvccpb::KeyValue& kv) {
   return KeyValue{kv.key(), kv.value(), kv.create_revision(), kv.mod_revision(), kv.lease()};
 }
 
-// kube's APIObjectVersioner.ParseResourceVersion: "" and "0" are 0, anything else a decimal uint64. Throws
-// StorageError(InvalidArgument) with kube's wording otherwise.
-Revision parse_resource_version(const std::string& resource_version, const std::string& key);
-
 // A failed etcd call as the storage error kube-apiserver reports for it: Unreachable/Timeout when etcd did not
 // answer, Expired for a compacted revision (with `expired_message`), Internal otherwise.
 StorageError to_storage_error(const RpcError& error, const std::string& key,

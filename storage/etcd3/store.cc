@@ -2,6 +2,7 @@
 
 #include "storage/continue_token.h"
 #include "storage/etcd3/conversions.h"
+#include "storage/keys.h"
 
 #include <algorithm>
 
@@ -21,19 +22,6 @@ const char* const kContinueExpired =
 
 // The largest page a filtered list asks etcd for while filling its limit.
 constexpr std::int64_t kMaxPageSize = 10000;
-
-// kube's prepareKey: no relative segments, nothing empty. "/" names the whole keyspace, a prefix only.
-void validate_key(const std::string& key, bool prefix = false) {
-  auto has_segment = [&](std::string_view dots) {
-    const std::string slash_dots = "/" + std::string(dots);
-    return key == dots || key.starts_with(std::string(dots) + "/") || key.ends_with(slash_dots) ||
-           key.find(slash_dots + "/") != std::string::npos;
-  };
-  if (has_segment("..") || has_segment(".")) {
-    throw StorageError(ErrorCode::InvalidArgument, key, "invalid key: \"" + key + "\"");
-  }
-  if (key.empty() || (key == "/" && !prefix)) throw StorageError(ErrorCode::InvalidArgument, key, "empty key: \"" + key + "\"");
-}
 
 void compare_mod_revision(etcdserverpb::TxnRequest& txn, const std::string& key, Revision revision) {
   auto* compare = txn.add_compare();

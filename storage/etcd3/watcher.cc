@@ -1,6 +1,7 @@
 #include "storage/etcd3/watcher.h"
 
 #include "storage/etcd3/conversions.h"
+#include "storage/keys.h"
 
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
