@@ -165,11 +165,14 @@ class Interface {
 
   virtual asio::awaitable<Revision> current_revision() = 0;
 
-  // Asks the backend to send a progress notification (Bookmark) on every progress_notify watch.
+  // Asks the backend to send a progress notification (Bookmark) on every progress_notify watch, at a revision at
+  // least as new as every write acknowledged before the call, and only after every event up to it. A backend
+  // that cannot promise the order sends nothing (see can_request_watch_progress).
   virtual asio::awaitable<void> request_watch_progress() = 0;
-  // Whether a progress notification at revision R proves that every event up to R has been delivered, so a
-  // cache that reached R may answer consistent reads (kube's ConsistentListFromCache precondition).
-  virtual bool progress_proves_delivery() const { return true; }
+  // Whether request_watch_progress() works (kube's storage.RequestWatchProgress feature): a cache can then be
+  // brought up to the backend's current revision on demand, which consistent reads from the cache need (kube's
+  // ConsistentListFromCache). Every Bookmark a watch delivers proves its revision either way.
+  virtual bool can_request_watch_progress() const { return true; }
 
   // Drops history older than `revision`; watches and exact reads below it then fail with Expired.
   virtual asio::awaitable<void> compact(Revision revision) = 0;

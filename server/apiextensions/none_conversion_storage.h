@@ -29,7 +29,7 @@ class NoneConversionStorage final : public storage::Interface {
   asio::awaitable<std::int64_t> count(std::string key_prefix) override { return backend_.count(std::move(key_prefix)); }
   asio::awaitable<storage::Revision> current_revision() override { return backend_.current_revision(); }
   asio::awaitable<void> request_watch_progress() override { return backend_.request_watch_progress(); }
-  bool progress_proves_delivery() const override { return backend_.progress_proves_delivery(); }
+  bool can_request_watch_progress() const override { return backend_.can_request_watch_progress(); }
   asio::awaitable<void> compact(storage::Revision revision) override { return backend_.compact(revision); }
 
  private:

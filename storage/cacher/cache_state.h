@@ -38,7 +38,8 @@ class CacheState {
   // A fresh list at `revision`: replaces the cache, ends every watcher (what they missed is unknowable, as in
   // kube's terminateAllWatchers) and makes the cache ready.
   void replace(std::vector<KeyValue> items, Revision revision);
-  // One change: recorded, then dispatched to every watcher whose scope holds its key.
+  // One change: recorded, then dispatched to every watcher whose scope holds its key. Throws
+  // ChangeBehindProgress (see watch_cache.h), changing nothing: the reflector must relist.
   void apply(WatchEvent change);
   // The backend reported progress up to `revision`.
   void progress(Revision revision);

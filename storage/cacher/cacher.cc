@@ -112,10 +112,12 @@ asio::awaitable<std::optional<ObjectRef>> Cacher::get_shared(std::string key, Ge
     const Revision minimum = parse_resource_version(options.resource_version);
     if (covers(scope_of(key, false)) && state_->ready()) {
       validate_key(key);
-      if (minimum > 0 && !co_await wait_until_fresh(minimum, options_.fresh_wait_timeout, true)) {
-        throw too_large(minimum, state_->revision());
+      if (!behind_without_progress(minimum)) {
+        if (minimum > 0 && !co_await wait_until_fresh(minimum, options_.fresh_wait_timeout, true)) {
+          throw too_large(minimum, state_->revision());
+        }
+        snapshot = state_->read(scope_of(key, false), std::nullopt);
       }
-      snapshot = state_->read(scope_of(key, false), std::nullopt);
     }
   }
   if (!snapshot) {
@@ -157,17 +159,23 @@ asio::awaitable<SharedListResult> Cacher::list_shared(std::string key_prefix, Li
   const KeyScope scope = scope_of(key_prefix, options.recursive);
   const bool consistent = options.resource_version.empty();
   if (goes_to_backend(options) || !covers(scope) || !state_->ready() ||
-      (consistent && !backend_.progress_proves_delivery())) {
+      (consistent && !backend_.can_request_watch_progress())) {
     co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
   }
   const Revision requested = parse_resource_version(options.resource_version);
-  validate_key(key_prefix);
+  validate_key(key_prefix, true);
 
-  const Revision minimum = consistent ? co_await backend_.current_revision() : requested;
-  if (minimum > 0) {
-    const auto timeout = consistent ? options_.consistent_read_timeout : options_.fresh_wait_timeout;
+  if (!consistent && behind_without_progress(requested)) {
+    co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
+  }
+  if (!consistent && requested > 0) {
+    if (!co_await wait_until_fresh(requested, options_.fresh_wait_timeout, true)) {
+      throw too_large(requested, state_->revision());
+    }
+  } else if (consistent) {
+    const Revision minimum = co_await backend_.current_revision();
+    const auto timeout = options_.consistent_read_timeout;
     if (!co_await wait_until_fresh(minimum, timeout, true)) {
-      if (!consistent) throw too_large(minimum, state_->revision());
       if (options_.consistent_read_fallback) {
         co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
       }
@@ -239,6 +247,12 @@ asio::awaitable<std::unique_ptr<WatchStream>> Cacher::watch(std::string key, Wat
   }
   auto watcher = state_->add_watcher(executor, std::move(settings), start, requested);
   co_return std::make_unique<CacheWatchStream>(state_, std::move(watcher));
+}
+
+bool Cacher::behind_without_progress(Revision revision) const {
+  // Without progress requests only an event of this resource could bring the cache there, and a revision from
+  // another resource's write may never come: the backend answers at once instead (kube waits, then 504s).
+  return revision > 0 && !state_->fresh(revision) && !backend_.can_request_watch_progress();
 }
 
 asio::awaitable<bool> Cacher::wait_until_fresh(Revision revision, std::chrono::milliseconds timeout,

@@ -5,15 +5,17 @@
 //  - Writes, count, current_revision go to the backend (compact also trims the cache's history).
 //  - The reflector coroutine lists the resource prefix, then watches it from the list's revision with progress
 //    notifications; a broken watch resumes from the cache's revision, an Expired one relists (ending every
-//    watcher, as kube does).
+//    watcher, as kube does). So does a change that arrives at or below a revision a progress notification had
+//    already claimed: reads and watches may have been answered without it, so clients must start over (410).
 //  - GET: resourceVersion "" goes to the backend (like kube: a single-key read costs the backend no more than
 //    asking its revision); "0" is served from the cache as it is; "N" once the cache has reached N (else
-//    TooLargeResourceVersion after fresh_wait_timeout).
+//    TooLargeResourceVersion after fresh_wait_timeout). A backend that cannot be asked for progress (etcd
+//    before 3.4.31/3.5.13) answers "N" itself while the cache is behind: only an event could bring the cache.
 //  - LIST: Exact, continue tokens and the legacy "limit with resourceVersion N" go to the backend. Everything
 //    else is served from the cache: "0" as it is, "N"/NotOlderThan once the cache reached N, "" (consistent)
 //    once the cache reached the backend's current revision (KEP-2340: the Cacher asks the backend for progress
 //    notifications while it waits; after consistent_read_timeout it falls back to the backend, or fails with
-//    Timeout). As in kube 1.32, a `limit` is honoured from the cache: the page is cut after `limit` matches, its
+//    Timeout; a backend that cannot be asked for progress answers it directly, as "N" above). As in kube 1.32, a `limit` is honoured from the cache: the page is cut after `limit` matches, its
 //    continue token holds the cache's revision, and the continuation goes to the backend (an exact read there).
 //  - WATCH: "", "0" or send_initial_events start with the current state as Added events (send_initial_events
 //    first waits for the requested or current revision and ends the state with an initial_events_end Bookmark);
@@ -65,6 +67,7 @@ class Cacher final : public Interface {
   asio::awaitable<std::int64_t> count(std::string key_prefix) override;
   asio::awaitable<Revision> current_revision() override;
   asio::awaitable<void> request_watch_progress() override;
+  bool can_request_watch_progress() const override { return backend_.can_request_watch_progress(); }
   asio::awaitable<void> compact(Revision revision) override;
 
   // get() without copying the object's bytes: the same rules, the cache's shared object (a delegated read's result
@@ -95,6 +98,9 @@ class Cacher final : public Interface {
   void request_stop();
 
   bool covers(const KeyScope& scope) const;
+  // A read at resourceVersion `revision` that the backend must answer: the cache is behind it and cannot be
+  // brought up on demand (a backend without progress requests).
+  bool behind_without_progress(Revision revision) const;
   // Waits until the cache is ready at `revision` or later; false after `timeout`. With `ask_progress`, asks the
   // backend for progress notifications meanwhile (at most every 100 ms per Cacher).
   asio::awaitable<bool> wait_until_fresh(Revision revision, std::chrono::milliseconds timeout, bool ask_progress);

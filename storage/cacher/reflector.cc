@@ -146,6 +146,13 @@ asio::awaitable<void> Cacher::reflect() {
           state_->apply(std::move(*event));
         }
       }
+    } catch (const ChangeBehindProgress& e) {
+      // A backend's progress notification ran ahead of its events (the etcd-io/etcd#15220 class of bug). What was
+      // served since may lack this change: start over from a list, ending every watcher so that its client
+      // resumes against the new history or gets 410 Gone and relists, as after an expired watch.
+      if (options_.logger) options_.logger->error("cacher (" + prefix_ + "): " + e.what() + "; relisting");
+      relist_needed = true;
+      progressed = true;  // relist at once
     } catch (const std::exception& e) {
       if (options_.logger && !stopping_) {
         options_.logger->warning("cacher (" + prefix_ + "): list/watch failed: " + e.what() + "; retrying");

@@ -12,12 +12,16 @@ void WatchCache::replace(std::vector<KeyValue> items, Revision revision) {
   for (Index& index : indexes_) index.by_value.clear();
   for (KeyValue& item : items) insert(share(std::move(item)));
   history_.reset(revision);
-  revision_ = revision;
+  revision_ = last_change_ = revision;
 }
 
 EventRef WatchCache::apply(WatchEvent change, std::chrono::steady_clock::time_point now) {
-  if (change.revision <= revision_) return nullptr;  // replayed after a resumed watch
-  revision_ = change.revision;
+  if (change.revision <= last_change_) return nullptr;  // replayed after a resumed watch
+  if (change.revision <= revision_) {
+    throw ChangeBehindProgress("a change at revision " + std::to_string(change.revision) +
+                               " arrived after progress to revision " + std::to_string(revision_));
+  }
+  revision_ = last_change_ = change.revision;
 
   auto event = std::make_shared<CachedEvent>();
   event->revision = change.revision;

@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -40,6 +41,13 @@ struct ByKey {
 };
 using ObjectSet = std::set<ObjectRef, ByKey>;
 
+// A change arrived at or below a revision that the backend's progress notification had already claimed: reads
+// and watches may have been answered at that revision without it, so the cache cannot go on from here.
+class ChangeBehindProgress : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class WatchCache {
  public:
   WatchCache(std::vector<Indexer> indexers, EventHistory::Limits history_limits);
@@ -47,7 +55,9 @@ class WatchCache {
   // The state of a fresh list at `revision` replaces everything; the history restarts there.
   void replace(std::vector<KeyValue> items, Revision revision);
   // Applies one change from the backend's watch and records it in the history. Returns the event to dispatch,
-  // or null when there is none (a revision already seen, or the delete of an unknown key).
+  // or null when there is none (a change at or below the newest one applied, as a resumed watch may replay, or
+  // the delete of an unknown key). Throws ChangeBehindProgress, changing nothing, for a change newer than every
+  // change applied but not newer than the revision progress reached.
   EventRef apply(WatchEvent change, std::chrono::steady_clock::time_point now);
   // The backend reported progress: everything up to `revision` has been seen.
   void advance(Revision revision);
@@ -76,7 +86,8 @@ class WatchCache {
   std::vector<Index> indexes_;
   ObjectSet objects_;
   EventHistory history_;
-  Revision revision_ = 0;
+  Revision revision_ = 0;      // what the cache has reached: the newest change, list or progress notification
+  Revision last_change_ = 0;   // the newest change applied (or the list's revision)
 };
 
 }  // namespace kapi::storage::cacher

@@ -185,6 +185,25 @@ asio::awaitable<etcdserverpb::StatusResponse> Client::status(etcdserverpb::Statu
                                             [](Endpoint& e, auto... a) { e.maintenance->async()->Status(a...); });
 }
 
+asio::awaitable<std::vector<std::optional<std::string>>> Client::member_versions(std::chrono::milliseconds timeout) {
+  std::vector<std::optional<std::string>> versions;
+  for (const auto& endpoint : endpoints_) {
+    CallSettings settings;
+    settings.deadline = std::chrono::system_clock::now() + timeout;
+    settings.wait_for_ready = true;  // a member still connecting gets until the deadline
+    auto start = [&endpoint](auto... a) { endpoint->maintenance->async()->Status(a...); };
+    etcdserverpb::StatusRequest request;
+    auto call = async_unary<etcdserverpb::StatusResponse>(start, std::move(request), settings);
+    auto result = co_await std::move(call);
+    if (result.status.ok()) {
+      versions.emplace_back(result.response.version());
+    } else {
+      versions.emplace_back(std::nullopt);
+    }
+  }
+  co_return versions;
+}
+
 std::shared_ptr<WatchCall> Client::open_watch() {
   Endpoint& endpoint = *endpoints_[pick_endpoint()];
   CallSettings settings;

@@ -70,6 +70,9 @@ class Client {
   asio::awaitable<etcdserverpb::LeaseGrantResponse> lease_grant(etcdserverpb::LeaseGrantRequest request);
   asio::awaitable<etcdserverpb::LeaseRevokeResponse> lease_revoke(etcdserverpb::LeaseRevokeRequest request);
   asio::awaitable<etcdserverpb::StatusResponse> status(etcdserverpb::StatusRequest request);
+  // Each endpoint's etcd version (Maintenance.Status), asked of every endpoint itself, not failing over; nullopt
+  // for an endpoint that did not answer within `timeout`.
+  asio::awaitable<std::vector<std::optional<std::string>>> member_versions(std::chrono::milliseconds timeout);
 
   // Opens a Watch stream on the endpoint in use. The caller reconnects (open_watch again) when it breaks, after
   // report_broken_watch() so that the next stream tries another endpoint. The caller must cancel() the stream.

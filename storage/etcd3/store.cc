@@ -56,7 +56,8 @@ void require_at_least(Revision minimum, Revision current, const std::string& key
 Store::Store(asio::any_io_executor executor, StoreOptions options)
     : client_(std::make_shared<Client>(std::move(options.client))),
       leases_(client_, options.lease_reuse),
-      watches_(std::make_shared<WatchRegistry>()) {
+      watches_(std::make_shared<WatchRegistry>()),
+      features_(std::make_unique<FeatureSupport>(executor, client_, options.logger)) {
   if (options.compaction_interval > std::chrono::nanoseconds::zero()) {
     compactor_ = std::make_unique<Compactor>(std::move(executor), client_, options.compaction_interval,
                                              options.logger);
@@ -306,9 +307,12 @@ asio::awaitable<Revision> Store::current_revision() {
 }
 
 asio::awaitable<void> Store::request_watch_progress() {
-  watches_->request_progress();
+  // Answers that may run ahead of the events are worse than none: nothing is asked of such an etcd.
+  if (features_->request_watch_progress()) watches_->request_progress();
   co_return;
 }
+
+bool Store::can_request_watch_progress() const { return features_->request_watch_progress(); }
 
 asio::awaitable<void> Store::compact(Revision revision) {
   etcdserverpb::CompactionRequest request;

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "storage/etcd3/client.h"
 #include "storage/etcd3/compactor.h"
+#include "storage/etcd3/feature_support.h"
 #include "storage/etcd3/lease_manager.h"
 #include "storage/etcd3/watcher.h"
 #include "storage/interface.h"
@@ -43,11 +44,10 @@ class Store final : public Interface {
   asio::awaitable<std::unique_ptr<WatchStream>> watch(std::string key, WatchOptions options) override;
   asio::awaitable<std::int64_t> count(std::string key_prefix) override;
   asio::awaitable<Revision> current_revision() override;
+  // Sends nothing until every member is known to answer in order with its events (see feature_support.h).
   asio::awaitable<void> request_watch_progress() override;
-  // No: etcd before 3.4.31 / 3.5.13 (Debian 12 ships 3.4.23) may notify progress to a watcher that has not yet
-  // received the events before it (etcd-io/etcd#15220), so consistent lists read etcd, as kube-apiserver does
-  // with such an etcd.
-  bool progress_proves_delivery() const override { return false; }
+  // Only on etcd 3.4.31, 3.5.13 or later, once every endpoint's version is known (Debian 12 ships 3.4.23).
+  bool can_request_watch_progress() const override;
   asio::awaitable<void> compact(Revision revision) override;
 
   // kube-apiserver's etcd health check: a read of the key "health" succeeds within `timeout`
@@ -55,6 +55,8 @@ class Store final : public Interface {
   asio::awaitable<void> check_health(std::chrono::milliseconds timeout = std::chrono::seconds(2));
 
   Client& client() noexcept { return *client_; }
+  // Every endpoint's version has been read: can_request_watch_progress() is final.
+  bool features_checked() const { return features_->checked(); }
 
  private:
   asio::awaitable<std::optional<KeyValue>> read_current(const std::string& key);
@@ -65,6 +67,7 @@ class Store final : public Interface {
   std::shared_ptr<Client> client_;
   LeaseManager leases_;
   std::shared_ptr<WatchRegistry> watches_;
+  std::unique_ptr<FeatureSupport> features_;
   std::unique_ptr<Compactor> compactor_;
 };
 

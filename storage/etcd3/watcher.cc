@@ -241,8 +241,10 @@ class EtcdWatch final : public WatchStream {
 
   void handle_progress(const etcdserverpb::WatchResponse& response) {
     const Revision revision = response.header().revision();
-    // Periodic notifications go to watches etcd has fully caught up, so they are safe to resume from. The answer
-    // to a progress request is not, on etcd before 3.4.25 (etcd-io/etcd#15220): it may precede older events.
+    // Periodic notifications go to watches etcd has fully caught up, through the same queue as their events, so
+    // they are safe to resume from. Answers to progress requests arrive only from an etcd that orders them with
+    // the events (the store asks no other, see feature_support.h); resuming still goes by events and periodic
+    // notifications alone, which never depend on that check.
     if (response.watch_id() != kProgressRequestWatchId) resume_after_ = std::max(resume_after_, revision);
     if (!options_.progress_notify || revision < last_delivered_) return;
     WatchEvent bookmark;

@@ -25,9 +25,14 @@ class FaultyStore final : public Interface {
  public:
   explicit FaultyStore(Interface& real) : real_(real) {}
 
-  std::atomic<bool> progress_enabled{true};
+  std::atomic<bool> progress_enabled{true};     // false: progress requests are ignored (a faulty backend)
+  std::atomic<bool> progress_supported{true};   // false: a backend that says it cannot be asked (etcd < 3.4.31)
   std::atomic<bool> refuse_watches{false};
   std::atomic<int> watches_opened{0};
+
+  // The next change any watch delivers comes after a Bookmark at `claimed`, as etcd before 3.4.31 could answer
+  // a progress request ahead of the events (etcd-io/etcd#15220).
+  void run_progress_ahead_once(Revision claimed) { lying_bookmark_ = claimed; }
 
   // Ends every watch stream handed out so far, as a dropped connection would.
   void break_watches() {
@@ -63,26 +68,46 @@ class FaultyStore final : public Interface {
       streams_.push_back(stream);
     }
     ++watches_opened;
-    co_return std::make_unique<Forwarded>(stream);
+    co_return std::make_unique<Forwarded>(stream, lying_bookmark_);
   }
   asio::awaitable<std::int64_t> count(std::string key) override { co_return co_await real_.count(std::move(key)); }
   asio::awaitable<Revision> current_revision() override { co_return co_await real_.current_revision(); }
   asio::awaitable<void> request_watch_progress() override {
-    if (progress_enabled) co_await real_.request_watch_progress();
+    if (progress_enabled && progress_supported) co_await real_.request_watch_progress();
   }
+  bool can_request_watch_progress() const override { return progress_supported; }
   asio::awaitable<void> compact(Revision revision) override { co_await real_.compact(revision); }
 
  private:
   class Forwarded final : public WatchStream {
    public:
-    explicit Forwarded(std::shared_ptr<std::unique_ptr<WatchStream>> stream) : stream_(std::move(stream)) {}
-    asio::awaitable<std::optional<WatchEvent>> next() override { co_return co_await (*stream_)->next(); }
+    Forwarded(std::shared_ptr<std::unique_ptr<WatchStream>> stream, std::atomic<Revision>& lying_bookmark)
+        : stream_(std::move(stream)), lying_bookmark_(lying_bookmark) {}
+    asio::awaitable<std::optional<WatchEvent>> next() override {
+      if (held_back_) {
+        std::optional<WatchEvent> event = std::move(*held_back_);
+        held_back_.reset();
+        co_return event;
+      }
+      std::optional<WatchEvent> event = co_await (*stream_)->next();
+      const Revision claimed = event && event->type != WatchEventType::Bookmark ? lying_bookmark_.exchange(0) : 0;
+      if (claimed == 0) co_return event;
+      held_back_ = std::move(event);
+      WatchEvent bookmark;
+      bookmark.type = WatchEventType::Bookmark;
+      bookmark.revision = claimed;
+      bookmark.object.mod_revision = claimed;
+      co_return bookmark;
+    }
     void stop() override { (*stream_)->stop(); }
 
    private:
     std::shared_ptr<std::unique_ptr<WatchStream>> stream_;
+    std::atomic<Revision>& lying_bookmark_;
+    std::optional<std::optional<WatchEvent>> held_back_;
   };
 
+  std::atomic<Revision> lying_bookmark_{0};
   Interface& real_;
   std::mutex mutex_;
   std::vector<std::weak_ptr<std::unique_ptr<WatchStream>>> streams_;

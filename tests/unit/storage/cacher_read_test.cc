@@ -114,6 +114,33 @@ TEST_F(CacherTest, AConsistentListThatCannotCatchUpTimesOutWithoutFallback) {
   }
 }
 
+// With a backend that cannot be asked for progress (etcd before 3.4.31), only an event of this resource could
+// bring the cache to a revision another resource's write made: reads at that revision go to the backend at once
+// instead of waiting out fresh_wait_timeout, and so do consistent lists.
+TEST_F(CacherTest, WithoutProgressRequestsReadsAheadOfTheCacheGoToTheBackend) {
+  CacherOptions options;
+  options.fresh_wait_timeout = 5s;
+  start(options);
+  backend_->progress_supported = false;
+  const KeyValue a = write(pod("a"), "1");
+  const KeyValue other = write_to_backend("/registry/configmaps/ns/x", "v");
+  const std::string ahead = std::to_string(other.mod_revision);
+
+  const auto started = std::chrono::steady_clock::now();
+  const ListResult listed = run(cacher_->list(kPrefix, at(ahead)));
+  EXPECT_EQ(listed.revision, other.mod_revision) << "read from the backend";
+  EXPECT_EQ(keys(listed), std::vector<std::string>{a.key});
+  const std::optional<KeyValue> got = run(cacher_->get(pod("a"), GetOptions{.resource_version = ahead}));
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->value, "1");
+  EXPECT_EQ(run(cacher_->list(kPrefix, at(""))).revision, other.mod_revision);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 2s) << "nobody waited for the cache";
+
+  // What the cache has reached it still serves itself.
+  const SharedListResult cached = run(cacher_->list_shared(kPrefix, at(std::to_string(a.mod_revision))));
+  EXPECT_EQ(cached.revision, a.mod_revision);
+}
+
 TEST_F(CacherTest, AResourceVersionTheCacheNeverReachesIsTooLarge) {
   CacherOptions options;
   options.fresh_wait_timeout = 300ms;

@@ -282,6 +282,48 @@ TEST_F(CacherTest, AnExpiredBackendWatchRelistsAndEndsTheWatchers) {
   EXPECT_EQ(event->revision, d.mod_revision);
 }
 
+// Issue 27: a backend whose progress notification runs ahead of its events (etcd-io/etcd#15220) made the cache
+// take the late change for a replay and drop it: the object never reached the cache, and no watcher ever saw it.
+// The change must not vanish: the cache relists and ends its watchers, whose clients resume or get 410 Gone.
+TEST_F(CacherTest, AChangeBehindAProgressNotificationIsNotDropped) {
+  CacherOptions options;
+  options.retry_initial = 50ms;
+  start(options);
+  const KeyValue a = write(pod("a"), "1");
+  auto stream = watch(kPrefix, from(a.mod_revision));
+
+  const Revision current = run(store_->current_revision());
+  backend_->run_progress_ahead_once(current + 1);  // claims the next write before delivering it
+  const KeyValue b = write(pod("b"), "2");
+  ASSERT_EQ(b.mod_revision, current + 1);
+
+  std::optional<SharedWatchEvent> event = next(*stream);
+  if (event) {
+    // Delivered in order after all: it must be the change itself, never a Bookmark that skips it.
+    EXPECT_EQ(type_name(event->type), std::string("ADDED"));
+    EXPECT_EQ(event->revision, b.mod_revision);
+  }
+  // Either way the cache holds it, and reads at its revision find it.
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  std::optional<KeyValue> found;
+  while (!found && std::chrono::steady_clock::now() < deadline) {
+    found = run(cacher_->get(pod("b"), GetOptions{.resource_version = "0", .ignore_not_found = true}));
+    if (!found) std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_TRUE(found) << "the change was dropped from the cache";
+  EXPECT_EQ(found->mod_revision, b.mod_revision);
+  const ListResult listed = run(cacher_->list(kPrefix, ListOptions{.resource_version = std::to_string(b.mod_revision)}));
+  EXPECT_EQ(listed.items.size(), 2u);
+  if (!event) {
+    // The watch ended instead: its client resumes from the last revision it saw, which the relisted cache's
+    // history no longer covers, so it is told 410 Gone and relists; it is never silently resumed past `b`.
+    auto resumed = watch(kPrefix, from(a.mod_revision));
+    auto gone = next(*resumed);
+    ASSERT_TRUE(gone && gone->error);
+    EXPECT_EQ(gone->error->code(), ErrorCode::Expired);
+  }
+}
+
 TEST_F(CacherTest, AStreamOutlivesItsCacher) {
   start();
   auto stream = watch(kPrefix, from(0));

@@ -133,14 +133,48 @@ TEST_P(StorageConformance, ProgressNotificationsReachOnlyWatchesThatAskedForThem
   const KeyValue b = create(key("/other/b"), "2");  // moves the revision without touching the watched keys
 
   run(store().request_watch_progress());
-  std::optional<WatchEvent> bookmark = next(*notified);
-  ASSERT_TRUE(bookmark);
-  EXPECT_EQ(type_name(bookmark->type), std::string("BOOKMARK"));
-  EXPECT_GE(bookmark->revision, b.mod_revision) << "progress covers revisions outside the watched range";
+  if (store().can_request_watch_progress()) {
+    std::optional<WatchEvent> bookmark = next(*notified);
+    ASSERT_TRUE(bookmark);
+    EXPECT_EQ(type_name(bookmark->type), std::string("BOOKMARK"));
+    EXPECT_GE(bookmark->revision, b.mod_revision) << "progress covers revisions outside the watched range";
+  }
+  // A backend that cannot promise to answer after the events before it (etcd before 3.4.31) sends nothing:
+  // the next thing either watch delivers is the next change.
 
   const KeyValue c = create(key("/pods/ns/c"), "3");
   const WatchEvent added = expect_event(*plain, WatchEventType::Added, key("/pods/ns/c"), "3");
   EXPECT_EQ(added.revision, c.mod_revision);
+  const WatchEvent also_added = expect_event(*notified, WatchEventType::Added, key("/pods/ns/c"), "3");
+  EXPECT_EQ(also_added.revision, c.mod_revision);
+}
+
+// Issue 27: a progress notification is a promise that every event up to its revision has been delivered. A
+// watch resumed from an old revision is still catching up when the request is answered; no Bookmark may come
+// before an event it claims to cover (etcd before 3.4.31 answers ahead, so kapi's etcd3 store asks it nothing).
+TEST_P(StorageConformance, NoBookmarkRunsAheadOfTheEventsOfAWatchThatIsCatchingUp) {
+  const KeyValue first = create(key("/late/0"), "v");
+  constexpr int kBacklog = 200;
+  for (int i = 1; i < kBacklog; ++i) create(key("/late/" + std::to_string(i)), "v");
+  const Revision newest = current_revision();
+
+  WatchOptions notified = from(std::to_string(first.mod_revision - 1));
+  notified.progress_notify = true;
+  auto stream = watch(key("/late"), notified);
+  run(store().request_watch_progress());
+  Revision delivered = 0;
+  for (int events = 0; events < kBacklog;) {
+    std::optional<WatchEvent> event = next(*stream);
+    ASSERT_TRUE(event) << "after " << events << " events";
+    if (event->type == WatchEventType::Bookmark) {
+      EXPECT_LE(event->revision, delivered) << "a Bookmark at " << event->revision << " came before the event at "
+                                            << delivered + 1;
+      continue;
+    }
+    delivered = event->revision;
+    ++events;
+  }
+  EXPECT_EQ(delivered, newest);
 }
 
 TEST_P(StorageConformance, StoppedWatchEnds) {
