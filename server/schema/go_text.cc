@@ -101,29 +101,6 @@ int base64_value(char c) {
   return -1;
 }
 
-// The length of the valid UTF-8 sequence at text[at], or 0 when it is not one (as Go's utf8.DecodeRuneInString
-// judges: no overlong forms, no surrogates, nothing above U+10FFFF).
-std::size_t utf8_sequence(std::string_view text, std::size_t at) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(at);
-  if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
-  else if (lead == 0xE0) length = 3, low = 0xA0;
-  else if (lead == 0xED) length = 3, high = 0x9F;
-  else if (lead >= 0xE1 && lead <= 0xEF) length = 3;
-  else if (lead == 0xF0) length = 4, low = 0x90;
-  else if (lead == 0xF4) length = 4, high = 0x8F;
-  else if (lead >= 0xF1 && lead <= 0xF3) length = 4;
-  else return 0;
-  if (at + length > text.size()) return 0;
-  if (byte(at + 1) < low || byte(at + 1) > high) return 0;
-  for (std::size_t i = 2; i < length; ++i)
-    if (byte(at + i) < 0x80 || byte(at + i) > 0xBF) return 0;
-  return length;
-}
-
 }  // namespace
 
 std::optional<UnixTime> parse_rfc3339(std::string_view text) {
@@ -292,21 +269,6 @@ std::optional<std::string> base64_decode(std::string_view text) {
     out += static_cast<char>(group >> 16 & 0xFF);
     if (padding < 2) out += static_cast<char>(group >> 8 & 0xFF);
     if (padding < 1) out += static_cast<char>(group & 0xFF);
-  }
-  return out;
-}
-
-std::string valid_utf8(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    if (const std::size_t length = utf8_sequence(text, i); length > 0) {
-      out.append(text.substr(i, length));
-      i += length;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
   }
   return out;
 }

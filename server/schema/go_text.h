@@ -1,8 +1,7 @@
 #pragma once
 // The text forms Go gives values in Kubernetes' JSON, exactly as the Go library writes and reads them: RFC 3339
-// times (metav1.Time, MicroTime), time.Duration strings, encoding/json's base64 for []byte, and its handling of
-// invalid UTF-8. The transcoder needs them byte for byte, so that a protobuf client and a JSON client see the same
-// object.
+// times (metav1.Time, MicroTime), time.Duration strings and encoding/json's base64 for []byte. The transcoder
+// needs them byte for byte, so that a protobuf client and a JSON client see the same object.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,8 +36,5 @@ std::string format_go_duration(std::int64_t nanoseconds);
 std::string base64_encode(std::string_view bytes);
 // As encoding/json reads []byte: standard alphabet with padding, CR and LF ignored. std::nullopt when malformed.
 std::optional<std::string> base64_decode(std::string_view text);
-
-// The text with every invalid UTF-8 sequence replaced by U+FFFD, as encoding/json writes Go strings.
-std::string valid_utf8(std::string_view text);
 
 }  // namespace kapi::schema

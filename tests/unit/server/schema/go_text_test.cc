@@ -84,13 +84,5 @@ TEST(GoTextTest, Base64AsEncodingJson) {
   for (const char* bad : {"Zg", "Zg=", "Z===", "Zg==Zg==", "Zm9v!A==", "Zm-_"}) EXPECT_FALSE(base64_decode(bad)) << bad;
 }
 
-TEST(GoTextTest, InvalidUtf8BecomesReplacementCharacters) {
-  EXPECT_EQ(valid_utf8("h\xC3\xA9llo \xF0\x9F\x98\x80"), "h\xC3\xA9llo \xF0\x9F\x98\x80");
-  EXPECT_EQ(valid_utf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
-  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
-  EXPECT_EQ(valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");               // overlong '/'
-  EXPECT_EQ(valid_utf8("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");               // truncated
-}
-
 }  // namespace
 }  // namespace kapi::schema
