@@ -1,7 +1,7 @@
 #include "server/authentication/service_account.h"
 
+#include "base/go_quote.h"
 #include "server/schema/go_text.h"
-#include "server/selectors/go_strings.h"
 
 #include <boost/json.hpp>
 #include <openssl/rand.h>
@@ -13,7 +13,6 @@ namespace kapi::authentication {
 namespace {
 
 namespace json = boost::json;
-namespace go = selectors::go;
 using namespace std::chrono_literals;
 
 // go-jose's jwt.DefaultLeeway: clocks of issuer and server may differ this much.
@@ -133,8 +132,8 @@ asio::awaitable<Result> ServiceAccountTokenAuthenticator::authenticate_token(std
   const Audiences& requested = audiences.empty() ? options_.api_audiences : audiences;
   Audiences valid_for = intersect(token_audiences, requested);
   if (valid_for.empty() && !options_.api_audiences.empty())
-    co_return Result::failed("token audiences " + go::quote_list(token_audiences) + " is invalid for the target audiences " +
-                             go::quote_list(requested));
+    co_return Result::failed("token audiences " + base::go_quote_list(token_audiences) + " is invalid for the target audiences " +
+                             base::go_quote_list(requested));
 
   // One co_await per statement, and no temporaries in it: g++ 12 miscompiles both.
   Result result;

@@ -1,6 +1,6 @@
 #include "server/selectors/label_selector.h"
 
-#include "server/selectors/go_strings.h"
+#include "base/go_quote.h"
 #include "server/validation/names.h"
 
 #include <algorithm>
@@ -80,7 +80,7 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 std::string invalid_value(std::string_view path, std::string_view value, std::string_view detail) {
   std::string message(path);
   message += ": Invalid value: ";
-  message += go::quote(value);
+  message += base::go_quote(value);
   message += ": ";
   message += detail;
   return message;

@@ -1,8 +1,8 @@
 #include "server/apis/flowcontrol/flowcontrol_validation.h"
 
+#include "base/go_quote.h"
 #include "server/flowcontrol/bootstrap_configuration.h"
 #include "server/registry/object_meta.h"
-#include "server/selectors/go_strings.h"
 #include "server/validation/names.h"
 
 #include <boost/json.hpp>
@@ -210,7 +210,7 @@ PriorityLevelConfigurationSpec priority_level_spec_of(const json::object& priori
 
 // ---- Go's %#v of the internal types. ----
 
-std::string go(const std::string& text) { return selectors::go::quote(text); }
+std::string go(const std::string& text) { return base::go_quote(text); }
 
 std::string go(const Slice<std::string>& slice) {
   if (slice.nil) return "[]string(nil)";

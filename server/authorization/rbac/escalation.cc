@@ -1,8 +1,8 @@
 #include "server/authorization/rbac/escalation.h"
 
+#include "base/go_quote.h"
 #include "server/apierrors/errors.h"
 #include "server/authorization/rbac/policy_fields.h"
-#include "server/selectors/go_strings.h"
 
 #include <boost/json.hpp>
 
@@ -16,7 +16,6 @@ namespace {
 
 namespace json = boost::json;
 using namespace fields;
-namespace go = selectors::go;
 constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
 
 bool has(const std::vector<std::string>& set, std::string_view item) {
@@ -109,11 +108,11 @@ std::vector<PolicyRule> uncovered_rules(const std::vector<PolicyRule>& owner, co
 
 std::string compact_string(const PolicyRule& rule) {
   std::vector<std::string> parts;
-  if (!rule.api_groups.empty()) parts.push_back("APIGroups:" + go::quote_list(rule.api_groups));
-  if (!rule.resources.empty()) parts.push_back("Resources:" + go::quote_list(rule.resources));
-  if (!rule.non_resource_urls.empty()) parts.push_back("NonResourceURLs:" + go::quote_list(rule.non_resource_urls));
-  if (!rule.resource_names.empty()) parts.push_back("ResourceNames:" + go::quote_list(rule.resource_names));
-  if (!rule.verbs.empty()) parts.push_back("Verbs:" + go::quote_list(rule.verbs));
+  if (!rule.api_groups.empty()) parts.push_back("APIGroups:" + base::go_quote_list(rule.api_groups));
+  if (!rule.resources.empty()) parts.push_back("Resources:" + base::go_quote_list(rule.resources));
+  if (!rule.non_resource_urls.empty()) parts.push_back("NonResourceURLs:" + base::go_quote_list(rule.non_resource_urls));
+  if (!rule.resource_names.empty()) parts.push_back("ResourceNames:" + base::go_quote_list(rule.resource_names));
+  if (!rule.verbs.empty()) parts.push_back("Verbs:" + base::go_quote_list(rule.verbs));
   std::string text = "{";
   for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
   return text + "}";
@@ -138,7 +137,7 @@ void EscalationCheck::confirm_no_escalation(const filters::UserInfo& user, const
   if (missing.empty()) return;
   std::set<std::string> descriptions;  // sets.NewString(...).List(): sorted, each once
   for (const auto& rule : missing) descriptions.insert(compact_string(rule));
-  std::string message = "user " + go::quote(user.name) + " (groups=" + go::quote_list(user.groups) +
+  std::string message = "user " + base::go_quote(user.name) + " (groups=" + base::go_quote_list(user.groups) +
                         ") is attempting to grant RBAC permissions not currently held:";
   for (const auto& description : descriptions) message += "\n" + description;
   if (!held.errors.empty()) {
