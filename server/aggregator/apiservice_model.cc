@@ -1,8 +1,7 @@
 #include "server/aggregator/apiservice_model.h"
 
+#include "base/base64.h"
 #include "server/registry/object_meta.h"
-
-#include <openssl/evp.h>
 
 #include <boost/json.hpp>
 
@@ -25,25 +24,6 @@ std::int64_t int_at(const json::object& object, std::string_view key, std::int64
   return fallback;
 }
 
-// []byte fields travel as base64 in JSON.
-std::string decode_base64(std::string_view encoded) {
-  std::string compact;
-  for (char c : encoded)
-    if (c != '\n' && c != '\r' && c != ' ') compact += c;
-  if (compact.empty() || compact.size() % 4 != 0) return {};
-  std::string out(compact.size() / 4 * 3, '\0');
-  const int written = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                      reinterpret_cast<const unsigned char*>(compact.data()),
-                                      static_cast<int>(compact.size()));
-  if (written < 0) return {};
-  std::size_t size = static_cast<std::size_t>(written);
-  // EVP_DecodeBlock counts the padding as zero bytes.
-  if (compact.ends_with("==")) size -= 2;
-  else if (compact.ends_with("=")) size -= 1;
-  out.resize(size);
-  return out;
-}
-
 }  // namespace
 
 ApiService parse_apiservice(const json::object& apiservice) {
@@ -59,7 +39,7 @@ ApiService parse_apiservice(const json::object& apiservice) {
                                      std::string(registry::string_field(*service, "name")),
                                      static_cast<std::int32_t>(int_at(*service, "port", 443))};
     }
-    out.ca_bundle_pem = decode_base64(registry::string_field(*spec, "caBundle"));
+    out.ca_bundle_pem = base::base64_decode(registry::string_field(*spec, "caBundle")).value_or("");
     if (const json::value* insecure = spec->if_contains("insecureSkipTLSVerify"); insecure && insecure->is_bool())
       out.insecure_skip_tls_verify = insecure->as_bool();
   }

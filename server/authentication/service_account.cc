@@ -1,5 +1,6 @@
 #include "server/authentication/service_account.h"
 
+#include "base/base64.h"
 #include "base/go_quote.h"
 #include "server/schema/go_text.h"
 
@@ -216,7 +217,7 @@ asio::awaitable<Result> ServiceAccountTokenAuthenticator::validate_legacy(const 
   if (!secret) co_return Result::failed("token has been invalidated");
   const json::value* data = secret->if_contains("data");
   const std::string_view stored = string_claim(data ? data->if_object() : nullptr, "token");
-  if (schema::base64_decode(stored).value_or("") != token) co_return Result::failed("token does not match server's copy");
+  if (base::base64_decode(stored).value_or("") != token) co_return Result::failed("token does not match server's copy");
   auto account = co_await still_there("serviceaccounts", namespace_, name, uid);
   if (!account) co_return Result::failed("token has been invalidated");
 

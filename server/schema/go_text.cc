@@ -90,17 +90,6 @@ std::uint64_t prepend_fraction(std::string& out, std::uint64_t value, int precis
   return value;
 }
 
-constexpr std::string_view kBase64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-int base64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
 }  // namespace
 
 std::optional<UnixTime> parse_rfc3339(std::string_view text) {
@@ -224,52 +213,6 @@ std::string format_go_duration(std::int64_t nanoseconds) {
     }
   }
   if (negative) out.insert(0, "-");
-  return out;
-}
-
-std::string base64_encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const std::uint32_t group = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16 |
-                                static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8 |
-                                static_cast<unsigned char>(bytes[i + 2]);
-    for (int shift = 18; shift >= 0; shift -= 6) out += kBase64Alphabet[group >> shift & 63];
-  }
-  if (const std::size_t rest = bytes.size() - i; rest > 0) {
-    std::uint32_t group = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
-    if (rest == 2) group |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
-    out += kBase64Alphabet[group >> 18 & 63];
-    out += kBase64Alphabet[group >> 12 & 63];
-    out += rest == 2 ? kBase64Alphabet[group >> 6 & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
-std::optional<std::string> base64_decode(std::string_view text) {
-  std::string symbols;
-  symbols.reserve(text.size());
-  for (char c : text)
-    if (c != '\r' && c != '\n') symbols += c;
-  if (symbols.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  out.reserve(symbols.size() / 4 * 3);
-  for (std::size_t i = 0; i < symbols.size(); i += 4) {
-    const bool last = i + 4 == symbols.size();
-    int padding = 0;
-    if (last && symbols[i + 3] == '=') padding = symbols[i + 2] == '=' ? 2 : 1;
-    std::uint32_t group = 0;
-    for (int j = 0; j < 4; ++j) {
-      const int value = j >= 4 - padding ? 0 : base64_value(symbols[i + static_cast<std::size_t>(j)]);
-      if (value < 0) return std::nullopt;
-      group = group << 6 | static_cast<std::uint32_t>(value);
-    }
-    out += static_cast<char>(group >> 16 & 0xFF);
-    if (padding < 2) out += static_cast<char>(group >> 8 & 0xFF);
-    if (padding < 1) out += static_cast<char>(group & 0xFF);
-  }
   return out;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The text forms Go gives values in Kubernetes' JSON, exactly as the Go library writes and reads them: RFC 3339
-// times (metav1.Time, MicroTime), time.Duration strings and encoding/json's base64 for []byte. The transcoder
+// times (metav1.Time, MicroTime), and time.Duration strings. The transcoder
 // needs them byte for byte, so that a protobuf client and a JSON client see the same object.
 #include <cstdint>
 #include <optional>
@@ -31,10 +31,5 @@ std::string format_rfc3339_micro(UnixTime time);
 std::optional<std::int64_t> parse_go_duration(std::string_view text);
 // time.Duration.String(): "1h0m0s", "1.5s", "300ms", "2µs", "0s".
 std::string format_go_duration(std::int64_t nanoseconds);
-
-// base64.StdEncoding, as encoding/json writes []byte.
-std::string base64_encode(std::string_view bytes);
-// As encoding/json reads []byte: standard alphabet with padding, CR and LF ignored. std::nullopt when malformed.
-std::optional<std::string> base64_decode(std::string_view text);
 
 }  // namespace kapi::schema

@@ -1,6 +1,7 @@
 // Protobuf to JSON: the fields of a message are read in any order, then written in declaration order (Go's struct
 // order) with Go's omitempty and pointer rules; kube's special types become their strings, numbers and embedded
 // JSON.
+#include "base/base64.h"
 #include "base/utf8.h"
 #include "server/schema/go_text.h"
 #include "server/schema/transcoder_internal.h"
@@ -107,7 +108,7 @@ json::value scalar_json(const pb::FieldDescriptor& field, std::uint64_t bits, st
     case T::TYPE_FLOAT: return finite(std::bit_cast<float>(static_cast<std::uint32_t>(bits)), field);
     case T::TYPE_DOUBLE: return finite(std::bit_cast<double>(bits), field);
     case T::TYPE_STRING: return json::string(base::valid_utf8(bytes));
-    case T::TYPE_BYTES: return json::string(base64_encode(bytes));
+    case T::TYPE_BYTES: return json::string(base::base64_encode(bytes));
     default: throw TranscodeError("proto: unsupported field type of " + field.name());
   }
 }

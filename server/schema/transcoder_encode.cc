@@ -1,5 +1,6 @@
 // JSON to protobuf: fields in field-number order and map keys sorted, as kube's generated marshalers write them;
 // JSON fields the schema does not know are dropped, and a value of the wrong JSON type is an error naming the field.
+#include "base/base64.h"
 #include "server/schema/go_text.h"
 #include "server/schema/transcoder_internal.h"
 #include "server/schema/wire.h"
@@ -139,7 +140,7 @@ void field_wire(const Catalog& catalog, const pb::FieldDescriptor& field, const 
       return;
     case T::TYPE_BYTES: {
       if (!given.is_string() && !given.is_null()) wrong_type(given, field, "[]byte");
-      auto decoded = given.is_null() ? std::optional<std::string>("") : base64_decode(given.get_string());
+      auto decoded = given.is_null() ? std::optional<std::string>("") : base::base64_decode(given.get_string());
       if (!decoded) throw TranscodeError("illegal base64 data in field " + field.containing_type()->name() + "." + json_name(field));
       wire::put_bytes(out, number, *decoded);
       return;

@@ -68,21 +68,5 @@ TEST(GoTextTest, ParsesDurationsAsTimeParseDuration) {
     EXPECT_EQ(parse_go_duration(format_go_duration(value)), value);
 }
 
-TEST(GoTextTest, Base64AsEncodingJson) {
-  EXPECT_EQ(base64_encode(""), "");
-  EXPECT_EQ(base64_encode("f"), "Zg==");
-  EXPECT_EQ(base64_encode("fo"), "Zm8=");
-  EXPECT_EQ(base64_encode("foo"), "Zm9v");
-  EXPECT_EQ(base64_encode(std::string("\x00\xff\xfe", 3)), "AP/+");
-  EXPECT_EQ(base64_decode("Zm9v"), "foo");
-  EXPECT_EQ(base64_decode("Zg=="), "f");
-  EXPECT_EQ(base64_decode("Zm8=\r\n"), "fo");
-  EXPECT_EQ(base64_decode(""), "");
-  std::string all;
-  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
-  EXPECT_EQ(base64_decode(base64_encode(all)), all);
-  for (const char* bad : {"Zg", "Zg=", "Z===", "Zg==Zg==", "Zm9v!A==", "Zm-_"}) EXPECT_FALSE(base64_decode(bad)) << bad;
-}
-
 }  // namespace
 }  // namespace kapi::schema
