@@ -2,7 +2,7 @@
 
 #include "base/base64.h"
 #include "base/go_quote.h"
-#include "server/schema/go_text.h"
+#include "base/go_time.h"
 
 #include <boost/json.hpp>
 #include <openssl/rand.h>
@@ -236,7 +236,7 @@ asio::awaitable<std::optional<json::object>> ServiceAccountTokenAuthenticator::s
   if (!object) co_return std::nullopt;
   // Something deleted longer ago than clocks may differ counts as gone (kube's invalidIfDeletedBefore).
   if (!metadata_string(*object, "deletionTimestamp").empty()) {
-    auto deleted = schema::parse_rfc3339(metadata_string(*object, "deletionTimestamp"));
+    auto deleted = base::parse_rfc3339(metadata_string(*object, "deletionTimestamp"));
     if (!deleted || deleted->seconds < unix_seconds(options_.now() - kLeeway)) co_return std::nullopt;
   }
   if (!uid.empty() && metadata_string(*object, "uid") != uid) co_return std::nullopt;

@@ -2,8 +2,9 @@
 // order) with Go's omitempty and pointer rules; kube's special types become their strings, numbers and embedded
 // JSON.
 #include "base/base64.h"
+#include "base/duration.h"
+#include "base/go_time.h"
 #include "base/utf8.h"
-#include "server/schema/go_text.h"
 #include "server/schema/transcoder_internal.h"
 #include "server/schema/wire.h"
 
@@ -319,7 +320,7 @@ json::value Decoder::special_json(Special special, std::string_view bytes, int d
       // time_proto.go: no bytes is the zero time; Time keeps seconds only.
       if (bytes.empty()) return nullptr;
       SmallMessage time(bytes);
-      UnixTime at{time.integer(1), 0};
+      base::UnixTime at{time.integer(1), 0};
       if (special == Special::kMicroTime) {
         // time.Unix normalizes nanoseconds outside [0, 1e9) into the seconds.
         const auto nanos = static_cast<std::int64_t>(static_cast<std::int32_t>(time.integer(2)));
@@ -327,10 +328,10 @@ json::value Decoder::special_json(Special special, std::string_view bytes, int d
         at.seconds += carry;
         at.nanos = static_cast<std::int32_t>(nanos - carry * 1'000'000'000);
       }
-      if (at.seconds == kZeroTimeSeconds && at.nanos == 0) return nullptr;
-      return json::string(special == Special::kTime ? format_rfc3339(at.seconds) : format_rfc3339_micro(at));
+      if (at.seconds == base::kZeroTimeSeconds && at.nanos == 0) return nullptr;
+      return json::string(special == Special::kTime ? base::format_rfc3339(at.seconds) : base::format_rfc3339_micro(at));
     }
-    case Special::kDuration: return json::string(format_go_duration(SmallMessage(bytes).integer(1)));
+    case Special::kDuration: return json::string(base::format_go_duration(std::chrono::nanoseconds(SmallMessage(bytes).integer(1))));
     case Special::kQuantity: {
       auto text = SmallMessage(bytes).string(1);
       return json::string(text ? base::valid_utf8(*text) : "0");

@@ -1,13 +1,15 @@
 #pragma once
-// The text forms Go gives values in Kubernetes' JSON, exactly as the Go library writes and reads them: RFC 3339
-// times (metav1.Time, MicroTime), and time.Duration strings. The transcoder
-// needs them byte for byte, so that a protobuf client and a JSON client see the same object.
+// Times in the text forms Go's time package writes and reads: RFC 3339 for metav1.Time ("2006-01-02T15:04:05Z")
+// and metav1.MicroTime ("2006-01-02T15:04:05.000000Z"), and net/http's TimeFormat for Date and Expires headers.
+// Computed from the proleptic Gregorian calendar, so every year 0001..9999 works and nothing depends on the C
+// library's time zone or locale.
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace kapi::schema {
+namespace kapi::base {
 
 // Seconds since the Unix epoch and the nanoseconds into that second (0..999999999), as protobuf Timestamps count.
 struct UnixTime {
@@ -15,6 +17,8 @@ struct UnixTime {
   std::int32_t nanos = 0;
   friend bool operator==(const UnixTime&, const UnixTime&) = default;
 };
+
+UnixTime unix_time(std::chrono::system_clock::time_point time);
 
 // time.Time{}: what Go's IsZero means (0001-01-01T00:00:00Z); metav1.Time writes it as JSON null.
 inline constexpr std::int64_t kZeroTimeSeconds = -62135596800;
@@ -27,9 +31,7 @@ std::string format_rfc3339(std::int64_t seconds);
 // t.UTC().Format("2006-01-02T15:04:05.000000Z07:00"): six fractional digits, truncated (metav1.MicroTime).
 std::string format_rfc3339_micro(UnixTime time);
 
-// time.ParseDuration: "1h2m3.5s", "-300ms", "1µs", "0"; nanoseconds, std::nullopt when malformed or beyond int64.
-std::optional<std::int64_t> parse_go_duration(std::string_view text);
-// time.Duration.String(): "1h0m0s", "1.5s", "300ms", "2µs", "0s".
-std::string format_go_duration(std::int64_t nanoseconds);
+// t.UTC().Format(http.TimeFormat): "Mon, 02 Jan 2006 15:04:05 GMT", the form of Date and Expires headers.
+std::string format_http_date(std::int64_t seconds);
 
-}  // namespace kapi::schema
+}  // namespace kapi::base
