@@ -1,30 +1,16 @@
 #include "server/aggregator/apiservice_model.h"
 
 #include "base/base64.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
 
 namespace kapi::aggregator {
-namespace {
 
 namespace json = boost::json;
-
-const json::object* object_at(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value && value->is_object() ? &value->get_object() : nullptr;
-}
-
-std::int64_t int_at(const json::object& object, std::string_view key, std::int64_t fallback = 0) {
-  const json::value* value = object.if_contains(key);
-  if (!value) return fallback;
-  if (value->is_int64()) return value->get_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
-  return fallback;
-}
-
-}  // namespace
+using registry::fields::int_at;
+using registry::fields::object_at;
 
 ApiService parse_apiservice(const json::object& apiservice) {
   ApiService out;
@@ -32,12 +18,12 @@ ApiService parse_apiservice(const json::object& apiservice) {
   if (const json::object* spec = object_at(apiservice, "spec")) {
     out.group = std::string(registry::string_field(*spec, "group"));
     out.version = std::string(registry::string_field(*spec, "version"));
-    out.group_priority = static_cast<int>(int_at(*spec, "groupPriorityMinimum"));
-    out.version_priority = static_cast<int>(int_at(*spec, "versionPriority"));
+    out.group_priority = static_cast<int>(int_at(*spec, "groupPriorityMinimum").value_or(0));
+    out.version_priority = static_cast<int>(int_at(*spec, "versionPriority").value_or(0));
     if (const json::object* service = object_at(*spec, "service")) {
       out.service = ServiceReference{std::string(registry::string_field(*service, "namespace")),
                                      std::string(registry::string_field(*service, "name")),
-                                     static_cast<std::int32_t>(int_at(*service, "port", 443))};
+                                     static_cast<std::int32_t>(int_at(*service, "port").value_or(443))};
     }
     out.ca_bundle_pem = base::base64_decode(registry::string_field(*spec, "caBundle")).value_or("");
     if (const json::value* insecure = spec->if_contains("insecureSkipTLSVerify"); insecure && insecure->is_bool())

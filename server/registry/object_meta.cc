@@ -1,6 +1,7 @@
 #include "server/registry/object_meta.h"
 
 #include "base/go_time.h"
+#include "server/registry/json_fields.h"
 
 #include <openssl/rand.h>
 
@@ -93,9 +94,7 @@ boost::json::object& metadata_of(boost::json::object& object) {
 }
 
 std::string_view string_field(const boost::json::object& object, std::string_view key) {
-  auto it = object.find(key);
-  if (it == object.end() || !it->value().is_string()) return {};
-  return it->value().as_string();
+  return fields::string_at(object, key);
 }
 
 std::string_view meta_string(const boost::json::object& object, std::string_view key) {

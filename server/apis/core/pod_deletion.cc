@@ -2,14 +2,14 @@
 
 #include "base/go_time.h"
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <chrono>
 
 namespace kapi::apis::core {
 
-using namespace fields;
+using namespace registry::fields;
 
 std::optional<json::object> graceful_pod_deletion(const json::object& pod,
                                                   std::optional<std::int64_t> grace_period_seconds) {

@@ -2,14 +2,14 @@
 
 #include "base/go_time.h"
 #include "server/apierrors/errors.h"
-#include "server/apis/core/json_fields.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
 
 namespace kapi::apis::core {
 namespace {
 
-using namespace fields;
+using namespace registry::fields;
 using authentication::ObjectReference;
 
 constexpr std::int64_t kDefaultExpirationSeconds = 3600;           // SetDefaults_TokenRequestSpec

@@ -2,9 +2,9 @@
 // and the service REST's IP family init do it, validated by ValidateService/ValidateServiceUpdate, given a
 // cluster IP and node ports by the ServiceAllocator, printed as printService prints it.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
@@ -17,7 +17,7 @@
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace registry::fields;
 using core::append;
 using validation::ErrorList;
 using validation::Path;
