@@ -30,21 +30,6 @@ std::size_t base64_length(const json::object* object, std::string_view key) {
   return text.size() / 4 * 3 + (text.size() % 4 ? text.size() % 4 - 1 : 0) - padding;
 }
 
-// utilvalidation.IsDNS1035Label: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63 characters.
-std::vector<std::string> is_dns1035_label(std::string_view value) {
-  std::vector<std::string> errors;
-  if (value.size() > 63) errors.push_back("must be no more than 63 characters");
-  auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  bool valid = !value.empty() && value.front() >= 'a' && value.front() <= 'z' && lower_alnum(value.back());
-  for (char c : value) valid = valid && (lower_alnum(c) || c == '-');
-  if (!valid)
-    errors.push_back(
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-        "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
-        "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-  return errors;
-}
-
 // spec.service as the internal type sees it: nil when absent or null.
 const json::object* service_of(const json::object& apiservice) {
   const json::object* spec = object_at(apiservice, "spec");
@@ -154,7 +139,7 @@ ErrorList validate_apiservice(const json::object& apiservice) {
   if (!group.empty())
     for (const auto& message : validation::is_dns1123_subdomain(group))
       errors.push_back(validation::invalid(Path("spec").child("group"), group, message));
-  for (const auto& message : is_dns1035_label(version))
+  for (const auto& message : validation::is_dns1035_label(version))
     errors.push_back(validation::invalid(Path("spec").child("version"), version, message));
 
   const std::int64_t group_priority = int_or_zero(spec, "groupPriorityMinimum");

@@ -60,22 +60,6 @@ std::string join(const std::vector<std::string>& values, std::string_view separa
   return out;
 }
 
-// utilvalidation.IsDNS1035Label.
-std::vector<std::string> is_dns1035_label(std::string_view value) {
-  std::vector<std::string> errors;
-  if (value.size() > 63) errors.push_back("must be no more than 63 characters");
-  auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  bool valid = !value.empty() && value.front() >= 'a' && value.front() <= 'z' && lower_alnum(value.back());
-  for (char c : value)
-    if (!lower_alnum(c) && c != '-') valid = false;
-  if (!valid)
-    errors.push_back(
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-        "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
-        "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-  return errors;
-}
-
 // Go's %#v of a []string.
 std::string go_string_slice(const json::object& object, std::string_view key) {
   const json::array* values = array_at(object, key);
@@ -247,24 +231,24 @@ ErrorList validate_names(const json::object& names, const Path& path) {
   ErrorList errors;
   std::string plural(string_at(names, "plural")), singular(string_at(names, "singular"));
   std::string kind(string_at(names, "kind")), list_kind(string_at(names, "listKind"));
-  if (auto e = is_dns1035_label(plural); !plural.empty() && !e.empty())
+  if (auto e = validation::is_dns1035_label(plural); !plural.empty() && !e.empty())
     errors.push_back(validation::invalid(path.child("plural"), plural, join(e, ",")));
-  if (auto e = is_dns1035_label(singular); !singular.empty() && !e.empty())
+  if (auto e = validation::is_dns1035_label(singular); !singular.empty() && !e.empty())
     errors.push_back(validation::invalid(path.child("singular"), singular, join(e, ",")));
-  if (auto e = is_dns1035_label(to_lower(kind)); !kind.empty() && !e.empty())
+  if (auto e = validation::is_dns1035_label(to_lower(kind)); !kind.empty() && !e.empty())
     errors.push_back(validation::invalid(path.child("kind"), kind, "may have mixed case, but should otherwise match: " + join(e, ",")));
-  if (auto e = is_dns1035_label(to_lower(list_kind)); !list_kind.empty() && !e.empty())
+  if (auto e = validation::is_dns1035_label(to_lower(list_kind)); !list_kind.empty() && !e.empty())
     errors.push_back(
         validation::invalid(path.child("listKind"), list_kind, "may have mixed case, but should otherwise match: " + join(e, ",")));
   auto short_names = strings_member(names, "shortNames");
   for (std::size_t i = 0; i < short_names.size(); ++i)
-    if (auto e = is_dns1035_label(short_names[i]); !e.empty())
+    if (auto e = validation::is_dns1035_label(short_names[i]); !e.empty())
       errors.push_back(validation::invalid(path.child("shortNames").index(i), short_names[i], join(e, ",")));
   if (!kind.empty() && kind == list_kind)
     errors.push_back(validation::invalid(path.child("listKind"), list_kind, "kind and listKind may not be the same"));
   auto categories = strings_member(names, "categories");
   for (std::size_t i = 0; i < categories.size(); ++i)
-    if (auto e = is_dns1035_label(categories[i]); !e.empty())
+    if (auto e = validation::is_dns1035_label(categories[i]); !e.empty())
       errors.push_back(validation::invalid(path.child("categories").index(i), categories[i], join(e, ",")));
   return errors;
 }
@@ -534,7 +518,7 @@ ErrorList validate_spec(const Spec& spec, const Options& opts, const Path& path)
     Path version_path = path.child("versions").index(i);
     if (v.storage) ++storage_count;
     if (!seen.insert(v.name).second) unique = false;
-    if (auto e = is_dns1035_label(v.name); !e.empty())
+    if (auto e = validation::is_dns1035_label(v.name); !e.empty())
       errors.push_back(validation::invalid(version_path.child("name"), v.name, join(e, ",")));
     // validateCustomResourceDefinitionVersion.
     std::string warning = v.deprecation_warning && v.deprecation_warning->is_string()
@@ -553,7 +537,7 @@ ErrorList validate_spec(const Spec& spec, const Options& opts, const Path& path)
                                                "must have exactly one version marked as storage version"));
   // The internal spec.version is versions[0].name.
   if (!spec.versions.empty() && !spec.versions[0].name.empty())
-    if (auto e = is_dns1035_label(spec.versions[0].name); !e.empty())
+    if (auto e = validation::is_dns1035_label(spec.versions[0].name); !e.empty())
       errors.push_back(validation::invalid(path.child("version"), spec.versions[0].name, join(e, ",")));
 
   Path names_path = path.child("names");

@@ -22,11 +22,6 @@ using core::append;
 using validation::ErrorList;
 using validation::Path;
 
-const char kDns1035Message[] =
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-    "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation "
-    "is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-
 bool externally_accessible(const json::object* spec) {
   const std::string_view type = string_at(spec, "type");
   const json::array* external_ips = spec ? array_at(*spec, "externalIPs") : nullptr;
@@ -113,8 +108,9 @@ ErrorList validate_service(const json::object& service) {
   ErrorList errors;
   // Service names are DNS-1035 labels; the Store has checked them as DNS-1123 labels already.
   const std::string_view name = registry::meta_string(service, "name");
-  if (!name.empty() && validation::is_dns1123_label(name).empty() && !(name.front() >= 'a' && name.front() <= 'z'))
-    errors.push_back(validation::invalid(Path("metadata").child("name"), name, kDns1035Message));
+  if (!name.empty() && validation::is_dns1123_label(name).empty())
+    for (std::string& message : validation::is_dns1035_label(name))
+      errors.push_back(validation::invalid(Path("metadata").child("name"), name, std::move(message)));
 
   static const json::object kEmpty;
   const json::object* spec_ptr = object_at(service, "spec");
