@@ -92,6 +92,12 @@ std::string go_quote_list(const std::vector<std::string>& items) {
   return text + "]";
 }
 
+std::string go_string_slice(const std::vector<std::string>& items) {
+  std::string text = "[]string{";
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + go_quote(items[i]);
+  return text + "}";
+}
+
 std::string go_quote_rune(char32_t rune) {
   if (rune > 0x10FFFF || (rune >= 0xD800 && rune <= 0xDFFF)) rune = kRuneError;
   std::string out = "'";

@@ -14,6 +14,9 @@ std::string go_quote(std::string_view text);
 // fmt's %q of a []string: ["a" "b"], each item as go_quote writes it.
 std::string go_quote_list(const std::vector<std::string>& items);
 
+// fmt's %#v of a non-nil []string, as field errors print a list value: []string{"a", "b"}.
+std::string go_string_slice(const std::vector<std::string>& items);
+
 // strconv.QuoteRune: 'x', with the same escapes as go_quote and \' for the quote itself.
 std::string go_quote_rune(char32_t rune);
 

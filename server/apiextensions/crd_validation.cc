@@ -63,14 +63,7 @@ std::string join(const std::vector<std::string>& values, std::string_view separa
 // Go's %#v of a []string.
 std::string go_string_slice(const json::object& object, std::string_view key) {
   const json::array* values = array_at(object, key);
-  if (!values) return "[]string(nil)";
-  std::string out = "[]string{";
-  bool first = true;
-  for (const auto& value : *values) {
-    out += (first ? "" : ", ") + validation::quoted(value.is_string() ? std::string_view(value.as_string()) : "");
-    first = false;
-  }
-  return out + "}";
+  return values ? registry::fields::go_string_slice(values) : "[]string(nil)";
 }
 
 // --- the internal view: per-version fields that are identical everywhere move to the spec -----------------------

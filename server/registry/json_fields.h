@@ -2,6 +2,8 @@
 // Reading and writing the members of a decoded object, as every resource's strategy, validation and controller do
 // it: a missing member and a member of the wrong JSON type read the same (nullptr, "", 0, false), as Go's zero
 // values do after decoding. Bodies are already conformed to their schema, so a wrong type only comes from stored data.
+#include "base/go_quote.h"
+
 #include <boost/json.hpp>
 
 #include <cstdint>
@@ -152,20 +154,13 @@ inline void keep_status(json::object& object, const json::object& old) {
   else object.erase("status");
 }
 
-// Go's %#v of a []string, as field errors print a list value: []string{"a", "b"}.
+// Go's %#v of a []string member, as field errors print a list value: []string{"a", "b"} (anything not a string
+// as "", a missing array as empty).
 inline std::string go_string_slice(const json::array* values) {
-  std::string out = "[]string{";
-  if (values) {
-    bool first = true;
-    for (const auto& value : *values) {
-      if (!first) out += ", ";
-      first = false;
-      out += '"';
-      if (value.is_string()) out += value.as_string();
-      out += '"';
-    }
-  }
-  return out + "}";
+  std::vector<std::string> items;
+  if (values)
+    for (const auto& value : *values) items.emplace_back(value.is_string() ? std::string_view(value.as_string()) : "");
+  return base::go_string_slice(items);
 }
 
 }  // namespace kapi::registry::fields

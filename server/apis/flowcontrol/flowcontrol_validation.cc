@@ -185,10 +185,7 @@ PriorityLevelConfigurationSpec priority_level_spec_of(const json::object& priori
 std::string go(const std::string& text) { return base::go_quote(text); }
 
 std::string go(const Slice<std::string>& slice) {
-  if (slice.nil) return "[]string(nil)";
-  std::string out = "[]string{";
-  for (std::size_t i = 0; i < slice.items.size(); ++i) out += (i ? ", " : "") + go(slice.items[i]);
-  return out + "}";
+  return slice.nil ? "[]string(nil)" : base::go_string_slice(slice.items);
 }
 
 template <typename T, typename Print>

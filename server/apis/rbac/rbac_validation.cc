@@ -17,23 +17,12 @@ namespace json = boost::json;
 using validation::ErrorList;
 using validation::Path;
 using registry::fields::array_at;
+using registry::fields::go_string_slice;
 using registry::fields::object_or_empty;
 
 std::size_t size_at(const json::object& object, std::string_view key) {
   const json::array* array = array_at(object, key);
   return array ? array->size() : 0;
-}
-
-// Go's %#v of a []string, as field.Invalid prints a list value: []string{"/healthz", "/api"}.
-std::string go_string_slice(const json::array* values) {
-  std::string out = "[]string{";
-  if (values)
-    for (std::size_t i = 0; i < values->size(); ++i) {
-      if (i) out += ", ";
-      const json::string* value = (*values)[i].if_string();
-      out += validation::quoted(value ? std::string_view(*value) : std::string_view());
-    }
-  return out + "}";
 }
 
 // Go's %#v of an rbac.RoleRef, as "cannot change roleRef" prints it.

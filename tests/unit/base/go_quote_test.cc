@@ -40,6 +40,11 @@ TEST(GoQuoteTest, QuotesListsAsPercentQOfAStringSlice) {
   EXPECT_EQ(go_quote_list({"a", "b c", "\""}), R"(["a" "b c" "\""])");
 }
 
+TEST(GoQuoteTest, PrintsStringSlicesAsPercentSharpV) {
+  EXPECT_EQ(go_string_slice({}), "[]string{}");
+  EXPECT_EQ(go_string_slice({"/healthz", "a\"b"}), R"([]string{"/healthz", "a\"b"})");
+}
+
 TEST(GoQuoteTest, QuotesRunesAsStrconvQuoteRune) {
   EXPECT_EQ(go_quote_rune(U'x'), "'x'");
   EXPECT_EQ(go_quote_rune(U'\''), R"('\'')");
