@@ -1,5 +1,6 @@
 #include "filters/impersonation.h"
 
+#include "base/go_quote.h"
 #include "server/http/query.h"
 #include "server/http/sanitize.h"
 #include "server/http/status_response.h"
@@ -57,24 +58,13 @@ std::string go_object_reference(const ImpersonationRequest& request) {
   return out;
 }
 
-// Go's %q for the request URI; llhttp refuses control bytes in a request target, so quotes and backslashes are all
-// that need escaping.
-std::string go_quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // responsewriters.InternalError: kube answers these with a plain-text 500, not a Status.
 asio::awaitable<void> write_internal_error(Exchange& exchange, std::string_view error) {
   auto& response = *exchange.response;
   response.headers().set("Content-Type", "text/plain; charset=utf-8");
   response.headers().set("X-Content-Type-Options", "nosniff");
   std::string body =
-      http::html_sanitized("Internal Server Error: " + go_quoted(exchange.request.target) + ": " + std::string(error)) + "\n";
+      http::html_sanitized("Internal Server Error: " + base::go_quote(exchange.request.target) + ": " + std::string(error)) + "\n";
   co_await response.write(500, std::move(body));
 }
 

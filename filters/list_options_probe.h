@@ -9,7 +9,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "server/http/query.h"
 
@@ -25,24 +24,6 @@ struct ListOptionsProbe {
 };
 
 ListOptionsProbe probe_list_options(const http::QueryParams& query);
-
-// One term of a field selector as fields.ParseSelector builds it: `field=value`, `field==value` or `field!=value`.
-struct FieldSelectorTerm {
-  std::string field;
-  bool equals = true;  // false for "!="
-  std::string value;   // unescaped
-};
-
-// fields.ParseSelector: terms split at unescaped ',', sorted bytewise, split at the first operator, values unescaped
-// (\\ \, \= are the only escapes; a bare ',' or '=' in a value is an error). std::nullopt when Go returns an error.
-std::optional<std::vector<FieldSelectorTerm>> parse_field_selector(std::string_view selector);
-
-// fields.Selector.RequiresExactMatch: the value of the first `field=value` term in parse order.
-std::optional<std::string> field_selector_exact_match(const std::vector<FieldSelectorTerm>& terms,
-                                                      std::string_view field);
-
-// Whether labels.Parse accepts the selector (its lexer, grammar and key/value validation).
-bool label_selector_is_valid(std::string_view selector);
 
 // Go's strconv.ParseInt(s, 10, 64) succeeds.
 bool parses_as_int64(std::string_view text);

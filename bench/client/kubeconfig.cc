@@ -1,6 +1,7 @@
 #include "bench/client/kubeconfig.h"
 
-#include <openssl/evp.h>
+#include "base/base64.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -20,16 +21,9 @@ std::string read_text(const std::filesystem::path& path) {
 }
 
 std::string base64_decode(const std::string& encoded) {
-  std::string decoded(encoded.size() / 4 * 3 + 3, '\0');
-  const int length = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(decoded.data()),
-                                     reinterpret_cast<const unsigned char*>(encoded.data()),
-                                     static_cast<int>(encoded.size()));
-  if (length < 0) throw std::runtime_error("kubeconfig: bad base64");
-  // EVP_DecodeBlock counts the padding as decoded zero bytes.
-  std::size_t padding = 0;
-  for (auto it = encoded.rbegin(); it != encoded.rend() && *it == '='; ++it) ++padding;
-  decoded.resize(static_cast<std::size_t>(length) - padding);
-  return decoded;
+  auto decoded = base::base64_decode(encoded);
+  if (!decoded) throw std::runtime_error("kubeconfig: bad base64");
+  return std::move(*decoded);
 }
 
 // The *-data field when present, else the file the plain field names (relative to the kubeconfig's folder).

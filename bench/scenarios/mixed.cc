@@ -3,6 +3,7 @@
 // status and deleted, P changes per second in all; informer clients list every pod and then watch them. The figure
 // is the latency of the mutating requests together (Kubernetes' SLO: p99 <= 1 s for mutating calls), each kind
 // also shown on its own.
+#include "base/go_time.h"
 #include "bench/scenarios/kube_api.h"
 #include "bench/scenarios/scenario.h"
 
@@ -13,7 +14,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <memory>
 #include <stdexcept>
 
@@ -29,17 +29,7 @@ constexpr double kRenewIntervalSeconds = 10;
 constexpr std::chrono::seconds kPodStepGap{2};
 
 // Now as a metav1.MicroTime: RFC 3339 in UTC with microseconds.
-std::string micro_time_now() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() % 1'000'000;
-  std::tm utc{};
-  ::gmtime_r(&seconds, &utc);
-  char text[96];  // room for any int the format's fields could hold
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<long long>(micros));
-  return text;
-}
+std::string micro_time_now() { return base::format_rfc3339_micro(base::unix_time(std::chrono::system_clock::now())); }
 
 std::string lease_json(std::string_view name, std::string_view resource_version) {
   std::string json = R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":")";

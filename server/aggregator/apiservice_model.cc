@@ -1,50 +1,16 @@
 #include "server/aggregator/apiservice_model.h"
 
+#include "base/base64.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-
-#include <openssl/evp.h>
 
 #include <boost/json.hpp>
 
 namespace kapi::aggregator {
-namespace {
 
 namespace json = boost::json;
-
-const json::object* object_at(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value && value->is_object() ? &value->get_object() : nullptr;
-}
-
-std::int64_t int_at(const json::object& object, std::string_view key, std::int64_t fallback = 0) {
-  const json::value* value = object.if_contains(key);
-  if (!value) return fallback;
-  if (value->is_int64()) return value->get_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
-  return fallback;
-}
-
-// []byte fields travel as base64 in JSON.
-std::string decode_base64(std::string_view encoded) {
-  std::string compact;
-  for (char c : encoded)
-    if (c != '\n' && c != '\r' && c != ' ') compact += c;
-  if (compact.empty() || compact.size() % 4 != 0) return {};
-  std::string out(compact.size() / 4 * 3, '\0');
-  const int written = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                      reinterpret_cast<const unsigned char*>(compact.data()),
-                                      static_cast<int>(compact.size()));
-  if (written < 0) return {};
-  std::size_t size = static_cast<std::size_t>(written);
-  // EVP_DecodeBlock counts the padding as zero bytes.
-  if (compact.ends_with("==")) size -= 2;
-  else if (compact.ends_with("=")) size -= 1;
-  out.resize(size);
-  return out;
-}
-
-}  // namespace
+using registry::fields::int_at;
+using registry::fields::object_at;
 
 ApiService parse_apiservice(const json::object& apiservice) {
   ApiService out;
@@ -52,14 +18,14 @@ ApiService parse_apiservice(const json::object& apiservice) {
   if (const json::object* spec = object_at(apiservice, "spec")) {
     out.group = std::string(registry::string_field(*spec, "group"));
     out.version = std::string(registry::string_field(*spec, "version"));
-    out.group_priority = static_cast<int>(int_at(*spec, "groupPriorityMinimum"));
-    out.version_priority = static_cast<int>(int_at(*spec, "versionPriority"));
+    out.group_priority = static_cast<int>(int_at(*spec, "groupPriorityMinimum").value_or(0));
+    out.version_priority = static_cast<int>(int_at(*spec, "versionPriority").value_or(0));
     if (const json::object* service = object_at(*spec, "service")) {
       out.service = ServiceReference{std::string(registry::string_field(*service, "namespace")),
                                      std::string(registry::string_field(*service, "name")),
-                                     static_cast<std::int32_t>(int_at(*service, "port", 443))};
+                                     static_cast<std::int32_t>(int_at(*service, "port").value_or(443))};
     }
-    out.ca_bundle_pem = decode_base64(registry::string_field(*spec, "caBundle"));
+    out.ca_bundle_pem = base::base64_decode(registry::string_field(*spec, "caBundle")).value_or("");
     if (const json::value* insecure = spec->if_contains("insecureSkipTLSVerify"); insecure && insecure->is_bool())
       out.insecure_skip_tls_verify = insecure->as_bool();
   }

@@ -2,6 +2,7 @@
 // validation and v1/defaults.go): the definition, strategy, validation and printer.
 #include "server/aggregator/apiservices.h"
 
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/table.h"
 #include "server/validation/names.h"
@@ -19,54 +20,14 @@ namespace {
 namespace json = boost::json;
 using validation::ErrorList;
 using validation::Path;
-
-const json::object* object_at(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value && value->is_object() ? &value->get_object() : nullptr;
-}
-
-// A Go int32 field: 0 when absent or not a number.
-std::int64_t int_at(const json::object* object, std::string_view key) {
-  if (!object) return 0;
-  const json::value* value = object->if_contains(key);
-  if (!value) return 0;
-  if (value->is_int64()) return value->get_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
-  return 0;
-}
-
-std::string string_at(const json::object* object, std::string_view key) {
-  return object ? std::string(registry::string_field(*object, key)) : std::string();
-}
-
-bool bool_at(const json::object* object, std::string_view key) {
-  if (!object) return false;
-  const json::value* value = object->if_contains(key);
-  return value && value->is_bool() && value->get_bool();
-}
+using namespace registry::fields;
 
 // The length of a []byte field, which JSON carries in standard base64 with padding.
 std::size_t base64_length(const json::object* object, std::string_view key) {
-  std::string text = string_at(object, key);
+  const std::string_view text = string_at(object, key);
   std::size_t padding = 0;
   while (padding < text.size() && padding < 2 && text[text.size() - 1 - padding] == '=') ++padding;
   return text.size() / 4 * 3 + (text.size() % 4 ? text.size() % 4 - 1 : 0) - padding;
-}
-
-// utilvalidation.IsDNS1035Label: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63 characters.
-std::vector<std::string> is_dns1035_label(std::string_view value) {
-  std::vector<std::string> errors;
-  if (value.size() > 63) errors.push_back("must be no more than 63 characters");
-  auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  bool valid = !value.empty() && value.front() >= 'a' && value.front() <= 'z' && lower_alnum(value.back());
-  for (char c : value) valid = valid && (lower_alnum(c) || c == '-');
-  if (!valid)
-    errors.push_back(
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-        "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
-        "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-  return errors;
 }
 
 // spec.service as the internal type sees it: nil when absent or null.
@@ -116,7 +77,7 @@ class APIServiceStrategy final : public registry::Strategy {
   json::array table_cells(const json::object& object) const override {
     std::string service = "Local";
     if (const json::object* reference = service_of(object))
-      service = string_at(reference, "namespace") + "/" + string_at(reference, "name");
+      service = std::string(string_at(reference, "namespace")) + "/" + std::string(string_at(reference, "name"));
     std::string available = "Unknown";
     const json::object* status = object_at(object, "status");
     const json::value* conditions = status ? status->if_contains("conditions") : nullptr;
@@ -161,8 +122,8 @@ void apply_apiservice_defaults(json::object& apiservice) {
 ErrorList validate_apiservice(const json::object& apiservice) {
   ErrorList errors;
   const json::object* spec = object_at(apiservice, "spec");
-  const std::string group = string_at(spec, "group");
-  const std::string version = string_at(spec, "version");
+  const std::string group(string_at(spec, "group"));
+  const std::string version(string_at(spec, "version"));
 
   // ValidateObjectMeta's name function: the path segment rules (the Store's), then "version.group".
   const std::string required_name = version + "." + group;
@@ -178,14 +139,14 @@ ErrorList validate_apiservice(const json::object& apiservice) {
   if (!group.empty())
     for (const auto& message : validation::is_dns1123_subdomain(group))
       errors.push_back(validation::invalid(Path("spec").child("group"), group, message));
-  for (const auto& message : is_dns1035_label(version))
+  for (const auto& message : validation::is_dns1035_label(version))
     errors.push_back(validation::invalid(Path("spec").child("version"), version, message));
 
-  const std::int64_t group_priority = int_at(spec, "groupPriorityMinimum");
+  const std::int64_t group_priority = int_or_zero(spec, "groupPriorityMinimum");
   if (group_priority <= 0 || group_priority > 20000)
     errors.push_back(validation::invalid_value(Path("spec").child("groupPriorityMinimum"),
                                                std::to_string(group_priority), "must be positive and less than 20000"));
-  const std::int64_t version_priority = int_at(spec, "versionPriority");
+  const std::int64_t version_priority = int_or_zero(spec, "versionPriority");
   if (version_priority <= 0 || version_priority > 1000)
     errors.push_back(validation::invalid_value(Path("spec").child("versionPriority"),
                                                std::to_string(version_priority), "must be positive and less than 1000"));
@@ -207,7 +168,7 @@ ErrorList validate_apiservice(const json::object& apiservice) {
   if (string_at(service, "name").empty()) errors.push_back(validation::required(service_path.child("name")));
   // The internal port is an int32 the v1 default made 443 when absent.
   const json::value* port_value = service->if_contains("port");
-  const std::int64_t port = port_value && !port_value->is_null() ? int_at(service, "port") : 443;
+  const std::int64_t port = port_value && !port_value->is_null() ? int_or_zero(service, "port") : 443;
   if (port < 1 || port > 65535)
     errors.push_back(validation::invalid_value(service_path.child("port"), std::to_string(port),
                                                "port is not valid: must be between 1 and 65535, inclusive"));

@@ -1,6 +1,7 @@
 #include "server/aggregator/service_resolver.h"
 
 #include "server/apierrors/errors.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
@@ -12,18 +13,8 @@ namespace kapi::aggregator {
 namespace {
 
 namespace json = boost::json;
-
-const json::array* array_at(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value && value->is_array() ? &value->get_array() : nullptr;
-}
-
-std::int64_t int_at(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value && value->is_int64()) return value->get_int64();
-  if (value && value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
-  return 0;
-}
+using registry::fields::array_at;
+using registry::fields::int_or_zero;
 
 // The object, or none when it is not stored.
 asio::awaitable<std::optional<json::object>> read(registry::Store& store, const std::string& namespace_,
@@ -53,7 +44,7 @@ asio::awaitable<Resolution> resolve_endpoint(registry::Store& services, registry
   std::optional<std::string> port_name;
   if (const json::array* ports = array_at(spec, "ports"))
     for (const auto& port : *ports)
-      if (port.is_object() && int_at(port.as_object(), "port") == reference.port)
+      if (port.is_object() && int_or_zero(&port.as_object(), "port") == reference.port)
         port_name = std::string(registry::string_field(port.as_object(), "name"));
   if (!port_name)
     co_return ResolveError{ResolveError::Kind::ServicePortError,
@@ -70,7 +61,7 @@ asio::awaitable<Resolution> resolve_endpoint(registry::Store& services, registry
         if (!ports || !addresses) continue;
         for (const auto& port : *ports) {
           if (!port.is_object() || registry::string_field(port.as_object(), "name") != *port_name) continue;
-          const auto number = int_at(port.as_object(), "port");
+          const std::int64_t number = int_or_zero(&port.as_object(), "port");
           if (number <= 0 || number > 65535) continue;
           for (const auto& address : *addresses)
             if (address.is_object() && !registry::string_field(address.as_object(), "ip").empty())

@@ -1,5 +1,6 @@
 #include "server/apiextensions/crd_model.h"
 
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
@@ -11,29 +12,7 @@ namespace kapi::apiextensions {
 namespace {
 
 namespace json = boost::json;
-
-const json::object* object_at(const json::object& object, std::string_view key) {
-  auto it = object.find(key);
-  return it != object.end() && it->value().is_object() ? &it->value().as_object() : nullptr;
-}
-
-std::string string_at(const json::object* object, std::string_view key) {
-  return object ? std::string(registry::string_field(*object, key)) : std::string();
-}
-
-bool bool_at(const json::object& object, std::string_view key) {
-  auto it = object.find(key);
-  return it != object.end() && it->value().is_bool() && it->value().as_bool();
-}
-
-std::vector<std::string> strings_at(const json::object& object, std::string_view key) {
-  std::vector<std::string> out;
-  auto it = object.find(key);
-  if (it == object.end() || !it->value().is_array()) return out;
-  for (const auto& item : it->value().as_array())
-    if (item.is_string()) out.emplace_back(item.as_string());
-  return out;
-}
+using namespace registry::fields;
 
 CrdNames parse_names(const json::object* names) {
   CrdNames out;
@@ -66,15 +45,17 @@ CrdVersion parse_version(const json::object& version) {
   if (const json::object* subresources = object_at(version, "subresources")) {
     out.status_subresource = object_at(*subresources, "status") != nullptr;
     if (const json::object* scale = object_at(*subresources, "scale"))
-      out.scale = ScaleSubresource{string_at(scale, "specReplicasPath"), string_at(scale, "statusReplicasPath"),
-                                   string_at(scale, "labelSelectorPath")};
+      out.scale = ScaleSubresource{std::string(string_at(scale, "specReplicasPath")),
+                                   std::string(string_at(scale, "statusReplicasPath")),
+                                   std::string(string_at(scale, "labelSelectorPath"))};
   }
   if (auto it = version.find("additionalPrinterColumns"); it != version.end() && it->value().is_array()) {
     for (const auto& item : it->value().as_array()) {
       if (!item.is_object()) continue;
       const json::object& column = item.as_object();
-      PrinterColumn parsed{string_at(&column, "name"), string_at(&column, "type"), string_at(&column, "format"),
-                           string_at(&column, "description"), string_at(&column, "jsonPath")};
+      PrinterColumn parsed{std::string(string_at(&column, "name")), std::string(string_at(&column, "type")),
+                           std::string(string_at(&column, "format")), std::string(string_at(&column, "description")),
+                           std::string(string_at(&column, "jsonPath"))};
       if (auto priority = column.find("priority"); priority != column.end() && priority->value().is_int64())
         parsed.priority = static_cast<int>(priority->value().as_int64());
       out.printer_columns.push_back(std::move(parsed));

@@ -2,6 +2,7 @@
 
 #include "server/apiextensions/schema/schema_checks.h"
 #include "server/apiextensions/schema/structural.h"
+#include "server/registry/json_fields.h"
 #include "server/validation/names.h"
 
 #include <boost/json.hpp>
@@ -21,6 +22,7 @@ namespace json = boost::json;
 using validation::ErrorList;
 using validation::FieldError;
 using validation::Path;
+using namespace registry::fields;
 
 void append(ErrorList& errors, ErrorList more) {
   errors.insert(errors.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
@@ -39,34 +41,9 @@ const json::value* member(const json::object& object, std::string_view key) {
   return &it->value();
 }
 
-const json::object* object_member(const json::object& object, std::string_view key) {
-  const json::value* value = member(object, key);
-  return value && value->is_object() ? &value->as_object() : nullptr;
-}
-
-const json::object& object_or_empty(const json::object& object, std::string_view key) {
-  const json::object* found = object_member(object, key);
-  return found ? *found : empty_object();
-}
-
-const json::array* array_member(const json::object& object, std::string_view key) {
-  const json::value* value = member(object, key);
-  return value && value->is_array() ? &value->as_array() : nullptr;
-}
-
-std::string string_member(const json::object& object, std::string_view key) {
-  const json::value* value = member(object, key);
-  return value && value->is_string() ? std::string(value->as_string()) : std::string();
-}
-
-bool bool_member(const json::object& object, std::string_view key) {
-  const json::value* value = member(object, key);
-  return value && value->is_bool() && value->as_bool();
-}
-
 std::vector<std::string> strings_member(const json::object& object, std::string_view key) {
   std::vector<std::string> out;
-  if (const json::array* values = array_member(object, key))
+  if (const json::array* values = array_at(object, key))
     for (const auto& value : *values) out.push_back(value.is_string() ? std::string(value.as_string()) : std::string());
   return out;
 }
@@ -83,33 +60,10 @@ std::string join(const std::vector<std::string>& values, std::string_view separa
   return out;
 }
 
-// utilvalidation.IsDNS1035Label.
-std::vector<std::string> is_dns1035_label(std::string_view value) {
-  std::vector<std::string> errors;
-  if (value.size() > 63) errors.push_back("must be no more than 63 characters");
-  auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  bool valid = !value.empty() && value.front() >= 'a' && value.front() <= 'z' && lower_alnum(value.back());
-  for (char c : value)
-    if (!lower_alnum(c) && c != '-') valid = false;
-  if (!valid)
-    errors.push_back(
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-        "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
-        "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-  return errors;
-}
-
 // Go's %#v of a []string.
 std::string go_string_slice(const json::object& object, std::string_view key) {
-  const json::array* values = array_member(object, key);
-  if (!values) return "[]string(nil)";
-  std::string out = "[]string{";
-  bool first = true;
-  for (const auto& value : *values) {
-    out += (first ? "" : ", ") + validation::quoted(value.is_string() ? std::string_view(value.as_string()) : "");
-    first = false;
-  }
-  return out + "}";
+  const json::array* values = array_at(object, key);
+  return values ? registry::fields::go_string_slice(values) : "[]string(nil)";
 }
 
 // --- the internal view: per-version fields that are identical everywhere move to the spec -----------------------
@@ -156,21 +110,21 @@ Spec internal_spec(const json::object& crd) {
   Spec spec;
   spec.object = &object_or_empty(crd, "spec");
   const json::object& s = *spec.object;
-  spec.group = string_member(s, "group");
-  spec.scope = string_member(s, "scope");
+  spec.group = string_at(s, "group");
+  spec.scope = string_at(s, "scope");
   spec.names = &object_or_empty(s, "names");
-  spec.preserve_unknown_fields = bool_member(s, "preserveUnknownFields");
-  spec.conversion = object_member(s, "conversion");
-  if (const json::array* versions = array_member(s, "versions")) {
+  spec.preserve_unknown_fields = bool_at(s, "preserveUnknownFields");
+  spec.conversion = object_at(s, "conversion");
+  if (const json::array* versions = array_at(s, "versions")) {
     spec.versions_present = true;
     for (const auto& value : *versions) {
       const json::object& v = value.is_object() ? value.as_object() : empty_object();
       Version version;
       version.object = &v;
-      version.name = string_member(v, "name");
-      version.served = bool_member(v, "served");
-      version.storage = bool_member(v, "storage");
-      version.deprecated = bool_member(v, "deprecated");
+      version.name = string_at(v, "name");
+      version.served = bool_at(v, "served");
+      version.storage = bool_at(v, "storage");
+      version.deprecated = bool_at(v, "deprecated");
       version.deprecation_warning = member(v, "deprecationWarning");
       version.schema = member(v, "schema");
       version.subresources = member(v, "subresources");
@@ -200,7 +154,7 @@ Spec internal_spec(const json::object& crd) {
 
 const json::object* open_api_schema(const json::value* validation) {
   if (!validation || !validation->is_object()) return nullptr;
-  return object_member(validation->as_object(), "openAPIV3Schema");
+  return object_at(validation->as_object(), "openAPIV3Schema");
 }
 
 bool has_status(const json::value* subresources) {
@@ -234,17 +188,17 @@ std::string go_versions(const Spec& spec) {
         const json::object& col = c.is_object() ? c.as_object() : empty_object();
         const json::value* priority = member(col, "priority");
         out += std::string(first ? "" : ", ") + "apiextensions.CustomResourceColumnDefinition{Name:" +
-               validation::quoted(string_member(col, "name")) + ", Type:" + validation::quoted(string_member(col, "type")) +
-               ", Format:" + validation::quoted(string_member(col, "format")) +
-               ", Description:" + validation::quoted(string_member(col, "description")) +
+               validation::quoted(string_at(col, "name")) + ", Type:" + validation::quoted(string_at(col, "type")) +
+               ", Format:" + validation::quoted(string_at(col, "format")) +
+               ", Description:" + validation::quoted(string_at(col, "description")) +
                ", Priority:" + (priority && priority->is_int64() ? std::to_string(priority->as_int64()) : "0") +
-               ", JSONPath:" + validation::quoted(string_member(col, "jsonPath")) + "}";
+               ", JSONPath:" + validation::quoted(string_at(col, "jsonPath")) + "}";
         first = false;
       }
       out += "}";
     }
     out += ", SelectableFields:[]apiextensions.SelectableField";
-    const json::array* selectable = array_member(*v.object, "selectableFields");
+    const json::array* selectable = array_at(*v.object, "selectableFields");
     if (!selectable) {
       out += "(nil)";
     } else {
@@ -253,7 +207,7 @@ std::string go_versions(const Spec& spec) {
       for (const auto& f : *selectable) {
         const json::object& field = f.is_object() ? f.as_object() : empty_object();
         out += std::string(first ? "" : ", ") + "apiextensions.SelectableField{JSONPath:" +
-               validation::quoted(string_member(field, "jsonPath")) + "}";
+               validation::quoted(string_at(field, "jsonPath")) + "}";
         first = false;
       }
       out += "}";
@@ -268,26 +222,26 @@ std::string go_versions(const Spec& spec) {
 // ValidateCustomResourceDefinitionNames.
 ErrorList validate_names(const json::object& names, const Path& path) {
   ErrorList errors;
-  std::string plural = string_member(names, "plural"), singular = string_member(names, "singular");
-  std::string kind = string_member(names, "kind"), list_kind = string_member(names, "listKind");
-  if (auto e = is_dns1035_label(plural); !plural.empty() && !e.empty())
+  std::string plural(string_at(names, "plural")), singular(string_at(names, "singular"));
+  std::string kind(string_at(names, "kind")), list_kind(string_at(names, "listKind"));
+  if (auto e = validation::is_dns1035_label(plural); !plural.empty() && !e.empty())
     errors.push_back(validation::invalid(path.child("plural"), plural, join(e, ",")));
-  if (auto e = is_dns1035_label(singular); !singular.empty() && !e.empty())
+  if (auto e = validation::is_dns1035_label(singular); !singular.empty() && !e.empty())
     errors.push_back(validation::invalid(path.child("singular"), singular, join(e, ",")));
-  if (auto e = is_dns1035_label(to_lower(kind)); !kind.empty() && !e.empty())
+  if (auto e = validation::is_dns1035_label(to_lower(kind)); !kind.empty() && !e.empty())
     errors.push_back(validation::invalid(path.child("kind"), kind, "may have mixed case, but should otherwise match: " + join(e, ",")));
-  if (auto e = is_dns1035_label(to_lower(list_kind)); !list_kind.empty() && !e.empty())
+  if (auto e = validation::is_dns1035_label(to_lower(list_kind)); !list_kind.empty() && !e.empty())
     errors.push_back(
         validation::invalid(path.child("listKind"), list_kind, "may have mixed case, but should otherwise match: " + join(e, ",")));
   auto short_names = strings_member(names, "shortNames");
   for (std::size_t i = 0; i < short_names.size(); ++i)
-    if (auto e = is_dns1035_label(short_names[i]); !e.empty())
+    if (auto e = validation::is_dns1035_label(short_names[i]); !e.empty())
       errors.push_back(validation::invalid(path.child("shortNames").index(i), short_names[i], join(e, ",")));
   if (!kind.empty() && kind == list_kind)
     errors.push_back(validation::invalid(path.child("listKind"), list_kind, "kind and listKind may not be the same"));
   auto categories = strings_member(names, "categories");
   for (std::size_t i = 0; i < categories.size(); ++i)
-    if (auto e = is_dns1035_label(categories[i]); !e.empty())
+    if (auto e = validation::is_dns1035_label(categories[i]); !e.empty())
       errors.push_back(validation::invalid(path.child("categories").index(i), categories[i], join(e, ",")));
   return errors;
 }
@@ -303,9 +257,9 @@ ErrorList validate_simple_json_path(const std::string& s, const Path& path) {
 ErrorList validate_subresources(const json::value* subresources, const Path& path) {
   ErrorList errors;
   if (!subresources || !subresources->is_object()) return errors;
-  const json::object* scale = object_member(subresources->as_object(), "scale");
+  const json::object* scale = object_at(subresources->as_object(), "scale");
   if (!scale) return errors;
-  std::string spec_path = string_member(*scale, "specReplicasPath");
+  std::string spec_path(string_at(*scale, "specReplicasPath"));
   Path spec_field = path.child("scale.specReplicasPath");
   if (spec_path.empty()) {
     errors.push_back(validation::required(spec_field));
@@ -314,7 +268,7 @@ ErrorList validate_subresources(const json::value* subresources, const Path& pat
   } else if (!spec_path.starts_with(".spec.")) {
     errors.push_back(validation::invalid(spec_field, spec_path, "should be a json path under .spec"));
   }
-  std::string status_path = string_member(*scale, "statusReplicasPath");
+  std::string status_path(string_at(*scale, "statusReplicasPath"));
   Path status_field = path.child("scale.statusReplicasPath");
   if (status_path.empty()) {
     errors.push_back(validation::required(status_field));
@@ -323,7 +277,7 @@ ErrorList validate_subresources(const json::value* subresources, const Path& pat
   } else if (!status_path.starts_with(".status.")) {
     errors.push_back(validation::invalid(status_field, status_path, "should be a json path under .status"));
   }
-  std::string selector_path = string_member(*scale, "labelSelectorPath");
+  std::string selector_path(string_at(*scale, "labelSelectorPath"));
   Path selector_field = path.child("scale.labelSelectorPath");
   if (!selector_path.empty()) {
     if (auto e = validate_simple_json_path(selector_path, selector_field); !e.empty()) {
@@ -343,8 +297,8 @@ ErrorList validate_column(const json::value& value, const Path& path) {
   const std::string types_detail = "must be one of boolean,date,integer,number,string";
   ErrorList errors;
   const json::object& col = value.is_object() ? value.as_object() : empty_object();
-  std::string name = string_member(col, "name"), type = string_member(col, "type");
-  std::string format = string_member(col, "format"), json_path = string_member(col, "jsonPath");
+  std::string name(string_at(col, "name")), type(string_at(col, "type"));
+  std::string format(string_at(col, "format")), json_path(string_at(col, "jsonPath"));
   if (name.empty()) errors.push_back(validation::required(path.child("name")));
   if (type.empty()) errors.push_back(validation::required(path.child("type"), types_detail));
   else if (!kTypes.contains(type)) errors.push_back(validation::invalid(path.child("type"), type, types_detail));
@@ -479,11 +433,11 @@ struct Options {
 };
 
 bool is_established(const json::object& crd) {
-  const json::array* conditions = array_member(object_or_empty(crd, "status"), "conditions");
+  const json::array* conditions = array_at(object_or_empty(crd, "status"), "conditions");
   if (!conditions) return false;
   for (const auto& c : *conditions) {
     if (!c.is_object()) continue;
-    if (string_member(c.as_object(), "type") == "Established") return string_member(c.as_object(), "status") == "True";
+    if (string_at(c.as_object(), "type") == "Established") return string_at(c.as_object(), "status") == "True";
   }
   return false;
 }
@@ -492,7 +446,7 @@ bool is_established(const json::object& crd) {
 ErrorList validate_conversion(const Spec& spec, const Path& path) {
   ErrorList errors;
   if (!spec.conversion) return errors;
-  std::string strategy = string_member(*spec.conversion, "strategy");
+  std::string strategy(string_at(*spec.conversion, "strategy"));
   if (strategy != "None" && spec.preserve_unknown_fields)
     errors.push_back(validation::invalid(path.child("strategy"), strategy, "must be None if spec.preserveUnknownFields is true"));
   if (strategy.empty()) {
@@ -508,7 +462,7 @@ ErrorList validate_conversion(const Spec& spec, const Path& path) {
   const json::object& webhook = object_or_empty(*spec.conversion, "webhook");
   if (member(webhook, "clientConfig"))
     errors.push_back(validation::forbidden(path.child("webhookClientConfig"), "should not be set when strategy is not set to Webhook"));
-  if (const json::array* review = array_member(webhook, "conversionReviewVersions"); review && !review->empty())
+  if (const json::array* review = array_at(webhook, "conversionReviewVersions"); review && !review->empty())
     errors.push_back(validation::forbidden(path.child("conversionReviewVersions"), "should not be set when strategy is not set to Webhook"));
   return errors;
 }
@@ -557,7 +511,7 @@ ErrorList validate_spec(const Spec& spec, const Options& opts, const Path& path)
     Path version_path = path.child("versions").index(i);
     if (v.storage) ++storage_count;
     if (!seen.insert(v.name).second) unique = false;
-    if (auto e = is_dns1035_label(v.name); !e.empty())
+    if (auto e = validation::is_dns1035_label(v.name); !e.empty())
       errors.push_back(validation::invalid(version_path.child("name"), v.name, join(e, ",")));
     // validateCustomResourceDefinitionVersion.
     std::string warning = v.deprecation_warning && v.deprecation_warning->is_string()
@@ -576,12 +530,12 @@ ErrorList validate_spec(const Spec& spec, const Options& opts, const Path& path)
                                                "must have exactly one version marked as storage version"));
   // The internal spec.version is versions[0].name.
   if (!spec.versions.empty() && !spec.versions[0].name.empty())
-    if (auto e = is_dns1035_label(spec.versions[0].name); !e.empty())
+    if (auto e = validation::is_dns1035_label(spec.versions[0].name); !e.empty())
       errors.push_back(validation::invalid(path.child("version"), spec.versions[0].name, join(e, ",")));
 
   Path names_path = path.child("names");
   for (std::string_view name : {"plural", "singular", "kind", "listKind"})
-    if (string_member(*spec.names, name).empty()) errors.push_back(validation::required(names_path.child(name)));
+    if (string_at(*spec.names, name).empty()) errors.push_back(validation::required(names_path.child(name)));
   append(errors, validate_names(*spec.names, names_path));
   append(errors, validate_validation(spec.validation, any_status, path.child("validation")));
   append(errors, validate_subresources(spec.subresources, path.child("subresources")));
@@ -644,7 +598,7 @@ bool parses_as_request_uri(std::string_view value) {
 }
 
 std::pair<Approval, std::string> approval_state(const json::object& crd) {
-  std::string annotation = string_member(object_or_empty(object_or_empty(crd, "metadata"), "annotations"), kApprovalAnnotation);
+  std::string annotation(string_at(object_or_empty(object_or_empty(crd, "metadata"), "annotations"), kApprovalAnnotation));
   if (annotation.empty())
     return {Approval::Missing, "protected groups must have approval annotation \"api-approved.kubernetes.io\", see "
                                "https://github.com/kubernetes/enhancements/pull/1111"};
@@ -657,11 +611,11 @@ std::pair<Approval, std::string> approval_state(const json::object& crd) {
 
 // validateAPIApproval.
 ErrorList validate_api_approval(const json::object& crd, const json::object* old) {
-  if (!is_protected_group(string_member(object_or_empty(crd, "spec"), "group"))) return {};
+  if (!is_protected_group(string_at(object_or_empty(crd, "spec"), "group"))) return {};
   auto [state, reason] = approval_state(crd);
   if (old && approval_state(*old).first == state) return {};
   Path path = Path("metadata").child("annotations").key(kApprovalAnnotation);
-  std::string value = string_member(object_or_empty(object_or_empty(crd, "metadata"), "annotations"), kApprovalAnnotation);
+  std::string value(string_at(object_or_empty(object_or_empty(crd, "metadata"), "annotations"), kApprovalAnnotation));
   switch (state) {
     case Approval::Missing: return {validation::required(path, reason)};
     case Approval::Invalid: return {validation::invalid(path, value, reason)};
@@ -673,14 +627,14 @@ ErrorList validate_api_approval(const json::object& crd, const json::object* old
 
 // validatePreserveUnknownFields.
 ErrorList validate_preserve_unknown_fields(const json::object& crd, const json::object* old) {
-  if (old && bool_member(object_or_empty(*old, "spec"), "preserveUnknownFields")) return {};
-  if (!bool_member(object_or_empty(crd, "spec"), "preserveUnknownFields")) return {};
+  if (old && bool_at(object_or_empty(*old, "spec"), "preserveUnknownFields")) return {};
+  if (!bool_at(object_or_empty(crd, "spec"), "preserveUnknownFields")) return {};
   return {validation::invalid_value(Path("spec").child("preserveUnknownFields"), "true",
                                     "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in "
                                     "spec.versions[*].schema instead")};
 }
 
-void immutable(ErrorList& errors, const std::string& value, const std::string& old_value, const Path& path) {
+void immutable(ErrorList& errors, std::string_view value, std::string_view old_value, const Path& path) {
   if (value != old_value) errors.push_back(validation::invalid(path, value, "field is immutable"));
 }
 
@@ -692,11 +646,11 @@ void default_crd(json::object& crd) {
   json::object& spec = spec_value->as_object();
   if (json::value* names_value = spec.if_contains("names"); names_value && names_value->is_object()) {
     json::object& names = names_value->as_object();
-    std::string kind = string_member(names, "kind");
-    if (string_member(names, "singular").empty() && !kind.empty()) names["singular"] = to_lower(kind);
-    if (string_member(names, "listKind").empty() && !kind.empty()) names["listKind"] = kind + "List";
+    std::string kind(string_at(names, "kind"));
+    if (string_at(names, "singular").empty() && !kind.empty()) names["singular"] = to_lower(kind);
+    if (string_at(names, "listKind").empty() && !kind.empty()) names["listKind"] = kind + "List";
   }
-  if (!object_member(spec, "conversion")) spec["conversion"] = json::object{{"strategy", "None"}};
+  if (!object_at(spec, "conversion")) spec["conversion"] = json::object{{"strategy", "None"}};
   json::object& conversion = spec["conversion"].as_object();
   if (json::object* webhook = conversion.if_contains("webhook") ? conversion["webhook"].if_object() : nullptr)
     if (json::object* config = webhook->if_contains("clientConfig") ? (*webhook)["clientConfig"].if_object() : nullptr)
@@ -704,14 +658,14 @@ void default_crd(json::object& crd) {
         if (!member(*service, "port")) (*service)["port"] = 443;
 
   // SetDefaults_CustomResourceDefinition: the storage version is stored when no version is recorded.
-  const json::object* status = object_member(crd, "status");
+  const json::object* status = object_at(crd, "status");
   if (status && !strings_member(*status, "storedVersions").empty()) return;
-  if (const json::array* versions = array_member(spec, "versions")) {
+  if (const json::array* versions = array_at(spec, "versions")) {
     for (const auto& v : *versions) {
-      if (!v.is_object() || !bool_member(v.as_object(), "storage")) continue;
+      if (!v.is_object() || !bool_at(v.as_object(), "storage")) continue;
       json::value& status_value = crd["status"];
       if (!status_value.is_object()) status_value = json::object();
-      status_value.as_object()["storedVersions"] = json::array{json::string(string_member(v.as_object(), "name"))};
+      status_value.as_object()["storedVersions"] = json::array{json::string(string_at(v.as_object(), "name"))};
       break;
     }
   }
@@ -722,11 +676,11 @@ ErrorList validate_crd(const json::object& crd) {
   Spec spec = internal_spec(crd);
   // ValidateObjectMeta's name function: the syntax is the store's check, the name's relation to the spec is this.
   const json::object& meta = object_or_empty(crd, "metadata");
-  std::string required_name = string_member(*spec.names, "plural") + "." + spec.group;
+  std::string required_name = std::string(string_at(*spec.names, "plural")) + "." + spec.group;
   const std::string plural_detail = R"(must be spec.names.plural+"."+spec.group)";
-  if (std::string generate_name = string_member(meta, "generateName"); !generate_name.empty() && generate_name != required_name)
+  if (std::string generate_name(string_at(meta, "generateName")); !generate_name.empty() && generate_name != required_name)
     errors.push_back(validation::invalid(Path("metadata").child("generateName"), generate_name, plural_detail));
-  if (std::string name = string_member(meta, "name"); !name.empty() && name != required_name)
+  if (std::string name(string_at(meta, "name")); !name.empty() && name != required_name)
     errors.push_back(validation::invalid(Path("metadata").child("name"), name, plural_detail));
   append(errors, validate_spec(spec, Options{}, Path("spec")));
   append(errors, validate_status(crd));
@@ -746,10 +700,10 @@ ErrorList validate_crd_update(const json::object& crd, const json::object& old) 
   ErrorList errors = validate_spec(spec, opts, path);
   if (opts.require_immutable_names) {
     immutable(errors, spec.scope, old_spec.scope, path.child("scope"));
-    immutable(errors, string_member(*spec.names, "kind"), string_member(*old_spec.names, "kind"), path.child("names").child("kind"));
+    immutable(errors, string_at(*spec.names, "kind"), string_at(*old_spec.names, "kind"), path.child("names").child("kind"));
   }
   immutable(errors, spec.group, old_spec.group, path.child("group"));
-  immutable(errors, string_member(*spec.names, "plural"), string_member(*old_spec.names, "plural"), path.child("names").child("plural"));
+  immutable(errors, string_at(*spec.names, "plural"), string_at(*old_spec.names, "plural"), path.child("names").child("plural"));
   append(errors, validate_status(crd));
   append(errors, validate_stored_versions(crd, spec));
   append(errors, validate_api_approval(crd, &old));

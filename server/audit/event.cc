@@ -1,12 +1,11 @@
 #include "server/audit/event.h"
 
+#include "base/go_time.h"
 #include "server/audit/go_json.h"
 
 #include <asio/ip/address.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <ctime>
 
 namespace kapi::audit {
 namespace {
@@ -115,19 +114,7 @@ std::string_view trim(std::string_view text) {
 }  // namespace
 
 std::string format_micro_time(std::chrono::system_clock::time_point time) {
-  auto micros = std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
-  std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
-  long fraction = static_cast<long>(micros % 1000000);
-  if (fraction < 0) {
-    fraction += 1000000;
-    --seconds;
-  }
-  std::tm utc{};
-  ::gmtime_r(&seconds, &utc);
-  char buffer[96];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, fraction);
-  return buffer;
+  return base::format_rfc3339_micro(base::unix_time(time));
 }
 
 std::string to_json(const Event& event) {

@@ -1,5 +1,7 @@
 #include "server/audit/go_json.h"
 
+#include "base/utf8.h"
+
 #include <boost/json/parse.hpp>
 
 #include <charconv>
@@ -9,28 +11,6 @@ namespace kapi::audit {
 namespace {
 
 namespace json = boost::json;
-
-// The length of the valid UTF-8 sequence starting `text`, or 0 when it is not one (Go writes \ufffd for it).
-std::size_t utf8_sequence_length(std::string_view text) {
-  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  auto continuation = [&](std::size_t i) { return i < text.size() && (byte(i) & 0xC0) == 0x80; };
-  unsigned char lead = byte(0);
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) return continuation(1) ? 2 : 0;
-  if (lead >= 0xE0 && lead <= 0xEF) {
-    if (!continuation(1) || !continuation(2)) return 0;
-    if (lead == 0xE0 && byte(1) < 0xA0) return 0;   // overlong
-    if (lead == 0xED && byte(1) >= 0xA0) return 0;  // surrogate
-    return 3;
-  }
-  if (lead >= 0xF0 && lead <= 0xF4) {
-    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
-    if (lead == 0xF0 && byte(1) < 0x90) return 0;
-    if (lead == 0xF4 && byte(1) >= 0x90) return 0;
-    return 4;
-  }
-  return 0;
-}
 
 void append_go_float(std::string& out, double value) {
   if (!std::isfinite(value)) {
@@ -85,17 +65,17 @@ void append_go_json_string(std::string& out, std::string_view text) {
       ++i;
       continue;
     }
-    std::size_t length = utf8_sequence_length(text.substr(i));
-    if (length == 0) {
+    const base::Rune rune = base::decode_rune(text.substr(i));
+    if (!rune.valid) {
       out += "\\ufffd";
       ++i;
       continue;
     }
-    std::string_view sequence = text.substr(i, length);
+    std::string_view sequence = text.substr(i, rune.width);
     if (sequence == "\xE2\x80\xA8") out += "\\u2028";
     else if (sequence == "\xE2\x80\xA9") out += "\\u2029";
     else out += sequence;
-    i += length;
+    i += rune.width;
   }
   out.push_back('"');
 }

@@ -1,5 +1,6 @@
 #include "server/audit/policy.h"
 
+#include "base/go_quote.h"
 #include "server/schema/yaml_to_json.h"
 #include "server/validation/field_error.h"
 #include "server/validation/names.h"
@@ -81,12 +82,6 @@ std::vector<validation::FieldError> validate_stages(const RawStages& raw, const 
   return errors;
 }
 
-std::string go_string_slice(const std::vector<std::string>& values) {
-  std::string out = "[]string{";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + validation::quoted(values[i]);
-  return out + "}";
-}
-
 // One rule, decoded and validated (validatePolicyRule).
 PolicyRule read_rule(const json::value& value, const Path& path, validation::ErrorList& errors) {
   const json::object& fields = Reader::object(value, path);
@@ -149,14 +144,14 @@ PolicyRule read_rule(const json::value& value, const Path& path, validation::Err
     }
     if (!group.resource_names.empty() && group.resources.empty())
       errors.push_back(validation::invalid_value(resources_path.child("resourceNames"),
-                                                 go_string_slice(group.resource_names),
+                                                 base::go_string_slice(group.resource_names),
                                                  "using resourceNames requires at least one resource"));
   }
   auto stage_errors = validate_stages(omit_stages, path.child("omitStages"));
   errors.insert(errors.end(), stage_errors.begin(), stage_errors.end());
   rule.omit_stages = stages_of(omit_stages);
   if (!rule.non_resource_urls.empty() && (!rule.resources.empty() || !rule.namespaces.empty()))
-    errors.push_back(validation::invalid_value(urls_path, go_string_slice(rule.non_resource_urls),
+    errors.push_back(validation::invalid_value(urls_path, base::go_string_slice(rule.non_resource_urls),
                                                "rules cannot apply to both regular resources and non-resource URLs"));
   return rule;
 }

@@ -1,7 +1,7 @@
 #include "server/authentication/jwt.h"
 
+#include "base/base64.h"
 #include "server/pki/pem_io.h"
-#include "server/schema/go_text.h"
 
 #include <boost/json.hpp>
 #include <openssl/core_names.h>
@@ -14,6 +14,9 @@
 
 namespace kapi::authentication::jwt {
 namespace {
+
+// Every part of a compact JWS is unpadded base64url.
+std::string base64url(std::string_view bytes) { return base::base64_encode(bytes, base::Base64::kRawUrl); }
 
 using EvpMdContextPtr = std::unique_ptr<EVP_MD_CTX, pki::OpenSslDeleter<&EVP_MD_CTX_free>>;
 using EcdsaSignaturePtr = std::unique_ptr<ECDSA_SIG, pki::OpenSslDeleter<&ECDSA_SIG_free>>;
@@ -65,7 +68,7 @@ std::optional<std::string> ecdsa_jws_to_der(std::string_view raw, std::size_t co
 }
 
 std::optional<boost::json::object> decode_json_part(std::string_view part) {
-  auto bytes = base64url_decode(part);
+  auto bytes = base::base64_decode(part, base::Base64::kRawUrl);
   if (!bytes) return std::nullopt;
   boost::system::error_code error;
   boost::json::value value = boost::json::parse(*bytes, error);
@@ -76,24 +79,6 @@ std::optional<boost::json::object> decode_json_part(std::string_view part) {
 SharedKey share(EVP_PKEY* key) { return SharedKey(key, &EVP_PKEY_free); }
 
 }  // namespace
-
-std::string base64url_encode(std::string_view bytes) {
-  std::string text = schema::base64_encode(bytes);
-  while (!text.empty() && text.back() == '=') text.pop_back();
-  for (char& c : text) c = c == '+' ? '-' : c == '/' ? '_' : c;
-  return text;
-}
-
-std::optional<std::string> base64url_decode(std::string_view text) {
-  std::string standard(text);
-  for (char& c : standard) {
-    if (c == '+' || c == '/' || c == '=' || c == '\r' || c == '\n') return std::nullopt;
-    c = c == '-' ? '+' : c == '_' ? '/' : c;
-  }
-  if (standard.size() % 4 == 1) return std::nullopt;
-  standard.append((4 - standard.size() % 4) % 4, '=');
-  return schema::base64_decode(standard);
-}
 
 std::string algorithm_for(const EVP_PKEY* key) {
   switch (EVP_PKEY_get_base_id(key)) {
@@ -120,7 +105,7 @@ std::string key_id(const EVP_PKEY* key) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(der, static_cast<std::size_t>(length), digest);
   OPENSSL_free(der);
-  return base64url_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+  return base64url(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
 Signer::Signer(SharedKey private_key) : key_(std::move(private_key)), algorithm_(algorithm_for(key_.get())) {
@@ -131,7 +116,7 @@ Signer::Signer(SharedKey private_key) : key_(std::move(private_key)), algorithm_
 std::string Signer::sign(const boost::json::object& claims) const {
   const boost::json::object header{{"alg", algorithm_}, {"kid", key_id_}};
   std::string signing_input =
-      base64url_encode(boost::json::serialize(header)) + "." + base64url_encode(boost::json::serialize(claims));
+      base64url(boost::json::serialize(header)) + "." + base64url(boost::json::serialize(claims));
   EvpMdContextPtr context(EVP_MD_CTX_new());
   std::size_t length = 0;
   if (!context || EVP_DigestSignInit(context.get(), nullptr, digest_for(algorithm_), nullptr, key_.get()) != 1 ||
@@ -144,7 +129,7 @@ std::string Signer::sign(const boost::json::object& claims) const {
     pki::throw_openssl_error("signing a token");
   signature.resize(length);
   if (algorithm_ != "RS256") signature = ecdsa_der_to_jws(signature, ecdsa_coordinate_size(algorithm_));
-  return signing_input + "." + base64url_encode(signature);
+  return signing_input + "." + base64url(signature);
 }
 
 std::optional<Token> parse(std::string_view text) {
@@ -154,7 +139,7 @@ std::optional<Token> parse(std::string_view text) {
   if (second == std::string_view::npos || text.find('.', second + 1) != std::string_view::npos) return std::nullopt;
   auto header = decode_json_part(text.substr(0, first));
   auto claims = decode_json_part(text.substr(first + 1, second - first - 1));
-  auto signature = base64url_decode(text.substr(second + 1));
+  auto signature = base::base64_decode(text.substr(second + 1), base::Base64::kRawUrl);
   if (!header || !claims || !signature) return std::nullopt;
   return Token{std::move(*header), std::move(*claims), std::string(text.substr(0, second)), std::move(*signature)};
 }

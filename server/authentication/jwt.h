@@ -14,9 +14,6 @@
 
 namespace kapi::authentication::jwt {
 
-std::string base64url_encode(std::string_view bytes);  // unpadded, as JWS writes every part
-std::optional<std::string> base64url_decode(std::string_view text);
-
 using SharedKey = std::shared_ptr<EVP_PKEY>;
 
 // The JWS "alg" for a key: RS256 for RSA, ES256/ES384/ES512 for P-256/P-384/P-521; empty when unsupported.

@@ -1,7 +1,8 @@
 #include "server/authentication/service_account.h"
 
-#include "server/schema/go_text.h"
-#include "server/selectors/go_strings.h"
+#include "base/base64.h"
+#include "base/go_quote.h"
+#include "base/go_time.h"
 
 #include <boost/json.hpp>
 #include <openssl/rand.h>
@@ -13,7 +14,6 @@ namespace kapi::authentication {
 namespace {
 
 namespace json = boost::json;
-namespace go = selectors::go;
 using namespace std::chrono_literals;
 
 // go-jose's jwt.DefaultLeeway: clocks of issuer and server may differ this much.
@@ -133,8 +133,8 @@ asio::awaitable<Result> ServiceAccountTokenAuthenticator::authenticate_token(std
   const Audiences& requested = audiences.empty() ? options_.api_audiences : audiences;
   Audiences valid_for = intersect(token_audiences, requested);
   if (valid_for.empty() && !options_.api_audiences.empty())
-    co_return Result::failed("token audiences " + go::quote_list(token_audiences) + " is invalid for the target audiences " +
-                             go::quote_list(requested));
+    co_return Result::failed("token audiences " + base::go_quote_list(token_audiences) + " is invalid for the target audiences " +
+                             base::go_quote_list(requested));
 
   // One co_await per statement, and no temporaries in it: g++ 12 miscompiles both.
   Result result;
@@ -217,7 +217,7 @@ asio::awaitable<Result> ServiceAccountTokenAuthenticator::validate_legacy(const 
   if (!secret) co_return Result::failed("token has been invalidated");
   const json::value* data = secret->if_contains("data");
   const std::string_view stored = string_claim(data ? data->if_object() : nullptr, "token");
-  if (schema::base64_decode(stored).value_or("") != token) co_return Result::failed("token does not match server's copy");
+  if (base::base64_decode(stored).value_or("") != token) co_return Result::failed("token does not match server's copy");
   auto account = co_await still_there("serviceaccounts", namespace_, name, uid);
   if (!account) co_return Result::failed("token has been invalidated");
 
@@ -236,7 +236,7 @@ asio::awaitable<std::optional<json::object>> ServiceAccountTokenAuthenticator::s
   if (!object) co_return std::nullopt;
   // Something deleted longer ago than clocks may differ counts as gone (kube's invalidIfDeletedBefore).
   if (!metadata_string(*object, "deletionTimestamp").empty()) {
-    auto deleted = schema::parse_rfc3339(metadata_string(*object, "deletionTimestamp"));
+    auto deleted = base::parse_rfc3339(metadata_string(*object, "deletionTimestamp"));
     if (!deleted || deleted->seconds < unix_seconds(options_.now() - kLeeway)) co_return std::nullopt;
   }
   if (!uid.empty() && metadata_string(*object, "uid") != uid) co_return std::nullopt;

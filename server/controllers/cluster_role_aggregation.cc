@@ -3,6 +3,7 @@
 #include "base/log.h"
 #include "server/apierrors/errors.h"
 #include "server/authorization/rbac/policy.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/reflector.h"
 #include "server/selectors/metav1_label_selector.h"
@@ -17,20 +18,12 @@ namespace {
 
 namespace json = boost::json;
 using authorization::rbac::rules_of;
-
-const json::object* object_member(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value && value->is_object() ? &value->get_object() : nullptr;
-}
-
-const json::array* array_member(const json::object* object, std::string_view key) {
-  const json::value* value = object ? object->if_contains(key) : nullptr;
-  return value && value->is_array() ? &value->get_array() : nullptr;
-}
+using registry::fields::array_at;
+using registry::fields::object_at;
 
 std::optional<std::string_view> label_of(const json::object& role, std::string_view key) {
-  const json::object* metadata = object_member(role, "metadata");
-  const json::object* labels = metadata ? object_member(*metadata, "labels") : nullptr;
+  const json::object* metadata = object_at(role, "metadata");
+  const json::object* labels = metadata ? object_at(*metadata, "labels") : nullptr;
   const json::value* value = labels ? labels->if_contains(key) : nullptr;
   if (!value || !value->is_string()) return std::nullopt;
   return std::string_view(value->get_string());
@@ -40,11 +33,11 @@ std::optional<std::string_view> label_of(const json::object& role, std::string_v
 
 std::optional<json::array> aggregated_rules(const json::object& role,
                                             const std::map<std::string, json::object>& roles) {
-  const json::object* rule = object_member(role, "aggregationRule");
+  const json::object* rule = object_at(role, "aggregationRule");
   if (!rule) return std::nullopt;
   const std::string name(registry::meta_string(role, "name"));
   std::map<std::string, const json::object*> matched;  // by name: kube aggregates in name order
-  if (const json::array* selectors = array_member(rule, "clusterRoleSelectors")) {
+  if (const json::array* selectors = array_at(rule, "clusterRoleSelectors")) {
     for (const auto& item : *selectors) {
       if (!item.is_object()) return std::nullopt;
       auto selector = selectors::label_selector_from_metav1(item.get_object());
@@ -59,7 +52,7 @@ std::optional<json::array> aggregated_rules(const json::object& role,
   json::array rules;
   std::vector<authorization::rbac::PolicyRule> seen;
   for (const auto& [other_name, other] : matched) {
-    const json::array* other_rules = array_member(other, "rules");
+    const json::array* other_rules = array_at(other, "rules");
     if (!other_rules) continue;
     const std::vector<authorization::rbac::PolicyRule> parsed = rules_of(*other);
     for (std::size_t i = 0; i < parsed.size() && i < other_rules->size(); ++i) {
@@ -103,7 +96,7 @@ asio::awaitable<void> ClusterRoleAggregationController::sync() {
   for (const auto& [name, role] : roles_) {
     std::optional<json::array> rules = aggregated_rules(role, roles_);
     if (!rules) continue;
-    const json::array* stored = array_member(&role, "rules");
+    const json::array* stored = array_at(&role, "rules");
     if (stored ? *stored == *rules : rules->empty()) continue;
     registry::UpdateFunction update = [&rules](const json::object* current) -> json::object {
       if (!current) throw apierrors::ApiError(apierrors::not_found("rbac.authorization.k8s.io", "clusterroles", ""));

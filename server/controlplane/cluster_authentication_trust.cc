@@ -5,6 +5,7 @@
 #include "server/apierrors/errors.h"
 #include "server/pki/openssl_handles.h"
 #include "server/pki/pem_io.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
@@ -22,6 +23,7 @@ namespace {
 
 namespace json = boost::json;
 using Certificate = pki::X509Ptr;
+using registry::fields::string_at;
 
 std::vector<std::string> parse_list(const json::object* data, std::string_view key) {
   std::vector<std::string> out;
@@ -90,11 +92,6 @@ std::string json_list(const std::vector<std::string>& values) {
   return json::serialize(array);
 }
 
-std::string text_of(const json::object* data, std::string_view key) {
-  const json::value* value = data ? data->if_contains(key) : nullptr;
-  return value && value->is_string() ? std::string(value->as_string()) : "";
-}
-
 // Reads the ConfigMap and writes it when it should hold more; false when it could not (to retry soon).
 asio::awaitable<bool> sync(registry::Store& configmaps, const ClusterAuthenticationInfo& ours, base::Logger& logger) {
   const std::string namespace_(kAuthenticationConfigMapNamespace), name(kAuthenticationConfigMapName);
@@ -142,14 +139,14 @@ asio::awaitable<bool> sync(registry::Store& configmaps, const ClusterAuthenticat
 json::object authentication_configmap_data(const ClusterAuthenticationInfo& ours, const json::object* existing) {
   json::object data;
   // kube reads what is there before it joins ours: a broken list or bundle fails the whole sync.
-  const std::string client_ca = joined_bundle(text_of(existing, "client-ca-file"), ours.client_ca, "client-ca-file");
+  const std::string client_ca = joined_bundle(string_at(existing, "client-ca-file"), ours.client_ca, "client-ca-file");
   if (!client_ca.empty()) data["client-ca-file"] = client_ca;
   auto username = joined(parse_list(existing, "requestheader-username-headers"), ours.request_header_username_headers);
   auto uid = joined(parse_list(existing, "requestheader-uid-headers"), ours.request_header_uid_headers);
   auto group = joined(parse_list(existing, "requestheader-group-headers"), ours.request_header_group_headers);
   auto extra = joined(parse_list(existing, "requestheader-extra-headers-prefix"), ours.request_header_extra_header_prefixes);
   auto allowed = joined(parse_list(existing, "requestheader-allowed-names"), ours.request_header_allowed_names);
-  const std::string request_header_ca = joined_bundle(text_of(existing, "requestheader-client-ca-file"),
+  const std::string request_header_ca = joined_bundle(string_at(existing, "requestheader-client-ca-file"),
                                                       ours.request_header_ca, "requestheader-client-ca-file");
   if (request_header_ca.empty()) return data;  // the headers mean nothing without a CA to trust the proxy by
   data["requestheader-username-headers"] = json_list(username);

@@ -1,8 +1,8 @@
 #include "server/discovery/discovery.h"
 
+#include "base/base64.h"
 #include "server/http/status_response.h"
 
-#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 #include <boost/json.hpp>
@@ -147,9 +147,7 @@ std::string storage_version_hash(std::string_view group, std::string_view versio
   std::string gvk = std::string(group) + "/" + std::string(version) + "/" + std::string(kind);
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(gvk.data()), gvk.size(), digest);
-  unsigned char encoded[16] = {};
-  EVP_EncodeBlock(encoded, digest, 8);
-  return reinterpret_cast<const char*>(encoded);
+  return base::base64_encode(std::string_view(reinterpret_cast<const char*>(digest), 8));
 }
 
 std::string resource_list(std::string_view group, std::string_view version,

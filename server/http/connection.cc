@@ -1,5 +1,6 @@
 #include "server/http/connection.h"
 
+#include "base/go_time.h"
 #include "base/race.h"
 #include "server/apierrors/errors.h"
 
@@ -85,11 +86,7 @@ std::string http_date() {
   thread_local std::string formatted;
   const std::time_t now = std::time(nullptr);
   if (now != formatted_at) {
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    std::array<char, 64> buf{};
-    const std::size_t n = std::strftime(buf.data(), buf.size(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    formatted.assign(buf.data(), n);
+    formatted = base::format_http_date(now);
     formatted_at = now;
   }
   return formatted;

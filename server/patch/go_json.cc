@@ -1,5 +1,7 @@
 #include "server/patch/go_json.h"
 
+#include "base/go_quote.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -15,33 +17,8 @@ bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c 
 bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 bool is_hex(unsigned char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
-// json's quoteChar: the byte as a Go rune literal, as strconv.Quote would escape it.
-std::string quote_char(unsigned char c) {
-  if (c == '\'') return "'\\''";
-  if (c == '"') return "'\"'";
-  char buf[16];
-  switch (c) {
-    case '\a': return "'\\a'";
-    case '\b': return "'\\b'";
-    case '\f': return "'\\f'";
-    case '\n': return "'\\n'";
-    case '\r': return "'\\r'";
-    case '\t': return "'\\t'";
-    case '\v': return "'\\v'";
-    case '\\': return "'\\\\'";
-    default: break;
-  }
-  if (c < 0x20 || c == 0x7f) {
-    std::snprintf(buf, sizeof buf, "'\\x%02x'", c);
-  } else if (c < 0x7f) {
-    std::snprintf(buf, sizeof buf, "'%c'", c);
-  } else if (c < 0xa0 || c == 0xad) {  // Latin-1 controls and the soft hyphen are not printable runes
-    std::snprintf(buf, sizeof buf, "'\\u%04x'", c);
-  } else {  // string(byte) is the rune U+0080..U+00FF, printed as its UTF-8
-    std::snprintf(buf, sizeof buf, "'%c%c'", static_cast<char>(0xc0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3f)));
-  }
-  return buf;
-}
+// json's quoteChar: the byte as a Go rune literal (string(c) is the rune U+0000..U+00FF), where '"' needs no escape.
+std::string quote_char(unsigned char c) { return base::go_quote_rune(c); }
 
 // encoding/json's scanner (scanner.go): the same states, so the same first error with the same words.
 class GoScanner {

@@ -1,8 +1,8 @@
 #include "server/pki/kubeconfig.h"
 
-#include <cstdio>
+#include "base/base64.h"
 
-#include <openssl/evp.h>
+#include <cstdio>
 
 namespace kapi::pki {
 namespace {
@@ -39,15 +39,6 @@ std::string yaml_scalar(std::string_view text) {
 
 }  // namespace
 
-std::string base64_encode(std::string_view bytes) {
-  std::string encoded(4 * ((bytes.size() + 2) / 3), '\0');
-  const int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(encoded.data()),
-                                     reinterpret_cast<const unsigned char*>(bytes.data()),
-                                     static_cast<int>(bytes.size()));
-  encoded.resize(static_cast<std::size_t>(length));
-  return encoded;
-}
-
 std::string render_kubeconfig(std::string_view server_url, std::string_view ca_pem, std::string_view client_cert_pem,
                               std::string_view client_key_pem) {
   std::string out;
@@ -55,7 +46,7 @@ std::string render_kubeconfig(std::string_view server_url, std::string_view ca_p
   out += "kind: Config\n";
   out += "clusters:\n";
   out += "- cluster:\n";
-  out += "    certificate-authority-data: " + base64_encode(ca_pem) + "\n";
+  out += "    certificate-authority-data: " + base::base64_encode(ca_pem) + "\n";
   out += "    server: " + yaml_scalar(server_url) + "\n";
   out += "  name: kapi\n";
   out += "contexts:\n";
@@ -68,8 +59,8 @@ std::string render_kubeconfig(std::string_view server_url, std::string_view ca_p
   out += "users:\n";
   out += "- name: kapi-admin\n";
   out += "  user:\n";
-  out += "    client-certificate-data: " + base64_encode(client_cert_pem) + "\n";
-  out += "    client-key-data: " + base64_encode(client_key_pem) + "\n";
+  out += "    client-certificate-data: " + base::base64_encode(client_cert_pem) + "\n";
+  out += "    client-key-data: " + base::base64_encode(client_key_pem) + "\n";
   return out;
 }
 

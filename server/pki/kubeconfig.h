@@ -10,7 +10,4 @@ namespace kapi::pki {
 std::string render_kubeconfig(std::string_view server_url, std::string_view ca_pem, std::string_view client_cert_pem,
                               std::string_view client_key_pem);
 
-// Standard base64 with padding and no line breaks: the encoding of kubeconfig *-data fields.
-std::string base64_encode(std::string_view bytes);
-
 }  // namespace kapi::pki

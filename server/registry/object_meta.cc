@@ -1,5 +1,8 @@
 #include "server/registry/object_meta.h"
 
+#include "base/go_time.h"
+#include "server/registry/json_fields.h"
+
 #include <openssl/rand.h>
 
 #include <boost/json.hpp>
@@ -7,7 +10,6 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <stdexcept>
 
 namespace kapi::registry {
@@ -37,18 +39,7 @@ std::string new_uid() {
   return out;
 }
 
-std::string rfc3339(std::int64_t seconds_since_epoch) {
-  const std::time_t time = static_cast<std::time_t>(seconds_since_epoch);
-  std::tm utc{};
-  gmtime_r(&time, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
-std::string rfc3339_now() {
-  return rfc3339(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()));
-}
+std::string rfc3339_now() { return base::format_rfc3339(base::unix_time(std::chrono::system_clock::now()).seconds); }
 
 std::string generate_name_suffix() {
   // k8s.io/apimachinery/pkg/util/rand: no vowels (no words), no confusable characters.
@@ -103,9 +94,7 @@ boost::json::object& metadata_of(boost::json::object& object) {
 }
 
 std::string_view string_field(const boost::json::object& object, std::string_view key) {
-  auto it = object.find(key);
-  if (it == object.end() || !it->value().is_string()) return {};
-  return it->value().as_string();
+  return fields::string_at(object, key);
 }
 
 std::string_view meta_string(const boost::json::object& object, std::string_view key) {

@@ -18,8 +18,6 @@ namespace kapi::registry {
 std::string new_uid();
 // The current time as metav1.Time writes it: RFC 3339, UTC, seconds ("2026-11-29T21:08:00Z").
 std::string rfc3339_now();
-// A time given in seconds since the epoch, written the same way.
-std::string rfc3339(std::int64_t seconds_since_epoch);
 // The 5 characters kube appends to metadata.generateName (utilrand.String over its consonant/digit alphabet).
 std::string generate_name_suffix();
 

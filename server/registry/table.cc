@@ -1,22 +1,9 @@
 #include "server/registry/table.h"
 
+#include "base/go_time.h"
 #include "server/registry/object_meta.h"
 
-#include <ctime>
-
 namespace kapi::registry {
-namespace {
-
-// Seconds since the epoch of an RFC 3339 UTC time ("2026-11-29T21:08:00Z"); -1 when it is not one.
-std::int64_t parse_rfc3339(std::string_view text) {
-  std::tm tm{};
-  std::string copy(text);
-  const char* end = strptime(copy.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (end == nullptr) return -1;
-  return static_cast<std::int64_t>(timegm(&tm));
-}
-
-}  // namespace
 
 std::string human_duration(std::chrono::seconds elapsed) {
   const std::int64_t seconds = elapsed.count();
@@ -40,10 +27,10 @@ std::string human_duration(std::chrono::seconds elapsed) {
 }
 
 std::string age_of(const boost::json::object& object) {
-  std::int64_t created = parse_rfc3339(meta_string(object, "creationTimestamp"));
-  if (created < 0) return "<unknown>";
-  auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
-  return human_duration(std::chrono::seconds(now.count() - created));
+  const auto created = base::parse_rfc3339(meta_string(object, "creationTimestamp"));
+  if (!created) return "<unknown>";
+  const std::int64_t now = base::unix_time(std::chrono::system_clock::now()).seconds;
+  return human_duration(std::chrono::seconds(now - created->seconds));
 }
 
 TableColumn name_column() {

@@ -1,22 +1,13 @@
 #include "server/schema/openapi_handler.h"
 
+#include "base/go_time.h"
 #include "server/apierrors/errors.h"
 #include "server/http/status_response.h"
 
 #include <chrono>
-#include <ctime>
 
 namespace kapi::schema {
 namespace {
-
-std::string http_date(std::chrono::system_clock::time_point when) {
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char buffer[64];
-  std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S GMT", &utc);
-  return buffer;
-}
 
 asio::awaitable<void> write_document(filters::Exchange& exchange, const OpenApiDocument& document) {
   auto& headers = exchange.response->headers();
@@ -69,7 +60,8 @@ asio::awaitable<void> OpenApiHandler::serve_v3(filters::Exchange& exchange) cons
     headers.set("Cache-Control", "no-cache, private");
   } else {
     headers.set("Cache-Control", "public, immutable");
-    headers.set("Expires", http_date(std::chrono::system_clock::now() + std::chrono::hours(24 * 365)));
+    const auto expires = std::chrono::system_clock::now() + std::chrono::hours(24 * 365);
+    headers.set("Expires", base::format_http_date(base::unix_time(expires).seconds));
   }
   co_await write_document(exchange, *document);
 }

@@ -5,7 +5,7 @@
 // depth counter bounds every recursion, through embedded envelopes too.
 #include "server/schema/transcoder.h"
 
-#include "server/schema/go_text.h"
+#include "base/utf8.h"
 #include "server/schema/transcoder_internal.h"
 #include "server/schema/wire.h"
 
@@ -110,7 +110,7 @@ Unknown read_envelope(std::string_view bytes) {
         while (!type_meta.done()) {
           auto [field, type] = type_meta.tag();
           if ((field == 1 || field == 2) && type == wire::kLengthDelimited)
-            (field == 1 ? unknown.type_meta.api_version : unknown.type_meta.kind) = valid_utf8(type_meta.length_delimited());
+            (field == 1 ? unknown.type_meta.api_version : unknown.type_meta.kind) = base::valid_utf8(type_meta.length_delimited());
           else if (field == 1 || field == 2)
             throw TranscodeError("proto: wrong wireType = " + std::to_string(type) + " for field " + (field == 1 ? "APIVersion" : "Kind"));
           else type_meta.skip(type);
@@ -118,8 +118,8 @@ Unknown read_envelope(std::string_view bytes) {
         break;
       }
       case 2: unknown.raw.assign(value); break;
-      case 3: unknown.content_encoding = valid_utf8(value); break;
-      default: unknown.content_type = valid_utf8(value); break;
+      case 3: unknown.content_encoding = base::valid_utf8(value); break;
+      default: unknown.content_type = base::valid_utf8(value); break;
     }
   }
   return unknown;

@@ -1,7 +1,10 @@
 // Protobuf to JSON: the fields of a message are read in any order, then written in declaration order (Go's struct
 // order) with Go's omitempty and pointer rules; kube's special types become their strings, numbers and embedded
 // JSON.
-#include "server/schema/go_text.h"
+#include "base/base64.h"
+#include "base/duration.h"
+#include "base/go_time.h"
+#include "base/utf8.h"
 #include "server/schema/transcoder_internal.h"
 #include "server/schema/wire.h"
 
@@ -105,8 +108,8 @@ json::value scalar_json(const pb::FieldDescriptor& field, std::uint64_t bits, st
     case T::TYPE_BOOL: return bits != 0;
     case T::TYPE_FLOAT: return finite(std::bit_cast<float>(static_cast<std::uint32_t>(bits)), field);
     case T::TYPE_DOUBLE: return finite(std::bit_cast<double>(bits), field);
-    case T::TYPE_STRING: return json::string(valid_utf8(bytes));
-    case T::TYPE_BYTES: return json::string(base64_encode(bytes));
+    case T::TYPE_STRING: return json::string(base::valid_utf8(bytes));
+    case T::TYPE_BYTES: return json::string(base::base64_encode(bytes));
     default: throw TranscodeError("proto: unsupported field type of " + field.name());
   }
 }
@@ -317,7 +320,7 @@ json::value Decoder::special_json(Special special, std::string_view bytes, int d
       // time_proto.go: no bytes is the zero time; Time keeps seconds only.
       if (bytes.empty()) return nullptr;
       SmallMessage time(bytes);
-      UnixTime at{time.integer(1), 0};
+      base::UnixTime at{time.integer(1), 0};
       if (special == Special::kMicroTime) {
         // time.Unix normalizes nanoseconds outside [0, 1e9) into the seconds.
         const auto nanos = static_cast<std::int64_t>(static_cast<std::int32_t>(time.integer(2)));
@@ -325,17 +328,17 @@ json::value Decoder::special_json(Special special, std::string_view bytes, int d
         at.seconds += carry;
         at.nanos = static_cast<std::int32_t>(nanos - carry * 1'000'000'000);
       }
-      if (at.seconds == kZeroTimeSeconds && at.nanos == 0) return nullptr;
-      return json::string(special == Special::kTime ? format_rfc3339(at.seconds) : format_rfc3339_micro(at));
+      if (at.seconds == base::kZeroTimeSeconds && at.nanos == 0) return nullptr;
+      return json::string(special == Special::kTime ? base::format_rfc3339(at.seconds) : base::format_rfc3339_micro(at));
     }
-    case Special::kDuration: return json::string(format_go_duration(SmallMessage(bytes).integer(1)));
+    case Special::kDuration: return json::string(base::format_go_duration(std::chrono::nanoseconds(SmallMessage(bytes).integer(1))));
     case Special::kQuantity: {
       auto text = SmallMessage(bytes).string(1);
-      return json::string(text ? valid_utf8(*text) : "0");
+      return json::string(text ? base::valid_utf8(*text) : "0");
     }
     case Special::kIntOrString: {
       SmallMessage value(bytes);
-      if (value.integer(1) == 1) return json::string(valid_utf8(value.string(3).value_or("")));
+      if (value.integer(1) == 1) return json::string(base::valid_utf8(value.string(3).value_or("")));
       return static_cast<std::int64_t>(static_cast<std::int32_t>(value.integer(2)));
     }
     case Special::kRawExtension:
@@ -344,7 +347,7 @@ json::value Decoder::special_json(Special special, std::string_view bytes, int d
       json::array items;
       for (Reader reader(bytes); !reader.done();) {
         auto [number, wire_type] = reader.tag();
-        if (number == 1 && wire_type == wire::kLengthDelimited) items.emplace_back(valid_utf8(reader.length_delimited()));
+        if (number == 1 && wire_type == wire::kLengthDelimited) items.emplace_back(base::valid_utf8(reader.length_delimited()));
         else reader.skip(wire_type);
       }
       return items;

@@ -1,6 +1,8 @@
 // JSON to protobuf: fields in field-number order and map keys sorted, as kube's generated marshalers write them;
 // JSON fields the schema does not know are dropped, and a value of the wrong JSON type is an error naming the field.
-#include "server/schema/go_text.h"
+#include "base/base64.h"
+#include "base/duration.h"
+#include "base/go_time.h"
 #include "server/schema/transcoder_internal.h"
 #include "server/schema/wire.h"
 
@@ -139,7 +141,7 @@ void field_wire(const Catalog& catalog, const pb::FieldDescriptor& field, const 
       return;
     case T::TYPE_BYTES: {
       if (!given.is_string() && !given.is_null()) wrong_type(given, field, "[]byte");
-      auto decoded = given.is_null() ? std::optional<std::string>("") : base64_decode(given.get_string());
+      auto decoded = given.is_null() ? std::optional<std::string>("") : base::base64_decode(given.get_string());
       if (!decoded) throw TranscodeError("illegal base64 data in field " + field.containing_type()->name() + "." + json_name(field));
       wire::put_bytes(out, number, *decoded);
       return;
@@ -202,18 +204,18 @@ void special_wire(Special special, const pb::Descriptor& message, const json::va
     case Special::kTime:
     case Special::kMicroTime: {
       if (!value.is_string()) fail("an RFC 3339 time string");
-      auto at = parse_rfc3339(value.get_string());
+      auto at = base::parse_rfc3339(value.get_string());
       if (!at) throw TranscodeError("parsing time \"" + std::string(value.get_string()) + "\" as RFC 3339 failed");
-      if (at->seconds == kZeroTimeSeconds && at->nanos == 0) return;
+      if (at->seconds == base::kZeroTimeSeconds && at->nanos == 0) return;
       wire::put_varint_field(out, 1, static_cast<std::uint64_t>(at->seconds));
       wire::put_varint_field(out, 2, special == Special::kTime ? 0 : static_cast<std::uint64_t>(at->nanos));
       return;
     }
     case Special::kDuration: {
       if (!value.is_string()) fail("a duration string");
-      auto nanoseconds = parse_go_duration(value.get_string());
+      auto nanoseconds = base::parse_go_duration(value.get_string());
       if (!nanoseconds) throw TranscodeError("time: invalid duration \"" + std::string(value.get_string()) + "\"");
-      wire::put_varint_field(out, 1, static_cast<std::uint64_t>(*nanoseconds));
+      wire::put_varint_field(out, 1, static_cast<std::uint64_t>(nanoseconds->count()));
       return;
     }
     case Special::kQuantity:

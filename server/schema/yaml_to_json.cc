@@ -1,6 +1,6 @@
 #include "server/schema/yaml_to_json.h"
 
-#include "server/schema/go_text.h"
+#include "base/base64.h"
 #include "server/validation/field_error.h"
 
 #include <boost/json.hpp>
@@ -160,7 +160,7 @@ json::value resolve_scalar(const std::string& tag, const std::string& text) {
   const std::string_view wanted = std::string_view(tag).substr(kCoreTag.size());
   if (wanted == "str" || wanted == "timestamp") return json::value(text);
   if (wanted == "binary") {
-    auto decoded = base64_decode(text);
+    auto decoded = base::base64_decode(text);
     if (!decoded) fail("!!binary value contains invalid base64 data");
     return json::value(*decoded);
   }

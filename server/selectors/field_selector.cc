@@ -1,6 +1,6 @@
 #include "server/selectors/field_selector.h"
 
-#include "server/selectors/go_strings.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 
@@ -55,13 +55,13 @@ std::string unescape_value(std::string_view raw) {
   value.reserve(raw.size());
   bool escaped = false;
   while (!raw.empty()) {
-    const go::Rune rune = go::decode_rune(raw);
+    const base::Rune rune = base::decode_rune(raw);
     raw.remove_prefix(rune.width);
     const char32_t c = rune.value;
     if (escaped) {
       if (c != '\\' && c != ',' && c != '=') {
         std::string sequence = "\\";
-        go::append_utf8(sequence, c);
+        base::append_utf8(sequence, c);
         throw SelectorParseError("invalid field selector: invalid escape sequence: " + sequence);
       }
       value += static_cast<char>(c);
@@ -73,7 +73,7 @@ std::string unescape_value(std::string_view raw) {
       throw SelectorParseError("invalid field selector: unescaped character in value: " +
                                std::to_string(static_cast<int>(c)));
     } else {
-      go::append_utf8(value, c);
+      base::append_utf8(value, c);
     }
   }
   if (escaped) throw SelectorParseError("invalid field selector: invalid escape sequence: \\");

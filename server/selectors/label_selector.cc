@@ -1,6 +1,7 @@
 #include "server/selectors/label_selector.h"
 
-#include "server/selectors/go_strings.h"
+#include "base/go_quote.h"
+#include "server/validation/names.h"
 
 #include <algorithm>
 #include <charconv>
@@ -22,11 +23,6 @@ constexpr std::string_view kLabelValueRule =
     "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and "
     "end with an alphanumeric character";
 constexpr std::size_t kLabelValueMaxLength = 63;
-constexpr std::string_view kSubdomainFormat = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-constexpr std::string_view kSubdomainRule =
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and "
-    "end with an alphanumeric character";
-constexpr std::size_t kSubdomainMaxLength = 253;
 // selector.go's binaryOperators, in its order, as parseOperator lists them.
 constexpr std::string_view kBinaryOperators = "in, notin, =, ==, !=, gt, lt";
 
@@ -52,27 +48,12 @@ std::string regex_error(std::string_view rule, std::string_view format, std::ini
 }
 
 bool is_alphanumeric(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-bool is_lower_alphanumeric(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 
 // ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
 bool is_qualified_name_part(std::string_view name) {
   if (name.empty() || !is_alphanumeric(name.front()) || !is_alphanumeric(name.back())) return false;
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return is_alphanumeric(c) || c == '-' || c == '_' || c == '.'; });
-}
-
-// [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*
-bool is_dns1123_subdomain(std::string_view text) {
-  while (true) {
-    const std::size_t dot = text.find('.');
-    const std::string_view label = text.substr(0, dot);
-    if (label.empty() || !is_lower_alphanumeric(label.front()) || !is_lower_alphanumeric(label.back())) return false;
-    if (!std::all_of(label.begin(), label.end(), [](char c) { return is_lower_alphanumeric(c) || c == '-'; })) {
-      return false;
-    }
-    if (dot == std::string_view::npos) return true;
-    text.remove_prefix(dot + 1);
-  }
 }
 
 // strconv.ParseInt(text, 10, 64): an optional sign, then decimal digits only, within int64.
@@ -99,7 +80,7 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 std::string invalid_value(std::string_view path, std::string_view value, std::string_view detail) {
   std::string message(path);
   message += ": Invalid value: ";
-  message += go::quote(value);
+  message += base::go_quote(value);
   message += ": ";
   message += detail;
   return message;
@@ -377,10 +358,8 @@ std::vector<std::string> label_key_errors(std::string_view key) {
     if (prefix.empty()) {
       errors.push_back("prefix part must be non-empty");
     } else {
-      if (prefix.size() > kSubdomainMaxLength) errors.push_back("prefix part " + max_length_error(kSubdomainMaxLength));
-      if (!is_dns1123_subdomain(prefix)) {
-        errors.push_back("prefix part " + regex_error(kSubdomainRule, kSubdomainFormat, {"example.com"}));
-      }
+      for (const std::string& message : validation::is_dns1123_subdomain(prefix))
+        errors.push_back("prefix part " + message);
     }
   }
   if (name.empty()) {

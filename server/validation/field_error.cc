@@ -1,6 +1,6 @@
 #include "server/validation/field_error.h"
 
-#include <cstdio>
+#include "base/go_quote.h"
 
 namespace kapi::validation {
 
@@ -47,27 +47,7 @@ std::string FieldError::body() const {
 
 std::string FieldError::text() const { return field + ": " + body(); }
 
-std::string quoted(std::string_view value) {
-  std::string out = "\"";
-  for (unsigned char c : value) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
-          out += escaped;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string quoted(std::string_view value) { return base::go_quote(value); }
 
 FieldError required(const Path& path, std::string detail) {
   return {ErrorType::Required, path.str(), "", std::move(detail)};

@@ -46,7 +46,7 @@ class Path {
   std::string path_;
 };
 
-// Go's %q of a string, as field errors show string values.
+// Go's %q of a string (base::go_quote), as field errors show string values.
 std::string quoted(std::string_view value);
 
 FieldError required(const Path& path, std::string detail = {});

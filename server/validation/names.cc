@@ -26,6 +26,10 @@ const char kDns1123SubdomainMessage[] =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
     "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const char kDns1035LabelMessage[] =
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+    "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
+    "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 const char kConfigMapKeyMessage[] =
     "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or "
     "'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
@@ -51,6 +55,13 @@ std::vector<std::string> is_dns1123_subdomain(std::string_view value) {
     start = dot + 1;
   }
   if (!valid) errors.push_back(kDns1123SubdomainMessage);
+  return errors;
+}
+
+std::vector<std::string> is_dns1035_label(std::string_view value) {
+  std::vector<std::string> errors;
+  if (value.size() > 63) errors.push_back(max_length_message(63));
+  if (!matches_dns1123_label(value) || value.front() < 'a' || value.front() > 'z') errors.push_back(kDns1035LabelMessage);
   return errors;
 }
 

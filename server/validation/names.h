@@ -10,6 +10,7 @@ namespace kapi::validation {
 
 std::vector<std::string> is_dns1123_label(std::string_view value);
 std::vector<std::string> is_dns1123_subdomain(std::string_view value);
+std::vector<std::string> is_dns1035_label(std::string_view value);
 std::vector<std::string> is_config_map_key(std::string_view value);  // configmap and secret data keys
 // path.IsValidPathSegmentName: names travel in URL paths.
 std::vector<std::string> is_valid_path_segment_name(std::string_view value);

@@ -1,9 +1,9 @@
 #include "tests/support/sample_apiserver_process.h"
 
+#include "base/base64.h"
 #include "tests/support/child_reaping.h"
 
 #include <boost/json.hpp>
-#include <openssl/evp.h>
 
 #include <fcntl.h>
 #include <signal.h>
@@ -179,12 +179,7 @@ std::optional<int> SampleApiServerProcess::wait_for_exit(std::chrono::millisecon
 std::string SampleApiServerProcess::ca_bundle_pem() const { return read_file(ca_cert()); }
 
 std::string SampleApiServerProcess::ca_bundle_base64() const {
-  const std::string pem = ca_bundle_pem();
-  std::string out(4 * ((pem.size() + 2) / 3) + 1, '\0');
-  const int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                     reinterpret_cast<const unsigned char*>(pem.data()), static_cast<int>(pem.size()));
-  out.resize(static_cast<std::size_t>(length));
-  return out;
+  return base::base64_encode(ca_bundle_pem());
 }
 
 std::vector<boost::json::object> SampleApiServerProcess::requests() const {

@@ -1,3 +1,4 @@
+#include "base/go_quote.h"
 #include "server/apiextensions/schema/go_values.h"
 #include "server/apiextensions/schema/schema_checks.h"
 
@@ -29,13 +30,6 @@ struct Context {
     return clone;
   }
 };
-
-// Go's %#v of a []string.
-std::string go_string_slice(const std::vector<std::string>& values) {
-  std::string out = "[]string{";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + validation::quoted(values[i]);
-  return out + "}";
-}
 
 void append(ErrorList& errors, ErrorList more) {
   errors.insert(errors.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
@@ -114,11 +108,11 @@ void check_list_and_map_types(const Schema& s, const Path& path, ErrorList& erro
             errors.push_back(validation::invalid(path.child("items").child("properties").key(key).child("type"), s.items->type,
                                                  "must be a scalar type if parent array's x-kubernetes-list-type is map"));
         } else {
-          errors.push_back(validation::invalid_value(path.child("x-kubernetes-list-map-keys"), go_string_slice(s.x_list_map_keys),
+          errors.push_back(validation::invalid_value(path.child("x-kubernetes-list-map-keys"), base::go_string_slice(s.x_list_map_keys),
                                                      "entries must all be names of item properties"));
         }
         if (!seen.insert(key).second)
-          errors.push_back(validation::invalid_value(path.child("x-kubernetes-list-map-keys"), go_string_slice(s.x_list_map_keys),
+          errors.push_back(validation::invalid_value(path.child("x-kubernetes-list-map-keys"), base::go_string_slice(s.x_list_map_keys),
                                                      "must not contain duplicate entries"));
       }
     }

@@ -1,13 +1,13 @@
 #include "server/apiextensions/schema/embedded_resources.h"
 
 #include "server/apiextensions/schema/go_values.h"
+#include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
 #include <boost/json.hpp>
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 namespace kapi::apiextensions::schema {
 namespace {
@@ -15,19 +15,6 @@ namespace {
 namespace json = boost::json;
 using validation::ErrorList;
 using validation::Path;
-
-// validation.IsDNS1035Label's messages.
-std::vector<std::string> dns1035_label_errors(const std::string& value) {
-  std::vector<std::string> errors;
-  if (value.size() > 63) errors.push_back("must be no more than 63 characters");
-  static const std::regex kLabel("^[a-z]([-a-z0-9]*[a-z0-9])?$");
-  if (!std::regex_match(value, kLabel))
-    errors.push_back(
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-        "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
-        "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-  return errors;
-}
 
 std::string joined(const std::vector<std::string>& parts) {
   std::string out;
@@ -58,7 +45,7 @@ void validate_embedded_resource(const Path& path, const json::object& x, ErrorLi
       } else {
         std::string lower(v.get_string());
         std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-        if (auto messages = dns1035_label_errors(lower); !messages.empty())
+        if (auto messages = validation::is_dns1035_label(lower); !messages.empty())
           errors.push_back(validation::invalid(path.child("kind"), v.get_string(),
                                                "may have mixed case, but should otherwise match: " + joined(messages)));
       }

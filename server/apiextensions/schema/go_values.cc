@@ -1,5 +1,6 @@
 #include "server/apiextensions/schema/go_values.h"
 
+#include "base/utf8.h"
 #include "server/validation/field_error.h"
 
 #include <boost/json.hpp>
@@ -58,18 +59,10 @@ bool go_enum_matches(const json::value& data, const json::value& member) {
     return member.is_double() && double_of(data) == member.get_double();
   }
   if (data_number && member.is_string() && fits_int64(data)) {
-    auto rune = int64_of(data);
+    // Go's string(rune(n)): U+FFFD for what is not a Unicode scalar value.
+    const std::int64_t rune = int64_of(data);
     std::string utf8;
-    if (rune < 0 || rune > 0x10FFFF || (rune >= 0xD800 && rune <= 0xDFFF)) rune = 0xFFFD;
-    auto r = static_cast<std::uint32_t>(rune);
-    if (r < 0x80) utf8 += static_cast<char>(r);
-    else if (r < 0x800) utf8 += {static_cast<char>(0xC0 | (r >> 6)), static_cast<char>(0x80 | (r & 0x3F))};
-    else if (r < 0x10000)
-      utf8 += {static_cast<char>(0xE0 | (r >> 12)), static_cast<char>(0x80 | ((r >> 6) & 0x3F)),
-               static_cast<char>(0x80 | (r & 0x3F))};
-    else
-      utf8 += {static_cast<char>(0xF0 | (r >> 18)), static_cast<char>(0x80 | ((r >> 12) & 0x3F)),
-               static_cast<char>(0x80 | ((r >> 6) & 0x3F)), static_cast<char>(0x80 | (r & 0x3F))};
+    base::append_utf8(utf8, rune < 0 || rune > 0x10FFFF ? base::kRuneError : static_cast<char32_t>(rune));
     return member.get_string() == utf8;
   }
   return go_deep_equal(data, member);

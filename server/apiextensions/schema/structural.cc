@@ -1,9 +1,14 @@
 #include "server/apiextensions/schema/structural.h"
 
+#include "server/registry/json_fields.h"
+
 namespace kapi::apiextensions::schema {
 namespace {
 
 namespace json = boost::json;
+using registry::fields::bool_at;
+using registry::fields::string_at;
+using registry::fields::strings_at;
 
 std::optional<double> number_of(const json::object& object, std::string_view key) {
   const json::value* value = object.if_contains(key);
@@ -23,28 +28,10 @@ std::optional<std::int64_t> integer_of(const json::object& object, std::string_v
   return std::nullopt;
 }
 
-std::string string_of(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 std::optional<std::string> optional_string_of(const json::object& object, std::string_view key) {
   const json::value* value = object.if_contains(key);
   if (value && value->is_string()) return std::string(value->get_string());
   return std::nullopt;
-}
-
-bool bool_of(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value && value->is_bool() && value->get_bool();
-}
-
-std::vector<std::string> strings_of(const json::object& object, std::string_view key) {
-  std::vector<std::string> out;
-  if (const json::value* value = object.if_contains(key); value && value->is_array())
-    for (const auto& element : value->get_array())
-      if (element.is_string()) out.emplace_back(element.get_string());
-  return out;
 }
 
 std::vector<Schema> schemas_of(const json::object& object, std::string_view key) {
@@ -65,18 +52,18 @@ const Schema* Schema::property(std::string_view name) const {
 
 Schema parse_schema(const json::object& object) {
   Schema s;
-  s.type = string_of(object, "type");
-  s.format = string_of(object, "format");
-  s.title = string_of(object, "title");
-  s.description = string_of(object, "description");
+  s.type = string_at(object, "type");
+  s.format = string_at(object, "format");
+  s.title = string_at(object, "title");
+  s.description = string_at(object, "description");
   if (const json::value* value = object.if_contains("default")) s.default_value = *value;
-  s.nullable = bool_of(object, "nullable");
+  s.nullable = bool_at(object, "nullable");
   s.has_external_docs = object.contains("externalDocs");
 
   s.maximum = number_of(object, "maximum");
-  s.exclusive_maximum = bool_of(object, "exclusiveMaximum");
+  s.exclusive_maximum = bool_at(object, "exclusiveMaximum");
   s.minimum = number_of(object, "minimum");
-  s.exclusive_minimum = bool_of(object, "exclusiveMinimum");
+  s.exclusive_minimum = bool_at(object, "exclusiveMinimum");
   s.multiple_of = number_of(object, "multipleOf");
   s.max_length = integer_of(object, "maxLength");
   s.min_length = integer_of(object, "minLength");
@@ -84,10 +71,10 @@ Schema parse_schema(const json::object& object) {
   if (s.pattern && s.pattern->empty()) s.pattern.reset();  // Go's "" means no pattern
   s.max_items = integer_of(object, "maxItems");
   s.min_items = integer_of(object, "minItems");
-  s.unique_items = bool_of(object, "uniqueItems");
+  s.unique_items = bool_at(object, "uniqueItems");
   s.max_properties = integer_of(object, "maxProperties");
   s.min_properties = integer_of(object, "minProperties");
-  s.required = strings_of(object, "required");
+  s.required = strings_at(object, "required");
   if (const json::value* value = object.if_contains("enum"); value && value->is_array()) s.enum_values = value->get_array();
   s.all_of = schemas_of(object, "allOf");
   s.any_of = schemas_of(object, "anyOf");
@@ -111,10 +98,10 @@ Schema parse_schema(const json::object& object) {
 
   if (const json::value* value = object.if_contains("x-kubernetes-preserve-unknown-fields"); value && value->is_bool())
     s.x_preserve_unknown_fields = value->get_bool();
-  s.x_int_or_string = bool_of(object, "x-kubernetes-int-or-string");
-  s.x_embedded_resource = bool_of(object, "x-kubernetes-embedded-resource");
+  s.x_int_or_string = bool_at(object, "x-kubernetes-int-or-string");
+  s.x_embedded_resource = bool_at(object, "x-kubernetes-embedded-resource");
   s.x_list_type = optional_string_of(object, "x-kubernetes-list-type");
-  s.x_list_map_keys = strings_of(object, "x-kubernetes-list-map-keys");
+  s.x_list_map_keys = strings_at(object, "x-kubernetes-list-map-keys");
   s.x_map_type = optional_string_of(object, "x-kubernetes-map-type");
   if (const json::value* value = object.if_contains("x-kubernetes-validations"); value && value->is_array())
     s.x_validations = value->get_array();

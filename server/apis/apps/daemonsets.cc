@@ -64,12 +64,12 @@ class DaemonSetStrategy final : public WorkloadStrategy {
     return out.empty() ? "<none>" : out;
   }
   static void apply_defaults(json::object& object) {
-    json::object& spec = object_member(object, "spec");
+    json::object& spec = ensure_object(object, "spec");
     if (!int_at(&spec, "revisionHistoryLimit")) spec["revisionHistoryLimit"] = 10;
-    json::object& strategy = object_member(spec, "updateStrategy");
+    json::object& strategy = ensure_object(spec, "updateStrategy");
     if (string_at(&strategy, "type").empty()) strategy["type"] = "RollingUpdate";
     if (string_at(&strategy, "type") == "RollingUpdate") {
-      json::object& rolling = object_member(strategy, "rollingUpdate");
+      json::object& rolling = ensure_object(strategy, "rollingUpdate");
       if (!rolling.contains("maxUnavailable")) rolling["maxUnavailable"] = 1;
       if (!rolling.contains("maxSurge")) rolling["maxSurge"] = 0;
     }

@@ -61,14 +61,14 @@ class DeploymentStrategy final : public WorkloadStrategy {
  private:
   // The conditional part of SetDefaults_Deployment (the +default markers did the rest while decoding).
   static void apply_defaults(json::object& object) {
-    json::object& spec = object_member(object, "spec");
+    json::object& spec = ensure_object(object, "spec");
     if (!int_at(&spec, "replicas")) spec["replicas"] = 1;
     if (!int_at(&spec, "revisionHistoryLimit")) spec["revisionHistoryLimit"] = 10;
     if (!int_at(&spec, "progressDeadlineSeconds")) spec["progressDeadlineSeconds"] = 600;
-    json::object& strategy = object_member(spec, "strategy");
+    json::object& strategy = ensure_object(spec, "strategy");
     if (string_at(&strategy, "type").empty()) strategy["type"] = "RollingUpdate";
     if (string_at(&strategy, "type") == "RollingUpdate") {
-      json::object& rolling = object_member(strategy, "rollingUpdate");
+      json::object& rolling = ensure_object(strategy, "rollingUpdate");
       if (!rolling.contains("maxUnavailable")) rolling["maxUnavailable"] = "25%";
       if (!rolling.contains("maxSurge")) rolling["maxSurge"] = "25%";
     }

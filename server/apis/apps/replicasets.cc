@@ -47,7 +47,7 @@ class ReplicaSetStrategy final : public WorkloadStrategy {
 
  private:
   static void apply_defaults(json::object& object) {
-    json::object& spec = object_member(object, "spec");
+    json::object& spec = ensure_object(object, "spec");
     if (!int_at(&spec, "replicas")) spec["replicas"] = 1;
     apply_template_defaults(object);
   }

@@ -63,17 +63,17 @@ class StatefulSetStrategy final : public WorkloadStrategy {
 
  private:
   static void apply_defaults(json::object& object) {
-    json::object& spec = object_member(object, "spec");
+    json::object& spec = ensure_object(object, "spec");
     if (!int_at(&spec, "replicas")) spec["replicas"] = 1;
     if (!int_at(&spec, "revisionHistoryLimit")) spec["revisionHistoryLimit"] = 10;
     if (string_at(&spec, "podManagementPolicy").empty()) spec["podManagementPolicy"] = "OrderedReady";
-    json::object& strategy = object_member(spec, "updateStrategy");
+    json::object& strategy = ensure_object(spec, "updateStrategy");
     if (string_at(&strategy, "type").empty()) strategy["type"] = "RollingUpdate";
     if (string_at(&strategy, "type") == "RollingUpdate") {
-      json::object& rolling = object_member(strategy, "rollingUpdate");
+      json::object& rolling = ensure_object(strategy, "rollingUpdate");
       if (!int_at(&rolling, "partition")) rolling["partition"] = 0;
     }
-    json::object& retention = object_member(spec, "persistentVolumeClaimRetentionPolicy");
+    json::object& retention = ensure_object(spec, "persistentVolumeClaimRetentionPolicy");
     if (string_at(&retention, "whenDeleted").empty()) retention["whenDeleted"] = "Retain";
     if (string_at(&retention, "whenScaled").empty()) retention["whenScaled"] = "Retain";
     apply_template_defaults(object);

@@ -9,31 +9,6 @@ namespace kapi::apis::apps {
 namespace {
 
 using validation::Path;
-using apps::object_at;
-
-const json::array* array_at(const json::object* object, std::string_view key) {
-  if (!object) return nullptr;
-  auto it = object->find(key);
-  return it != object->end() && it->value().is_array() ? &it->value().as_array() : nullptr;
-}
-
-json::array* array_at(json::object* object, std::string_view key) {
-  if (!object) return nullptr;
-  auto it = object->find(key);
-  return it != object->end() && it->value().is_array() ? &it->value().as_array() : nullptr;
-}
-
-const json::object* object_at(const json::object* object, std::string_view key) {
-  if (!object) return nullptr;
-  auto it = object->find(key);
-  return it != object->end() && it->value().is_object() ? &it->value().as_object() : nullptr;
-}
-
-json::object* object_at(json::object* object, std::string_view key) {
-  if (!object) return nullptr;
-  auto it = object->find(key);
-  return it != object->end() && it->value().is_object() ? &it->value().as_object() : nullptr;
-}
 
 std::map<std::string, std::string> string_map(const json::object* object) {
   std::map<std::string, std::string> out;
@@ -89,34 +64,6 @@ std::string join_containers(const json::object& workload, std::string_view membe
 }
 
 }  // namespace
-
-const json::object* object_at(const json::object& object, std::string_view key) {
-  auto it = object.find(key);
-  return it != object.end() && it->value().is_object() ? &it->value().as_object() : nullptr;
-}
-
-json::object& object_member(json::object& object, std::string_view key) {
-  json::value& value = object[key];
-  if (!value.is_object()) value = json::object();
-  return value.as_object();
-}
-
-std::optional<std::int64_t> int_at(const json::object* object, std::string_view key) {
-  if (!object) return std::nullopt;
-  auto it = object->find(key);
-  if (it == object->end()) return std::nullopt;
-  if (it->value().is_int64()) return it->value().as_int64();
-  if (it->value().is_uint64()) return static_cast<std::int64_t>(it->value().as_uint64());
-  return std::nullopt;
-}
-
-std::int64_t int_or_zero(const json::object* object, std::string_view key) { return int_at(object, key).value_or(0); }
-
-std::string_view string_at(const json::object* object, std::string_view key) {
-  if (!object) return "";
-  auto it = object->find(key);
-  return it != object->end() && it->value().is_string() ? std::string_view(it->value().as_string()) : "";
-}
 
 std::string default_image_pull_policy(std::string_view image) {
   if (image.find('@') != std::string_view::npos) return "IfNotPresent";

@@ -2,6 +2,7 @@
 // What the apps/v1 workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet) share: their pod template's code
 // defaults, ValidatePodTemplateSpecForReplicaSet-style checks of selector and template, and the CONTAINERS, IMAGES
 // and SELECTOR cells of kube's printers (layoutContainerCells, metav1.LabelSelectorAsSelector).
+#include "server/registry/json_fields.h"
 #include "server/registry/strategy.h"
 #include "server/validation/field_error.h"
 
@@ -16,11 +17,12 @@ namespace kapi::apis::apps {
 
 namespace json = boost::json;
 
-const json::object* object_at(const json::object& object, std::string_view key);
-json::object& object_member(json::object& object, std::string_view key);  // created empty when missing
-std::optional<std::int64_t> int_at(const json::object* object, std::string_view key);
-std::int64_t int_or_zero(const json::object* object, std::string_view key);
-std::string_view string_at(const json::object* object, std::string_view key);
+using registry::fields::array_at;
+using registry::fields::ensure_object;
+using registry::fields::int_at;
+using registry::fields::int_or_zero;
+using registry::fields::object_at;
+using registry::fields::string_at;
 
 // SetDefaults_Container on every container of spec.template.spec: imagePullPolicy Always for an image without
 // tag and digest or tagged "latest", else IfNotPresent.

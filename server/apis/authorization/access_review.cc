@@ -33,7 +33,7 @@ bool is_zero(const json::value& value) {
 }
 
 std::string go_strings_map(const json::object& metadata, std::string_view key) {
-  const json::object& map = object_at(metadata, key);
+  const json::object& map = object_or_empty(metadata, key);
   if (map.empty()) return "map[string]string(nil)";
   std::map<std::string, std::string> sorted;  // fmt prints maps by key
   for (const auto& [name, value] : map) sorted[name] = value.is_string() ? std::string(value.get_string()) : "";
@@ -87,7 +87,7 @@ std::string go_object_meta(const json::object& metadata) {
 }  // namespace
 
 validation::ErrorList validate_empty_metadata(const json::object& review, bool namespaced) {
-  const json::object& metadata = object_at(review, "metadata");
+  const json::object& metadata = object_or_empty(review, "metadata");
   const bool empty = std::all_of(metadata.begin(), metadata.end(), [namespaced](const json::key_value_pair& field) {
     return field.key() == "managedFields" || (namespaced && field.key() == "namespace") || is_zero(field.value());
   });
@@ -99,12 +99,6 @@ registry::ResourceDefinition review_definition(std::string resource, std::string
   std::string singular = resource.substr(0, resource.size() - 1);
   return {.group = "authorization.k8s.io", .version = "v1", .resource = std::move(resource), .kind = std::move(kind),
           .singular = std::move(singular), .namespaced = namespaced, .verbs = {"create"}};
-}
-
-const json::object& object_at(const json::object& object, std::string_view key) {
-  static const json::object kEmpty;
-  auto it = object.find(key);
-  return it != object.end() && it->value().is_object() ? it->value().as_object() : kEmpty;
 }
 
 authorization::Attributes attributes_from(const json::object& spec, filters::UserInfo user) {
@@ -123,7 +117,7 @@ authorization::Attributes attributes_from(const json::object& spec, filters::Use
     attributes.name = registry::string_field(resource, "name");
     return attributes;
   }
-  const json::object& non_resource = object_at(spec, "nonResourceAttributes");
+  const json::object& non_resource = object_or_empty(spec, "nonResourceAttributes");
   attributes.path = registry::string_field(non_resource, "path");
   attributes.verb = registry::string_field(non_resource, "verb");
   return attributes;
@@ -136,7 +130,7 @@ validation::ErrorList validate_attributes(const json::object& spec) {
   validation::ErrorList errors;
   if (resource && non_resource)
     errors.push_back(validation::invalid_value(path.child("nonResourceAttributes"),
-                                               go_non_resource_attributes(object_at(spec, "nonResourceAttributes")),
+                                               go_non_resource_attributes(object_or_empty(spec, "nonResourceAttributes")),
                                                "cannot be specified in combination with resourceAttributes"));
   if (!resource && !non_resource)
     errors.push_back(validation::invalid(path.child("resourceAttributes"), "null",
@@ -162,7 +156,7 @@ filters::UserInfo subject_of(const json::object& spec) {
   if (const json::value* groups = spec.if_contains("groups"); groups && groups->is_array())
     for (const json::value& group : groups->as_array())
       if (group.is_string()) user.groups.emplace_back(group.as_string());
-  for (const auto& [key, values] : object_at(spec, "extra")) {
+  for (const auto& [key, values] : object_or_empty(spec, "extra")) {
     auto& extra = user.extra[std::string(key)];
     if (values.is_array())
       for (const json::value& value : values.as_array())

@@ -2,6 +2,7 @@
 // What the four authorization.k8s.io/v1 reviews share (pkg/registry/authorization/util and the API's validation):
 // the authorizer Attributes a spec describes, the spec's checks, and the status an authorizer's answer becomes.
 #include "server/authorization/authorizer.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/resource.h"
 #include "server/validation/field_error.h"
 
@@ -32,7 +33,7 @@ filters::UserInfo subject_of(const boost::json::object& spec);
 // The SubjectAccessReviewStatus of an authorizer's answer.
 boost::json::object access_status(const authorization::Result& result);
 
-// The object at `key`, or an empty one.
-const boost::json::object& object_at(const boost::json::object& object, std::string_view key);
+// The object at a key, or an empty one, as the reviews read their spec.
+using registry::fields::object_or_empty;
 
 }  // namespace kapi::apis::authorization_reviews

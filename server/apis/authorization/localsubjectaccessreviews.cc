@@ -21,7 +21,7 @@ registry::Creater localsubjectaccessreviews(std::shared_ptr<const authorization:
     else if (namespace_ != request.namespace_)
       throw apierrors::ApiError(apierrors::bad_request(
           "the namespace of the provided object does not match the namespace sent on the request"));
-    const boost::json::object& spec = object_at(request.object, "spec");
+    const boost::json::object& spec = object_or_empty(request.object, "spec");
     validation::ErrorList errors = validate_subject_spec(spec);
     const validation::Path path("spec");
     if (const auto* resource = spec.if_contains("resourceAttributes"); resource && resource->is_object()) {

@@ -12,7 +12,7 @@ registry::Creater selfsubjectaccessreviews(std::shared_ptr<const authorization::
   using namespace authorization_reviews;
   registry::ResourceDefinition definition = review_definition("selfsubjectaccessreviews", "SelfSubjectAccessReview", false);
   auto create = [authorizer](registry::CreateRequest request) -> asio::awaitable<boost::json::object> {
-    const boost::json::object& spec = object_at(request.object, "spec");
+    const boost::json::object& spec = object_or_empty(request.object, "spec");
     validation::ErrorList errors = validate_attributes(spec);
     for (auto& error : validate_empty_metadata(request.object)) errors.push_back(std::move(error));
     if (!errors.empty())

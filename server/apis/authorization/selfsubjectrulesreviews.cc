@@ -42,7 +42,7 @@ registry::Creater selfsubjectrulesreviews(std::shared_ptr<const authorization::A
   using namespace authorization_reviews;
   registry::ResourceDefinition definition = review_definition("selfsubjectrulesreviews", "SelfSubjectRulesReview", false);
   auto create = [authorizer](registry::CreateRequest request) -> asio::awaitable<json::object> {
-    const std::string namespace_(registry::string_field(object_at(request.object, "spec"), "namespace"));
+    const std::string namespace_(registry::string_field(object_or_empty(request.object, "spec"), "namespace"));
     if (namespace_.empty())
       throw apierrors::ApiError(apierrors::bad_request("no namespace on request"));
     request.object["status"] = rules_status(authorizer->rules_for(request.user, namespace_));

@@ -11,7 +11,7 @@ registry::Creater subjectaccessreviews(std::shared_ptr<const authorization::Auth
   using namespace authorization_reviews;
   registry::ResourceDefinition definition = review_definition("subjectaccessreviews", "SubjectAccessReview", false);
   auto create = [authorizer](registry::CreateRequest request) -> asio::awaitable<boost::json::object> {
-    const boost::json::object& spec = object_at(request.object, "spec");
+    const boost::json::object& spec = object_or_empty(request.object, "spec");
     validation::ErrorList errors = validate_subject_spec(spec);
     for (auto& error : validate_empty_metadata(request.object)) errors.push_back(std::move(error));
     if (!errors.empty())

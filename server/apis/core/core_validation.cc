@@ -1,5 +1,6 @@
 #include "server/apis/core/core_validation.h"
 
+#include "base/go_time.h"
 #include "server/registry/table.h"
 
 #include <arpa/inet.h>
@@ -7,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 
 namespace kapi::apis::core {
 
@@ -112,12 +112,8 @@ std::string format_labels(const boost::json::object* labels) {
 }
 
 std::int64_t parse_time(std::string_view text) {
-  if (text.size() < 19) return -1;
-  std::tm tm{};
-  std::string copy(text.substr(0, 19));
-  const char* end = strptime(copy.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (end == nullptr || *end != '\0') return -1;
-  return static_cast<std::int64_t>(timegm(&tm));
+  const auto time = base::parse_rfc3339(text);
+  return time ? time->seconds : -1;
 }
 
 std::string since(std::string_view timestamp) {

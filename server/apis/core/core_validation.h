@@ -39,7 +39,7 @@ validation::ErrorList protocol_errors(const validation::Path& path, std::string_
 // labels.FormatLabels / the selector cells of kube's printers: "a=b,c=d" sorted by key, "<none>" when empty.
 std::string format_labels(const boost::json::object* labels);
 
-// Seconds since the epoch of an RFC 3339 time ("2026-11-29T21:08:00Z", fractions ignored); -1 when it is not one.
+// Seconds since the epoch of an RFC 3339 time ("2026-11-29T21:08:00Z", fractions dropped); -1 when it is not one.
 std::int64_t parse_time(std::string_view text);
 // translateTimestampSince: the human duration since `timestamp`, "<unknown>" when it is unset.
 std::string since(std::string_view timestamp);

@@ -2,15 +2,15 @@
 // ValidateEndpoints (addresses routable and not special, ports in range and named when several), printed as
 // printEndpoints prints them.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
 #include "server/apis/resource_storage.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/names.h"
 
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace registry::fields;
 using validation::ErrorList;
 using validation::Path;
 

@@ -2,8 +2,8 @@
 // for v1 clients, selectable by the involved object's fields (kubectl describe asks for them), printed as
 // printEvent prints it.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
 #include "server/apis/resource_storage.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
@@ -14,7 +14,7 @@
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace registry::fields;
 using validation::ErrorList;
 using validation::Path;
 

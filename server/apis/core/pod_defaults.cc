@@ -1,7 +1,7 @@
 #include "server/apis/core/pod_defaults.h"
 
-#include "server/apis/core/json_fields.h"
 #include "server/apis/core/quantity.h"
+#include "server/registry/json_fields.h"
 
 #include <map>
 #include <set>
@@ -9,7 +9,7 @@
 namespace kapi::apis::core {
 namespace {
 
-using namespace fields;
+using namespace registry::fields;
 
 // parsers.ParseImageName's tag: the part after ':' in the last path component, before any '@digest'.
 // "latest" when there is neither tag nor digest; "" when the name does not parse (then IfNotPresent).

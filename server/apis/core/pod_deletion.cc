@@ -1,14 +1,15 @@
 #include "server/apis/core/pod_deletion.h"
 
+#include "base/go_time.h"
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <chrono>
 
 namespace kapi::apis::core {
 
-using namespace fields;
+using namespace registry::fields;
 
 std::optional<json::object> graceful_pod_deletion(const json::object& pod,
                                                   std::optional<std::int64_t> grace_period_seconds) {
@@ -23,7 +24,7 @@ std::optional<json::object> graceful_pod_deletion(const json::object& pod,
     json::object shortened = pod;
     auto& shortened_meta = registry::metadata_of(shortened);
     shortened_meta["deletionTimestamp"] =
-        registry::rfc3339(parse_time(deletion_timestamp) - pending + *grace_period_seconds);
+        base::format_rfc3339(parse_time(deletion_timestamp) - pending + *grace_period_seconds);
     shortened_meta["deletionGracePeriodSeconds"] = *grace_period_seconds;
     return shortened;
   }
@@ -39,7 +40,7 @@ std::optional<json::object> graceful_pod_deletion(const json::object& pod,
                                .count();
   json::object marked = pod;
   auto& marked_meta = registry::metadata_of(marked);
-  marked_meta["deletionTimestamp"] = registry::rfc3339(now + period);
+  marked_meta["deletionTimestamp"] = base::format_rfc3339(now + period);
   marked_meta["deletionGracePeriodSeconds"] = period;
   return marked;
 }

@@ -1,10 +1,9 @@
 // core/v1 Secret (pkg/registry/core/secret): stringData is merged into data (base64) on write, type defaults to
 // Opaque and may not change.
+#include "base/base64.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/names.h"
-
-#include <openssl/evp.h>
 
 #include <boost/json.hpp>
 
@@ -13,14 +12,6 @@ namespace {
 
 namespace json = boost::json;
 using validation::Path;
-
-std::string base64(std::string_view raw) {
-  std::string out(4 * ((raw.size() + 2) / 3) + 1, '\0');
-  int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                               reinterpret_cast<const unsigned char*>(raw.data()), static_cast<int>(raw.size()));
-  out.resize(static_cast<std::size_t>(length));
-  return out;
-}
 
 class SecretStrategy final : public registry::Strategy {
  public:
@@ -65,7 +56,7 @@ class SecretStrategy final : public registry::Strategy {
       auto& data = object["data"];
       if (!data.is_object()) data = json::object();
       for (const auto& [key, value] : string_data->value().as_object())
-        if (value.is_string()) data.as_object()[key] = base64(value.as_string());
+        if (value.is_string()) data.as_object()[key] = base::base64_encode(value.as_string());
     }
     object.erase("stringData");
   }

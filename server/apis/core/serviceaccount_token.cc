@@ -1,15 +1,15 @@
 #include "server/apis/core/serviceaccount_token.h"
 
+#include "base/go_time.h"
 #include "server/apierrors/errors.h"
-#include "server/apis/core/json_fields.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
-#include "server/schema/go_text.h"
 
 namespace kapi::apis::core {
 namespace {
 
-using namespace fields;
+using namespace registry::fields;
 using authentication::ObjectReference;
 
 constexpr std::int64_t kDefaultExpirationSeconds = 3600;           // SetDefaults_TokenRequestSpec
@@ -147,11 +147,11 @@ registry::CreateSubresource serviceaccount_token(TokenRequestConfig config) {
     json::object& metadata = registry::metadata_of(request);
     if (registry::meta_string(request, "name").empty()) metadata["name"] = name;
     if (registry::meta_string(request, "namespace").empty()) metadata["namespace"] = namespace_;
-    metadata["creationTimestamp"] = schema::format_rfc3339(now.time_since_epoch().count());
+    metadata["creationTimestamp"] = base::format_rfc3339(now.time_since_epoch().count());
     request["status"] = json::object{
         {"token", std::move(issued.token)},
         {"expirationTimestamp",
-         schema::format_rfc3339(std::chrono::duration_cast<std::chrono::seconds>(issued.expires_at.time_since_epoch()).count())}};
+         base::format_rfc3339(std::chrono::duration_cast<std::chrono::seconds>(issued.expires_at.time_since_epoch()).count())}};
     co_return std::move(request);
   };
   return {"token", "authentication.k8s.io", "v1", "TokenRequest", std::move(create)};

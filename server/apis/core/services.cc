@@ -2,9 +2,9 @@
 // and the service REST's IP family init do it, validated by ValidateService/ValidateServiceUpdate, given a
 // cluster IP and node ports by the ServiceAllocator, printed as printService prints it.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
@@ -17,15 +17,10 @@
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace registry::fields;
 using core::append;
 using validation::ErrorList;
 using validation::Path;
-
-const char kDns1035Message[] =
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-    "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation "
-    "is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 bool externally_accessible(const json::object* spec) {
   const std::string_view type = string_at(spec, "type");
@@ -113,8 +108,9 @@ ErrorList validate_service(const json::object& service) {
   ErrorList errors;
   // Service names are DNS-1035 labels; the Store has checked them as DNS-1123 labels already.
   const std::string_view name = registry::meta_string(service, "name");
-  if (!name.empty() && validation::is_dns1123_label(name).empty() && !(name.front() >= 'a' && name.front() <= 'z'))
-    errors.push_back(validation::invalid(Path("metadata").child("name"), name, kDns1035Message));
+  if (!name.empty() && validation::is_dns1123_label(name).empty())
+    for (std::string& message : validation::is_dns1035_label(name))
+      errors.push_back(validation::invalid(Path("metadata").child("name"), name, std::move(message)));
 
   static const json::object kEmpty;
   const json::object* spec_ptr = object_at(service, "spec");

@@ -1,8 +1,9 @@
 #include "server/apis/flowcontrol/flowcontrol_validation.h"
 
+#include "base/go_quote.h"
 #include "server/flowcontrol/bootstrap_configuration.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/selectors/go_strings.h"
 #include "server/validation/names.h"
 
 #include <boost/json.hpp>
@@ -20,36 +21,7 @@ namespace {
 namespace json = boost::json;
 using validation::ErrorList;
 using validation::Path;
-
-// ---- Reading the JSON form: a pointer field is set when present and not null. ----
-
-const json::object* object_at(const json::object* object, std::string_view key) {
-  if (!object) return nullptr;
-  const json::value* value = object->if_contains(key);
-  return value && value->is_object() ? &value->get_object() : nullptr;
-}
-
-json::object& object_member(json::object& object, std::string_view key) {
-  json::value& value = object[key];
-  if (!value.is_object()) value = json::object();
-  return value.get_object();
-}
-
-std::optional<std::int64_t> int_at(const json::object* object, std::string_view key) {
-  if (!object) return std::nullopt;
-  const json::value* value = object->if_contains(key);
-  if (!value) return std::nullopt;
-  if (value->is_int64()) return value->get_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
-  return std::nullopt;
-}
-
-std::string string_at(const json::object* object, std::string_view key) {
-  if (!object) return {};
-  const json::value* value = object->if_contains(key);
-  return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
+using namespace registry::fields;
 
 // ---- The internal types (pkg/apis/flowcontrol/types.go) the checks and comparisons work on. ----
 
@@ -148,11 +120,11 @@ Slice<std::string> strings_at(const json::object* object, std::string_view key) 
 
 Subject subject_of(const json::value& value) {
   const json::object* object = value.if_object();
-  Subject subject{.kind = string_at(object, "kind")};
-  if (const json::object* user = object_at(object, "user")) subject.user = NamedSubject{string_at(user, "name")};
-  if (const json::object* group = object_at(object, "group")) subject.group = NamedSubject{string_at(group, "name")};
+  Subject subject{.kind = std::string(string_at(object, "kind"))};
+  if (const json::object* user = object_at(object, "user")) subject.user = NamedSubject{std::string(string_at(user, "name"))};
+  if (const json::object* group = object_at(object, "group")) subject.group = NamedSubject{std::string(string_at(group, "name"))};
   if (const json::object* account = object_at(object, "serviceAccount"))
-    subject.service_account = ServiceAccountSubject{string_at(account, "namespace"), string_at(account, "name")};
+    subject.service_account = ServiceAccountSubject{std::string(string_at(account, "namespace")), std::string(string_at(account, "name"))};
   return subject;
 }
 
@@ -177,10 +149,10 @@ PolicyRulesWithSubjects rules_of(const json::value& value) {
 FlowSchemaSpec flow_schema_spec_of(const json::object& flow_schema) {
   const json::object* spec = object_at(&flow_schema, "spec");
   FlowSchemaSpec out;
-  out.priority_level = string_at(object_at(spec, "priorityLevelConfiguration"), "name");
+  out.priority_level = std::string(string_at(object_at(spec, "priorityLevelConfiguration"), "name"));
   out.matching_precedence = int_at(spec, "matchingPrecedence").value_or(0);
   if (const json::object* method = object_at(spec, "distinguisherMethod"))
-    out.distinguisher_method = FlowDistinguisherMethod{string_at(method, "type")};
+    out.distinguisher_method = FlowDistinguisherMethod{std::string(string_at(method, "type"))};
   out.rules = slice_at<PolicyRulesWithSubjects>(spec, "rules", rules_of);
   return out;
 }
@@ -188,12 +160,12 @@ FlowSchemaSpec flow_schema_spec_of(const json::object& flow_schema) {
 PriorityLevelConfigurationSpec priority_level_spec_of(const json::object& priority_level) {
   const json::object* spec = object_at(&priority_level, "spec");
   PriorityLevelConfigurationSpec out;
-  out.type = string_at(spec, "type");
+  out.type = std::string(string_at(spec, "type"));
   if (const json::object* limited = object_at(spec, "limited")) {
     LimitedPriorityLevelConfiguration level;
     level.nominal_concurrency_shares = int_at(limited, "nominalConcurrencyShares").value_or(0);
     const json::object* response = object_at(limited, "limitResponse");
-    level.limit_response.type = string_at(response, "type");
+    level.limit_response.type = std::string(string_at(response, "type"));
     if (const json::object* queuing = object_at(response, "queuing"))
       level.limit_response.queuing = QueuingConfiguration{int_at(queuing, "queues").value_or(0),
                                                           int_at(queuing, "handSize").value_or(0),
@@ -210,13 +182,10 @@ PriorityLevelConfigurationSpec priority_level_spec_of(const json::object& priori
 
 // ---- Go's %#v of the internal types. ----
 
-std::string go(const std::string& text) { return selectors::go::quote(text); }
+std::string go(const std::string& text) { return base::go_quote(text); }
 
 std::string go(const Slice<std::string>& slice) {
-  if (slice.nil) return "[]string(nil)";
-  std::string out = "[]string{";
-  for (std::size_t i = 0; i < slice.items.size(); ++i) out += (i ? ", " : "") + go(slice.items[i]);
-  return out + "}";
+  return slice.nil ? "[]string(nil)" : base::go_string_slice(slice.items);
 }
 
 template <typename T, typename Print>
@@ -513,7 +482,7 @@ void validate_conditions(const json::object& object, ErrorList& errors) {
   if (!list || !list->is_array()) return;
   std::set<std::string> seen;
   for (std::size_t i = 0; i < list->get_array().size(); ++i) {
-    const std::string type = string_at(list->get_array()[i].if_object(), "type");
+    const std::string type = std::string(string_at(list->get_array()[i].if_object(), "type"));
     if (seen.contains(type)) errors.push_back(validation::duplicate(conditions_path.index(i).child("type"), type));
     seen.insert(type);
     if (type.empty()) errors.push_back(validation::required(conditions_path.index(i).child("type"), "must not be empty"));
@@ -638,12 +607,12 @@ constexpr std::string_view kPreserveZeroConcurrencySharesAnnotation =
 }  // namespace
 
 void apply_flow_schema_defaults(json::object& flow_schema) {
-  json::object& spec = object_member(flow_schema, "spec");
+  json::object& spec = ensure_object(flow_schema, "spec");
   if (int_at(&spec, "matchingPrecedence").value_or(0) == 0) spec["matchingPrecedence"] = 1000;
 }
 
 void apply_priority_level_defaults(json::object& priority_level) {
-  json::object& spec = object_member(priority_level, "spec");
+  json::object& spec = ensure_object(priority_level, "spec");
   auto set_when_nil = [](json::object& object, std::string_view key, int value) {
     const json::value* current = object.if_contains(key);
     if (!current || current->is_null()) object[key] = value;

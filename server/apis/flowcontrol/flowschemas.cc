@@ -2,6 +2,7 @@
 // ValidateFlowSchema, printFlowSchema): how API Priority and Fairness classifies requests into priority levels.
 #include "server/apis/flowcontrol/flowcontrol_validation.h"
 #include "server/apis/resource_storage.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
@@ -13,15 +14,10 @@ namespace kapi::apis {
 namespace {
 
 namespace json = boost::json;
-
-const json::object& object_at(const json::object& object, std::string_view key) {
-  static const json::object kEmpty;
-  const json::value* value = object.if_contains(key);
-  return value && value->is_object() ? value->get_object() : kEmpty;
-}
+using registry::fields::object_or_empty;
 
 std::int64_t matching_precedence(const json::object& flow_schema) {
-  const json::value* value = object_at(flow_schema, "spec").if_contains("matchingPrecedence");
+  const json::value* value = object_or_empty(flow_schema, "spec").if_contains("matchingPrecedence");
   if (value && value->is_int64()) return value->get_int64();
   if (value && value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
   return 0;
@@ -63,14 +59,14 @@ class FlowSchemaStrategy final : public registry::Strategy {
             {"MissingPL", "string", "", "references a broken or non-existent PriorityLevelConfiguration", 0}};
   }
   json::array table_cells(const json::object& object) const override {
-    const json::object& spec = object_at(object, "spec");
-    const json::object& method = object_at(spec, "distinguisherMethod");
+    const json::object& spec = object_or_empty(object, "spec");
+    const json::object& method = object_or_empty(spec, "distinguisherMethod");
     std::string distinguisher = spec.contains("distinguisherMethod") && spec.at("distinguisherMethod").is_object()
                                     ? std::string(registry::string_field(method, "type"))
                                     : "<none>";
     // MISSINGPL: the status of the Dangling condition the APF controller keeps, "?" before it has.
     std::string missing = "?";
-    if (const json::value* conditions = object_at(object, "status").if_contains("conditions");
+    if (const json::value* conditions = object_or_empty(object, "status").if_contains("conditions");
         conditions && conditions->is_array()) {
       for (const auto& condition : conditions->get_array()) {
         if (!condition.is_object() || registry::string_field(condition.get_object(), "type") != "Dangling") continue;
@@ -79,7 +75,7 @@ class FlowSchemaStrategy final : public registry::Strategy {
       }
     }
     return {json::string(registry::meta_string(object, "name")),
-            json::string(registry::string_field(object_at(spec, "priorityLevelConfiguration"), "name")),
+            json::string(registry::string_field(object_or_empty(spec, "priorityLevelConfiguration"), "name")),
             matching_precedence(object),
             json::string(distinguisher),
             json::string(registry::age_of(object)),

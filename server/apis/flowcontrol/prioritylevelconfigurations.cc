@@ -3,6 +3,7 @@
 // printPriorityLevelConfiguration): the levels API Priority and Fairness shares the server's concurrency among.
 #include "server/apis/flowcontrol/flowcontrol_validation.h"
 #include "server/apis/resource_storage.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
@@ -11,12 +12,7 @@ namespace kapi::apis {
 namespace {
 
 namespace json = boost::json;
-
-const json::object* object_at(const json::object* object, std::string_view key) {
-  if (!object) return nullptr;
-  const json::value* value = object->if_contains(key);
-  return value && value->is_object() ? &value->get_object() : nullptr;
-}
+using registry::fields::object_at;
 
 // A number cell as the printer's int32 prints, 0 when absent.
 json::value number_at(const json::object* object, std::string_view key) {

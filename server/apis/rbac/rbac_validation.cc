@@ -1,5 +1,6 @@
 #include "server/apis/rbac/rbac_validation.h"
 
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
@@ -15,31 +16,13 @@ namespace {
 namespace json = boost::json;
 using validation::ErrorList;
 using validation::Path;
+using registry::fields::array_at;
+using registry::fields::go_string_slice;
+using registry::fields::object_or_empty;
 
-const json::array* array_at(const json::object& object, std::string_view key) {
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : it->value().if_array();
-}
 std::size_t size_at(const json::object& object, std::string_view key) {
   const json::array* array = array_at(object, key);
   return array ? array->size() : 0;
-}
-const json::object& object_at(const json::object& object, std::string_view key) {
-  static const json::object kEmpty;
-  auto it = object.find(key);
-  return it != object.end() && it->value().is_object() ? it->value().as_object() : kEmpty;
-}
-
-// Go's %#v of a []string, as field.Invalid prints a list value: []string{"/healthz", "/api"}.
-std::string go_string_slice(const json::array* values) {
-  std::string out = "[]string{";
-  if (values)
-    for (std::size_t i = 0; i < values->size(); ++i) {
-      if (i) out += ", ";
-      const json::string* value = (*values)[i].if_string();
-      out += validation::quoted(value ? std::string_view(*value) : std::string_view());
-    }
-  return out + "}";
 }
 
 // Go's %#v of an rbac.RoleRef, as "cannot change roleRef" prints it.
@@ -164,7 +147,7 @@ ErrorList validate_role_binding_subject(const json::object& subject, bool namesp
 
 ErrorList validate_binding(const json::object& binding, bool namespaced, const std::vector<std::string>& allowed_role_kinds) {
   ErrorList errors;
-  const json::object& role_ref = object_at(binding, "roleRef");
+  const json::object& role_ref = object_or_empty(binding, "roleRef");
   Path role_ref_path("roleRef");
   std::string_view api_group = registry::string_field(role_ref, "apiGroup");
   if (api_group != kGroupName)
@@ -187,8 +170,8 @@ ErrorList validate_binding(const json::object& binding, bool namespaced, const s
 }
 
 ErrorList validate_role_ref_unchanged(const json::object& binding, const json::object& old) {
-  const json::object& role_ref = object_at(binding, "roleRef");
-  const json::object& old_role_ref = object_at(old, "roleRef");
+  const json::object& role_ref = object_or_empty(binding, "roleRef");
+  const json::object& old_role_ref = object_or_empty(old, "roleRef");
   for (std::string_view field : {"apiGroup", "kind", "name"})
     if (registry::string_field(role_ref, field) != registry::string_field(old_role_ref, field))
       return {validation::invalid_value(Path("roleRef"), go_role_ref(role_ref), "cannot change roleRef")};
@@ -221,7 +204,7 @@ std::vector<registry::TableColumn> binding_columns(std::string_view noun, std::s
 }
 
 json::array binding_cells(const json::object& binding) {
-  const json::object& role_ref = object_at(binding, "roleRef");
+  const json::object& role_ref = object_or_empty(binding, "roleRef");
   std::string users, groups, service_accounts;
   auto add = [](std::string& list, std::string item) {
     if (!list.empty()) list += ", ";

@@ -1,8 +1,8 @@
 #include "server/authorization/rbac/escalation.h"
 
+#include "base/go_quote.h"
 #include "server/apierrors/errors.h"
-#include "server/authorization/rbac/policy_fields.h"
-#include "server/selectors/go_strings.h"
+#include "server/registry/json_fields.h"
 
 #include <boost/json.hpp>
 
@@ -15,8 +15,7 @@ namespace kapi::authorization::rbac {
 namespace {
 
 namespace json = boost::json;
-using namespace fields;
-namespace go = selectors::go;
+using namespace registry::fields;
 constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
 
 bool has(const std::vector<std::string>& set, std::string_view item) {
@@ -109,11 +108,11 @@ std::vector<PolicyRule> uncovered_rules(const std::vector<PolicyRule>& owner, co
 
 std::string compact_string(const PolicyRule& rule) {
   std::vector<std::string> parts;
-  if (!rule.api_groups.empty()) parts.push_back("APIGroups:" + go::quote_list(rule.api_groups));
-  if (!rule.resources.empty()) parts.push_back("Resources:" + go::quote_list(rule.resources));
-  if (!rule.non_resource_urls.empty()) parts.push_back("NonResourceURLs:" + go::quote_list(rule.non_resource_urls));
-  if (!rule.resource_names.empty()) parts.push_back("ResourceNames:" + go::quote_list(rule.resource_names));
-  if (!rule.verbs.empty()) parts.push_back("Verbs:" + go::quote_list(rule.verbs));
+  if (!rule.api_groups.empty()) parts.push_back("APIGroups:" + base::go_quote_list(rule.api_groups));
+  if (!rule.resources.empty()) parts.push_back("Resources:" + base::go_quote_list(rule.resources));
+  if (!rule.non_resource_urls.empty()) parts.push_back("NonResourceURLs:" + base::go_quote_list(rule.non_resource_urls));
+  if (!rule.resource_names.empty()) parts.push_back("ResourceNames:" + base::go_quote_list(rule.resource_names));
+  if (!rule.verbs.empty()) parts.push_back("Verbs:" + base::go_quote_list(rule.verbs));
   std::string text = "{";
   for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
   return text + "}";
@@ -138,7 +137,7 @@ void EscalationCheck::confirm_no_escalation(const filters::UserInfo& user, const
   if (missing.empty()) return;
   std::set<std::string> descriptions;  // sets.NewString(...).List(): sorted, each once
   for (const auto& rule : missing) descriptions.insert(compact_string(rule));
-  std::string message = "user " + go::quote(user.name) + " (groups=" + go::quote_list(user.groups) +
+  std::string message = "user " + base::go_quote(user.name) + " (groups=" + base::go_quote_list(user.groups) +
                         ") is attempting to grant RBAC permissions not currently held:";
   for (const auto& description : descriptions) message += "\n" + description;
   if (!held.errors.empty()) {
@@ -153,9 +152,9 @@ void EscalationCheck::check_role(const filters::UserInfo& user, const json::obje
   if (!authorizer_ || in_system_masters(user)) return;
   const bool cluster_role = string_at(role, "kind") == "ClusterRole";
   const std::string resource = cluster_role ? "clusterroles" : "roles";
-  const json::object& metadata = object_at(role, "metadata");
-  const std::string namespace_ = cluster_role ? "" : string_at(metadata, "namespace");
-  const std::string name = string_at(metadata, "name");
+  const json::object& metadata = object_or_empty(role, "metadata");
+  const std::string namespace_ = cluster_role ? "" : std::string(string_at(metadata, "namespace"));
+  const std::string name(string_at(metadata, "name"));
   if (allowed(user, "escalate", resource, namespace_, name)) return;
   // An aggregated ClusterRole may come to hold anything: only one who holds everything may make it.
   const bool aggregated = cluster_role && role.if_contains("aggregationRule") && !role.at("aggregationRule").is_null();
@@ -169,18 +168,18 @@ void EscalationCheck::check_binding(const filters::UserInfo& user, const json::o
   if (!authorizer_ || in_system_masters(user)) return;
   const bool cluster_binding = string_at(binding, "kind") == "ClusterRoleBinding";
   const std::string resource = cluster_binding ? "clusterrolebindings" : "rolebindings";
-  const json::object& metadata = object_at(binding, "metadata");
-  const std::string namespace_ = cluster_binding ? "" : string_at(metadata, "namespace");
-  const std::string name = string_at(metadata, "name");
+  const json::object& metadata = object_or_empty(binding, "metadata");
+  const std::string namespace_ = cluster_binding ? "" : std::string(string_at(metadata, "namespace"));
+  const std::string name(string_at(metadata, "name"));
   // roleRef cannot change: an update that keeps the subjects grants nothing new.
   auto subjects = [](const json::object& object) {
     const json::value* value = object.if_contains("subjects");
     return value ? *value : json::value();
   };
   if (old && subjects(*old) == subjects(binding)) return;
-  const json::object& role_ref = object_at(binding, "roleRef");
+  const json::object& role_ref = object_or_empty(binding, "roleRef");
   const bool to_cluster_role = string_at(role_ref, "kind") == "ClusterRole";
-  const std::string role_name = string_at(role_ref, "name");
+  const std::string role_name(string_at(role_ref, "name"));
   if (allowed(user, "bind", to_cluster_role ? "clusterroles" : "roles", namespace_, role_name)) return;
   const std::shared_ptr<const PolicySnapshot> policy = rbac_ ? rbac_->policy() : nullptr;
   const std::vector<PolicyRule>* rules = policy ? policy->role_rules(to_cluster_role ? "" : namespace_, role_name) : nullptr;

@@ -1,13 +1,13 @@
 #include "server/authorization/rbac/policy.h"
 
-#include "server/authorization/rbac/policy_fields.h"
+#include "server/registry/json_fields.h"
 
 #include <boost/json.hpp>
 
 namespace kapi::authorization::rbac {
 
 namespace json = boost::json;
-using namespace fields;
+using namespace registry::fields;
 
 std::vector<PolicyRule> rules_of(const json::object& role) {
   std::vector<PolicyRule> rules;
@@ -23,20 +23,20 @@ std::vector<PolicyRule> rules_of(const json::object& role) {
 }
 
 void PolicySnapshot::add_role(const json::object& role) {
-  const std::string kind = string_at(role, "kind");
+  const std::string kind(string_at(role, "kind"));
   if (kind != "Role" && kind != "ClusterRole") return;
-  const json::object& metadata = object_at(role, "metadata");
-  std::string namespace_ = kind == "Role" ? string_at(metadata, "namespace") : std::string();
-  roles_[{std::move(namespace_), string_at(metadata, "name")}] = rules_of(role);
+  const json::object& metadata = object_or_empty(role, "metadata");
+  std::string namespace_ = kind == "Role" ? std::string(string_at(metadata, "namespace")) : std::string();
+  roles_[{std::move(namespace_), std::string(string_at(metadata, "name"))}] = rules_of(role);
 }
 
 void PolicySnapshot::add_binding(const json::object& object) {
-  const std::string kind = string_at(object, "kind");
+  const std::string kind(string_at(object, "kind"));
   if (kind != "RoleBinding" && kind != "ClusterRoleBinding") return;
-  const json::object& metadata = object_at(object, "metadata");
-  const json::object& role_ref = object_at(object, "roleRef");
+  const json::object& metadata = object_or_empty(object, "metadata");
+  const json::object& role_ref = object_or_empty(object, "roleRef");
   Binding binding;
-  binding.namespace_ = kind == "RoleBinding" ? string_at(metadata, "namespace") : std::string();
+  binding.namespace_ = kind == "RoleBinding" ? std::string(string_at(metadata, "namespace")) : std::string();
   binding.name = string_at(metadata, "name");
   binding.role_kind = string_at(role_ref, "kind");
   binding.role_name = string_at(role_ref, "name");
@@ -44,7 +44,8 @@ void PolicySnapshot::add_binding(const json::object& object) {
     for (const auto& item : subjects->get_array()) {
       if (!item.is_object()) continue;
       const json::object& subject = item.get_object();
-      binding.subjects.push_back({string_at(subject, "kind"), string_at(subject, "name"), string_at(subject, "namespace")});
+      binding.subjects.push_back({std::string(string_at(subject, "kind")), std::string(string_at(subject, "name")),
+                                  std::string(string_at(subject, "namespace"))});
     }
   }
   if (kind == "ClusterRoleBinding") cluster_role_bindings_.push_back(std::move(binding));

@@ -4,7 +4,7 @@
 #include "server/authorization/rbac/bootstrap_policy.h"
 #include "server/authorization/rbac/escalation.h"
 #include "server/authorization/rbac/policy.h"
-#include "server/authorization/rbac/policy_fields.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
@@ -17,19 +17,19 @@ namespace {
 
 namespace json = boost::json;
 
-using fields::array_at;
-using fields::object_at;
+using registry::fields::array_or_empty;
+using registry::fields::object_or_empty;
 
 bool is_protected(const json::object& existing) {
-  const json::value* value = object_at(object_at(existing, "metadata"), "annotations")
+  const json::value* value = object_or_empty(object_or_empty(existing, "metadata"), "annotations")
                                  .if_contains("rbac.authorization.kubernetes.io/autoupdate");
   return value && value->is_string() && value->get_string() == "false";
 }
 
 // kube's merge(expected, existing): the expected entries, overridden by the existing ones. True when that added any.
 bool merge_into(json::object& metadata, const json::object& expected_metadata, std::string_view key) {
-  const json::object& expected = object_at(expected_metadata, key);
-  json::object merged = object_at(metadata, key);
+  const json::object& expected = object_or_empty(expected_metadata, key);
+  json::object merged = object_or_empty(metadata, key);
   bool added = false;
   for (const auto& [name, value] : expected)
     if (!merged.contains(name)) {
@@ -43,7 +43,7 @@ bool merge_into(json::object& metadata, const json::object& expected_metadata, s
 bool merge_metadata(json::object& result, const json::object& expected) {
   json::value& metadata = result["metadata"];
   if (!metadata.is_object()) metadata = json::object();
-  const json::object& expected_metadata = object_at(expected, "metadata");
+  const json::object& expected_metadata = object_or_empty(expected, "metadata");
   const bool annotations = merge_into(metadata.get_object(), expected_metadata, "annotations");
   const bool labels = merge_into(metadata.get_object(), expected_metadata, "labels");
   return annotations || labels;
@@ -66,7 +66,7 @@ json::object rule_json(const PolicyRule& rule) {
 }
 
 const json::array& selectors_of(const json::object& role) {
-  return array_at(object_at(role, "aggregationRule"), "clusterRoleSelectors");
+  return array_or_empty(object_or_empty(role, "aggregationRule"), "clusterRoleSelectors");
 }
 
 bool contains(const json::array& list, const json::value& item) {
@@ -189,7 +189,7 @@ std::optional<json::object> reconcile_role(const json::object& existing, const j
   // validation.Covers; the missing rules are added compacted, as the escalation check lists them.
   std::vector<PolicyRule> missing = uncovered_rules(rules_of(existing), rules_of(expected));
   if (!missing.empty()) {
-    json::array rules = array_at(existing, "rules");
+    json::array rules = array_or_empty(existing, "rules");
     for (const auto& rule : missing) rules.push_back(rule_json(rule));
     result["rules"] = std::move(rules);
     changed = true;
@@ -216,17 +216,17 @@ std::optional<json::object> reconcile_role(const json::object& existing, const j
 std::optional<ReconciledBinding> reconcile_binding(const json::object& existing, const json::object& expected) {
   if (is_protected(existing)) return std::nullopt;
   auto role_ref = [](const json::object& binding) {
-    return normalized(object_at(binding, "roleRef"), {"apiGroup", "kind", "name"});
+    return normalized(object_or_empty(binding, "roleRef"), {"apiGroup", "kind", "name"});
   };
   if (role_ref(existing) != role_ref(expected))
     return ReconciledBinding{expected, true};
 
   json::object result = existing;
   bool changed = merge_metadata(result, expected);
-  json::array subjects = array_at(existing, "subjects");
+  json::array subjects = array_or_empty(existing, "subjects");
   json::array keys;
   for (const auto& subject : subjects) keys.push_back(subject_key(subject));
-  for (const auto& subject : array_at(expected, "subjects"))
+  for (const auto& subject : array_or_empty(expected, "subjects"))
     if (!contains(keys, subject_key(subject))) {
       subjects.push_back(subject);
       changed = true;

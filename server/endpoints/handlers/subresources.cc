@@ -4,6 +4,7 @@
 #include "server/patch/json_patch.h"
 #include "server/patch/merge_patch.h"
 #include "server/patch/strategic_merge_patch.h"
+#include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/metav1_label_selector.h"
 
@@ -15,20 +16,11 @@ namespace kapi::endpoints::handlers {
 namespace {
 
 namespace json = boost::json;
+using registry::fields::object_at;
 
 bool has_subresource(const registry::ResourceDefinition& definition, std::string_view name) {
   return std::find(definition.subresources.begin(), definition.subresources.end(), name) !=
          definition.subresources.end();
-}
-
-json::object* object_member(json::object& object, std::string_view key) {
-  auto it = object.find(key);
-  return it != object.end() && it->value().is_object() ? &it->value().as_object() : nullptr;
-}
-
-const json::object* object_member(const json::object& object, std::string_view key) {
-  auto it = object.find(key);
-  return it != object.end() && it->value().is_object() ? &it->value().as_object() : nullptr;
 }
 
 // metav1.LabelSelectorAsSelector(...).String(); stored selectors were validated, so one that does not convert is "".
@@ -62,7 +54,7 @@ registry::UpdateFunction scale_update(const Scope& scope, std::function<json::ob
   return [&definition, name, paths, desired = std::move(desired)](const json::object* current) -> json::object {
     if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
     json::object scale = desired(scale_of(*current, paths));
-    const json::object* spec = object_member(scale, "spec");
+    const json::object* spec = object_at(scale, "spec");
     auto replicas = spec ? spec->find("replicas") : nullptr;
     std::int64_t wanted = 0;
     if (replicas && replicas != spec->end()) {
@@ -97,7 +89,7 @@ registry::UpdateFunction scale_update(const Scope& scope, std::function<json::ob
 }  // namespace
 
 json::object scale_of(const json::object& object, const std::optional<registry::ScalePaths>& paths) {
-  const json::object* meta = object_member(object, "metadata");
+  const json::object* meta = object_at(object, "metadata");
   json::object scale_meta;
   for (std::string_view key : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"})
     if (meta)
@@ -111,10 +103,10 @@ json::object scale_of(const json::object& object, const std::optional<registry::
     if (const json::value* value = registry::value_at(object, paths->label_selector); value && value->is_string())
       selector = value->as_string();
   } else {
-    const json::object* spec = object_member(object, "spec");
+    const json::object* spec = object_at(object, "spec");
     spec_replicas = replicas_of(spec);
-    status_replicas = replicas_of(object_member(object, "status"));
-    selector = selector_string(spec ? object_member(*spec, "selector") : nullptr);
+    status_replicas = replicas_of(object_at(object, "status"));
+    selector = selector_string(spec ? object_at(*spec, "selector") : nullptr);
   }
   json::object scale_status{{"replicas", status_replicas}};
   if (!selector.empty()) scale_status["selector"] = selector;
@@ -133,7 +125,7 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
       if (!current) return wanted;
       json::object result = *current;
       json::object& spec = result["spec"].is_object() ? result["spec"].as_object() : result["spec"].emplace_object();
-      const json::object* wanted_spec = object_member(wanted, "spec");
+      const json::object* wanted_spec = object_at(wanted, "spec");
       if (wanted_spec && wanted_spec->contains("finalizers")) spec["finalizers"] = wanted_spec->at("finalizers");
       else spec.erase("finalizers");
       std::string_view version = registry::meta_string(wanted, "resourceVersion");

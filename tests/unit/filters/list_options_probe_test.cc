@@ -7,8 +7,20 @@
 namespace kapi::filters {
 namespace {
 
+// The probe decodes a query with the one label and field selector parser (server/selectors); these are the query
+// parameters as a client would send them.
+ListOptionsProbe probe_selector(std::string_view parameter, std::string_view selector) {
+  return probe_list_options(
+      http::QueryParams::parse(std::string(parameter) + "=" + http::percent_encode_query_component(selector)));
+}
+bool label_selector_is_valid(std::string_view selector) { return probe_selector("labelSelector", selector).decoded; }
+bool field_selector_is_valid(std::string_view selector) { return probe_selector("fieldSelector", selector).decoded; }
+std::optional<std::string> field_selector_name(std::string_view selector) {
+  return probe_selector("fieldSelector", selector).field_selector_name;
+}
+
 // labels.Parse: the good and bad strings of apimachinery's TestSelectorParse, then corners of its lexer and grammar.
-TEST(LabelSelectorIsValid, AcceptsWhatLabelsParseAccepts) {
+TEST(ProbeListOptions, LabelSelectorsDecodeAsLabelsParseAccepts) {
   for (const std::string selector :
        {"x=a,y=b,z=c", "", "x!=a,y=b", "x=", "x= ", "x=,z= ", "x= ,z= ", "!x", "x>1", "x>1,z<5", "x==a",
         "  x  ==  a  ", "x in (a)", "x in (a,b),y notin (c)", "x in ()", "x in (,)", "x in (a,)", "x in (,a)",
@@ -19,7 +31,7 @@ TEST(LabelSelectorIsValid, AcceptsWhatLabelsParseAccepts) {
   }
 }
 
-TEST(LabelSelectorIsValid, RejectsWhatLabelsParseRejects) {
+TEST(ProbeListOptions, LabelSelectorsFailAsLabelsParseRejects) {
   for (const std::string selector :
        {"x=a||y=b", "x==a==b", "!x=a", "x<a", "x=a,", ",", "x,,y", "=a", "x in a", "x in (a", "x in (a,b",
         "x=(a,b)", "x in in", "x (a)", "x=a b", "x>1.5", "x>", "x<99999999999999999999", "x gt 1", "x>-5", "x<+5", "!", "!!x",
@@ -30,7 +42,7 @@ TEST(LabelSelectorIsValid, RejectsWhatLabelsParseRejects) {
   }
 }
 
-TEST(LabelSelectorIsValid, NulBytesBehaveAsInGosLexer) {
+TEST(ProbeListOptions, LabelSelectorNulBytesBehaveAsInGosLexer) {
   // Go's lexer reads 0 both at the end of input and for a NUL byte, with position-dependent effects.
   using namespace std::string_literals;
   EXPECT_TRUE(label_selector_is_valid("\0x=("s));              // at a token start: end of input
@@ -39,58 +51,26 @@ TEST(LabelSelectorIsValid, NulBytesBehaveAsInGosLexer) {
   EXPECT_TRUE(label_selector_is_valid("x=a,\0y"s));            // after an operator: swallowed
 }
 
-TEST(ParseFieldSelector, SplitsSortsAndUnescapes) {
-  const auto terms = parse_field_selector("spec.nodeName!=n1,metadata.name==a\\=b,status.phase=Running");
-  ASSERT_TRUE(terms.has_value());
-  ASSERT_EQ(terms->size(), 3u);
-  EXPECT_EQ((*terms)[0].field, "metadata.name");
-  EXPECT_TRUE((*terms)[0].equals);
-  EXPECT_EQ((*terms)[0].value, "a=b");
-  EXPECT_EQ((*terms)[1].field, "spec.nodeName");
-  EXPECT_FALSE((*terms)[1].equals);
-  EXPECT_EQ((*terms)[1].value, "n1");
-  EXPECT_EQ((*terms)[2].field, "status.phase");
-  EXPECT_EQ((*terms)[2].value, "Running");
-}
-
-TEST(ParseFieldSelector, AcceptsLikeFieldsParseSelector) {
+TEST(ProbeListOptions, FieldSelectorsDecodeAsFieldsParseSelectorAccepts) {
   for (const std::string selector : {"", "a=b", "a==b", "a!=b", "a=b,c=d", ",a=b,,", "a=", "=b", "!x=a",
-                                     "x=a\\,b", "x=a\\\\b", "x=a\\=b", "a b = c d", "a<b=c"}) {
-    EXPECT_TRUE(parse_field_selector(selector).has_value()) << selector;
+                                     "x=a\\,b", "x=a\\\\b", "x=a\\=b", "a b = c d", "a<b=c", "x!y=z"}) {
+    EXPECT_TRUE(field_selector_is_valid(selector)) << selector;
   }
   for (const std::string selector : {"a", "a=b,c", "x=a||y=b", "x==a==b", "x<a", "x=a=b", "x=a\\", "x=a\\b",
-                                     "x=a\\/b", "a=b,c=d\\"}) {
-    EXPECT_FALSE(parse_field_selector(selector).has_value()) << selector;
+                                     "x=a\\/b", "a=b,c=d\\", "a!==b"}) {
+    EXPECT_FALSE(field_selector_is_valid(selector)) << selector;
   }
 }
 
-TEST(ParseFieldSelector, SplitsAtTheFirstOperator) {
-  const auto terms = parse_field_selector("a!==b");  // "!=" at position 1, rhs "=b" holds a bare '='
-  EXPECT_FALSE(terms.has_value());
-  const auto plain = parse_field_selector("x!y=z");
-  ASSERT_TRUE(plain.has_value());
-  EXPECT_EQ((*plain)[0].field, "x!y");
-  EXPECT_EQ((*plain)[0].value, "z");
-}
-
-TEST(ParseFieldSelector, SlowPathUnescapeReplacesMalformedUtf8) {
-  const auto terms = parse_field_selector("a=\xFF\\,");
-  ASSERT_TRUE(terms.has_value());
-  EXPECT_EQ((*terms)[0].value, "\xEF\xBF\xBD,");
-  const auto fast = parse_field_selector("a=\xFF");
-  ASSERT_TRUE(fast.has_value());
-  EXPECT_EQ((*fast)[0].value, "\xFF");  // no escapes: the value is taken as is
-  const auto valid = parse_field_selector("a=\xE2\x82\xAC\\=");
-  ASSERT_TRUE(valid.has_value());
-  EXPECT_EQ((*valid)[0].value, "\xE2\x82\xAC=");
-}
-
-TEST(FieldSelectorExactMatch, FirstEqualsTermInSortedOrder) {
-  const auto terms = parse_field_selector("metadata.name!=x,metadata.name=b,metadata.name=a");
-  ASSERT_TRUE(terms.has_value());
-  EXPECT_EQ(field_selector_exact_match(*terms, "metadata.name"), "a");
-  EXPECT_EQ(field_selector_exact_match(*terms, "metadata.namespace"), std::nullopt);
-  EXPECT_EQ(field_selector_exact_match(*parse_field_selector("metadata.name!=x"), "metadata.name"), std::nullopt);
+TEST(ProbeListOptions, FieldSelectorNameIsTheFirstEqualsTermInSortedOrder) {
+  EXPECT_EQ(field_selector_name("metadata.name!=x,metadata.name=b,metadata.name=a"), "a");
+  EXPECT_EQ(field_selector_name("metadata.name==a\\=b,spec.nodeName!=n1"), "a=b");
+  EXPECT_EQ(field_selector_name("metadata.namespace=a"), std::nullopt);
+  EXPECT_EQ(field_selector_name("metadata.name!=x"), std::nullopt);
+  // The slow path of fields.UnescapeValue re-encodes malformed UTF-8 as U+FFFD; without escapes the value is kept.
+  EXPECT_EQ(field_selector_name("metadata.name=\xFF\\,"), "\xEF\xBF\xBD,");
+  EXPECT_EQ(field_selector_name("metadata.name=\xFF"), "\xFF");
+  EXPECT_EQ(field_selector_name("metadata.name=\xE2\x82\xAC\\="), "\xE2\x82\xAC=");
 }
 
 TEST(ParsesAsInt64, MatchesStrconvParseIntBase10) {

@@ -3,6 +3,8 @@
 
 #include "server/pki/pki.h"
 
+#include "base/base64.h"
+
 #include <map>
 
 #include <sys/stat.h>
@@ -145,7 +147,7 @@ TEST_F(PkiLifecycleTest, CallerServingCertificateReplacesTheGeneratedOne) {
   // The admin still authenticates with kapi's own client CA; the kubeconfig trusts the certificate being served.
   EXPECT_EQ(material.client_ca, dir() / "ca.crt");
   EXPECT_THAT(read_file(material.admin_kubeconfig),
-              HasSubstr("certificate-authority-data: " + base64_encode(read_file(supplied.serving_cert))));
+              HasSubstr("certificate-authority-data: " + base::base64_encode(read_file(supplied.serving_cert))));
 }
 
 TEST_F(PkiLifecycleTest, CallerServingKeyMustMatchItsCertificate) {

@@ -1,5 +1,7 @@
 #include "server/pki/pki.h"
 
+#include "base/base64.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -206,9 +208,9 @@ TEST_F(PkiGeneratedTest, OpensslCliVerifiesTheServingCertificateAgainstTheCa) {
 TEST_F(PkiGeneratedTest, KubeconfigEmbedsTheGeneratedMaterial) {
   const std::string kubeconfig = read_file(material().admin_kubeconfig);
   EXPECT_THAT(kubeconfig, HasSubstr("server: https://127.0.0.1:6443\n"));
-  EXPECT_THAT(kubeconfig, HasSubstr("certificate-authority-data: " + base64_encode(read_file(material().ca_cert))));
-  EXPECT_THAT(kubeconfig, HasSubstr("client-certificate-data: " + base64_encode(read_file(material().admin_cert))));
-  EXPECT_THAT(kubeconfig, HasSubstr("client-key-data: " + base64_encode(read_file(material().admin_key))));
+  EXPECT_THAT(kubeconfig, HasSubstr("certificate-authority-data: " + base::base64_encode(read_file(material().ca_cert))));
+  EXPECT_THAT(kubeconfig, HasSubstr("client-certificate-data: " + base::base64_encode(read_file(material().admin_cert))));
+  EXPECT_THAT(kubeconfig, HasSubstr("client-key-data: " + base::base64_encode(read_file(material().admin_key))));
   EXPECT_THAT(kubeconfig, HasSubstr("current-context: kapi\n"));
 }
 
@@ -218,7 +220,7 @@ TEST_F(PkiGeneratedTest, KubectlReadsTheKubeconfig) {
       "kubectl config view --kubeconfig " + kubeconfig +
       " --raw -o jsonpath='{.users[0].user.client-certificate-data}'");
   ASSERT_EQ(certificate.exit_code, 0) << certificate.output;
-  EXPECT_EQ(certificate.output, base64_encode(read_file(material().admin_cert)));
+  EXPECT_EQ(certificate.output, base::base64_encode(read_file(material().admin_cert)));
 
   const testing::CommandResult context = testing::run_command("kubectl config current-context --kubeconfig " + kubeconfig);
   ASSERT_EQ(context.exit_code, 0) << context.output;

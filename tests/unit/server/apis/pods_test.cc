@@ -1,5 +1,6 @@
 // The pod strategy as kube-apiserver's: code defaults, the status a new pod starts with, ValidatePod and
 // ValidatePodUpdate's paths and messages, the field selector values and printPod's cells.
+#include "base/go_time.h"
 #include "server/apis/core/pod_defaults.h"
 #include "server/apis/core/quantity.h"
 #include "server/apis/resource_storage.h"
@@ -10,7 +11,6 @@
 #include <boost/json.hpp>
 
 #include <chrono>
-#include <ctime>
 
 namespace kapi::apis {
 namespace {
@@ -35,10 +35,7 @@ std::string messages(const validation::ErrorList& errors) {
 }
 
 std::string rfc3339_ago(std::chrono::seconds ago) {
-  std::time_t then = std::time(nullptr) - ago.count();
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&then));
-  return text;
+  return base::format_rfc3339(base::unix_time(std::chrono::system_clock::now() - ago).seconds);
 }
 
 class PodStrategyTest : public ::testing::Test {

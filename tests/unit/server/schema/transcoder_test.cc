@@ -3,7 +3,7 @@
 // malformed input of every sort.
 #include "server/schema/transcoder.h"
 
-#include "server/schema/go_text.h"
+#include "base/base64.h"
 
 #include <gtest/gtest.h>
 
@@ -88,13 +88,13 @@ TEST(TranscoderTest, SecretKeepsBinaryDataExactly) {
   json::object secret{{"kind", "Secret"},
                       {"apiVersion", "v1"},
                       {"metadata", json::object{{"name", "s"}, {"creationTimestamp", nullptr}}},
-                      {"data", json::object{{"key", json::string(base64_encode(binary))}}},
+                      {"data", json::object{{"key", json::string(base::base64_encode(binary))}}},
                       {"type", "Opaque"}};
   std::string encoded = transcoder.encode(secret);
   EXPECT_NE(encoded.find(binary), std::string::npos) << "the wire holds the raw bytes, not base64";
   json::object decoded = transcoder.decode(encoded);
   EXPECT_EQ(decoded, secret);
-  EXPECT_EQ(decoded["data"].as_object()["key"].as_string(), base64_encode(binary));
+  EXPECT_EQ(decoded["data"].as_object()["key"].as_string(), base::base64_encode(binary));
   json::object bad = secret;
   bad["data"] = json::object{{"key", "not base64!"}};
   EXPECT_THROW(transcoder.encode(bad), TranscodeError);

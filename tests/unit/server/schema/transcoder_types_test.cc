@@ -1,7 +1,6 @@
 // The transcoder's special types and scalar kinds, over a test kind built next to the built-in schemas: Duration,
 // IntOrString, Quantity (with map<string, Quantity>), RawExtension, map<string, bytes>, every integer encoding,
 // floats, packed repeated fields, json_name, and a recursive field for the nesting bound.
-#include "server/schema/go_text.h"
 #include "server/schema/transcoder.h"
 
 #include <gtest/gtest.h>

@@ -1,15 +1,18 @@
 #pragma once
-// Reading and writing the members of a decoded object, as the core resources' strategies do it everywhere: a
-// missing member and a member of the wrong JSON type read the same (nullptr, "", 0, false), as Go's zero values
-// do after decoding. Bodies are already conformed to their schema, so a wrong type only comes from stored data.
+// Reading and writing the members of a decoded object, as every resource's strategy, validation and controller do
+// it: a missing member and a member of the wrong JSON type read the same (nullptr, "", 0, false), as Go's zero
+// values do after decoding. Bodies are already conformed to their schema, so a wrong type only comes from stored data.
+#include "base/go_quote.h"
+
 #include <boost/json.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
-namespace kapi::apis::fields {
+namespace kapi::registry::fields {
 
 namespace json = boost::json;
 
@@ -23,6 +26,29 @@ inline json::object* object_at(json::object& object, std::string_view key) {
   return it != object.end() && it->value().is_object() ? &it->value().as_object() : nullptr;
 }
 
+// The member as an object, or an empty one when it is missing or not an object: for reading a whole struct field.
+inline const json::object& object_or_empty(const json::object& object, std::string_view key) {
+  static const json::object kEmpty;
+  const json::object* found = object_at(object, key);
+  return found ? *found : kEmpty;
+}
+
+// The member as an array, or an empty one when it is missing or not an array.
+inline const json::array& array_or_empty(const json::object& object, std::string_view key) {
+  static const json::array kEmpty;
+  auto it = object.find(key);
+  return it != object.end() && it->value().is_array() ? it->value().as_array() : kEmpty;
+}
+
+// The pointer forms read a missing parent as a missing member, so that paths chain: object_at(object_at(o, "a"), "b").
+inline const json::object* object_at(const json::object* object, std::string_view key) {
+  return object ? object_at(*object, key) : nullptr;
+}
+
+inline json::object* object_at(json::object* object, std::string_view key) {
+  return object ? object_at(*object, key) : nullptr;
+}
+
 inline const json::array* array_at(const json::object& object, std::string_view key) {
   auto it = object.find(key);
   return it != object.end() && it->value().is_array() ? &it->value().as_array() : nullptr;
@@ -31,6 +57,14 @@ inline const json::array* array_at(const json::object& object, std::string_view 
 inline json::array* array_at(json::object& object, std::string_view key) {
   auto it = object.find(key);
   return it != object.end() && it->value().is_array() ? &it->value().as_array() : nullptr;
+}
+
+inline const json::array* array_at(const json::object* object, std::string_view key) {
+  return object ? array_at(*object, key) : nullptr;
+}
+
+inline json::array* array_at(json::object* object, std::string_view key) {
+  return object ? array_at(*object, key) : nullptr;
 }
 
 inline std::string_view string_at(const json::object& object, std::string_view key) {
@@ -51,14 +85,28 @@ inline std::optional<std::int64_t> int_at(const json::object& object, std::strin
   return std::nullopt;
 }
 
+inline std::optional<std::int64_t> int_at(const json::object* object, std::string_view key) {
+  return object ? int_at(*object, key) : std::nullopt;
+}
+
 inline std::int64_t int_or_zero(const json::object* object, std::string_view key) {
   return object ? int_at(*object, key).value_or(0) : 0;
 }
 
-inline bool bool_at(const json::object* object, std::string_view key) {
-  if (!object) return false;
-  auto it = object->find(key);
-  return it != object->end() && it->value().is_bool() && it->value().as_bool();
+inline bool bool_at(const json::object& object, std::string_view key) {
+  auto it = object.find(key);
+  return it != object.end() && it->value().is_bool() && it->value().as_bool();
+}
+
+inline bool bool_at(const json::object* object, std::string_view key) { return object && bool_at(*object, key); }
+
+// The strings of a []string member (anything else in it skipped); empty when absent.
+inline std::vector<std::string> strings_at(const json::object& object, std::string_view key) {
+  std::vector<std::string> out;
+  if (const json::array* items = array_at(object, key))
+    for (const auto& item : *items)
+      if (item.is_string()) out.emplace_back(item.as_string());
+  return out;
 }
 
 inline bool has(const json::object& object, std::string_view key) {
@@ -106,20 +154,13 @@ inline void keep_status(json::object& object, const json::object& old) {
   else object.erase("status");
 }
 
-// Go's %#v of a []string, as field errors print a list value: []string{"a", "b"}.
+// Go's %#v of a []string member, as field errors print a list value: []string{"a", "b"} (anything not a string
+// as "", a missing array as empty).
 inline std::string go_string_slice(const json::array* values) {
-  std::string out = "[]string{";
-  if (values) {
-    bool first = true;
-    for (const auto& value : *values) {
-      if (!first) out += ", ";
-      first = false;
-      out += '"';
-      if (value.is_string()) out += value.as_string();
-      out += '"';
-    }
-  }
-  return out + "}";
+  std::vector<std::string> items;
+  if (values)
+    for (const auto& value : *values) items.emplace_back(value.is_string() ? std::string_view(value.as_string()) : "");
+  return base::go_string_slice(items);
 }
 
-}  // namespace kapi::apis::fields
+}  // namespace kapi::registry::fields

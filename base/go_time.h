@@ -1,0 +1,37 @@
+#pragma once
+// Times in the text forms Go's time package writes and reads: RFC 3339 for metav1.Time ("2006-01-02T15:04:05Z")
+// and metav1.MicroTime ("2006-01-02T15:04:05.000000Z"), and net/http's TimeFormat for Date and Expires headers.
+// Computed from the proleptic Gregorian calendar, so every year 0001..9999 works and nothing depends on the C
+// library's time zone or locale.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kapi::base {
+
+// Seconds since the Unix epoch and the nanoseconds into that second (0..999999999), as protobuf Timestamps count.
+struct UnixTime {
+  std::int64_t seconds = 0;
+  std::int32_t nanos = 0;
+  friend bool operator==(const UnixTime&, const UnixTime&) = default;
+};
+
+UnixTime unix_time(std::chrono::system_clock::time_point time);
+
+// time.Time{}: what Go's IsZero means (0001-01-01T00:00:00Z); metav1.Time writes it as JSON null.
+inline constexpr std::int64_t kZeroTimeSeconds = -62135596800;
+
+// time.Parse(time.RFC3339, text): "2006-01-02T15:04:05Z", with optional fractional seconds and a numeric offset
+// ("+02:00") converted to UTC. std::nullopt when the text is not such a time.
+std::optional<UnixTime> parse_rfc3339(std::string_view text);
+// t.UTC().Format(time.RFC3339): seconds only, always "Z" (metav1.Time's JSON form).
+std::string format_rfc3339(std::int64_t seconds);
+// t.UTC().Format("2006-01-02T15:04:05.000000Z07:00"): six fractional digits, truncated (metav1.MicroTime).
+std::string format_rfc3339_micro(UnixTime time);
+
+// t.UTC().Format(http.TimeFormat): "Mon, 02 Jan 2006 15:04:05 GMT", the form of Date and Expires headers.
+std::string format_http_date(std::int64_t seconds);
+
+}  // namespace kapi::base
