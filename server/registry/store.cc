@@ -51,11 +51,23 @@ ObjectList to_object_list(const storage::cacher::SharedListResult& shared) {
 
 namespace {
 
-std::string precondition_failure(const json::object& current, const DeleteOptions& options) {
+// rest.BeforeDelete's early check of DeleteOptions.preconditions against the stored object: a 409 that names the
+// kind where other conflicts name the resource ("Operation cannot be fulfilled on ConfigMap ...").
+void check_delete_preconditions(const ResourceDefinition& definition, const json::object& current,
+                                std::string_view resource_version, const DeleteOptions& options) {
+  const std::string_view name = meta_string(current, "name");
   if (options.precondition_uid && *options.precondition_uid != meta_string(current, "uid"))
-    return "Precondition failed: UID in precondition: " + *options.precondition_uid +
-           ", UID in object meta: " + std::string(meta_string(current, "uid"));
-  return {};
+    throw ApiError(apierrors::conflict(definition.group, definition.kind, name,
+                                       "the UID in the precondition (" + *options.precondition_uid +
+                                           ") does not match the UID in record (" +
+                                           std::string(meta_string(current, "uid")) +
+                                           "). The object might have been deleted and then recreated"));
+  if (options.precondition_resource_version && *options.precondition_resource_version != resource_version)
+    throw ApiError(apierrors::conflict(definition.group, definition.kind, name,
+                                       "the ResourceVersion in the precondition (" +
+                                           *options.precondition_resource_version +
+                                           ") does not match the ResourceVersion in record (" +
+                                           std::string(resource_version) + "). The object might have been modified"));
 }
 
 }  // namespace
@@ -332,14 +344,7 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
     storage::GetOptions read_options;
     auto current = co_await storage_.get(object_key, read_options);
     json::object object = parse_object(current->value);
-    if (std::string why = precondition_failure(object, options); !why.empty())
-      throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key, why);
-    if (options.precondition_resource_version &&
-        *options.precondition_resource_version != std::to_string(current->mod_revision))
-      throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
-                                  "Precondition failed: ResourceVersion in precondition: " +
-                                      *options.precondition_resource_version +
-                                      ", ResourceVersion in object meta: " + std::to_string(current->mod_revision));
+    check_delete_preconditions(definition_, object, std::to_string(current->mod_revision), options);
     const std::string uid(meta_string(object, "uid"));
     if (auto marked = marked_for_deletion(object, options)) {
       if (options.dry_run)
@@ -348,8 +353,10 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
       // Re-marked from the latest state if a write slips in between; an unchanged mark writes nothing.
       storage::TryUpdate mark = [&](const storage::KeyValue* latest) -> std::optional<std::string> {
         json::object latest_object = parse_object(latest->value);
-        if (std::string why = precondition_failure(latest_object, options); !why.empty())
-          throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key, why);
+        if (options.precondition_uid && *options.precondition_uid != meta_string(latest_object, "uid"))
+          throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                      "Precondition failed: UID in precondition: " + *options.precondition_uid +
+                                          ", UID in object meta: " + std::string(meta_string(latest_object, "uid")));
         auto remarked = marked_for_deletion(latest_object, options);
         if (!remarked) return std::nullopt;
         std::string bytes = encode_for_storage(std::move(*remarked));
