@@ -393,8 +393,13 @@ std::optional<json::object> Store::marked_for_deletion(const json::object& objec
   // Finalizers keep the object: it is only marked, and goes when an update removes the last one.
   json::object marked = object;
   if (meta_string(object, "deletionTimestamp").empty()) {
-    metadata_of(marked)["deletionTimestamp"] = rfc3339_now();
-    metadata_of(marked)["deletionGracePeriodSeconds"] = 0;
+    json::object& marked_meta = metadata_of(marked);
+    marked_meta["deletionTimestamp"] = rfc3339_now();
+    marked_meta["deletionGracePeriodSeconds"] = 0;
+    // kube's markAsDeleting: controllers see the deletion start as a new generation.
+    if (auto it = marked_meta.find("generation"); it != marked_meta.end() && it->value().is_int64() &&
+                                                  it->value().as_int64() > 0)
+      it->value() = it->value().as_int64() + 1;
   }
   return marked;
 }
