@@ -153,6 +153,7 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
     co_await namespace_check_(namespace_, definition_, std::string(meta_string(object, "name")));
 
   for (int attempt = 0;; ++attempt) {
+    bool exists_error = false;
     if (generated) metadata_of(object)["name"] = generate_name + generate_name_suffix();
     validate(object, nullptr);
     if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
@@ -166,11 +167,30 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
       storage::KeyValue stored = co_await storage_.create(std::move(object_key), std::move(bytes), write_options);
       co_return with_resource_version(stored.value, stored.mod_revision);
     } catch (const storage::StorageError& error) {
-      if (error.code() == storage::ErrorCode::KeyExists && generated && attempt + 1 < kGenerateNameAttempts)
-        continue;
-      rethrow(error, name, "create");
+      if (error.code() != storage::ErrorCode::KeyExists) rethrow(error, name, "create");
+      if (generated && attempt + 1 < kGenerateNameAttempts) continue;
+      exists_error = true;
     }
+    // (co_await may not appear in a handler.)
+    if (exists_error) co_await throw_already_exists(namespace_, name, !generate_name.empty());
   }
+}
+
+asio::awaitable<void> Store::throw_already_exists(const std::string& namespace_, const std::string& name,
+                                                  bool has_generate_name) const {
+  apierrors::Status status = apierrors::already_exists(definition_.group, definition_.resource, name);
+  // rest.CheckGeneratedNameError: a name the server picked is its own failure, to be retried.
+  if (has_generate_name) {
+    status.message += ", the server was not able to generate a unique name for the object";
+    if (status.details) status.details->retry_after_seconds = 1;
+  }
+  // A name taken by an object on its way out says so, as kube's Store.create does.
+  storage::GetOptions read_options{.ignore_not_found = true};
+  std::optional<storage::KeyValue> existing = co_await storage_.get(key(namespace_, name), read_options);
+  std::optional<json::object> object = existing ? parse_json_object(existing->value) : std::nullopt;
+  if (object && !meta_string(*object, "deletionTimestamp").empty())
+    status.message = "object is being deleted: " + status.message;
+  throw ApiError(std::move(status));
 }
 
 asio::awaitable<ReadObject> Store::get(std::string namespace_, std::string name, std::string resource_version) {

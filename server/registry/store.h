@@ -121,6 +121,9 @@ class Store {
   std::optional<boost::json::object> marked_for_deletion(const boost::json::object& object,
                                                          const DeleteOptions& options) const;
   bool deletes_during_update(const boost::json::object& object, const boost::json::object& old) const;
+  // The AlreadyExists a create meets, with kube's wording for generated names and objects being deleted.
+  asio::awaitable<void> throw_already_exists(const std::string& namespace_, const std::string& name,
+                                             bool has_generate_name) const;
   [[noreturn]] void rethrow(const storage::StorageError& error, std::string_view name, std::string_view operation) const;
 
   ResourceDefinition definition_;
