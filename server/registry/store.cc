@@ -253,6 +253,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
   bool created = false;
   std::optional<std::string> dry_run_result;
   std::optional<storage::Revision> delete_at;  // set when the update deletes the object instead (finalized)
+  std::string finalized_object;                // what that update would have stored
   const std::string object_key = key(namespace_, name);
   storage::TryUpdate try_update = [&](const storage::KeyValue* current) -> std::optional<std::string> {
     std::optional<json::object> old;
@@ -317,6 +318,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
     }
     if (old && deletes_during_update(object, *old)) {
       delete_at = current->mod_revision;
+      finalized_object = std::move(bytes);
       return std::nullopt;
     }
     if (current && bytes == current->value) return std::nullopt;  // a no-op update writes nothing
@@ -347,8 +349,10 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         }
       };
       try {
-        auto removed = co_await storage_.remove(object_key, unchanged);
-        co_return std::pair{with_resource_version(removed.value, removed.mod_revision), false};
+        co_await storage_.remove(object_key, unchanged);
+        // kube's deleteWithoutFinalizers answers with the object as the update made it, as clients of a PUT
+        // expect, not with the stored one that still had the finalizer.
+        co_return std::pair{with_resource_version(finalized_object, *delete_at), false};
       } catch (const storage::StorageError& error) {
         if (!changed_meanwhile) throw;
       }
