@@ -293,10 +293,14 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
                                     std::string(kObjectModifiedMessage));
       std::string_view uid = meta_string(object, "uid");
       std::string_view old_uid = meta_string(*old, "uid");
+      // The body's uid is a precondition (rest.DefaultUpdatedObjectInfo); kube's storage refuses it with an
+      // invalid-object StorageError, whose whole text the 409 quotes.
       if (!uid.empty() && uid != old_uid)
         throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
-                                    "Precondition failed: UID in precondition: " + std::string(uid) +
-                                        ", UID in object meta: " + std::string(old_uid));
+                                    "StorageError: invalid object, Code: 4, Key: " + object_key +
+                                        ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in "
+                                        "precondition: " + std::string(uid) + ", UID in object meta: " +
+                                        std::string(old_uid));
       const json::object& old_meta = old->at("metadata").as_object();
       for (std::string_view owned : {"uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
                                      "generation"}) {
