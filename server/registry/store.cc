@@ -412,6 +412,22 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
   }
 }
 
+asio::awaitable<ObjectList> Store::remove_collection(std::string namespace_, ListRequest request,
+                                                    DeleteOptions options) {
+  ObjectList listed = co_await list(std::move(namespace_), std::move(request));
+  for (const ReadObject& item : listed.items) {
+    json::object object = parse_object(item.json);
+    std::string item_namespace(meta_string(object, "namespace"));
+    std::string item_name(meta_string(object, "name"));
+    try {
+      co_await remove(std::move(item_namespace), std::move(item_name), options);
+    } catch (const ApiError& error) {
+      if (error.status().code != 404) throw;  // deleted meanwhile: nothing left to do
+    }
+  }
+  co_return listed;
+}
+
 std::optional<json::object> Store::marked_for_deletion(const json::object& object, const DeleteOptions& options) const {
   if (auto graceful = strategy_->mark_for_deletion(object, options.grace_period_seconds)) return graceful;
   const json::object& meta = object.at("metadata").as_object();

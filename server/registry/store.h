@@ -102,6 +102,9 @@ class Store {
   asio::awaitable<std::pair<std::string, bool>> update(std::string namespace_, std::string name,
                                                        UpdateFunction update, WriteOptions options);
   asio::awaitable<DeleteResult> remove(std::string namespace_, std::string name, DeleteOptions options);
+  // DELETE of a collection (kube's DeleteCollection): each object the list request selects is deleted (or marked)
+  // with `options`, one gone meanwhile is skipped; the answer is the list as it was selected, as kube's.
+  asio::awaitable<ObjectList> remove_collection(std::string namespace_, ListRequest request, DeleteOptions options);
   asio::awaitable<std::unique_ptr<storage::WatchStream>> watch(std::string namespace_, storage::WatchOptions options);
 
   // Admission for writes that create objects in a namespace (NamespaceLifecycle): throws ApiError to refuse.
