@@ -51,11 +51,23 @@ ObjectList to_object_list(const storage::cacher::SharedListResult& shared) {
 
 namespace {
 
-std::string precondition_failure(const json::object& current, const DeleteOptions& options) {
+// rest.BeforeDelete's early check of DeleteOptions.preconditions against the stored object: a 409 that names the
+// kind where other conflicts name the resource ("Operation cannot be fulfilled on ConfigMap ...").
+void check_delete_preconditions(const ResourceDefinition& definition, const json::object& current,
+                                std::string_view resource_version, const DeleteOptions& options) {
+  const std::string_view name = meta_string(current, "name");
   if (options.precondition_uid && *options.precondition_uid != meta_string(current, "uid"))
-    return "Precondition failed: UID in precondition: " + *options.precondition_uid +
-           ", UID in object meta: " + std::string(meta_string(current, "uid"));
-  return {};
+    throw ApiError(apierrors::conflict(definition.group, definition.kind, name,
+                                       "the UID in the precondition (" + *options.precondition_uid +
+                                           ") does not match the UID in record (" +
+                                           std::string(meta_string(current, "uid")) +
+                                           "). The object might have been deleted and then recreated"));
+  if (options.precondition_resource_version && *options.precondition_resource_version != resource_version)
+    throw ApiError(apierrors::conflict(definition.group, definition.kind, name,
+                                       "the ResourceVersion in the precondition (" +
+                                           *options.precondition_resource_version +
+                                           ") does not match the ResourceVersion in record (" +
+                                           std::string(resource_version) + "). The object might have been modified"));
 }
 
 }  // namespace
@@ -141,6 +153,7 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
     co_await namespace_check_(namespace_, definition_, std::string(meta_string(object, "name")));
 
   for (int attempt = 0;; ++attempt) {
+    bool exists_error = false;
     if (generated) metadata_of(object)["name"] = generate_name + generate_name_suffix();
     validate(object, nullptr);
     if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
@@ -154,11 +167,30 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
       storage::KeyValue stored = co_await storage_.create(std::move(object_key), std::move(bytes), write_options);
       co_return with_resource_version(stored.value, stored.mod_revision);
     } catch (const storage::StorageError& error) {
-      if (error.code() == storage::ErrorCode::KeyExists && generated && attempt + 1 < kGenerateNameAttempts)
-        continue;
-      rethrow(error, name, "create");
+      if (error.code() != storage::ErrorCode::KeyExists) rethrow(error, name, "create");
+      if (generated && attempt + 1 < kGenerateNameAttempts) continue;
+      exists_error = true;
     }
+    // (co_await may not appear in a handler.)
+    if (exists_error) co_await throw_already_exists(namespace_, name, !generate_name.empty());
   }
+}
+
+asio::awaitable<void> Store::throw_already_exists(const std::string& namespace_, const std::string& name,
+                                                  bool has_generate_name) const {
+  apierrors::Status status = apierrors::already_exists(definition_.group, definition_.resource, name);
+  // rest.CheckGeneratedNameError: a name the server picked is its own failure, to be retried.
+  if (has_generate_name) {
+    status.message += ", the server was not able to generate a unique name for the object";
+    if (status.details) status.details->retry_after_seconds = 1;
+  }
+  // A name taken by an object on its way out says so, as kube's Store.create does.
+  storage::GetOptions read_options{.ignore_not_found = true};
+  std::optional<storage::KeyValue> existing = co_await storage_.get(key(namespace_, name), read_options);
+  std::optional<json::object> object = existing ? parse_json_object(existing->value) : std::nullopt;
+  if (object && !meta_string(*object, "deletionTimestamp").empty())
+    status.message = "object is being deleted: " + status.message;
+  throw ApiError(std::move(status));
 }
 
 asio::awaitable<ReadObject> Store::get(std::string namespace_, std::string name, std::string resource_version) {
@@ -221,6 +253,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
   bool created = false;
   std::optional<std::string> dry_run_result;
   std::optional<storage::Revision> delete_at;  // set when the update deletes the object instead (finalized)
+  std::string finalized_object;                // what that update would have stored
   const std::string object_key = key(namespace_, name);
   storage::TryUpdate try_update = [&](const storage::KeyValue* current) -> std::optional<std::string> {
     std::optional<json::object> old;
@@ -260,10 +293,14 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
                                     std::string(kObjectModifiedMessage));
       std::string_view uid = meta_string(object, "uid");
       std::string_view old_uid = meta_string(*old, "uid");
+      // The body's uid is a precondition (rest.DefaultUpdatedObjectInfo); kube's storage refuses it with an
+      // invalid-object StorageError, whose whole text the 409 quotes.
       if (!uid.empty() && uid != old_uid)
         throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
-                                    "Precondition failed: UID in precondition: " + std::string(uid) +
-                                        ", UID in object meta: " + std::string(old_uid));
+                                    "StorageError: invalid object, Code: 4, Key: " + object_key +
+                                        ", ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in "
+                                        "precondition: " + std::string(uid) + ", UID in object meta: " +
+                                        std::string(old_uid));
       const json::object& old_meta = old->at("metadata").as_object();
       for (std::string_view owned : {"uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
                                      "generation"}) {
@@ -285,6 +322,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
     }
     if (old && deletes_during_update(object, *old)) {
       delete_at = current->mod_revision;
+      finalized_object = std::move(bytes);
       return std::nullopt;
     }
     if (current && bytes == current->value) return std::nullopt;  // a no-op update writes nothing
@@ -315,8 +353,10 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         }
       };
       try {
-        auto removed = co_await storage_.remove(object_key, unchanged);
-        co_return std::pair{with_resource_version(removed.value, removed.mod_revision), false};
+        co_await storage_.remove(object_key, unchanged);
+        // kube's deleteWithoutFinalizers answers with the object as the update made it, as clients of a PUT
+        // expect, not with the stored one that still had the finalizer.
+        co_return std::pair{with_resource_version(finalized_object, *delete_at), false};
       } catch (const storage::StorageError& error) {
         if (!changed_meanwhile) throw;
       }
@@ -332,14 +372,7 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
     storage::GetOptions read_options;
     auto current = co_await storage_.get(object_key, read_options);
     json::object object = parse_object(current->value);
-    if (std::string why = precondition_failure(object, options); !why.empty())
-      throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key, why);
-    if (options.precondition_resource_version &&
-        *options.precondition_resource_version != std::to_string(current->mod_revision))
-      throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
-                                  "Precondition failed: ResourceVersion in precondition: " +
-                                      *options.precondition_resource_version +
-                                      ", ResourceVersion in object meta: " + std::to_string(current->mod_revision));
+    check_delete_preconditions(definition_, object, std::to_string(current->mod_revision), options);
     const std::string uid(meta_string(object, "uid"));
     if (auto marked = marked_for_deletion(object, options)) {
       if (options.dry_run)
@@ -348,8 +381,10 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
       // Re-marked from the latest state if a write slips in between; an unchanged mark writes nothing.
       storage::TryUpdate mark = [&](const storage::KeyValue* latest) -> std::optional<std::string> {
         json::object latest_object = parse_object(latest->value);
-        if (std::string why = precondition_failure(latest_object, options); !why.empty())
-          throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key, why);
+        if (options.precondition_uid && *options.precondition_uid != meta_string(latest_object, "uid"))
+          throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                      "Precondition failed: UID in precondition: " + *options.precondition_uid +
+                                          ", UID in object meta: " + std::string(meta_string(latest_object, "uid")));
         auto remarked = marked_for_deletion(latest_object, options);
         if (!remarked) return std::nullopt;
         std::string bytes = encode_for_storage(std::move(*remarked));
@@ -377,6 +412,22 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
   }
 }
 
+asio::awaitable<ObjectList> Store::remove_collection(std::string namespace_, ListRequest request,
+                                                    DeleteOptions options) {
+  ObjectList listed = co_await list(std::move(namespace_), std::move(request));
+  for (const ReadObject& item : listed.items) {
+    json::object object = parse_object(item.json);
+    std::string item_namespace(meta_string(object, "namespace"));
+    std::string item_name(meta_string(object, "name"));
+    try {
+      co_await remove(std::move(item_namespace), std::move(item_name), options);
+    } catch (const ApiError& error) {
+      if (error.status().code != 404) throw;  // deleted meanwhile: nothing left to do
+    }
+  }
+  co_return listed;
+}
+
 std::optional<json::object> Store::marked_for_deletion(const json::object& object, const DeleteOptions& options) const {
   if (auto graceful = strategy_->mark_for_deletion(object, options.grace_period_seconds)) return graceful;
   const json::object& meta = object.at("metadata").as_object();
@@ -386,8 +437,13 @@ std::optional<json::object> Store::marked_for_deletion(const json::object& objec
   // Finalizers keep the object: it is only marked, and goes when an update removes the last one.
   json::object marked = object;
   if (meta_string(object, "deletionTimestamp").empty()) {
-    metadata_of(marked)["deletionTimestamp"] = rfc3339_now();
-    metadata_of(marked)["deletionGracePeriodSeconds"] = 0;
+    json::object& marked_meta = metadata_of(marked);
+    marked_meta["deletionTimestamp"] = rfc3339_now();
+    marked_meta["deletionGracePeriodSeconds"] = 0;
+    // kube's markAsDeleting: controllers see the deletion start as a new generation.
+    if (auto it = marked_meta.find("generation"); it != marked_meta.end() && it->value().is_int64() &&
+                                                  it->value().as_int64() > 0)
+      it->value() = it->value().as_int64() + 1;
   }
   return marked;
 }

@@ -102,6 +102,9 @@ class Store {
   asio::awaitable<std::pair<std::string, bool>> update(std::string namespace_, std::string name,
                                                        UpdateFunction update, WriteOptions options);
   asio::awaitable<DeleteResult> remove(std::string namespace_, std::string name, DeleteOptions options);
+  // DELETE of a collection (kube's DeleteCollection): each object the list request selects is deleted (or marked)
+  // with `options`, one gone meanwhile is skipped; the answer is the list as it was selected, as kube's.
+  asio::awaitable<ObjectList> remove_collection(std::string namespace_, ListRequest request, DeleteOptions options);
   asio::awaitable<std::unique_ptr<storage::WatchStream>> watch(std::string namespace_, storage::WatchOptions options);
 
   // Admission for writes that create objects in a namespace (NamespaceLifecycle): throws ApiError to refuse.
@@ -121,6 +124,9 @@ class Store {
   std::optional<boost::json::object> marked_for_deletion(const boost::json::object& object,
                                                          const DeleteOptions& options) const;
   bool deletes_during_update(const boost::json::object& object, const boost::json::object& old) const;
+  // The AlreadyExists a create meets, with kube's wording for generated names and objects being deleted.
+  asio::awaitable<void> throw_already_exists(const std::string& namespace_, const std::string& name,
+                                             bool has_generate_name) const;
   [[noreturn]] void rethrow(const storage::StorageError& error, std::string_view name, std::string_view operation) const;
 
   ResourceDefinition definition_;

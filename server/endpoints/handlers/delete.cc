@@ -63,22 +63,9 @@ asio::awaitable<void> remove(Scope scope) {
 asio::awaitable<void> remove_collection(Scope scope) {
   registry::DeleteOptions options = delete_options(scope);
   registry::ListRequest request = list_request(scope);
-  registry::ObjectList listed = co_await scope.store.list(scope.info.namespace_, std::move(request));
-  registry::ObjectList deleted;
-  deleted.revision = listed.revision;
-  for (const auto& item : listed.items) {
-    boost::json::value object = registry::parse_json(item.json);
-    const auto& meta = object.as_object();
-    try {
-      std::string namespace_(registry::meta_string(meta, "namespace"));
-      std::string name(registry::meta_string(meta, "name"));
-      auto result = co_await scope.store.remove(std::move(namespace_), std::move(name), options);
-      deleted.items.push_back({std::move(result.object), nullptr});
-    } catch (const apierrors::ApiError& error) {
-      if (error.status().code != 404) throw;  // deleted meanwhile: nothing left to do
-    }
-  }
-  co_await write_list(scope, deleted);
+  registry::ObjectList listed = co_await scope.store.remove_collection(scope.info.namespace_, std::move(request),
+                                                                       std::move(options));
+  co_await write_list(scope, listed);
 }
 
 }  // namespace kapi::endpoints::handlers
