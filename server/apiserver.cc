@@ -275,7 +275,7 @@ int run_apiserver(const Options& options) {
   connection_options.idle_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.idle_timeout);
   http::HttpServer http(io, connection_options,
                         [&handler_chain](http::Request& request, http::ResponseWriter& response) -> asio::awaitable<void> {
-                          filters::Exchange exchange{request, &response, {}};
+                          request::Exchange exchange{request, &response, {}};
                           co_await handler_chain(exchange);
                         });
 

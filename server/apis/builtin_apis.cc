@@ -162,14 +162,14 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
   auto& director = kube.generic().director;
   for (const auto& service : services_) director.routes().add(service->root_path(), service->handler());
   const discovery::DiscoveryService* discovery = discovery_.get();
-  director.non_api().handle("/api", [discovery](filters::Exchange& e) { return discovery->serve_legacy_root(e); });
-  director.non_api().handle("/api/", [discovery](filters::Exchange& e) { return discovery->serve_legacy_root(e); });
-  director.non_api().handle("/apis", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
-  director.non_api().handle("/apis/", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
+  director.non_api().handle("/api", [discovery](request::Exchange& e) { return discovery->serve_legacy_root(e); });
+  director.non_api().handle("/api/", [discovery](request::Exchange& e) { return discovery->serve_legacy_root(e); });
+  director.non_api().handle("/apis", [discovery](request::Exchange& e) { return discovery->serve_groups(e); });
+  director.non_api().handle("/apis/", [discovery](request::Exchange& e) { return discovery->serve_groups(e); });
   const schema::OpenApiHandler* openapi = openapi_handler_.get();
-  director.non_api().handle("/openapi/v2", [openapi](filters::Exchange& e) { return openapi->serve_v2(e); });
-  director.non_api().handle("/openapi/v3", [openapi](filters::Exchange& e) { return openapi->serve_v3(e); });
-  director.non_api().handle_prefix("/openapi/v3/", [openapi](filters::Exchange& e) { return openapi->serve_v3(e); });
+  director.non_api().handle("/openapi/v2", [openapi](request::Exchange& e) { return openapi->serve_v2(e); });
+  director.non_api().handle("/openapi/v3", [openapi](request::Exchange& e) { return openapi->serve_v3(e); });
+  director.non_api().handle_prefix("/openapi/v3/", [openapi](request::Exchange& e) { return openapi->serve_v3(e); });
   // kube-apiserver's bootstrap-controller post-start hook: not ready before the system namespaces exist.
   kube.generic().health_checks.push_back(
       {"poststarthook/bootstrap-controller", [bootstrapped = bootstrapped_]() -> std::optional<std::string> {
@@ -192,7 +192,7 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
          return "not finished";
        }});
   for (const auto& group : discovery_->groups()) {
-    director.routes().add("/apis/" + group, [discovery, group](filters::Exchange& e) -> asio::awaitable<void> {
+    director.routes().add("/apis/" + group, [discovery, group](request::Exchange& e) -> asio::awaitable<void> {
       if (e.request.path == "/apis/" + group || e.request.path == "/apis/" + group + "/")
         co_return co_await discovery->serve_group(e, group);
       co_await http::write_status(*e.response, apierrors::path_not_found());

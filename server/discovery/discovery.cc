@@ -181,7 +181,7 @@ std::string resource_list(std::string_view group, std::string_view version,
   return json::serialize(list);
 }
 
-asio::awaitable<void> write_document(filters::Exchange& exchange, std::string body, std::string content_type) {
+asio::awaitable<void> write_document(request::Exchange& exchange, std::string body, std::string content_type) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(body.data()), body.size(), digest);
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -252,7 +252,7 @@ std::vector<const endpoints::GroupVersionService*> DiscoveryService::all_service
   return out;
 }
 
-asio::awaitable<void> DiscoveryService::serve_legacy_root(filters::Exchange& exchange) const {
+asio::awaitable<void> DiscoveryService::serve_legacy_root(request::Exchange& exchange) const {
   std::string aggregated = aggregated_version(exchange.request);
   if (!aggregated.empty()) {
     json::array versions;
@@ -278,7 +278,7 @@ asio::awaitable<void> DiscoveryService::serve_legacy_root(filters::Exchange& exc
   co_await write_document(exchange, json::serialize(out));
 }
 
-asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange) const {
+asio::awaitable<void> DiscoveryService::serve_groups(request::Exchange& exchange) const {
   std::vector<DynamicServices> held;
   const std::vector<const endpoints::GroupVersionService*> services = all_services(held);
   const std::vector<RemoteGroupVersion> remote = remote_group_versions();
@@ -325,7 +325,7 @@ asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange
   co_await write_document(exchange, json::serialize(out));
 }
 
-asio::awaitable<void> DiscoveryService::serve_group(filters::Exchange& exchange, std::string_view group) const {
+asio::awaitable<void> DiscoveryService::serve_group(request::Exchange& exchange, std::string_view group) const {
   std::vector<DynamicServices> held;
   const std::vector<const endpoints::GroupVersionService*> services = all_services(held);
   json::array versions;

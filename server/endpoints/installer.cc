@@ -19,7 +19,7 @@ std::vector<GroupVersionService::Served> GroupVersionService::resources() const 
   return out;
 }
 
-asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) const {
+asio::awaitable<void> GroupVersionService::serve(request::Exchange& exchange) const {
   std::optional<apierrors::Status> failure;
   try {
     const auto& info = exchange.context.request_info;
@@ -39,7 +39,7 @@ asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) co
   if (failure && !exchange.response->committed()) co_await handlers::write_status(exchange, catalog_, *failure);
 }
 
-asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange, const filters::RequestInfo& info) const {
+asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange, const request::RequestInfo& info) const {
   if (auto creater = creaters_.find(info.resource); creater != creaters_.end()) {
     const auto& definition = creater->second->definition;
     // kube installs a Creater's POST on its collection path alone: a name or subresource is no route.

@@ -17,16 +17,16 @@ struct Served {
   std::string body;
 };
 
-filters::Handler answer(std::string who) {
-  return [who](filters::Exchange& exchange) -> asio::awaitable<void> {
+request::Handler answer(std::string who) {
+  return [who](request::Exchange& exchange) -> asio::awaitable<void> {
     co_await exchange.response->write(200, who);
   };
 }
 
-Served get(filters::Handler& handler, std::string target) {
+Served get(request::Handler& handler, std::string target) {
   auto request = make_request("GET", std::move(target));
   RecordingWriter writer;
-  filters::Exchange exchange{request, &writer, {}};
+  request::Exchange exchange{request, &writer, {}};
   run_sync(handler(exchange));
   return {writer.status(), writer.body()};
 }

@@ -1,10 +1,10 @@
-#include "filters/list_options_probe.h"
+#include "request/list_options_probe.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace kapi::filters {
+namespace kapi::request {
 namespace {
 
 // labels.Parse: the good and bad strings of apimachinery's TestSelectorParse, then corners of its lexer and grammar.
@@ -135,4 +135,4 @@ TEST(ProbeListOptions, DecodesLikeTheParameterCodec) {
 }
 
 }  // namespace
-}  // namespace kapi::filters
+}  // namespace kapi::request

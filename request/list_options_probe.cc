@@ -1,11 +1,11 @@
-#include "filters/list_options_probe.h"
+#include "request/list_options_probe.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 
-namespace kapi::filters {
+namespace kapi::request {
 namespace {
 
 // ---- small Go-compatible helpers -------------------------------------------------------------------------------
@@ -428,4 +428,4 @@ ListOptionsProbe probe_list_options(const http::QueryParams& query) {
   return probe;
 }
 
-}  // namespace kapi::filters
+}  // namespace kapi::request
