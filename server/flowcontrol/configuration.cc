@@ -1,15 +1,15 @@
 #include "server/flowcontrol/configuration.h"
 
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 
 namespace kapi::flowcontrol {
 namespace {
 
 namespace json = boost::json;
-using apis::fields::array_at;
-using apis::fields::int_at;
-using apis::fields::object_at;
-using apis::fields::string_at;
+using base::fields::array_at;
+using base::fields::int_at;
+using base::fields::object_at;
+using base::fields::string_at;
 
 std::vector<std::string> strings_at(const json::object& object, std::string_view key) {
   std::vector<std::string> out;
@@ -52,7 +52,7 @@ PolicyRulesWithSubjects rules_from_json(const json::object& object) {
       if (!value.is_object()) continue;
       const json::object& rule = value.get_object();
       rules.resource_rules.push_back({strings_at(rule, "verbs"), strings_at(rule, "apiGroups"),
-                                      strings_at(rule, "resources"), apis::fields::bool_at(&rule, "clusterScope"),
+                                      strings_at(rule, "resources"), base::fields::bool_at(&rule, "clusterScope"),
                                       strings_at(rule, "namespaces")});
     }
   if (const json::array* non_resource_rules = array_at(object, "nonResourceRules"))

@@ -3,7 +3,7 @@
 #include "base/log.h"
 #include "base/sleep.h"
 #include "server/apierrors/errors.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/flowcontrol/bootstrap_configuration.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/reflector.h"
@@ -57,16 +57,16 @@ DanglingCondition dangling_condition(std::string_view level, bool dangling) {
 }
 
 bool has_condition(const json::object& flow_schema, const DanglingCondition& wanted) {
-  const json::object* status = apis::fields::object_at(flow_schema, "status");
-  const json::array* conditions = status ? apis::fields::array_at(*status, "conditions") : nullptr;
+  const json::object* status = base::fields::object_at(flow_schema, "status");
+  const json::array* conditions = status ? base::fields::array_at(*status, "conditions") : nullptr;
   if (!conditions) return false;
   for (const auto& value : *conditions) {
     if (!value.is_object()) continue;
     const json::object& condition = value.get_object();
-    if (apis::fields::string_at(condition, "type") != "Dangling") continue;
-    return apis::fields::string_at(condition, "status") == wanted.status &&
-           apis::fields::string_at(condition, "reason") == wanted.reason &&
-           apis::fields::string_at(condition, "message") == wanted.message;
+    if (base::fields::string_at(condition, "type") != "Dangling") continue;
+    return base::fields::string_at(condition, "status") == wanted.status &&
+           base::fields::string_at(condition, "reason") == wanted.reason &&
+           base::fields::string_at(condition, "message") == wanted.message;
   }
   return false;
 }
@@ -77,11 +77,11 @@ void set_condition(json::object& flow_schema, const DanglingCondition& wanted) {
                          {"lastTransitionTime", registry::rfc3339_now()},
                          {"reason", wanted.reason},
                          {"message", wanted.message}};
-  json::object& status = apis::fields::ensure_object(flow_schema, "status");
+  json::object& status = base::fields::ensure_object(flow_schema, "status");
   json::array conditions;
-  if (const json::array* old = apis::fields::array_at(status, "conditions"))
+  if (const json::array* old = base::fields::array_at(status, "conditions"))
     for (const auto& value : *old)
-      if (!value.is_object() || apis::fields::string_at(value.get_object(), "type") != "Dangling") conditions.push_back(value);
+      if (!value.is_object() || base::fields::string_at(value.get_object(), "type") != "Dangling") conditions.push_back(value);
   conditions.push_back(std::move(condition));
   status["conditions"] = std::move(conditions);
 }

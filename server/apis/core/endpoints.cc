@@ -2,7 +2,7 @@
 // ValidateEndpoints (addresses routable and not special, ports in range and named when several), printed as
 // printEndpoints prints them.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/names.h"
@@ -10,7 +10,7 @@
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 using validation::ErrorList;
 using validation::Path;
 

@@ -2,7 +2,7 @@
 // for v1 clients, selectable by the involved object's fields (kubectl describe asks for them), printed as
 // printEvent prints it.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/label_selector.h"
@@ -14,7 +14,7 @@
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 using validation::ErrorList;
 using validation::Path;
 

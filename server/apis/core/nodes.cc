@@ -2,7 +2,7 @@
 // status settable on create (the kubelet registers with it) and then through its subresource; validated by
 // ValidateNode/ValidateNodeUpdate (taints, pod CIDRs and providerID set once); printed as printNode prints it.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/label_selector.h"
@@ -12,7 +12,7 @@
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 using validation::ErrorList;
 using validation::Path;
 

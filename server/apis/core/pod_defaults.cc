@@ -1,6 +1,6 @@
 #include "server/apis/core/pod_defaults.h"
 
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/apis/core/quantity.h"
 
 #include <map>
@@ -9,7 +9,7 @@
 namespace kapi::apis::core {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 
 // parsers.ParseImageName's tag: the part after ':' in the last path component, before any '@digest'.
 // "latest" when there is neither tag nor digest; "" when the name does not parse (then IfNotPresent).

@@ -1,14 +1,14 @@
 #include "server/apis/core/pod_deletion.h"
 
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <chrono>
 
 namespace kapi::apis::core {
 
-using namespace fields;
+using namespace base::fields;
 
 std::optional<json::object> graceful_pod_deletion(const json::object& pod,
                                                   std::optional<std::int64_t> grace_period_seconds) {

@@ -1,14 +1,14 @@
 #include "server/apis/core/pod_subresources.h"
 
 #include "server/apierrors/errors.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
 
 namespace kapi::apis::core {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 
 void check_name(const json::object& body, const std::string& name, std::string_view kind) {
   if (registry::meta_string(body, "name") != name)

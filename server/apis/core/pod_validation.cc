@@ -1,7 +1,7 @@
 #include "server/apis/core/pod_validation.h"
 
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/apis/core/quantity.h"
 #include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
@@ -14,7 +14,7 @@
 namespace kapi::apis::core {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 using validation::ErrorList;
 using validation::Path;
 

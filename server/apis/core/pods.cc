@@ -2,7 +2,7 @@
 // validated by ValidatePod/ValidatePodUpdate, selectable by kube's pod fields, printed as printPod prints it.
 // Generation is not tracked (kube's pods have none); status has its own subresource.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/apis/core/pod_defaults.h"
 #include "server/apis/core/pod_deletion.h"
 #include "server/apis/core/pod_subresources.h"
@@ -15,7 +15,7 @@
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 
 bool is_restartable_init_container(const json::object* container) {
   return container && string_at(*container, "restartPolicy") == "Always";

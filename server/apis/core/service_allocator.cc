@@ -1,7 +1,7 @@
 #include "server/apis/core/service_allocator.h"
 
 #include "server/apierrors/errors.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <arpa/inet.h>
@@ -12,7 +12,7 @@
 namespace kapi::apis::core {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 using apierrors::ApiError;
 
 std::optional<int> parse_int(std::string_view text) {

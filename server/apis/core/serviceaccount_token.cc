@@ -1,7 +1,7 @@
 #include "server/apis/core/serviceaccount_token.h"
 
 #include "server/apierrors/errors.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
 #include "server/schema/go_text.h"
@@ -9,7 +9,7 @@
 namespace kapi::apis::core {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 using authentication::ObjectReference;
 
 constexpr std::int64_t kDefaultExpirationSeconds = 3600;           // SetDefaults_TokenRequestSpec

@@ -2,7 +2,7 @@
 // and the service REST's IP family init do it, validated by ValidateService/ValidateServiceUpdate, given a
 // cluster IP and node ports by the ServiceAllocator, printed as printService prints it.
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/json_fields.h"
+#include "base/json_fields.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
@@ -17,7 +17,7 @@
 namespace kapi::apis {
 namespace {
 
-using namespace fields;
+using namespace base::fields;
 using core::append;
 using validation::ErrorList;
 using validation::Path;

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace kapi::apis::fields {
+namespace kapi::base::fields {
 
 namespace json = boost::json;
 
@@ -122,4 +122,4 @@ inline std::string go_string_slice(const json::array* values) {
   return out + "}";
 }
 
-}  // namespace kapi::apis::fields
+}  // namespace kapi::base::fields
