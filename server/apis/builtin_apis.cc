@@ -3,7 +3,7 @@
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
-#include "server/flowcontrol/config_producer.h"
+#include "server/apis/flowcontrol/config_producer.h"
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
 #include "server/version.h"
@@ -232,12 +232,12 @@ asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_
 asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle) {
   // kube's post-start hooks run side by side: the APF configuration needs none of what follows.
   constexpr std::string_view kFlowcontrolGroup = "flowcontrol.apiserver.k8s.io";
-  const flowcontrol::ConfigStores apf_stores{*store(kFlowcontrolGroup, "flowschemas"),
-                                             *store(kFlowcontrolGroup, "prioritylevelconfigurations")};
+  const apf::ConfigStores apf_stores{*store(kFlowcontrolGroup, "flowschemas"),
+                                     *store(kFlowcontrolGroup, "prioritylevelconfigurations")};
   const asio::any_io_executor executor = co_await asio::this_coro::executor;
   asio::co_spawn(executor,
-                 flowcontrol::run_config_producer(apf_stores, stopping_controllers_, logger_,
-                                                  [produced = apf_configuration_produced_] { produced->store(true); }),
+                 apf::run_config_producer(apf_stores, stopping_controllers_, logger_,
+                                          [produced = apf_configuration_produced_] { produced->store(true); }),
                  asio::detached);
   registry::Store* namespaces = store("", "namespaces");
   asio::steady_timer retry(co_await asio::this_coro::executor);
