@@ -14,17 +14,6 @@
 
 namespace kapi::discovery {
 
-// storageVersionHash: base64 of the first 8 bytes of sha256("<group>/<version>/<kind>").
-std::string storage_version_hash(std::string_view group, std::string_view version, std::string_view kind);
-
-// The APIResourceList of one group version.
-std::string resource_list(std::string_view group, std::string_view version,
-                          const std::vector<endpoints::GroupVersionService::Served>& served);
-
-// Writes a discovery document with its ETag, or 304 when If-None-Match names it.
-asio::awaitable<void> write_document(request::Exchange& exchange, std::string body,
-                                     std::string content_type = "application/json");
-
 // Group versions that come and go at run time (the API extensions server's custom resources), as served at one
 // moment: `keep_alive` holds them while a document is written.
 struct DynamicServices {

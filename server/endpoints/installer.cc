@@ -1,9 +1,9 @@
 #include "server/endpoints/installer.h"
 
-#include "server/discovery/discovery.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/subresources.h"
+#include "server/endpoints/resource_list.h"
 #include "server/http/status_response.h"
 
 #include <algorithm>
@@ -25,8 +25,8 @@ asio::awaitable<void> GroupVersionService::serve(request::Exchange& exchange) co
     const auto& info = exchange.context.request_info;
     if (!info || !info->is_resource_request) {
       if (exchange.request.path == root_path() && (exchange.request.method == "GET" || exchange.request.method == "HEAD")) {
-        std::string document = discovery::resource_list(group_, version_, resources());
-        co_await discovery::write_document(exchange, std::move(document));
+        std::string document = resource_list(group_, version_, resources());
+        co_await write_document(exchange, std::move(document));
         co_return;
       }
       failure = apierrors::path_not_found();
