@@ -55,9 +55,13 @@ void ServerChain::install_non_api_endpoints() {
     mux.handle(root, serve);
     mux.handle_prefix(root + "/", serve);
   }
-  mux.handle("/version", [version = to_json(config_.version)](request::Exchange& exchange) {
+  // kube's go-restful route "/version" + "/" answers with and without the trailing slash; the Python client's
+  // VersionApi sends "/version/".
+  auto serve_version = [version = to_json(config_.version)](request::Exchange& exchange) {
     return write_json(*exchange.response, version);
-  });
+  };
+  mux.handle("/version", serve_version);
+  mux.handle("/version/", serve_version);
   mux.handle("/metrics", [&metrics = config_.metrics](request::Exchange& exchange) -> asio::awaitable<void> {
     exchange.response->headers().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     co_await exchange.response->write(200, metrics.render());
