@@ -1,28 +1,22 @@
 #pragma once
 // A filter is one stage of the common handler chain (the role of a `With…` wrapper in
 // k8s.io/apiserver/pkg/server/filters): it may answer the request itself or pass it on with `co_await next(exchange)`.
-#include "filters/request_context.h"
-#include "server/http/request.h"
-#include "server/http/response_writer.h"
+#include "request/exchange.h"
 
 #include <asio/awaitable.hpp>
 
-#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
 
 namespace kapi::filters {
 
-// One request in flight: what was asked, how to answer, and what the chain has learned so far.
-struct Exchange {
-  http::Request& request;
-  http::ResponseWriter* response;  // a filter may swap in a decorator for the stages after it
-  RequestContext context;
-};
-
-// The end of the chain: the delegation chain of servers.
-using Handler = std::function<asio::awaitable<void>(Exchange&)>;
+// The filter stages work on the request layer's types.
+using request::Exchange;
+using request::Handler;
+using request::RequestContext;
+using request::RequestInfo;
+using request::UserInfo;
 
 class Chain;
 

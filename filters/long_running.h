@@ -1,7 +1,7 @@
 #pragma once
 // BasicLongRunningRequestCheck: watches and proxy/attach/exec/log/portforward run as long as they need; they
 // are exempt from request deadlines, max-in-flight and the shutdown wait group.
-#include "filters/request_info_resolver.h"
+#include "request/request_info_resolver.h"
 
 #include <set>
 #include <string>
@@ -13,7 +13,7 @@ struct LongRunningCheck {
   std::set<std::string, std::less<>> subresources{"attach", "exec", "proxy", "log", "portforward"};
   std::set<std::string, std::less<>> non_resource_paths;  // e.g. the testing stream endpoint
 
-  bool operator()(const RequestInfo& info) const {
+  bool operator()(const request::RequestInfo& info) const {
     if (!info.is_resource_request) return non_resource_paths.contains(info.path);
     return verbs.contains(info.verb) || subresources.contains(info.subresource);
   }

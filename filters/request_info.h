@@ -24,7 +24,7 @@ class RequestInfoFilter final : public Filter {
   }
 
  private:
-  RequestInfoResolver resolver_;
+  request::RequestInfoResolver resolver_;
   LongRunningCheck long_running_;
 };
 

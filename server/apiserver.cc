@@ -32,12 +32,25 @@
 
 #include <algorithm>
 #include <iostream>
+#include <stdexcept>
 #include <thread>
 
 namespace kapi::server {
 namespace {
 
 using namespace std::chrono_literals;
+
+// A flag or a file that keeps kapi-apiserver from starting: the process exits 1.
+struct StartupFailure {};
+
+// Logs why kapi-apiserver cannot start where that is found, before unwinding destroys what was already built (which
+// may wait: a Cacher's destructor waits for its reflector, and the reactor has not run).
+[[noreturn]] void fail_startup(base::Logger& logger, const std::string& message) {
+  logger.error(message);
+  throw StartupFailure{};
+}
+
+// Options → config: what the flags make of the host, the PKI, the reactor and the store.
 
 std::string advertise_host(const Options& options) {
   if (!options.advertise_address.empty()) return options.advertise_address;
@@ -69,6 +82,275 @@ controlplane::ClusterAuthenticationInfo cluster_authentication_info(const Option
   info.request_header_extra_header_prefixes = options.requestheader_extra_headers_prefix;
   info.request_header_allowed_names = options.requestheader_allowed_names;
   return info;
+}
+
+apis::core::ServiceNetwork service_network_from(const Options& options) {
+  apis::core::ServiceNetwork network;
+  network.cluster_ips = *apis::core::parse_service_cidr(options.service_cluster_ip_range);
+  network.node_ports = *apis::core::parse_port_range(options.service_node_port_range);
+  network.secure_port = options.secure_port;
+  network.advertise_address = advertise_ip(options);
+  return network;
+}
+
+pki::PkiOptions pki_options_from(const Options& options, const std::string& host,
+                                 const apis::core::ServiceNetwork& service_network) {
+  pki::PkiOptions pki_options;
+  pki_options.cert_dir = options.cert_dir;
+  pki_options.advertise_host = host;
+  pki_options.secure_port = static_cast<uint16_t>(options.secure_port);
+  pki_options.extra_sans = {service_network.first_address()};  // the `kubernetes` service's cluster IP
+  if (!options.tls_cert_file.empty()) pki_options.tls_cert_file = options.tls_cert_file;
+  if (!options.tls_private_key_file.empty()) pki_options.tls_private_key_file = options.tls_private_key_file;
+  if (!options.client_ca_file.empty()) pki_options.client_ca_file = options.client_ca_file;
+  return pki_options;
+}
+
+pki::PkiMaterial ensure_certificates(const pki::PkiOptions& pki_options, base::Logger& logger) {
+  try {
+    return pki::ensure_pki(pki_options);
+  } catch (const std::exception& error) {
+    fail_startup(logger, std::string("TLS setup failed: ") + error.what());
+  }
+}
+
+audit::Audit set_up_audit(const Options& options, metrics::Registry& metrics, base::Logger& logger) {
+  try {
+    audit::AuditOptions audit_options{options.audit_policy_file, options.audit_log_path, options.audit_log_maxsize,
+                                      options.audit_log_maxbackup, options.audit_log_maxage,
+                                      options.audit_log_batch_buffer_size};
+    return audit::set_up(audit_options, metrics, logger);
+  } catch (const std::exception& error) {
+    fail_startup(logger, error.what());
+  }
+}
+
+int reactor_threads(const Options& options) {
+  return options.reactor_threads > 0 ? options.reactor_threads
+                                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::unique_ptr<StorageBackend> open_storage(const Options& options, asio::any_io_executor executor,
+                                             base::Logger& logger) {
+  try {
+    auto storage = StorageBackend::open(options, std::move(executor), logger);
+    logger.info("storage: " + std::string(storage->description()));
+    return storage;
+  } catch (const std::exception& error) {
+    fail_startup(logger, std::string("cannot open storage: ") + error.what());
+  }
+}
+
+// Options completed (kube's CompletedConfig): the host clients are told, the service network, the certificates, and
+// the reactor's threads.
+struct Config {
+  std::string host;
+  apis::core::ServiceNetwork service_network;
+  pki::PkiOptions pki_options;
+  pki::PkiMaterial pki_material;
+  // Service account tokens are signed with --service-account-signing-key-file (the generated sa.key by default)
+  // and verified with --service-account-key-file (by default the same key).
+  std::filesystem::path signing_key;
+  int threads = 1;
+};
+
+Config complete(const Options& options, base::Logger& logger) {
+  Config config;
+  config.host = advertise_host(options);
+  config.service_network = service_network_from(options);
+  config.pki_options = pki_options_from(options, config.host, config.service_network);
+  config.pki_material = ensure_certificates(config.pki_options, logger);
+  config.signing_key = options.service_account_signing_key_file.empty() ? config.pki_material.service_account_key
+                                                                        : options.service_account_signing_key_file;
+  config.threads = reactor_threads(options);
+  return config;
+}
+
+apis::core::TokenRequestConfig token_requests_from(const Options& options, const std::filesystem::path& signing_key,
+                                                   base::Logger& logger) {
+  apis::core::TokenRequestConfig token_requests;
+  try {
+    token_requests.issuer = std::make_shared<authentication::TokenIssuer>(
+        options.service_account_issuer.front(), authentication::jwt::read_private_key(signing_key));
+  } catch (const std::exception& error) {
+    fail_startup(logger, std::string("invalid --service-account-signing-key-file: ") + error.what());
+  }
+  token_requests.api_audiences = options.api_audiences;
+  token_requests.max_expiration =
+      std::chrono::duration_cast<std::chrono::seconds>(options.service_account_max_token_expiration);
+  return token_requests;
+}
+
+// Wiring, one subsystem at a time.
+
+std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
+    const Options& options, const std::filesystem::path& signing_key, apis::BuiltInApis& apis, base::Logger& logger) {
+  try {
+    authentication::AuthenticationOptions authentication_options;
+    authentication_options.anonymous = options.anonymous_auth;
+    authentication_options.request_header_ca_file = options.requestheader_client_ca_file;
+    authentication_options.request_header = {options.requestheader_username_headers, options.requestheader_uid_headers,
+                                             options.requestheader_group_headers,
+                                             options.requestheader_extra_headers_prefix,
+                                             options.requestheader_allowed_names};
+    authentication_options.token_auth_file = options.token_auth_file;
+    authentication_options.service_account_issuers = options.service_account_issuer;
+    authentication_options.service_account_key_files = options.service_account_key_file;
+    if (authentication_options.service_account_key_files.empty())
+      authentication_options.service_account_key_files = {signing_key};
+    authentication_options.api_audiences = options.api_audiences;
+    authentication_options.service_account_objects = apis.object_getter();
+    std::vector<std::string> warnings;
+    auto authenticator = authentication::RequestAuthenticator::build(authentication_options, &warnings);
+    for (const auto& warning : warnings) logger.warning(warning);
+    return authenticator;
+  } catch (const std::exception& error) {
+    fail_startup(logger, std::string("invalid authentication config: ") + error.what());
+  }
+}
+
+// RBAC, when --authorization-mode names it, reads the policy the built-in rbac.authorization.k8s.io resources store.
+std::unique_ptr<authorization::rbac::RbacMode> rbac_from(const Options& options, apis::BuiltInApis& apis,
+                                                         base::Logger& logger) {
+  const auto& modes = options.authorization_mode;
+  if (std::find(modes.begin(), modes.end(), "RBAC") == modes.end()) return nullptr;
+  constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
+  authorization::rbac::PolicyFeed::Stores stores{
+      apis.store(kRbacGroup, "roles"), apis.store(kRbacGroup, "clusterroles"), apis.store(kRbacGroup, "rolebindings"),
+      apis.store(kRbacGroup, "clusterrolebindings")};
+  if (std::find(stores.begin(), stores.end(), nullptr) != stores.end()) return nullptr;
+  auto rbac = std::make_unique<authorization::rbac::RbacMode>(stores, logger);
+  apis.wait_for_rbac_authorizer(rbac->has_policy());
+  return rbac;
+}
+
+std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& options,
+                                                                 const authorization::rbac::RbacMode* rbac,
+                                                                 base::Logger& logger) {
+  try {
+    return authorization::build_authorizer(options.authorization_mode, rbac ? rbac->authorizer() : nullptr);
+  } catch (const std::exception& error) {
+    fail_startup(logger, std::string("invalid authorization config: ") + error.what());
+  }
+}
+
+// API priority and fairness (--enable-priority-and-fairness) shares the server's seats; none: max-in-flight.
+std::shared_ptr<flowcontrol::Controller> priority_and_fairness_from(const Options& options, apis::BuiltInApis& apis,
+                                                                   metrics::Registry& metrics,
+                                                                   asio::any_io_executor executor,
+                                                                   base::Logger& logger) {
+  if (!options.enable_priority_and_fairness) return nullptr;
+  const int server_limit = options.max_requests_inflight + options.max_mutating_requests_inflight;
+  if (server_limit <= 0)
+    fail_startup(logger, "--max-requests-inflight plus --max-mutating-requests-inflight must be positive when "
+                         "--enable-priority-and-fairness is true");
+  flowcontrol::WorkEstimator estimator(
+      [&apis](std::string_view group, std::string_view resource) -> std::optional<flowcontrol::ResourceCounts> {
+        auto stats = apis.cache_stats(group, resource);
+        if (!stats) return std::nullopt;
+        return flowcontrol::ResourceCounts{static_cast<std::int64_t>(stats->objects),
+                                           static_cast<std::int64_t>(stats->watchers)};
+      });
+  return std::make_shared<flowcontrol::Controller>(server_limit, std::move(estimator), metrics.flowcontrol,
+                                                   std::move(executor), logger);
+}
+
+http::ConnectionOptions connection_options_from(const Options& options) {
+  http::ConnectionOptions connection_options;
+  connection_options.limits = {options.max_request_header_bytes, options.max_request_body_bytes};
+  using Duration = std::chrono::steady_clock::duration;
+  connection_options.read_header_timeout = std::chrono::duration_cast<Duration>(options.read_header_timeout);
+  connection_options.idle_timeout = std::chrono::duration_cast<Duration>(options.idle_timeout);
+  return connection_options;
+}
+
+// The HTTPS listener (and the loopback plain HTTP one for benchmarks). --secure-port=0 binds a free port, which the
+// admin kubeconfig must then name: the PKI is ensured again for it.
+void listen(const Options& options, http::HttpServer& http, Config& config, base::Logger& logger) {
+  const pki::PkiMaterial& pki_material = config.pki_material;
+  try {
+    http::TlsFiles tls_files{pki_material.serving_cert, pki_material.serving_key, pki_material.client_ca, {}};
+    if (!options.requestheader_client_ca_file.empty())
+      tls_files.other_client_ca_files.push_back(options.requestheader_client_ca_file);
+    auto tls = http::make_server_tls_context(tls_files);
+    auto secure =
+        http.listen({asio::ip::make_address(options.bind_address), static_cast<uint16_t>(options.secure_port)}, tls);
+    if (options.secure_port == 0) {
+      config.pki_options.secure_port = secure.port();
+      config.pki_material = pki::ensure_pki(config.pki_options);
+    }
+    logger.info("serving securely on " + pki::https_url(secure.address().to_string(), secure.port()));
+    std::cout << "kapi-apiserver serving on " << pki::https_url(config.host, secure.port()) << std::endl;
+    if (options.insecure_port > 0) {
+      auto address = asio::ip::make_address(options.insecure_bind_address);
+      if (!address.is_loopback()) throw std::runtime_error("--insecure-bind-address must be a loopback address");
+      auto insecure = http.listen({address, static_cast<uint16_t>(options.insecure_port)}, nullptr);
+      std::cout << "kapi-apiserver serving plain HTTP on http://" << insecure.address().to_string() << ":"
+                << insecure.port() << " (loopback only, no authentication)" << std::endl;
+    }
+  } catch (const std::exception& error) {
+    fail_startup(logger, std::string("failed to listen: ") + error.what());
+  }
+}
+
+// The common filter chain's settings from the flags.
+void set_filter_options(filters::ChainConfig& chain_config, const Options& options, const audit::Audit& audit,
+                        std::shared_ptr<flowcontrol::Controller> priority_and_fairness) {
+  if (options.enable_testing_endpoints)
+    chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
+  chain_config.request_timeout = options.request_timeout;
+  chain_config.max_requests_inflight = options.max_requests_inflight;
+  chain_config.max_mutating_requests_inflight = options.max_mutating_requests_inflight;
+  chain_config.priority_and_fairness = std::move(priority_and_fairness);
+  chain_config.cors_allowed_origins = options.cors_allowed_origins;
+  chain_config.hsts_directives = options.strict_transport_security_directives;
+  if (audit.enabled()) chain_config.audit = {audit.policy, audit.log};
+}
+
+void print_admin_kubeconfig(const pki::PkiMaterial& pki_material) {
+  if (pki_material.admin_kubeconfig.empty()) return;
+  std::cout << "admin kubeconfig: " << pki_material.admin_kubeconfig.string() << "\n"
+            << "  export KUBECONFIG=" << std::filesystem::absolute(pki_material.admin_kubeconfig).string()
+            << std::endl;
+}
+
+// Run and shut down.
+
+// kube's post-start hooks and the controllers that keep what the cluster needs: the system namespaces and bootstrap
+// objects, RBAC's policy feed, the CRD and APIService controllers, priority and fairness's configuration, and the
+// extension-apiserver-authentication ConfigMap.
+void start_post_start_hooks(const Options& options, const Config& config, asio::io_context& io, base::Logger& logger,
+                            Lifecycle& lifecycle, apis::BuiltInApis& apis, authorization::rbac::RbacMode* rbac,
+                            apiextensions::ApiExtensionsApis& extensions, aggregator::AggregatorApis& aggregator,
+                            flowcontrol::Controller* priority_and_fairness) {
+  asio::co_spawn(io, apis.bootstrap(lifecycle), [&logger](std::exception_ptr error) {
+    if (!error) return;
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      logger.error(std::string("creating the system namespaces failed: ") + e.what());
+    }
+  });
+  if (rbac) rbac->run(io.get_executor());
+  extensions.start();
+  aggregator.start([&extensions] { return extensions.crds_synced(); });
+  constexpr std::string_view kFlowControlGroup = "flowcontrol.apiserver.k8s.io";
+  registry::Store* flow_schemas = apis.store(kFlowControlGroup, "flowschemas");
+  registry::Store* priority_levels = apis.store(kFlowControlGroup, "prioritylevelconfigurations");
+  if (priority_and_fairness && flow_schemas && priority_levels)
+    priority_and_fairness->start(*flow_schemas, *priority_levels, apis.stopping_controllers());
+  if (auto* configmaps = apis.store("", "configmaps"))
+    asio::co_spawn(io, controlplane::maintain_authentication_configmap(
+                           *configmaps, cluster_authentication_info(options, config.pki_material), lifecycle, logger),
+                   asio::detached);
+}
+
+// The reactor: one thread per --reactor-threads (this one included), until shut_down stops it.
+void run_reactor(asio::io_context& io, int threads) {
+  std::vector<std::thread> reactor;
+  for (int i = 1; i < threads; ++i) reactor.emplace_back([&io] { io.run(); });
+  io.run();
+  for (auto& thread : reactor) thread.join();
 }
 
 // The shutdown sequence of kube-apiserver's lifecycle signals, in order.
@@ -111,239 +393,76 @@ int run_apiserver(const Options& options) {
   base::Logger logger(options.verbosity);
   metrics::Registry metrics;
   Lifecycle lifecycle;
-  // Before anything that has to be stopped: a bad audit flag or policy file ends the start-up here.
-  audit::Audit audit;
   try {
-    audit::AuditOptions audit_options{options.audit_policy_file, options.audit_log_path, options.audit_log_maxsize,
-                                      options.audit_log_maxbackup, options.audit_log_maxage,
-                                      options.audit_log_batch_buffer_size};
-    audit = audit::set_up(audit_options, metrics, logger);
-  } catch (const std::exception& error) {
-    logger.error(error.what());
+    // Before anything that has to be stopped: a bad audit flag or policy file ends the start-up here.
+    audit::Audit audit = set_up_audit(options, metrics, logger);
+    Config config = complete(options, logger);
+    asio::io_context io(config.threads);
+    std::unique_ptr<StorageBackend> storage = open_storage(options, io.get_executor(), logger);
+
+    // The server chain. The Kube API server's built-in APIs come first: authentication, authorization and the
+    // other two servers build on them.
+    chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
+    servers.kube().generic().health_checks.push_back(storage->health_check());
+    apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger,
+                           config.service_network, token_requests_from(options, config.signing_key, logger));
+    filters::ChainConfig chain_config(logger, metrics, lifecycle);
+    chain_config.authenticator = authenticator_from(options, config.signing_key, apis, logger);
+    std::unique_ptr<authorization::rbac::RbacMode> rbac = rbac_from(options, apis, logger);
+    chain_config.authorizer = authorizer_from(options, rbac.get(), logger);
+    apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
+    apis.install(servers.kube(), chain_config.authorizer, chain_config.authenticator);
+    apiextensions::ApiExtensionsApis extensions({.backend = storage->store(), .key_root = options.etcd_prefix,
+                                                 .executor = io.get_executor(), .lifecycle = lifecycle,
+                                                 .logger = logger, .catalog = apis.catalog(),
+                                                 .patch_schemas = apis.patch_schemas(),
+                                                 .namespace_check = apis.namespace_check()});
+    extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
+    apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
+    const pki::PkiMaterial& pki_material = config.pki_material;
+    aggregator::AggregatorApis aggregator(
+        {.backend = storage->store(), .key_root = options.etcd_prefix, .executor = io.get_executor(),
+         .lifecycle = lifecycle, .logger = logger, .metrics = metrics, .catalog = apis.catalog(),
+         .patch_schemas = apis.patch_schemas(),
+         .services = apis.store("", "services"), .endpoints = apis.store("", "endpoints"),
+         .proxy_client = {options.proxy_client_cert_file.empty() ? pki_material.front_proxy_client_cert
+                                                                 : options.proxy_client_cert_file,
+                          options.proxy_client_key_file.empty() ? pki_material.front_proxy_client_key
+                                                                : options.proxy_client_key_file}});
+    aggregator.install(servers.aggregator(), servers.kube().generic().director.as_handler(), apis.discovery(),
+                       apis.openapi());
+
+    // The common filter chain in front of the server chain, and the listeners.
+    const std::shared_ptr<flowcontrol::Controller> priority_and_fairness =
+        priority_and_fairness_from(options, apis, metrics, io.get_executor(), logger);
+    set_filter_options(chain_config, options, audit, priority_and_fairness);
+    filters::Chain handler_chain = filters::build_handler_chain(chain_config, servers.handler());
+    auto serve = [&handler_chain](http::Request& request, http::ResponseWriter& response) -> asio::awaitable<void> {
+      request::Exchange exchange{request, &response, {}};
+      co_await handler_chain(exchange);
+    };
+    http::HttpServer http(io, connection_options_from(options), serve);
+    listen(options, http, config, logger);
+    print_admin_kubeconfig(config.pki_material);
+
+    // Run until the first termination signal has shut everything down.
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](const asio::error_code& ec, int) {
+      if (ec) return;
+      asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, extensions, aggregator, rbac.get(), io),
+                     asio::detached);
+      storage->stop();
+    });
+    storage->start_health_probe(std::chrono::seconds(1));
+    start_post_start_hooks(options, config, io, logger, lifecycle, apis, rbac.get(), extensions, aggregator,
+                           priority_and_fairness.get());
+    http.start();
+    run_reactor(io, config.threads);
+    if (audit.log) audit.log->shutdown();  // no request is left: write every queued event before exiting
+    return 0;
+  } catch (const StartupFailure&) {
     return 1;
   }
-
-  std::string host = advertise_host(options);
-  pki::PkiOptions pki_options;
-  pki_options.cert_dir = options.cert_dir;
-  pki_options.advertise_host = host;
-  pki_options.secure_port = static_cast<uint16_t>(options.secure_port);
-  apis::core::ServiceNetwork service_network;
-  service_network.cluster_ips = *apis::core::parse_service_cidr(options.service_cluster_ip_range);
-  service_network.node_ports = *apis::core::parse_port_range(options.service_node_port_range);
-  service_network.secure_port = options.secure_port;
-  service_network.advertise_address = advertise_ip(options);
-  pki_options.extra_sans = {service_network.first_address()};  // the `kubernetes` service's cluster IP
-  if (!options.tls_cert_file.empty()) pki_options.tls_cert_file = options.tls_cert_file;
-  if (!options.tls_private_key_file.empty()) pki_options.tls_private_key_file = options.tls_private_key_file;
-  if (!options.client_ca_file.empty()) pki_options.client_ca_file = options.client_ca_file;
-  pki::PkiMaterial pki_material;
-  try {
-    pki_material = pki::ensure_pki(pki_options);
-  } catch (const std::exception& error) {
-    logger.error(std::string("TLS setup failed: ") + error.what());
-    return 1;
-  }
-
-  int threads = options.reactor_threads > 0 ? options.reactor_threads
-                                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  asio::io_context io(threads);
-
-  std::unique_ptr<StorageBackend> storage;
-  try {
-    storage = StorageBackend::open(options, io.get_executor(), logger);
-  } catch (const std::exception& error) {
-    logger.error(std::string("cannot open storage: ") + error.what());
-    return 1;
-  }
-  logger.info("storage: " + std::string(storage->description()));
-
-  chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
-  servers.kube().generic().health_checks.push_back(storage->health_check());
-  // Service account tokens: signed with --service-account-signing-key-file (the generated sa.key by default),
-  // verified with --service-account-key-file (by default the same key).
-  const std::filesystem::path signing_key_file = options.service_account_signing_key_file.empty()
-                                                     ? pki_material.service_account_key
-                                                     : options.service_account_signing_key_file;
-  apis::core::TokenRequestConfig token_requests;
-  try {
-    token_requests.issuer = std::make_shared<authentication::TokenIssuer>(
-        options.service_account_issuer.front(), authentication::jwt::read_private_key(signing_key_file));
-  } catch (const std::exception& error) {
-    logger.error(std::string("invalid --service-account-signing-key-file: ") + error.what());
-    return 1;
-  }
-  token_requests.api_audiences = options.api_audiences;
-  token_requests.max_expiration =
-      std::chrono::duration_cast<std::chrono::seconds>(options.service_account_max_token_expiration);
-  apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger, service_network,
-                         token_requests);
-  filters::ChainConfig chain_config(logger, metrics, lifecycle);
-  try {
-    authentication::AuthenticationOptions authentication_options;
-    authentication_options.anonymous = options.anonymous_auth;
-    authentication_options.request_header_ca_file = options.requestheader_client_ca_file;
-    authentication_options.request_header = {options.requestheader_username_headers, options.requestheader_uid_headers,
-                                             options.requestheader_group_headers,
-                                             options.requestheader_extra_headers_prefix,
-                                             options.requestheader_allowed_names};
-    authentication_options.token_auth_file = options.token_auth_file;
-    authentication_options.service_account_issuers = options.service_account_issuer;
-    authentication_options.service_account_key_files = options.service_account_key_file;
-    if (authentication_options.service_account_key_files.empty())
-      authentication_options.service_account_key_files = {signing_key_file};
-    authentication_options.api_audiences = options.api_audiences;
-    authentication_options.service_account_objects = apis.object_getter();
-    std::vector<std::string> warnings;
-    chain_config.authenticator = authentication::RequestAuthenticator::build(authentication_options, &warnings);
-    for (const auto& warning : warnings) logger.warning(warning);
-  } catch (const std::exception& error) {
-    logger.error(std::string("invalid authentication config: ") + error.what());
-    return 1;
-  }
-  // RBAC reads the policy the built-in rbac.authorization.k8s.io resources store.
-  std::unique_ptr<authorization::rbac::RbacMode> rbac;
-  const auto& modes = options.authorization_mode;
-  if (std::find(modes.begin(), modes.end(), "RBAC") != modes.end()) {
-    constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
-    authorization::rbac::PolicyFeed::Stores stores{apis.store(kRbacGroup, "roles"), apis.store(kRbacGroup, "clusterroles"),
-                                                   apis.store(kRbacGroup, "rolebindings"),
-                                                   apis.store(kRbacGroup, "clusterrolebindings")};
-    if (std::find(stores.begin(), stores.end(), nullptr) == stores.end()) {
-      rbac = std::make_unique<authorization::rbac::RbacMode>(stores, logger);
-      apis.wait_for_rbac_authorizer(rbac->has_policy());
-    }
-  }
-  try {
-    chain_config.authorizer = authorization::build_authorizer(modes, rbac ? rbac->authorizer() : nullptr);
-  } catch (const std::exception& error) {
-    logger.error(std::string("invalid authorization config: ") + error.what());
-    return 1;
-  }
-  apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
-  apis.install(servers.kube(), chain_config.authorizer, chain_config.authenticator);
-  apiextensions::ApiExtensionsApis extensions({.backend = storage->store(), .key_root = options.etcd_prefix,
-                                               .executor = io.get_executor(), .lifecycle = lifecycle,
-                                               .logger = logger, .catalog = apis.catalog(),
-                                               .patch_schemas = apis.patch_schemas(),
-                                               .namespace_check = apis.namespace_check()});
-  extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
-  apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
-  aggregator::AggregatorApis aggregator(
-      {.backend = storage->store(), .key_root = options.etcd_prefix, .executor = io.get_executor(),
-       .lifecycle = lifecycle, .logger = logger, .metrics = metrics, .catalog = apis.catalog(),
-       .patch_schemas = apis.patch_schemas(),
-       .services = apis.store("", "services"), .endpoints = apis.store("", "endpoints"),
-       .proxy_client = {options.proxy_client_cert_file.empty() ? pki_material.front_proxy_client_cert
-                                                               : options.proxy_client_cert_file,
-                        options.proxy_client_key_file.empty() ? pki_material.front_proxy_client_key
-                                                              : options.proxy_client_key_file}});
-  aggregator.install(servers.aggregator(), servers.kube().generic().director.as_handler(), apis.discovery(),
-                     apis.openapi());
-  if (options.enable_testing_endpoints)
-    chain_config.long_running.non_resource_paths.emplace(chain::kTestingStreamPath);
-  chain_config.request_timeout = options.request_timeout;
-  chain_config.max_requests_inflight = options.max_requests_inflight;
-  chain_config.max_mutating_requests_inflight = options.max_mutating_requests_inflight;
-  std::shared_ptr<flowcontrol::Controller> priority_and_fairness;
-  if (options.enable_priority_and_fairness) {
-    const int server_limit = options.max_requests_inflight + options.max_mutating_requests_inflight;
-    if (server_limit <= 0) {
-      logger.error("--max-requests-inflight plus --max-mutating-requests-inflight must be positive when "
-                   "--enable-priority-and-fairness is true");
-      return 1;
-    }
-    flowcontrol::WorkEstimator estimator(
-        [&apis](std::string_view group, std::string_view resource) -> std::optional<flowcontrol::ResourceCounts> {
-          auto stats = apis.cache_stats(group, resource);
-          if (!stats) return std::nullopt;
-          return flowcontrol::ResourceCounts{static_cast<std::int64_t>(stats->objects),
-                                             static_cast<std::int64_t>(stats->watchers)};
-        });
-    priority_and_fairness = std::make_shared<flowcontrol::Controller>(server_limit, std::move(estimator),
-                                                                      metrics.flowcontrol, io.get_executor(), logger);
-    chain_config.priority_and_fairness = priority_and_fairness;
-  }
-  chain_config.cors_allowed_origins = options.cors_allowed_origins;
-  chain_config.hsts_directives = options.strict_transport_security_directives;
-  if (audit.enabled()) chain_config.audit = {audit.policy, audit.log};
-  filters::Chain handler_chain = filters::build_handler_chain(chain_config, servers.handler());
-
-  http::ConnectionOptions connection_options;
-  connection_options.limits = {options.max_request_header_bytes, options.max_request_body_bytes};
-  connection_options.read_header_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.read_header_timeout);
-  connection_options.idle_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.idle_timeout);
-  http::HttpServer http(io, connection_options,
-                        [&handler_chain](http::Request& request, http::ResponseWriter& response) -> asio::awaitable<void> {
-                          filters::Exchange exchange{request, &response, {}};
-                          co_await handler_chain(exchange);
-                        });
-
-  try {
-    http::TlsFiles tls_files{pki_material.serving_cert, pki_material.serving_key, pki_material.client_ca, {}};
-    if (!options.requestheader_client_ca_file.empty())
-      tls_files.other_client_ca_files.push_back(options.requestheader_client_ca_file);
-    auto tls = http::make_server_tls_context(tls_files);
-    auto secure = http.listen({asio::ip::make_address(options.bind_address), static_cast<uint16_t>(options.secure_port)}, tls);
-    if (options.secure_port == 0) {
-      // --secure-port=0 binds a free port: the admin kubeconfig must name the one bound.
-      pki_options.secure_port = secure.port();
-      pki_material = pki::ensure_pki(pki_options);
-    }
-    logger.info("serving securely on " + pki::https_url(secure.address().to_string(), secure.port()));
-    std::cout << "kapi-apiserver serving on " << pki::https_url(host, secure.port()) << std::endl;
-    if (options.insecure_port > 0) {
-      auto address = asio::ip::make_address(options.insecure_bind_address);
-      if (!address.is_loopback()) throw std::runtime_error("--insecure-bind-address must be a loopback address");
-      auto insecure = http.listen({address, static_cast<uint16_t>(options.insecure_port)}, nullptr);
-      std::cout << "kapi-apiserver serving plain HTTP on http://" << insecure.address().to_string() << ":"
-                << insecure.port() << " (loopback only, no authentication)" << std::endl;
-    }
-  } catch (const std::exception& error) {
-    logger.error(std::string("failed to listen: ") + error.what());
-    return 1;
-  }
-  if (!pki_material.admin_kubeconfig.empty())
-    std::cout << "admin kubeconfig: " << pki_material.admin_kubeconfig.string() << "\n"
-              << "  export KUBECONFIG=" << std::filesystem::absolute(pki_material.admin_kubeconfig).string()
-              << std::endl;
-
-  asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const asio::error_code& ec, int) {
-    if (ec) return;
-    asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, extensions, aggregator, rbac.get(), io),
-                   asio::detached);
-    storage->stop();
-  });
-  storage->start_health_probe(std::chrono::seconds(1));
-  asio::co_spawn(io, apis.bootstrap(lifecycle), [&logger](std::exception_ptr error) {
-    if (!error) return;
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      logger.error(std::string("creating the system namespaces failed: ") + e.what());
-    }
-  });
-  if (rbac) rbac->run(io.get_executor());
-  extensions.start();
-  aggregator.start([&extensions] { return extensions.crds_synced(); });
-  constexpr std::string_view kFlowControlGroup = "flowcontrol.apiserver.k8s.io";
-  registry::Store* flow_schemas = apis.store(kFlowControlGroup, "flowschemas");
-  registry::Store* priority_levels = apis.store(kFlowControlGroup, "prioritylevelconfigurations");
-  if (priority_and_fairness && flow_schemas && priority_levels)
-    priority_and_fairness->start(*flow_schemas, *priority_levels, apis.stopping_controllers());
-  if (auto* configmaps = apis.store("", "configmaps"))
-    asio::co_spawn(io, controlplane::maintain_authentication_configmap(
-                           *configmaps, cluster_authentication_info(options, pki_material), lifecycle, logger),
-                   asio::detached);
-  http.start();
-
-  std::vector<std::thread> reactor;
-  for (int i = 1; i < threads; ++i) reactor.emplace_back([&io] { io.run(); });
-  io.run();
-  for (auto& thread : reactor) thread.join();
-  if (audit.log) audit.log->shutdown();  // no request is left: write every queued event before exiting
-  return 0;
 }
 
 }  // namespace kapi::server

@@ -51,7 +51,7 @@ AggregatorApis::AggregatorApis(AggregatorConfig config) : config_(std::move(conf
 
 AggregatorApis::~AggregatorApis() = default;
 
-void AggregatorApis::install(server::chain::AggregatorServer& server, filters::Handler delegate,
+void AggregatorApis::install(server::chain::AggregatorServer& server, request::Handler delegate,
                              discovery::DiscoveryService& discovery, kapi::schema::OpenApiHandler& openapi) {
   delegate_ = std::move(delegate);
   discovery_ = &discovery;
@@ -67,12 +67,12 @@ void AggregatorApis::install(server::chain::AggregatorServer& server, filters::H
   auto& director = server.generic().director;
   director.routes().add(service_->root_path(), service_->handler());
   const std::string group_path = "/apis/" + std::string(kGroup);
-  director.routes().add(group_path, [this, group_path](filters::Exchange& exchange) -> asio::awaitable<void> {
+  director.routes().add(group_path, [this, group_path](request::Exchange& exchange) -> asio::awaitable<void> {
     if (exchange.request.path == group_path || exchange.request.path == group_path + "/")
       co_return co_await own_discovery_->serve_group(exchange, kGroup);
     co_await http::write_status(*exchange.response, apierrors::path_not_found());
   });
-  director.routes().add("/apis", [this](filters::Exchange& exchange) { return serve_apis(exchange); });
+  director.routes().add("/apis", [this](request::Exchange& exchange) { return serve_apis(exchange); });
   discovery.add_leading_service(service_.get());
   discovery.set_remote_source([this] {
     std::vector<discovery::RemoteGroupVersion> out;
@@ -101,7 +101,7 @@ asio::awaitable<void> AggregatorApis::shutdown() {
   co_await apiservices_.cacher->shutdown();
 }
 
-asio::awaitable<void> AggregatorApis::serve_apis(filters::Exchange& exchange) const {
+asio::awaitable<void> AggregatorApis::serve_apis(request::Exchange& exchange) const {
   const std::string& path = exchange.request.path;
   if (controller_->has_remote() && path.size() > std::string_view("/apis/").size()) {
     auto [group, version] = group_and_version(path);
@@ -117,7 +117,7 @@ asio::awaitable<void> AggregatorApis::serve_apis(filters::Exchange& exchange) co
   co_await delegate_(exchange);
 }
 
-asio::awaitable<void> AggregatorApis::proxy(filters::Exchange& exchange, const RemoteApi& remote) const {
+asio::awaitable<void> AggregatorApis::proxy(request::Exchange& exchange, const RemoteApi& remote) const {
   const ApiService& apiservice = remote.apiservice;
   if (!apiservice.available || !remote.tls) {
     co_await write_proxy_error(*exchange.response, 503, "service unavailable");

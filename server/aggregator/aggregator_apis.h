@@ -43,7 +43,7 @@ class AggregatorApis {
   // Routes apiregistration.k8s.io and the remote group versions in the aggregator's director (what is not
   // remote goes on to `delegate`), and lists them in `discovery` and `openapi` (the Kube API server's, which also
   // lists every local group version this server registers APIServices for).
-  void install(server::chain::AggregatorServer& server, filters::Handler delegate,
+  void install(server::chain::AggregatorServer& server, request::Handler delegate,
                discovery::DiscoveryService& discovery, kapi::schema::OpenApiHandler& openapi);
   // Starts the APIService controller; local APIServices are registered once `local_apis_synced`.
   void start(std::function<bool()> local_apis_synced);
@@ -52,8 +52,8 @@ class AggregatorApis {
   registry::Store& apiservices() { return *apiservices_.store; }
 
  private:
-  asio::awaitable<void> serve_apis(filters::Exchange& exchange) const;
-  asio::awaitable<void> proxy(filters::Exchange& exchange, const RemoteApi& remote) const;
+  asio::awaitable<void> serve_apis(request::Exchange& exchange) const;
+  asio::awaitable<void> proxy(request::Exchange& exchange, const RemoteApi& remote) const;
 
   AggregatorConfig config_;
   std::shared_ptr<std::atomic<bool>> stopping_ = std::make_shared<std::atomic<bool>>(false);
@@ -63,7 +63,7 @@ class AggregatorApis {
   std::unique_ptr<kapi::schema::OpenApiDocuments> own_openapi_documents_;
   std::shared_ptr<const kapi::schema::DynamicOpenApi> own_openapi_;
   std::unique_ptr<ApiServiceController> controller_;
-  filters::Handler delegate_;
+  request::Handler delegate_;
   const discovery::DiscoveryService* discovery_ = nullptr;
 };
 

@@ -100,7 +100,7 @@ std::optional<std::string> client_ip(std::string_view remote_address) {
   return std::string(remote_address.substr(0, colon));
 }
 
-bool is_discovery_request(const filters::Exchange& exchange) {
+bool is_discovery_request(const request::Exchange& exchange) {
   const auto& info = exchange.context.request_info;
   if (!info || info->is_resource_request) return false;
   std::string_view path = info->path;
@@ -163,7 +163,7 @@ std::string backend_target(const http::Request& request) {
   return target;
 }
 
-http::Headers backend_request_headers(const http::Request& request, const filters::UserInfo& user,
+http::Headers backend_request_headers(const http::Request& request, const request::UserInfo& user,
                                       const Backend& backend) {
   http::Headers out;
   const std::string backend_address = join_host_port(backend.host, backend.port);
@@ -216,7 +216,7 @@ http::Headers backend_request_headers(const http::Request& request, const filter
   return out;
 }
 
-asio::awaitable<void> proxy_to_backend(filters::Exchange& exchange, const Backend& backend) {
+asio::awaitable<void> proxy_to_backend(request::Exchange& exchange, const Backend& backend) {
   auto& request = exchange.request;
   auto& response = *exchange.response;
   if (!exchange.context.user) {

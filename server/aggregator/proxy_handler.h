@@ -4,7 +4,7 @@
 // on: the request goes to one endpoint of the APIService's Service over TLS, carrying the requester's identity in
 // X-Remote-* headers (the backend trusts them because the aggregator presents its front-proxy client certificate),
 // and the backend's answer is streamed back as it arrives, so watches work.
-#include "filters/filter.h"
+#include "request/exchange.h"
 #include "server/aggregator/backend.h"
 #include "server/http/headers.h"
 #include "server/http/request.h"
@@ -29,7 +29,7 @@ namespace kapi::aggregator {
 // ReverseProxy aborts the handler, so the client sees a truncated response instead of a complete-looking one.
 // Discovery requests (/apis/<group>/<version>) get kube's 5 s aggregatedDiscoveryTimeout; any request deadline in
 // the context bounds the backend call too.
-asio::awaitable<void> proxy_to_backend(filters::Exchange& exchange, const Backend& backend);
+asio::awaitable<void> proxy_to_backend(request::Exchange& exchange, const Backend& backend);
 
 // kube-aggregator's proxyError, Go's http.Error: the message as plain text with a newline, not sniffed. What a
 // client gets for an APIService that is unavailable or whose Service has no endpoint ("service unavailable", 503).
@@ -43,7 +43,7 @@ std::string backend_target(const http::Request& request);
 // credentials (Authorization, Impersonate-*) and any incoming X-Remote-* identity, plus ReverseProxy's
 // X-Forwarded-For, the proxy transport's X-Forwarded-Uri/-Host/-Proto, and SetAuthProxyHeaders' X-Remote-User,
 // X-Remote-Uid (when non-empty), one X-Remote-Group per group and one X-Remote-Extra-<escaped key> per extra value.
-http::Headers backend_request_headers(const http::Request& request, const filters::UserInfo& user,
+http::Headers backend_request_headers(const http::Request& request, const request::UserInfo& user,
                                       const Backend& backend);
 
 }  // namespace kapi::aggregator

@@ -35,12 +35,12 @@ void ApiExtensionsApis::install(server::chain::ApiExtensionsServer& server, disc
   auto& director = server.generic().director;
   director.routes().add(crd_service_->root_path(), crd_service_->handler());
   const std::string group_path = "/apis/" + std::string(kGroup);
-  director.routes().add(group_path, [this, group_path](filters::Exchange& exchange) -> asio::awaitable<void> {
+  director.routes().add(group_path, [this, group_path](request::Exchange& exchange) -> asio::awaitable<void> {
     if (exchange.request.path == group_path || exchange.request.path == group_path + "/")
       co_return co_await own_discovery_->serve_group(exchange, kGroup);
     co_await custom_resources_->serve(exchange);  // a 404 in kube's words
   });
-  director.routes().add("/apis", [this](filters::Exchange& exchange) { return custom_resources_->serve(exchange); });
+  director.routes().add("/apis", [this](request::Exchange& exchange) { return custom_resources_->serve(exchange); });
   discovery.add_dynamic_source([this] {
     discovery::DynamicServices services = custom_resources_->services();
     services.services.insert(services.services.begin(), crd_service_.get());

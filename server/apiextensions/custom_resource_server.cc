@@ -145,7 +145,7 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
       co_await served->storage->cacher->shutdown();
 }
 
-asio::awaitable<void> CustomResourceServer::serve(filters::Exchange& exchange) const {
+asio::awaitable<void> CustomResourceServer::serve(request::Exchange& exchange) const {
   const std::shared_ptr<const Snapshot> current = snapshot();  // held for the whole request
   std::string_view path = exchange.request.path;
   constexpr std::string_view kApis = "/apis/";

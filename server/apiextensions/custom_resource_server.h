@@ -3,7 +3,7 @@
 // gets a registry Store over its own Cacher (through the None conversion layer when it is not the storage version),
 // grouped into one web service per group version. The set changes at run time: the CRD controller hands over the
 // CRDs to serve, and requests work on an immutable snapshot, so a request in flight keeps what it started with.
-#include "filters/filter.h"
+#include "request/exchange.h"
 #include "server/apiextensions/crd_model.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
@@ -57,7 +57,7 @@ class CustomResourceServer {
   void withdraw(std::string crd_uid);
 
   // /apis/<group> and everything below it for the groups of served CRDs; other paths get kube's 404.
-  asio::awaitable<void> serve(filters::Exchange& exchange) const;
+  asio::awaitable<void> serve(request::Exchange& exchange) const;
 
   // The web services of the served group versions, for discovery (kept alive by the returned handle).
   discovery::DynamicServices services() const;

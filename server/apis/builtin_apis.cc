@@ -3,7 +3,7 @@
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
-#include "server/flowcontrol/config_producer.h"
+#include "server/apis/flowcontrol/config_producer.h"
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
 #include "server/version.h"
@@ -162,14 +162,14 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
   auto& director = kube.generic().director;
   for (const auto& service : services_) director.routes().add(service->root_path(), service->handler());
   const discovery::DiscoveryService* discovery = discovery_.get();
-  director.non_api().handle("/api", [discovery](filters::Exchange& e) { return discovery->serve_legacy_root(e); });
-  director.non_api().handle("/api/", [discovery](filters::Exchange& e) { return discovery->serve_legacy_root(e); });
-  director.non_api().handle("/apis", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
-  director.non_api().handle("/apis/", [discovery](filters::Exchange& e) { return discovery->serve_groups(e); });
+  director.non_api().handle("/api", [discovery](request::Exchange& e) { return discovery->serve_legacy_root(e); });
+  director.non_api().handle("/api/", [discovery](request::Exchange& e) { return discovery->serve_legacy_root(e); });
+  director.non_api().handle("/apis", [discovery](request::Exchange& e) { return discovery->serve_groups(e); });
+  director.non_api().handle("/apis/", [discovery](request::Exchange& e) { return discovery->serve_groups(e); });
   const schema::OpenApiHandler* openapi = openapi_handler_.get();
-  director.non_api().handle("/openapi/v2", [openapi](filters::Exchange& e) { return openapi->serve_v2(e); });
-  director.non_api().handle("/openapi/v3", [openapi](filters::Exchange& e) { return openapi->serve_v3(e); });
-  director.non_api().handle_prefix("/openapi/v3/", [openapi](filters::Exchange& e) { return openapi->serve_v3(e); });
+  director.non_api().handle("/openapi/v2", [openapi](request::Exchange& e) { return openapi->serve_v2(e); });
+  director.non_api().handle("/openapi/v3", [openapi](request::Exchange& e) { return openapi->serve_v3(e); });
+  director.non_api().handle_prefix("/openapi/v3/", [openapi](request::Exchange& e) { return openapi->serve_v3(e); });
   // kube-apiserver's bootstrap-controller post-start hook: not ready before the system namespaces exist.
   kube.generic().health_checks.push_back(
       {"poststarthook/bootstrap-controller", [bootstrapped = bootstrapped_]() -> std::optional<std::string> {
@@ -192,7 +192,7 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
          return "not finished";
        }});
   for (const auto& group : discovery_->groups()) {
-    director.routes().add("/apis/" + group, [discovery, group](filters::Exchange& e) -> asio::awaitable<void> {
+    director.routes().add("/apis/" + group, [discovery, group](request::Exchange& e) -> asio::awaitable<void> {
       if (e.request.path == "/apis/" + group || e.request.path == "/apis/" + group + "/")
         co_return co_await discovery->serve_group(e, group);
       co_await http::write_status(*e.response, apierrors::path_not_found());
@@ -232,12 +232,12 @@ asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_
 asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle) {
   // kube's post-start hooks run side by side: the APF configuration needs none of what follows.
   constexpr std::string_view kFlowcontrolGroup = "flowcontrol.apiserver.k8s.io";
-  const flowcontrol::ConfigStores apf_stores{*store(kFlowcontrolGroup, "flowschemas"),
-                                             *store(kFlowcontrolGroup, "prioritylevelconfigurations")};
+  const apf::ConfigStores apf_stores{*store(kFlowcontrolGroup, "flowschemas"),
+                                     *store(kFlowcontrolGroup, "prioritylevelconfigurations")};
   const asio::any_io_executor executor = co_await asio::this_coro::executor;
   asio::co_spawn(executor,
-                 flowcontrol::run_config_producer(apf_stores, stopping_controllers_, logger_,
-                                                  [produced = apf_configuration_produced_] { produced->store(true); }),
+                 apf::run_config_producer(apf_stores, stopping_controllers_, logger_,
+                                          [produced = apf_configuration_produced_] { produced->store(true); }),
                  asio::detached);
   registry::Store* namespaces = store("", "namespaces");
   asio::steady_timer retry(co_await asio::this_coro::executor);

@@ -44,7 +44,7 @@ class ObjectWriter {
 };
 
 // authentication/v1 UserInfo: every field omitempty.
-void append_user(std::string& out, const filters::UserInfo& user) {
+void append_user(std::string& out, const request::UserInfo& user) {
   ObjectWriter object(out);
   object.string_if_set("username", user.name);
   object.string_if_set("uid", user.uid);

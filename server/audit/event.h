@@ -2,7 +2,7 @@
 // One audit event (audit.k8s.io/v1 Event) and the JSON line kube-apiserver's log backend writes for it: the fields
 // in the Go struct's order, empty ones left out as encoding/json's omitempty does, strings escaped as encoding/json
 // escapes them (<, > and & as \u003c, \u003e, \u0026), timestamps as metav1.MicroTime.
-#include "filters/request_context.h"
+#include "request/request_context.h"
 #include "server/audit/policy.h"
 #include "server/http/headers.h"
 
@@ -40,8 +40,8 @@ struct Event {
   Stage stage = Stage::RequestReceived;
   std::string request_uri;
   std::string verb;
-  filters::UserInfo user;
-  std::optional<filters::UserInfo> impersonated_user;
+  request::UserInfo user;
+  std::optional<request::UserInfo> impersonated_user;
   std::vector<std::string> source_ips;
   std::string user_agent;
   std::optional<ObjectReference> object_ref;

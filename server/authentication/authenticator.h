@@ -2,7 +2,7 @@
 // Request authentication (k8s.io/apiserver/pkg/authentication): each authenticator looks at one kind of
 // credential and says who sent the request, that it has nothing to say, or that the credential it understands
 // is not valid. RequestAuthenticator::build (request_authenticator.h) puts them together as kube-apiserver does.
-#include "filters/request_context.h"
+#include "request/request_context.h"
 #include "server/http/request.h"
 
 #include <asio/awaitable.hpp>
@@ -13,7 +13,7 @@
 
 namespace kapi::authentication {
 
-using filters::UserInfo;
+using request::UserInfo;
 
 // kube's (response, ok, err) of authenticator.Request.
 struct Result {

@@ -17,7 +17,7 @@ Result UnionAuthorizer::authorize(const Attributes& attributes) const {
   return {Decision::NoOpinion, std::move(reasons)};
 }
 
-RuleSet UnionAuthorizer::rules_for(const filters::UserInfo& user, const std::string& namespace_) const {
+RuleSet UnionAuthorizer::rules_for(const request::UserInfo& user, const std::string& namespace_) const {
   RuleSet all;
   for (const auto& authorizer : authorizers_) {
     RuleSet rules = authorizer->rules_for(user, namespace_);

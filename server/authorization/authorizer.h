@@ -2,7 +2,7 @@
 // Authorization (k8s.io/apiserver/pkg/authorization/authorizer): who wants to do what to which resource or path,
 // and each authorizer's answer. Authorizers decide from memory (RBAC keeps its own index of the policy objects),
 // so a decision costs no storage call and needs no coroutine.
-#include "filters/request_context.h"
+#include "request/request_context.h"
 
 #include <memory>
 #include <string>
@@ -12,7 +12,7 @@ namespace kapi::authorization {
 
 // kube's authorizer.AttributesRecord.
 struct Attributes {
-  filters::UserInfo user;
+  request::UserInfo user;
   std::string verb;
   bool resource_request = false;
   std::string path;  // non-resource requests
@@ -56,7 +56,7 @@ class Authorizer {
   virtual Result authorize(const Attributes& attributes) const = 0;
   // The rules `user` has in `namespace_` (cluster-wide ones included). An authorizer that cannot list its
   // rules says so with `incomplete`.
-  virtual RuleSet rules_for(const filters::UserInfo& /*user*/, const std::string& /*namespace_*/) const {
+  virtual RuleSet rules_for(const request::UserInfo& /*user*/, const std::string& /*namespace_*/) const {
     return {.incomplete = true};
   }
 };
@@ -70,7 +70,7 @@ class UnionAuthorizer final : public Authorizer {
       : authorizers_(std::move(authorizers)) {}
   Result authorize(const Attributes& attributes) const override;
   // Every authorizer's rules together.
-  RuleSet rules_for(const filters::UserInfo& user, const std::string& namespace_) const override;
+  RuleSet rules_for(const request::UserInfo& user, const std::string& namespace_) const override;
 
  private:
   std::vector<std::shared_ptr<const Authorizer>> authorizers_;

@@ -18,7 +18,7 @@ class AuthorizationModeError : public std::invalid_argument {
 class AlwaysAllowAuthorizer final : public Authorizer {
  public:
   Result authorize(const Attributes&) const override { return {Decision::Allow, ""}; }
-  RuleSet rules_for(const filters::UserInfo&, const std::string&) const override {
+  RuleSet rules_for(const request::UserInfo&, const std::string&) const override {
     return {.resource_rules = {{.verbs = {"*"}, .api_groups = {"*"}, .resources = {"*"}}},
             .non_resource_rules = {{.verbs = {"*"}, .non_resource_urls = {"*"}}}};
   }
@@ -26,7 +26,7 @@ class AlwaysAllowAuthorizer final : public Authorizer {
 class AlwaysDenyAuthorizer final : public Authorizer {
  public:
   Result authorize(const Attributes&) const override { return {Decision::NoOpinion, "Everything is forbidden."}; }
-  RuleSet rules_for(const filters::UserInfo&, const std::string&) const override { return {}; }
+  RuleSet rules_for(const request::UserInfo&, const std::string&) const override { return {}; }
 };
 // Members of any of `groups` may do anything (kube: system:masters). As in kube, it lists no rules of its own:
 // cluster-admin's binding to system:masters is what a rules review shows them.
@@ -34,7 +34,7 @@ class PrivilegedGroupsAuthorizer final : public Authorizer {
  public:
   explicit PrivilegedGroupsAuthorizer(std::vector<std::string> groups) : groups_(std::move(groups)) {}
   Result authorize(const Attributes& attributes) const override;
-  RuleSet rules_for(const filters::UserInfo&, const std::string&) const override { return {}; }
+  RuleSet rules_for(const request::UserInfo&, const std::string&) const override { return {}; }
 
  private:
   std::vector<std::string> groups_;

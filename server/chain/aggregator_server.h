@@ -7,7 +7,7 @@ namespace kapi::server::chain {
 
 class AggregatorServer {
  public:
-  explicit AggregatorServer(filters::Handler delegate) : server_("kube-aggregator", std::move(delegate)) {}
+  explicit AggregatorServer(request::Handler delegate) : server_("kube-aggregator", std::move(delegate)) {}
   GenericServer& generic() { return server_; }
 
  private:

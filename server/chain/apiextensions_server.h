@@ -7,7 +7,7 @@ namespace kapi::server::chain {
 
 class ApiExtensionsServer {
  public:
-  explicit ApiExtensionsServer(filters::Handler delegate) : server_("apiextensions-apiserver", std::move(delegate)) {}
+  explicit ApiExtensionsServer(request::Handler delegate) : server_("apiextensions-apiserver", std::move(delegate)) {}
   GenericServer& generic() { return server_; }
 
  private:

@@ -36,7 +36,7 @@ const Handler* PathMux::match(std::string_view path) const {
   return best;
 }
 
-asio::awaitable<void> Director::serve(filters::Exchange& exchange) const {
+asio::awaitable<void> Director::serve(request::Exchange& exchange) const {
   const std::string& path = exchange.request.path;
   if (const Handler* handler = routes_.match(path)) co_return co_await (*handler)(exchange);
   if (const Handler* handler = non_api_.match(path)) co_return co_await (*handler)(exchange);

@@ -1,14 +1,14 @@
 #pragma once
 // A server's director (APIServerHandler.director): API paths go to its route table (go-restful's role),
 // everything else to its non-API mux, and what neither serves goes to the delegate — the next server.
-#include "filters/filter.h"
+#include "request/exchange.h"
 
 #include <map>
 #include <string>
 
 namespace kapi::server::chain {
 
-using filters::Handler;
+using request::Handler;
 
 // Web services by root path: a service rooted at "/apis/apps/v1" serves that path and everything below it.
 class RouteTable {
@@ -39,10 +39,10 @@ class Director {
   const std::string& name() const { return name_; }
   RouteTable& routes() { return routes_; }
   PathMux& non_api() { return non_api_; }
-  asio::awaitable<void> serve(filters::Exchange& exchange) const;
+  asio::awaitable<void> serve(request::Exchange& exchange) const;
   // This director as the delegate of the server in front of it.
   Handler as_handler() const {
-    return [this](filters::Exchange& exchange) { return serve(exchange); };
+    return [this](request::Exchange& exchange) { return serve(exchange); };
   }
 
  private:

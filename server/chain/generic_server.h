@@ -9,7 +9,7 @@
 namespace kapi::server::chain {
 
 struct GenericServer {
-  GenericServer(std::string name, filters::Handler delegate) : director(std::move(name), std::move(delegate)) {}
+  GenericServer(std::string name, request::Handler delegate) : director(std::move(name), std::move(delegate)) {}
   Director director;
   std::vector<healthz::Check> health_checks;
   std::vector<healthz::Check> readiness_checks;  // readyz only

@@ -7,7 +7,7 @@ namespace kapi::server::chain {
 
 class KubeApiServer {
  public:
-  explicit KubeApiServer(filters::Handler delegate) : server_("kube-apiserver", std::move(delegate)) {}
+  explicit KubeApiServer(request::Handler delegate) : server_("kube-apiserver", std::move(delegate)) {}
   GenericServer& generic() { return server_; }
 
  private:

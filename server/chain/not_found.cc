@@ -4,7 +4,7 @@
 
 namespace kapi::server::chain {
 
-asio::awaitable<void> serve_not_found(filters::Exchange& exchange) {
+asio::awaitable<void> serve_not_found(request::Exchange& exchange) {
   co_await http::write_status(*exchange.response, apierrors::path_not_found());
 }
 

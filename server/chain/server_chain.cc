@@ -21,7 +21,7 @@ ServerChain::ServerChain(ServerChainConfig config)
   if (config_.testing_endpoints) install_testing_endpoints(kube_.generic().director.non_api(), config_.lifecycle);
 }
 
-filters::Handler ServerChain::handler() {
+request::Handler ServerChain::handler() {
   if (!healthz_) install_non_api_endpoints();
   return aggregator_.generic().director.as_handler();
 }
@@ -51,14 +51,18 @@ void ServerChain::install_non_api_endpoints() {
   PathMux& mux = aggregator_.generic().director.non_api();
   for (auto* endpoint : {healthz_.get(), livez_.get(), readyz_.get()}) {
     std::string root = endpoint == healthz_.get() ? "/healthz" : endpoint == livez_.get() ? "/livez" : "/readyz";
-    auto serve = [endpoint](filters::Exchange& exchange) { return endpoint->serve(exchange); };
+    auto serve = [endpoint](request::Exchange& exchange) { return endpoint->serve(exchange); };
     mux.handle(root, serve);
     mux.handle_prefix(root + "/", serve);
   }
-  mux.handle("/version", [version = to_json(config_.version)](filters::Exchange& exchange) {
+  // kube's go-restful route "/version" + "/" answers with and without the trailing slash; the Python client's
+  // VersionApi sends "/version/".
+  auto serve_version = [version = to_json(config_.version)](request::Exchange& exchange) {
     return write_json(*exchange.response, version);
-  });
-  mux.handle("/metrics", [&metrics = config_.metrics](filters::Exchange& exchange) -> asio::awaitable<void> {
+  };
+  mux.handle("/version", serve_version);
+  mux.handle("/version/", serve_version);
+  mux.handle("/metrics", [&metrics = config_.metrics](request::Exchange& exchange) -> asio::awaitable<void> {
     exchange.response->headers().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     co_await exchange.response->write(200, metrics.render());
   });

@@ -31,7 +31,7 @@ class ServerChain {
 
   // The entry of the chain. Call after every server has added its routes and checks: it also installs
   // the non-API endpoints that gather all servers' health checks.
-  filters::Handler handler();
+  request::Handler handler();
 
  private:
   void install_non_api_endpoints();

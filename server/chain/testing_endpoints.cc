@@ -15,7 +15,7 @@ namespace {
 
 using asio::use_awaitable;
 
-asio::awaitable<void> sleep_then_answer(filters::Exchange& exchange) {
+asio::awaitable<void> sleep_then_answer(request::Exchange& exchange) {
   auto duration = base::parse_go_duration(exchange.request.query.get("duration").value_or("1s"));
   if (!duration) {
     co_await http::write_status(*exchange.response, apierrors::bad_request("invalid duration"));
@@ -28,7 +28,7 @@ asio::awaitable<void> sleep_then_answer(filters::Exchange& exchange) {
   co_await exchange.response->write(200, "slept\n");
 }
 
-asio::awaitable<void> stream_until_ended(filters::Exchange& exchange, Lifecycle& lifecycle) {
+asio::awaitable<void> stream_until_ended(request::Exchange& exchange, Lifecycle& lifecycle) {
   struct StreamState {
     bool ended = false;
     asio::steady_timer* timer = nullptr;
@@ -66,16 +66,16 @@ asio::awaitable<void> stream_until_ended(filters::Exchange& exchange, Lifecycle&
 
 void install_testing_endpoints(PathMux& mux, Lifecycle& lifecycle) {
   mux.handle("/debug/kapi/sleep", &sleep_then_answer);
-  mux.handle("/debug/kapi/panic", [](filters::Exchange&) -> asio::awaitable<void> {
+  mux.handle("/debug/kapi/panic", [](request::Exchange&) -> asio::awaitable<void> {
     throw std::runtime_error("deliberate panic from /debug/kapi/panic");
     co_return;
   });
-  mux.handle("/debug/kapi/echo", [](filters::Exchange& exchange) -> asio::awaitable<void> {
+  mux.handle("/debug/kapi/echo", [](request::Exchange& exchange) -> asio::awaitable<void> {
     exchange.response->headers().set("Content-Type", "application/octet-stream");
     co_await exchange.response->write(200, exchange.request.body);
   });
   mux.handle(std::string(kTestingStreamPath),
-             [&lifecycle](filters::Exchange& exchange) { return stream_until_ended(exchange, lifecycle); });
+             [&lifecycle](request::Exchange& exchange) { return stream_until_ended(exchange, lifecycle); });
 }
 
 }  // namespace kapi::server::chain

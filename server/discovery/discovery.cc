@@ -1,9 +1,7 @@
 #include "server/discovery/discovery.h"
 
-#include "base/base64.h"
+#include "server/endpoints/resource_list.h"
 #include "server/http/status_response.h"
-
-#include <openssl/sha.h>
 
 #include <boost/json.hpp>
 
@@ -14,6 +12,9 @@ namespace kapi::discovery {
 namespace {
 
 namespace json = boost::json;
+using endpoints::subresource_info;
+using endpoints::SubresourceInfo;
+using endpoints::write_document;
 
 constexpr std::string_view kAggregatedV2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 constexpr std::string_view kAggregatedV2Beta1 =
@@ -41,31 +42,6 @@ std::string aggregated_version(const http::Request& request) {
   return "";
 }
 
-json::array strings(const std::vector<std::string>& values) {
-  json::array out;
-  for (const auto& value : values) out.emplace_back(value);
-  return out;
-}
-
-// What a subresource answers with and to: scale is an autoscaling/v1 Scale, the others the object itself.
-struct SubresourceInfo {
-  std::string group, version, kind;
-  json::array verbs;
-};
-
-SubresourceInfo subresource_info(const registry::Store& store, std::string_view subresource) {
-  const auto& d = store.definition();
-  for (const auto& created : store.strategy().create_subresources())
-    if (created.name == subresource) {
-      // Named only when it differs from the resource's own group version, as kube lists pods/eviction.
-      if (created.group == d.group && created.version == d.version) return {"", "", created.kind, {"create"}};
-      return {created.group, created.version, created.kind, {"create"}};
-    }
-  if (subresource == "scale") return {"autoscaling", "v1", "Scale", {"get", "patch", "update"}};
-  if (subresource == "finalize") return {"", "", d.kind, {"update"}};
-  return {"", "", d.kind, {"get", "patch", "update"}};
-}
-
 json::object aggregated_version_entry(const endpoints::GroupVersionService& service) {
   json::array resources;
   for (const auto& [definition, store] : service.resources()) {
@@ -74,9 +50,9 @@ json::object aggregated_version_entry(const endpoints::GroupVersionService& serv
                           {"responseKind", json::object{{"group", ""}, {"version", ""}, {"kind", d.kind}}},
                           {"scope", d.namespaced ? "Namespaced" : "Cluster"},
                           {"singularResource", d.singular},
-                          {"verbs", strings(d.verbs)}};
-    if (!d.short_names.empty()) resource["shortNames"] = strings(d.short_names);
-    if (!d.categories.empty()) resource["categories"] = strings(d.categories);
+                          {"verbs", endpoints::json_strings(d.verbs)}};
+    if (!d.short_names.empty()) resource["shortNames"] = endpoints::json_strings(d.short_names);
+    if (!d.categories.empty()) resource["categories"] = endpoints::json_strings(d.categories);
     json::array subresources;
     for (const auto& name : d.subresources) {
       SubresourceInfo info = subresource_info(*store, name);  // only Stores have subresources
@@ -141,67 +117,6 @@ json::object group_version(std::string_view group, std::string_view version) {
   return {{"groupVersion", std::string(group) + "/" + std::string(version)}, {"version", version}};
 }
 
-}  // namespace
-
-std::string storage_version_hash(std::string_view group, std::string_view version, std::string_view kind) {
-  std::string gvk = std::string(group) + "/" + std::string(version) + "/" + std::string(kind);
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(gvk.data()), gvk.size(), digest);
-  return base::base64_encode(std::string_view(reinterpret_cast<const char*>(digest), 8));
-}
-
-std::string resource_list(std::string_view group, std::string_view version,
-                          const std::vector<endpoints::GroupVersionService::Served>& served) {
-  json::array resources;
-  for (const auto& [definition, store] : served) {
-    const auto& d = *definition;
-    json::object resource{{"name", d.resource},       {"singularName", d.singular}, {"namespaced", d.namespaced},
-                          {"kind", d.kind},           {"verbs", strings(d.verbs)},
-                          {"storageVersionHash", storage_version_hash(group, version, d.kind)}};
-    if (!d.short_names.empty()) resource["shortNames"] = strings(d.short_names);
-    if (!d.categories.empty()) resource["categories"] = strings(d.categories);
-    resources.push_back(std::move(resource));
-    for (const auto& name : d.subresources) {
-      SubresourceInfo info = subresource_info(*store, name);
-      json::object entry{{"name", d.resource + "/" + name}, {"singularName", ""}, {"namespaced", d.namespaced}};
-      if (!info.group.empty()) entry["group"] = info.group;
-      if (!info.version.empty()) entry["version"] = info.version;
-      entry["kind"] = info.kind;
-      entry["verbs"] = std::move(info.verbs);
-      resources.push_back(std::move(entry));
-    }
-  }
-  std::string group_version_text = group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
-  json::object list{{"kind", "APIResourceList"},
-                    {"apiVersion", "v1"},
-                    {"groupVersion", group_version_text},
-                    {"resources", std::move(resources)}};
-  return json::serialize(list);
-}
-
-asio::awaitable<void> write_document(filters::Exchange& exchange, std::string body, std::string content_type) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(body.data()), body.size(), digest);
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string etag = "\"";
-  for (unsigned char b : digest) {
-    etag += kHex[b >> 4];
-    etag += kHex[b & 0x0f];
-  }
-  etag += "\"";
-  auto& headers = exchange.response->headers();
-  headers.set("ETag", etag);
-  headers.set("Vary", "Accept");
-  headers.set("Content-Type", content_type);
-  if (exchange.request.headers.get("If-None-Match").value_or("") == etag) {
-    co_await exchange.response->write(304, "");
-    co_return;
-  }
-  co_await exchange.response->write(200, std::move(body));
-}
-
-namespace {
-
 std::vector<std::string> groups_of(const std::vector<const endpoints::GroupVersionService*>& services) {
   std::vector<std::string> out;
   for (const auto* service : services)
@@ -250,7 +165,7 @@ std::vector<const endpoints::GroupVersionService*> DiscoveryService::all_service
   return out;
 }
 
-asio::awaitable<void> DiscoveryService::serve_legacy_root(filters::Exchange& exchange) const {
+asio::awaitable<void> DiscoveryService::serve_legacy_root(request::Exchange& exchange) const {
   std::string aggregated = aggregated_version(exchange.request);
   if (!aggregated.empty()) {
     json::array versions;
@@ -276,7 +191,7 @@ asio::awaitable<void> DiscoveryService::serve_legacy_root(filters::Exchange& exc
   co_await write_document(exchange, json::serialize(out));
 }
 
-asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange) const {
+asio::awaitable<void> DiscoveryService::serve_groups(request::Exchange& exchange) const {
   std::vector<DynamicServices> held;
   const std::vector<const endpoints::GroupVersionService*> services = all_services(held);
   const std::vector<RemoteGroupVersion> remote = remote_group_versions();
@@ -323,7 +238,7 @@ asio::awaitable<void> DiscoveryService::serve_groups(filters::Exchange& exchange
   co_await write_document(exchange, json::serialize(out));
 }
 
-asio::awaitable<void> DiscoveryService::serve_group(filters::Exchange& exchange, std::string_view group) const {
+asio::awaitable<void> DiscoveryService::serve_group(request::Exchange& exchange, std::string_view group) const {
   std::vector<DynamicServices> held;
   const std::vector<const endpoints::GroupVersionService*> services = all_services(held);
   json::array versions;

@@ -2,7 +2,7 @@
 // API discovery (k8s.io/apiserver/pkg/endpoints/discovery): /api and /apis, legacy (APIVersions, APIGroupList,
 // APIGroup, APIResourceList) and aggregated (apidiscovery.k8s.io/v2 and v2beta1 APIGroupDiscoveryList, chosen
 // by Accept), each with an ETag so clients revalidate with If-None-Match and get 304.
-#include "filters/filter.h"
+#include "request/exchange.h"
 #include "server/endpoints/installer.h"
 
 #include <boost/json/array.hpp>
@@ -13,17 +13,6 @@
 #include <vector>
 
 namespace kapi::discovery {
-
-// storageVersionHash: base64 of the first 8 bytes of sha256("<group>/<version>/<kind>").
-std::string storage_version_hash(std::string_view group, std::string_view version, std::string_view kind);
-
-// The APIResourceList of one group version.
-std::string resource_list(std::string_view group, std::string_view version,
-                          const std::vector<endpoints::GroupVersionService::Served>& served);
-
-// Writes a discovery document with its ETag, or 304 when If-None-Match names it.
-asio::awaitable<void> write_document(filters::Exchange& exchange, std::string body,
-                                     std::string content_type = "application/json");
 
 // Group versions that come and go at run time (the API extensions server's custom resources), as served at one
 // moment: `keep_alive` holds them while a document is written.
@@ -65,9 +54,9 @@ class DiscoveryService {
   // first, then the group name; versions by versionPriority.
   void set_remote_source(RemoteSource source) { remote_source_ = std::move(source); }
 
-  asio::awaitable<void> serve_legacy_root(filters::Exchange& exchange) const;  // /api
-  asio::awaitable<void> serve_groups(filters::Exchange& exchange) const;       // /apis
-  asio::awaitable<void> serve_group(filters::Exchange& exchange, std::string_view group) const;  // /apis/<group>
+  asio::awaitable<void> serve_legacy_root(request::Exchange& exchange) const;  // /api
+  asio::awaitable<void> serve_groups(request::Exchange& exchange) const;       // /apis
+  asio::awaitable<void> serve_group(request::Exchange& exchange, std::string_view group) const;  // /apis/<group>
   // The installed groups under /apis, in order (the dynamic ones are not included).
   std::vector<std::string> groups() const;
   // Every local group version now, installed and dynamic, in discovery order ("" for the core group): what the

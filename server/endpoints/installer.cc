@@ -1,9 +1,9 @@
 #include "server/endpoints/installer.h"
 
-#include "server/discovery/discovery.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/subresources.h"
+#include "server/endpoints/resource_list.h"
 #include "server/http/status_response.h"
 
 #include <algorithm>
@@ -19,14 +19,14 @@ std::vector<GroupVersionService::Served> GroupVersionService::resources() const 
   return out;
 }
 
-asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) const {
+asio::awaitable<void> GroupVersionService::serve(request::Exchange& exchange) const {
   std::optional<apierrors::Status> failure;
   try {
     const auto& info = exchange.context.request_info;
     if (!info || !info->is_resource_request) {
       if (exchange.request.path == root_path() && (exchange.request.method == "GET" || exchange.request.method == "HEAD")) {
-        std::string document = discovery::resource_list(group_, version_, resources());
-        co_await discovery::write_document(exchange, std::move(document));
+        std::string document = resource_list(group_, version_, resources());
+        co_await write_document(exchange, std::move(document));
         co_return;
       }
       failure = apierrors::path_not_found();
@@ -39,7 +39,7 @@ asio::awaitable<void> GroupVersionService::serve(filters::Exchange& exchange) co
   if (failure && !exchange.response->committed()) co_await handlers::write_status(exchange, catalog_, *failure);
 }
 
-asio::awaitable<void> GroupVersionService::dispatch(filters::Exchange& exchange, const filters::RequestInfo& info) const {
+asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange, const request::RequestInfo& info) const {
   if (auto creater = creaters_.find(info.resource); creater != creaters_.end()) {
     const auto& definition = creater->second->definition;
     // kube installs a Creater's POST on its collection path alone: a name or subresource is no route.

@@ -2,7 +2,7 @@
 // One API group version's web service (APIInstaller + APIGroupVersion.InstallREST): the routes under
 // /api/v1 or /apis/<group>/<version>, dispatched to the verb handlers of each resource's Store, and the
 // APIResourceList at the root path.
-#include "filters/filter.h"
+#include "request/exchange.h"
 #include "server/lifecycle.h"
 #include "server/registry/creater.h"
 #include "server/registry/store.h"
@@ -40,13 +40,13 @@ class GroupVersionService {
   };
   std::vector<Served> resources() const;
 
-  asio::awaitable<void> serve(filters::Exchange& exchange) const;
-  filters::Handler handler() const {
-    return [this](filters::Exchange& exchange) { return serve(exchange); };
+  asio::awaitable<void> serve(request::Exchange& exchange) const;
+  request::Handler handler() const {
+    return [this](request::Exchange& exchange) { return serve(exchange); };
   }
 
  private:
-  asio::awaitable<void> dispatch(filters::Exchange& exchange, const filters::RequestInfo& info) const;
+  asio::awaitable<void> dispatch(request::Exchange& exchange, const request::RequestInfo& info) const;
 
   std::string group_;
   std::string version_;

@@ -5,7 +5,8 @@
 // workload-low, global-default and the flow schemas that lead to them). Each is a complete
 // flowcontrol.apiserver.k8s.io/v1 object (apiVersion, kind, metadata.name, the `apf.kubernetes.io/autoupdate-spec:
 // "true"` annotation, spec) with kube's v1 defaults already applied, in kube's list order; the config producer
-// (config_producer.h) stores them and the validation of the two resources compares against the mandatory ones.
+// (server/apis/flowcontrol/config_producer.h) stores them and the validation of the two resources compares against
+// the mandatory ones.
 #include <boost/json/object.hpp>
 
 #include <string_view>

@@ -11,7 +11,7 @@ bool contains_or_star(const std::vector<std::string>& values, std::string_view v
   return std::any_of(values.begin(), values.end(), [value](const std::string& v) { return v == "*" || v == value; });
 }
 
-bool matches_subject(const Subject& subject, const filters::UserInfo& user) {
+bool matches_subject(const Subject& subject, const request::UserInfo& user) {
   switch (subject.kind) {
     case Subject::Kind::User:
       return subject.name == "*" || subject.name == user.name;
@@ -31,7 +31,7 @@ bool matches_subject(const Subject& subject, const filters::UserInfo& user) {
   return false;
 }
 
-bool matches_resource_rule(const ResourcePolicyRule& rule, const filters::RequestInfo& info) {
+bool matches_resource_rule(const ResourcePolicyRule& rule, const request::RequestInfo& info) {
   if (!contains_or_star(rule.verbs, info.verb) || !contains_or_star(rule.api_groups, info.api_group)) return false;
   bool resource_matches =
       info.subresource.empty()
@@ -50,7 +50,7 @@ bool matches_url(std::string_view pattern, std::string_view path) {
   return path.starts_with(prefix) || path == prefix.substr(0, prefix.size() - 1);
 }
 
-bool matches_non_resource_rule(const NonResourcePolicyRule& rule, const filters::RequestInfo& info) {
+bool matches_non_resource_rule(const NonResourcePolicyRule& rule, const request::RequestInfo& info) {
   if (!contains_or_star(rule.verbs, info.verb)) return false;
   return std::any_of(rule.non_resource_urls.begin(), rule.non_resource_urls.end(),
                      [&info](const std::string& url) { return matches_url(url, info.path); });

@@ -2,7 +2,7 @@
 // Which FlowSchema a request matches and which flow it belongs to (kube's apf_filter match.go and the
 // distinguisher of its controller): schemas are tried by ascending matchingPrecedence, then name; the first whose
 // rules match wins.
-#include "filters/request_context.h"
+#include "request/request_context.h"
 #include "server/flowcontrol/configuration.h"
 
 #include <string>
@@ -11,8 +11,8 @@
 namespace kapi::flowcontrol {
 
 struct RequestDigest {
-  const filters::RequestInfo& info;
-  const filters::UserInfo& user;
+  const request::RequestInfo& info;
+  const request::UserInfo& user;
 };
 
 bool matches(const FlowSchema& schema, const RequestDigest& request);

@@ -191,7 +191,7 @@ void Controller::rebalance() {
   }
 }
 
-asio::awaitable<Decision> Controller::admit(const filters::RequestInfo& info, const filters::UserInfo& user,
+asio::awaitable<Decision> Controller::admit(const request::RequestInfo& info, const request::UserInfo& user,
                                             const http::QueryParams& query, Clock::time_point wait_deadline) {
   const std::shared_ptr<const Snapshot> current = snapshot();
   const RequestDigest digest{info, user};

@@ -61,7 +61,7 @@ class Controller {
              asio::any_io_executor executor, base::Logger& logger);
 
   // Classifies the request and waits for its seats until `wait_deadline`.
-  asio::awaitable<Decision> admit(const filters::RequestInfo& info, const filters::UserInfo& user,
+  asio::awaitable<Decision> admit(const request::RequestInfo& info, const request::UserInfo& user,
                                   const http::QueryParams& query, Clock::time_point wait_deadline);
   // Follows the configuration and rebalances until `stopping` is set.
   void start(registry::Store& flow_schemas, registry::Store& priority_levels,

@@ -27,7 +27,7 @@ bool is_mutating(std::string_view verb) {
 
 }  // namespace
 
-WorkEstimate WorkEstimator::estimate(const filters::RequestInfo& info, const http::QueryParams& query,
+WorkEstimate WorkEstimator::estimate(const request::RequestInfo& info, const http::QueryParams& query,
                                      int max_seats) const {
   if (!info.is_resource_request) return {};
   if (info.verb == "list" || info.verb == "watch") return estimate_list(info, query, max_seats);
@@ -35,7 +35,7 @@ WorkEstimate WorkEstimator::estimate(const filters::RequestInfo& info, const htt
   return {};
 }
 
-WorkEstimate WorkEstimator::estimate_list(const filters::RequestInfo& info, const http::QueryParams& query,
+WorkEstimate WorkEstimator::estimate_list(const request::RequestInfo& info, const http::QueryParams& query,
                                           int max_seats) const {
   max_seats = max_seats <= 0 ? kMaximumSeats : std::min(max_seats, kMaximumSeats);
   // A watch costs more than a seat only when it asks for its initial events.
@@ -64,7 +64,7 @@ WorkEstimate WorkEstimator::estimate_list(const filters::RequestInfo& info, cons
   return {std::clamp(seats, kMinimumSeats, std::max(kMinimumSeats, max_seats)), 0, {}};
 }
 
-WorkEstimate WorkEstimator::estimate_mutating(const filters::RequestInfo& info) const {
+WorkEstimate WorkEstimator::estimate_mutating(const request::RequestInfo& info) const {
   std::optional<ResourceCounts> counts = counts_ ? counts_(info.api_group, info.resource) : std::nullopt;
   const std::int64_t watchers = counts ? counts->watchers : 0;
   if (watchers < kWatchesPerSeat) return {};

@@ -3,7 +3,7 @@
 // objects it goes through (at most 10), a WATCH with initial events likewise, a write one seat plus, when many
 // watch its resource, a seat per 10 watchers for a few milliseconds after it (the events it causes), anything else
 // one seat.
-#include "filters/request_info_resolver.h"
+#include "request/request_info_resolver.h"
 #include "server/flowcontrol/queue_set.h"
 #include "server/http/query.h"
 
@@ -26,11 +26,11 @@ class WorkEstimator {
   explicit WorkEstimator(ResourceCountsFn counts) : counts_(std::move(counts)) {}
 
   // `max_seats`: what the request's priority level can give at most (a request never waits for more).
-  WorkEstimate estimate(const filters::RequestInfo& info, const http::QueryParams& query, int max_seats) const;
+  WorkEstimate estimate(const request::RequestInfo& info, const http::QueryParams& query, int max_seats) const;
 
  private:
-  WorkEstimate estimate_list(const filters::RequestInfo& info, const http::QueryParams& query, int max_seats) const;
-  WorkEstimate estimate_mutating(const filters::RequestInfo& info) const;
+  WorkEstimate estimate_list(const request::RequestInfo& info, const http::QueryParams& query, int max_seats) const;
+  WorkEstimate estimate_mutating(const request::RequestInfo& info) const;
 
   ResourceCountsFn counts_;
 };

@@ -17,7 +17,7 @@ Check ping_check() {
   return {"ping", [] { return std::optional<std::string>(); }};
 }
 
-asio::awaitable<void> HealthEndpoint::serve(filters::Exchange& exchange) const {
+asio::awaitable<void> HealthEndpoint::serve(request::Exchange& exchange) const {
   const auto& request = exchange.request;
   auto& response = *exchange.response;
   std::string_view path = request.path;

@@ -1,7 +1,7 @@
 #pragma once
 // /healthz, /livez and /readyz with per-check sub-paths, ?verbose and ?exclude, in kube-apiserver's format
 // (k8s.io/apiserver/pkg/server/healthz).
-#include "filters/filter.h"
+#include "request/exchange.h"
 
 #include <functional>
 #include <optional>
@@ -23,7 +23,7 @@ class HealthEndpoint {
   void add(Check check) { checks_.push_back(std::move(check)); }
   const std::vector<Check>& checks() const { return checks_; }
   // Serves "/<name>" and "/<name>/<check>".
-  asio::awaitable<void> serve(filters::Exchange& exchange) const;
+  asio::awaitable<void> serve(request::Exchange& exchange) const;
 
  private:
   std::string name_;

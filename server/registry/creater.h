@@ -3,7 +3,7 @@
 // registry Store behind it: SelfSubjectReview, SubjectAccessReview, SelfSubjectRulesReview, ...). The installer
 // routes POST on its collection path here: the body, decoded and conformed to the kind, goes in; the object to
 // answer 201 with comes out. Every other verb is 405, as kube answers a storage that implements only Creater.
-#include "filters/request_context.h"
+#include "request/request_context.h"
 #include "server/registry/resource.h"
 
 #include <asio/awaitable.hpp>
@@ -15,7 +15,7 @@
 namespace kapi::registry {
 
 struct CreateRequest {
-  filters::UserInfo user;  // who asks (the impersonated user, when impersonating)
+  request::UserInfo user;  // who asks (the impersonated user, when impersonating)
   std::string namespace_;  // the path's, for a namespaced resource
   boost::json::object object;
 };

@@ -32,7 +32,7 @@ struct WriteOptions {
   // spec.nodeName, which pod updates may not change): only the generic metadata checks run.
   bool bypass_strategy_validation = false;
   // Who asks, for the strategy's authorize_write; none for the server's own writes.
-  std::optional<filters::UserInfo> user;
+  std::optional<request::UserInfo> user;
 };
 
 struct DeleteOptions {

@@ -2,7 +2,7 @@
 // How one resource differs from every other in the generic Store: the role of the RESTCreateStrategy,
 // RESTUpdateStrategy and RESTDeleteStrategy a resource gives genericregistry.Store. Defaults suit a plain
 // namespaced object such as a ConfigMap; a resource overrides what it needs.
-#include "filters/request_context.h"
+#include "request/request_context.h"
 #include "server/patch/patch_schema.h"
 #include "server/registry/table.h"
 #include "server/validation/field_error.h"
@@ -67,7 +67,7 @@ class Strategy {
   // kube's policy-based storages: refuses (throws ApiError) what `user` may not write even though the
   // authorization filter let the verb through (RBAC's escalation prevention). Runs after validation, for
   // requests only; `old` is the stored object on an update.
-  virtual void authorize_write(const filters::UserInfo& /*user*/, const boost::json::object& /*object*/,
+  virtual void authorize_write(const request::UserInfo& /*user*/, const boost::json::object& /*object*/,
                                const boost::json::object* /*old*/) const {}
   // Name rules: most resources use DNS-1123 subdomains, namespaces DNS-1123 labels.
   virtual bool name_is_dns_label() const { return false; }

@@ -9,7 +9,7 @@
 namespace kapi::schema {
 namespace {
 
-asio::awaitable<void> write_document(filters::Exchange& exchange, const OpenApiDocument& document) {
+asio::awaitable<void> write_document(request::Exchange& exchange, const OpenApiDocument& document) {
   auto& headers = exchange.response->headers();
   const std::string etag = "\"" + document.hash + "\"";
   headers.set("Content-Type", "application/json");
@@ -29,7 +29,7 @@ bool accepts_json(std::string_view accept) {
 
 }  // namespace
 
-asio::awaitable<void> OpenApiHandler::serve_v3(filters::Exchange& exchange) const {
+asio::awaitable<void> OpenApiHandler::serve_v3(request::Exchange& exchange) const {
   std::string_view path = exchange.request.path;
   path.remove_prefix(std::string_view("/openapi/v3").size());
   std::vector<std::shared_ptr<const DynamicOpenApi>> dynamic;
@@ -66,7 +66,7 @@ asio::awaitable<void> OpenApiHandler::serve_v3(filters::Exchange& exchange) cons
   co_await write_document(exchange, *document);
 }
 
-asio::awaitable<void> OpenApiHandler::serve_v2(filters::Exchange& exchange) const {
+asio::awaitable<void> OpenApiHandler::serve_v2(request::Exchange& exchange) const {
   const std::string accept(exchange.request.headers.get("Accept").value_or(""));
   if (!accepts_json(accept)) co_return co_await http::write_status(*exchange.response, apierrors::path_not_found());
   std::vector<std::shared_ptr<const DynamicOpenApi>> dynamic;

@@ -4,7 +4,7 @@
 // redirected to the current one; every document has an ETag and answers If-None-Match with 304. /openapi/v2
 // is served as JSON; kapi does not make its protobuf form, so a client that accepts only that gets 404 — which
 // kubectl reads as "not available" (JSON under that Accept would break it).
-#include "filters/filter.h"
+#include "request/exchange.h"
 #include "server/schema/openapi.h"
 
 #include <functional>
@@ -31,8 +31,8 @@ class OpenApiHandler {
   // Documents listed by the v3 root after the built-in ones.
   void add_dynamic_source(DynamicOpenApiSource source) { dynamic_sources_.push_back(std::move(source)); }
 
-  asio::awaitable<void> serve_v3(filters::Exchange& exchange) const;
-  asio::awaitable<void> serve_v2(filters::Exchange& exchange) const;
+  asio::awaitable<void> serve_v3(request::Exchange& exchange) const;
+  asio::awaitable<void> serve_v2(request::Exchange& exchange) const;
 
  private:
   const OpenApiDocuments& documents_;

@@ -6,55 +6,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
-#include <initializer_list>
 
 namespace kapi::selectors {
 namespace {
 
 using Operator = LabelRequirement::Operator;
 
-// The wording and regexes of k8s.io/apimachinery/pkg/util/validation (Kubernetes 1.32), which kube puts in its errors.
-constexpr std::string_view kQualifiedNameFormat = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-constexpr std::string_view kQualifiedNameRule =
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-constexpr std::size_t kQualifiedNameMaxLength = 63;
-constexpr std::string_view kLabelValueFormat = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-constexpr std::string_view kLabelValueRule =
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and "
-    "end with an alphanumeric character";
-constexpr std::size_t kLabelValueMaxLength = 63;
 // selector.go's binaryOperators, in its order, as parseOperator lists them.
 constexpr std::string_view kBinaryOperators = "in, notin, =, ==, !=, gt, lt";
-
-std::string max_length_error(std::size_t length) {
-  return "must be no more than " + std::to_string(length) + " characters";
-}
-
-std::string regex_error(std::string_view rule, std::string_view format, std::initializer_list<std::string_view> examples) {
-  std::string message(rule);
-  message += " (e.g. ";
-  bool first = true;
-  for (std::string_view example : examples) {
-    if (!first) message += " or ";
-    first = false;
-    message += '\'';
-    message += example;
-    message += "', ";
-  }
-  message += "regex used for validation is '";
-  message += format;
-  message += "')";
-  return message;
-}
-
-bool is_alphanumeric(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-
-// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-bool is_qualified_name_part(std::string_view name) {
-  if (name.empty() || !is_alphanumeric(name.front()) || !is_alphanumeric(name.back())) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [](char c) { return is_alphanumeric(c) || c == '-' || c == '_' || c == '.'; });
-}
 
 // strconv.ParseInt(text, 10, 64): an optional sign, then decimal digits only, within int64.
 std::optional<std::int64_t> parse_int64(std::string_view text) {
@@ -222,7 +181,7 @@ class Parser {
       item = consume(Context::Values);
     }
     if (item.token != Token::Identifier) throw SelectorParseError(found(item.literal, "identifier"));
-    if (auto errors = label_key_errors(item.literal); !errors.empty()) {
+    if (auto errors = validation::is_qualified_name(item.literal); !errors.empty()) {
       throw SelectorParseError(invalid_value("<nil>", item.literal, join(errors, "; ")));
     }
     requirement.key = std::string(item.literal);
@@ -328,7 +287,7 @@ class Parser {
       }
     }
     for (std::size_t i = 0; i < requirement.values.size(); ++i) {
-      if (auto value_errors = label_value_errors(requirement.values[i]); !value_errors.empty()) {
+      if (auto value_errors = validation::is_valid_label_value(requirement.values[i]); !value_errors.empty()) {
         errors.push_back(invalid_value(path(i) + "[" + requirement.key + "]", requirement.values[i],
                                        join(value_errors, "; ")));
       }
@@ -342,46 +301,6 @@ class Parser {
 
 }  // namespace
 
-std::vector<std::string> label_key_errors(std::string_view key) {
-  std::vector<std::string> errors;
-  std::string_view name = key;
-  const std::size_t slash = key.find('/');
-  if (slash != std::string_view::npos) {
-    if (key.find('/', slash + 1) != std::string_view::npos) {
-      errors.push_back("a qualified name " +
-                       regex_error(kQualifiedNameRule, kQualifiedNameFormat, {"MyName", "my.name", "123-abc"}) +
-                       " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
-      return errors;
-    }
-    const std::string_view prefix = key.substr(0, slash);
-    name = key.substr(slash + 1);
-    if (prefix.empty()) {
-      errors.push_back("prefix part must be non-empty");
-    } else {
-      for (const std::string& message : validation::is_dns1123_subdomain(prefix))
-        errors.push_back("prefix part " + message);
-    }
-  }
-  if (name.empty()) {
-    errors.push_back("name part must be non-empty");
-  } else if (name.size() > kQualifiedNameMaxLength) {
-    errors.push_back("name part " + max_length_error(kQualifiedNameMaxLength));
-  }
-  if (!is_qualified_name_part(name)) {
-    errors.push_back("name part " + regex_error(kQualifiedNameRule, kQualifiedNameFormat,
-                                                {"MyName", "my.name", "123-abc"}));
-  }
-  return errors;
-}
-
-std::vector<std::string> label_value_errors(std::string_view value) {
-  std::vector<std::string> errors;
-  if (value.size() > kLabelValueMaxLength) errors.push_back(max_length_error(kLabelValueMaxLength));
-  if (!value.empty() && !is_qualified_name_part(value)) {
-    errors.push_back(regex_error(kLabelValueRule, kLabelValueFormat, {"MyValue", "my_value", "12345"}));
-  }
-  return errors;
-}
 
 bool LabelRequirement::matches(std::optional<std::string_view> value) const {
   const auto has_value = [this](std::string_view candidate) {

@@ -81,10 +81,4 @@ class LabelSelector {
   std::vector<LabelRequirement> requirements_;  // sorted by key, as kube sorts them
 };
 
-// Kube's validation of a label key (validation.IsQualifiedName: an optional DNS-1123 subdomain prefix of at most 253
-// characters and '/', then a name of at most 63 of [A-Za-z0-9-_.], alphanumeric at both ends) and of a label value
-// (IsValidLabelValue: empty, or such a name). Kube's messages, one per broken rule; empty when valid.
-std::vector<std::string> label_key_errors(std::string_view key);
-std::vector<std::string> label_value_errors(std::string_view value);
-
 }  // namespace kapi::selectors

@@ -1,5 +1,4 @@
 #pragma once
-// Label keys and values are checked by server/selectors (label_key_errors, label_value_errors).
 // The name and key checks of k8s.io/apimachinery/pkg/util/validation (validation.go): each returns the list of
 // messages kube-apiserver would report (empty when valid), word for word, so clients print the same errors.
 #include <string>
@@ -8,6 +7,10 @@
 
 namespace kapi::validation {
 
+// Label and annotation keys: an optional DNS subdomain prefix and '/', then a name part (IsQualifiedName).
+std::vector<std::string> is_qualified_name(std::string_view key);
+// Label values (IsValidLabelValue).
+std::vector<std::string> is_valid_label_value(std::string_view value);
 std::vector<std::string> is_dns1123_label(std::string_view value);
 std::vector<std::string> is_dns1123_subdomain(std::string_view value);
 std::vector<std::string> is_dns1035_label(std::string_view value);

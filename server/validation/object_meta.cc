@@ -1,6 +1,5 @@
 #include "server/validation/object_meta.h"
 
-#include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
 
 #include <boost/json.hpp>
@@ -21,12 +20,12 @@ std::string_view string_of(const boost::json::object& object, std::string_view k
 ErrorList validate_labels(const boost::json::object& labels, const Path& path) {
   ErrorList errors;
   for (const auto& [key, value] : labels) {
-    for (auto& message : selectors::label_key_errors(key)) errors.push_back(invalid(path, key, message));
+    for (auto& message : validation::is_qualified_name(key)) errors.push_back(invalid(path, key, message));
     if (!value.is_string()) {
       errors.push_back(invalid_value(path, boost::json::serialize(value), "label values must be strings"));
       continue;
     }
-    for (auto& message : selectors::label_value_errors(value.as_string())) errors.push_back(invalid(path, value.as_string(), message));
+    for (auto& message : validation::is_valid_label_value(value.as_string())) errors.push_back(invalid(path, value.as_string(), message));
   }
   return errors;
 }
@@ -37,7 +36,7 @@ ErrorList validate_annotations(const boost::json::object& annotations, const Pat
   for (const auto& [key, value] : annotations) {
     std::string lower(key);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    for (auto& message : selectors::label_key_errors(lower)) errors.push_back(invalid(path, key, message));
+    for (auto& message : validation::is_qualified_name(lower)) errors.push_back(invalid(path, key, message));
     total += key.size() + (value.is_string() ? value.as_string().size() : 0);
   }
   if (total > kTotalAnnotationSizeLimit)

@@ -56,6 +56,14 @@ TEST_F(FiltersTest, NoCertificateIsAnonymousAndServed) {
   EXPECT_EQ(response.status, 200);
 }
 
+TEST_F(FiltersTest, VersionWithATrailingSlashIsServedToAnyone) {
+  // The Python client's VersionApi().get_code() asks for "/version/"; system:public-info-viewer allows both.
+  HttpResponse plain = kapi().connect_anonymous().request("GET", "/version");
+  HttpResponse with_slash = kapi().connect_anonymous().request("GET", "/version/");
+  EXPECT_EQ(with_slash.status, 200);
+  EXPECT_EQ(with_slash.body, plain.body);
+}
+
 TEST_F(FiltersTest, CertificateFromAnUntrustedCaIs401) {
   // A second CA kapi has never heard of, and a client certificate it signed that claims to be an admin.
   const auto dir = kapi().work_dir() / "rogue";

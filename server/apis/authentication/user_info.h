@@ -1,13 +1,13 @@
 #pragma once
 // authentication.k8s.io/v1 UserInfo as the reviews answer it (SelfSubjectReview's status.userInfo, TokenReview's
 // status.user): Go's encoding, each field omitted when empty.
-#include "filters/request_context.h"
+#include "request/request_context.h"
 
 #include <boost/json.hpp>
 
 namespace kapi::apis {
 
-inline boost::json::object user_info_json(const filters::UserInfo& user) {
+inline boost::json::object user_info_json(const request::UserInfo& user) {
   boost::json::object out;
   if (!user.name.empty()) out["username"] = user.name;
   if (!user.uid.empty()) out["uid"] = user.uid;

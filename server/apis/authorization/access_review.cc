@@ -101,7 +101,7 @@ registry::ResourceDefinition review_definition(std::string resource, std::string
           .singular = std::move(singular), .namespaced = namespaced, .verbs = {"create"}};
 }
 
-authorization::Attributes attributes_from(const json::object& spec, filters::UserInfo user) {
+authorization::Attributes attributes_from(const json::object& spec, request::UserInfo user) {
   authorization::Attributes attributes;
   attributes.user = std::move(user);
   if (auto it = spec.find("resourceAttributes"); it != spec.end() && it->value().is_object()) {
@@ -150,8 +150,8 @@ validation::ErrorList validate_subject_spec(const json::object& spec) {
 }
 
 // The user the spec names, exactly as given (no system:authenticated added).
-filters::UserInfo subject_of(const json::object& spec) {
-  filters::UserInfo user{std::string(registry::string_field(spec, "user")), std::string(registry::string_field(spec, "uid")),
+request::UserInfo subject_of(const json::object& spec) {
+  request::UserInfo user{std::string(registry::string_field(spec, "user")), std::string(registry::string_field(spec, "uid")),
                          {}, {}};
   if (const json::value* groups = spec.if_contains("groups"); groups && groups->is_array())
     for (const json::value& group : groups->as_array())

@@ -15,7 +15,7 @@ registry::ResourceDefinition review_definition(std::string resource, std::string
 
 // The spec's resourceAttributes or nonResourceAttributes as Attributes for `user` (ResourceAttributesFrom: an
 // empty version means every version).
-authorization::Attributes attributes_from(const boost::json::object& spec, filters::UserInfo user);
+authorization::Attributes attributes_from(const boost::json::object& spec, request::UserInfo user);
 
 // ValidateSelfSubjectAccessReviewSpec's checks, which every access review makes: exactly one of resourceAttributes
 // and nonResourceAttributes.
@@ -28,7 +28,7 @@ validation::ErrorList validate_empty_metadata(const boost::json::object& review,
 // ValidateSubjectAccessReviewSpec: the attributes, and a user or group to ask about.
 validation::ErrorList validate_subject_spec(const boost::json::object& spec);
 // The user a SubjectAccessReviewSpec names, exactly as given (no system:authenticated added).
-filters::UserInfo subject_of(const boost::json::object& spec);
+request::UserInfo subject_of(const boost::json::object& spec);
 
 // The SubjectAccessReviewStatus of an authorizer's answer.
 boost::json::object access_status(const authorization::Result& result);

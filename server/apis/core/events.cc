@@ -5,7 +5,6 @@
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
 
 #include <algorithm>
@@ -43,7 +42,7 @@ ErrorList validate_event(const json::object& event) {
       errors.push_back(validation::invalid(involved_path, involved_namespace, "does not match event.namespace"));
     const std::string_view controller = string_at(event, "reportingComponent");
     if (controller.empty()) errors.push_back(validation::required(Path("reportingComponent")));
-    for (auto& message : selectors::label_key_errors(controller))
+    for (auto& message : validation::is_qualified_name(controller))
       errors.push_back(validation::invalid(Path("reportingComponent"), controller, message));
     const std::string_view instance = string_at(event, "reportingInstance");
     if (instance.empty()) errors.push_back(validation::required(Path("reportingInstance")));

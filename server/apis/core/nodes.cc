@@ -5,7 +5,7 @@
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/selectors/label_selector.h"
+#include "server/validation/names.h"
 
 #include <set>
 
@@ -44,8 +44,8 @@ void validate_taints(const json::object* spec, ErrorList& errors) {
     const Path at = path.index(i);
     const std::string_view key = string_at(taint, "key");
     const std::string_view effect = string_at(taint, "effect");
-    for (auto& message : selectors::label_key_errors(key)) errors.push_back(validation::invalid(at.child("key"), key, message));
-    auto value_errors = selectors::label_value_errors(string_at(taint, "value"));
+    for (auto& message : validation::is_qualified_name(key)) errors.push_back(validation::invalid(at.child("key"), key, message));
+    auto value_errors = validation::is_valid_label_value(string_at(taint, "value"));
     std::string joined;
     for (const auto& message : value_errors) joined += (joined.empty() ? "" : ";") + message;
     if (!value_errors.empty()) errors.push_back(validation::invalid(at.child("value"), string_at(taint, "value"), joined));

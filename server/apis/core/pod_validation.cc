@@ -3,7 +3,6 @@
 #include "server/apis/core/core_validation.h"
 #include "server/apis/core/quantity.h"
 #include "server/registry/json_fields.h"
-#include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
 
 #include <algorithm>
@@ -154,7 +153,7 @@ void validate_tolerations(const json::object& spec, const Path& path, ErrorList&
     const std::string_view effect = string_at(toleration, "effect");
     const std::string_view value = string_at(toleration, "value");
     if (!key.empty())
-      for (auto& message : selectors::label_key_errors(key)) errors.push_back(validation::invalid(at.child("key"), key, message));
+      for (auto& message : validation::is_qualified_name(key)) errors.push_back(validation::invalid(at.child("key"), key, message));
     if (key.empty() && op != "Exists")
       errors.push_back(validation::invalid(at.child("operator"), op,
                                            "operator must be Exists when `key` is empty, which means \"match all "
@@ -163,7 +162,7 @@ void validate_tolerations(const json::object& spec, const Path& path, ErrorList&
       errors.push_back(validation::invalid(at.child("effect"), effect,
                                            "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     if (op.empty() || op == "Equal") {
-      auto messages = selectors::label_value_errors(value);
+      auto messages = validation::is_valid_label_value(value);
       std::string joined;
       for (const auto& message : messages) joined += (joined.empty() ? "" : ";") + message;
       if (!messages.empty()) errors.push_back(validation::invalid(at.child("operator"), value, joined));
@@ -246,10 +245,10 @@ ErrorList validate_pod_spec(const json::object& spec, const Path& path) {
          {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"});
   if (const json::object* selector = object_at(spec, "nodeSelector"))
     for (const auto& [key, value] : *selector) {
-      for (auto& message : selectors::label_key_errors(key))
+      for (auto& message : validation::is_qualified_name(key))
         errors.push_back(validation::invalid(path.child("nodeSelector"), key, message));
       if (value.is_string())
-        for (auto& message : selectors::label_value_errors(value.as_string()))
+        for (auto& message : validation::is_valid_label_value(value.as_string()))
           errors.push_back(validation::invalid(path.child("nodeSelector"), value.as_string(), message));
     }
   if (auto account = string_at(spec, "serviceAccountName"); !account.empty())

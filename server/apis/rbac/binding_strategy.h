@@ -39,7 +39,7 @@ class BindingStrategy final : public registry::Strategy {
     errors.insert(errors.end(), immutable.begin(), immutable.end());
     return errors;
   }
-  void authorize_write(const filters::UserInfo& user, const boost::json::object& binding,
+  void authorize_write(const request::UserInfo& user, const boost::json::object& binding,
                        const boost::json::object* old) const override {
     escalation_->check_binding(user, binding, old);
   }

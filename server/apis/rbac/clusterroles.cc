@@ -18,7 +18,7 @@ class ClusterRoleStrategy final : public registry::Strategy {
   bool name_is_path_segment() const override { return true; }
   bool allow_create_on_update() const override { return true; }
   // printClusterRole: Name and Created At (RFC 3339), kube's default columns.
-  void authorize_write(const filters::UserInfo& user, const boost::json::object& role,
+  void authorize_write(const request::UserInfo& user, const boost::json::object& role,
                        const boost::json::object* old) const override {
     escalation_->check_role(user, role, old);
   }

@@ -2,7 +2,6 @@
 
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/selectors/label_selector.h"
 #include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
@@ -60,12 +59,12 @@ ErrorList validate_label_selector(const json::object& selector, const Path& path
       errors.push_back(validation::invalid(at.child("operator"), op, "not a valid selector operator"));
     }
     std::string_view key = registry::string_field(*requirement, "key");
-    for (auto& message : selectors::label_key_errors(key))
+    for (auto& message : validation::is_qualified_name(key))
       errors.push_back(validation::invalid(at.child("key"), key, message));
     if (const json::array* list = array_at(*requirement, "values"))
       for (std::size_t v = 0; v < list->size(); ++v)
         if (const json::string* value = (*list)[v].if_string())
-          for (auto& message : selectors::label_value_errors(*value))
+          for (auto& message : validation::is_valid_label_value(*value))
             errors.push_back(validation::invalid(at.child("values").index(v), *value, message));
   }
   return errors;

@@ -16,7 +16,7 @@ class RoleStrategy final : public registry::Strategy {
   // Bootstrap policy reconciliation and `kubectl auth reconcile` PUT roles that may not exist yet.
   bool allow_create_on_update() const override { return true; }
   // printRole: Name and Created At (RFC 3339), kube's default columns.
-  void authorize_write(const filters::UserInfo& user, const boost::json::object& role,
+  void authorize_write(const request::UserInfo& user, const boost::json::object& role,
                        const boost::json::object* old) const override {
     escalation_->check_role(user, role, old);
   }

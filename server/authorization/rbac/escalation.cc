@@ -89,7 +89,7 @@ std::vector<PolicyRule> compact(const std::vector<PolicyRule>& rules) {
   return compacted;
 }
 
-bool in_system_masters(const filters::UserInfo& user) { return has(user.groups, "system:masters"); }
+bool in_system_masters(const request::UserInfo& user) { return has(user.groups, "system:masters"); }
 
 apierrors::ApiError forbidden(const std::string& resource, const std::string& name, std::string why) {
   return apierrors::ApiError(apierrors::forbidden(kRbacGroup, resource, name, std::move(why)));
@@ -118,14 +118,14 @@ std::string compact_string(const PolicyRule& rule) {
   return text + "}";
 }
 
-bool EscalationCheck::allowed(const filters::UserInfo& user, const std::string& verb, const std::string& resource,
+bool EscalationCheck::allowed(const request::UserInfo& user, const std::string& verb, const std::string& resource,
                               const std::string& namespace_, const std::string& name) const {
   Attributes attributes{.user = user, .verb = verb, .resource_request = true, .namespace_ = namespace_,
                         .api_group = std::string(kRbacGroup), .api_version = "v1", .resource = resource, .name = name};
   return authorizer_->authorize(attributes).decision == Decision::Allow;
 }
 
-void EscalationCheck::confirm_no_escalation(const filters::UserInfo& user, const std::string& namespace_,
+void EscalationCheck::confirm_no_escalation(const request::UserInfo& user, const std::string& namespace_,
                                             const std::vector<PolicyRule>& rules, const std::string& resource,
                                             const std::string& name) const {
   const RuleSet held = authorizer_->rules_for(user, namespace_);
@@ -148,7 +148,7 @@ void EscalationCheck::confirm_no_escalation(const filters::UserInfo& user, const
   throw forbidden(resource, name, std::move(message));
 }
 
-void EscalationCheck::check_role(const filters::UserInfo& user, const json::object& role, const json::object* old) const {
+void EscalationCheck::check_role(const request::UserInfo& user, const json::object& role, const json::object* old) const {
   if (!authorizer_ || in_system_masters(user)) return;
   const bool cluster_role = string_at(role, "kind") == "ClusterRole";
   const std::string resource = cluster_role ? "clusterroles" : "roles";
@@ -163,7 +163,7 @@ void EscalationCheck::check_role(const filters::UserInfo& user, const json::obje
   confirm_no_escalation(user, namespace_, aggregated ? full_authority : rules_of(role), resource, name);
 }
 
-void EscalationCheck::check_binding(const filters::UserInfo& user, const json::object& binding,
+void EscalationCheck::check_binding(const request::UserInfo& user, const json::object& binding,
                                     const json::object* old) const {
   if (!authorizer_ || in_system_masters(user)) return;
   const bool cluster_binding = string_at(binding, "kind") == "ClusterRoleBinding";

@@ -31,16 +31,16 @@ class EscalationCheck {
   }
 
   // A Role or ClusterRole (by its kind) written by `user`; `old` is the stored one on an update. Throws ApiError 403.
-  void check_role(const filters::UserInfo& user, const boost::json::object& role, const boost::json::object* old) const;
+  void check_role(const request::UserInfo& user, const boost::json::object& role, const boost::json::object* old) const;
   // A RoleBinding or ClusterRoleBinding (by its kind); likewise.
-  void check_binding(const filters::UserInfo& user, const boost::json::object& binding,
+  void check_binding(const request::UserInfo& user, const boost::json::object& binding,
                      const boost::json::object* old) const;
 
  private:
-  bool allowed(const filters::UserInfo& user, const std::string& verb, const std::string& resource,
+  bool allowed(const request::UserInfo& user, const std::string& verb, const std::string& resource,
                const std::string& namespace_, const std::string& name) const;
   // ConfirmNoEscalation: throws 403 on `resource` `name` naming what `rules` grant beyond the user's own.
-  void confirm_no_escalation(const filters::UserInfo& user, const std::string& namespace_,
+  void confirm_no_escalation(const request::UserInfo& user, const std::string& namespace_,
                              const std::vector<PolicyRule>& rules, const std::string& resource,
                              const std::string& name) const;
 

@@ -46,7 +46,7 @@ bool rule_allows(const Attributes& attributes, const PolicyRule& rule) {
          (rule.resource_names.empty() || contains(rule.resource_names, attributes.name));
 }
 
-bool subject_matches(const Subject& subject, const filters::UserInfo& user, const std::string& namespace_) {
+bool subject_matches(const Subject& subject, const request::UserInfo& user, const std::string& namespace_) {
   if (subject.kind == "User") return subject.name == user.name;
   if (subject.kind == "Group") return contains(user.groups, subject.name);
   if (subject.kind == "ServiceAccount") {
@@ -72,7 +72,7 @@ std::string describe(const Binding& binding, const Subject& subject) {
 // of `namespace_`, until `visit(rule, binding, subject)` returns true. A binding whose role does not exist adds its
 // error to `errors`.
 template <typename Visit>
-void visit_rules_for(const PolicySnapshot& policy, const filters::UserInfo& user, const std::string& namespace_,
+void visit_rules_for(const PolicySnapshot& policy, const request::UserInfo& user, const std::string& namespace_,
                      std::vector<std::string>& errors, Visit visit) {
   auto visit_binding = [&](const Binding& binding, const std::string& binding_namespace) {
     auto subject = std::find_if(binding.subjects.begin(), binding.subjects.end(),
@@ -117,7 +117,7 @@ Result RbacAuthorizer::authorize(const Attributes& attributes) const {
   return {Decision::NoOpinion, reason + "]"};
 }
 
-RuleSet RbacAuthorizer::rules_for(const filters::UserInfo& user, const std::string& namespace_) const {
+RuleSet RbacAuthorizer::rules_for(const request::UserInfo& user, const std::string& namespace_) const {
   const std::shared_ptr<const PolicySnapshot> policy = policy_.load();
   RuleSet rules;
   visit_rules_for(*policy, user, namespace_, rules.errors, [&](const PolicyRule& rule, const Binding&, const Subject&) {

@@ -15,13 +15,13 @@ namespace kapi::authorization::rbac {
 bool rule_allows(const Attributes& attributes, const PolicyRule& rule);
 // rbac's appliesTo: whether a binding's subject is the user (`namespace_`: the binding's, for ServiceAccounts
 // named without one).
-bool subject_matches(const Subject& subject, const filters::UserInfo& user, const std::string& namespace_);
+bool subject_matches(const Subject& subject, const request::UserInfo& user, const std::string& namespace_);
 
 class RbacAuthorizer final : public Authorizer {
  public:
   RbacAuthorizer() : policy_(std::make_shared<const PolicySnapshot>()) {}
   Result authorize(const Attributes& attributes) const override;
-  RuleSet rules_for(const filters::UserInfo& user, const std::string& namespace_) const override;
+  RuleSet rules_for(const request::UserInfo& user, const std::string& namespace_) const override;
 
   // Replaces the policy; requests already deciding keep the one they read.
   void set_policy(std::shared_ptr<const PolicySnapshot> policy) { policy_.store(std::move(policy)); }

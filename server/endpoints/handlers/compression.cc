@@ -89,7 +89,7 @@ bool accepts_gzip(const http::Request& request) {
 
 std::string gzip_compress(std::string_view data) { return Deflater().compress(data); }
 
-asio::awaitable<void> write_serialized(filters::Exchange& exchange, int status, std::string content_type,
+asio::awaitable<void> write_serialized(request::Exchange& exchange, int status, std::string content_type,
                                        std::string body) {
   auto& response = *exchange.response;
   // Compressed inline: at BestSpeed zlib takes a few milliseconds per MiB, and handlers have no pool to hand

@@ -3,7 +3,7 @@
 // APIResponseCompression, on by default): a serialized object over 128 KiB goes out gzip-compressed when the
 // request's Accept-Encoding names gzip, with Content-Encoding: gzip and Vary: Accept-Encoding; smaller bodies and
 // watch streams stay as they are.
-#include "filters/filter.h"
+#include "request/exchange.h"
 
 #include <asio/awaitable.hpp>
 
@@ -43,7 +43,7 @@ class GzipStream {
 };
 
 // Writes a complete serialized response with its Content-Type, compressed when kube's rule says so.
-asio::awaitable<void> write_serialized(filters::Exchange& exchange, int status, std::string content_type,
+asio::awaitable<void> write_serialized(request::Exchange& exchange, int status, std::string content_type,
                                        std::string body);
 
 }  // namespace kapi::endpoints::handlers

@@ -10,7 +10,7 @@
 
 namespace kapi::endpoints::handlers {
 
-asio::awaitable<void> create_computed(filters::Exchange& exchange, const schema::Catalog& catalog,
+asio::awaitable<void> create_computed(request::Exchange& exchange, const schema::Catalog& catalog,
                                       const registry::Creater& creater) {
   const registry::ResourceDefinition& definition = creater.definition;
   const BodyTarget target{exchange, catalog, definition};
@@ -18,14 +18,14 @@ asio::awaitable<void> create_computed(filters::Exchange& exchange, const schema:
   conform_decoded(target, body);
   body.object["apiVersion"] = definition.group_version();
   body.object["kind"] = definition.kind;
-  registry::CreateRequest request{exchange.context.user.value_or(filters::UserInfo{}),
+  registry::CreateRequest request{exchange.context.user.value_or(request::UserInfo{}),
                                   exchange.context.request_info ? exchange.context.request_info->namespace_ : "",
                                   std::move(body.object)};
   boost::json::object answer = co_await creater.create(std::move(request));
   co_await write_made_object(exchange, catalog, definition, 201, std::move(answer));
 }
 
-asio::awaitable<void> write_made_object(filters::Exchange& exchange, const schema::Catalog& catalog,
+asio::awaitable<void> write_made_object(request::Exchange& exchange, const schema::Catalog& catalog,
                                         const registry::ResourceDefinition& kind, int status,
                                         boost::json::object object) {
   object["apiVersion"] = kind.group_version();

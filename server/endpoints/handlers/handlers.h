@@ -2,7 +2,7 @@
 // The REST handlers, one per verb (k8s.io/apiserver/pkg/endpoints/handlers): each decodes its request, calls the
 // resource's registry Store and writes the answer in the negotiated representation. Errors are thrown as
 // apierrors::ApiError; the installer turns them into Status responses.
-#include "filters/filter.h"
+#include "request/exchange.h"
 #include "server/apierrors/errors.h"
 #include "server/lifecycle.h"
 #include "server/registry/creater.h"
@@ -17,7 +17,7 @@ namespace kapi::endpoints::handlers {
 // What decoding a request body needs: the exchange (its request, and its warnings under fieldValidation=Warn), the
 // type schemas and the resource whose kind the body holds.
 struct BodyTarget {
-  filters::Exchange& exchange;
+  request::Exchange& exchange;
   const schema::Catalog& catalog;
   const registry::ResourceDefinition& definition;
   const registry::Strategy* strategy = nullptr;  // for kinds the catalog lacks, which conform their own bodies
@@ -27,9 +27,9 @@ struct BodyTarget {
 
 // What every handler works on: the request, the resource's store and what the request info says.
 struct Scope {
-  filters::Exchange& exchange;
+  request::Exchange& exchange;
   registry::Store& store;
-  const filters::RequestInfo& info;
+  const request::RequestInfo& info;
   server::Lifecycle& lifecycle;
   const schema::Catalog& catalog;  // the type schemas request bodies are decoded against
   const schema::PatchSchemas& patch_schemas;
@@ -50,11 +50,11 @@ asio::awaitable<void> remove_collection(Scope scope);
 // POST to a subresource of another kind (pods/binding, pods/eviction).
 asio::awaitable<void> create_subresource(Scope scope, const registry::CreateSubresource& subresource);
 // POST to a resource that computes its answer (a SubjectAccessReview, ...).
-asio::awaitable<void> create_computed(filters::Exchange& exchange, const schema::Catalog& catalog,
+asio::awaitable<void> create_computed(request::Exchange& exchange, const schema::Catalog& catalog,
                                       const registry::Creater& creater);
 // An object made for the answer, not read from storage (a review, a TokenRequest), as `kind` in the encoding
 // Accept prefers; its JSON written as Go writes the type.
-asio::awaitable<void> write_made_object(filters::Exchange& exchange, const schema::Catalog& catalog,
+asio::awaitable<void> write_made_object(request::Exchange& exchange, const schema::Catalog& catalog,
                                         const registry::ResourceDefinition& kind, int status,
                                         boost::json::object object);
 

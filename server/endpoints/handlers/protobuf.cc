@@ -57,7 +57,7 @@ json::object transcode_body(const http::Request& request, const schema::Catalog&
   }
 }
 
-asio::awaitable<void> write_envelope(filters::Exchange& exchange, int status, std::string body) {
+asio::awaitable<void> write_envelope(request::Exchange& exchange, int status, std::string body) {
   std::string content_type(schema::kProtobufMediaType);
   co_await write_serialized(exchange, status, std::move(content_type), std::move(body));
 }
@@ -132,7 +132,7 @@ bool has_protobuf_form(const schema::Catalog& catalog, const registry::ResourceD
   return schema::Transcoder(catalog).message_for(definition.group_version(), definition.kind) != nullptr;
 }
 
-asio::awaitable<void> write_protobuf_value(filters::Exchange& exchange, const schema::Catalog& catalog, int status,
+asio::awaitable<void> write_protobuf_value(request::Exchange& exchange, const schema::Catalog& catalog, int status,
                                           const json::object& object) {
   co_await write_envelope(exchange, status, encode_or_fail(catalog, object));
 }
@@ -181,7 +181,7 @@ asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectLi
   co_await write_envelope(scope.exchange, 200, schema::write_envelope(envelope));
 }
 
-asio::awaitable<void> write_status(filters::Exchange& exchange, const schema::Catalog& catalog,
+asio::awaitable<void> write_status(request::Exchange& exchange, const schema::Catalog& catalog,
                                    const apierrors::Status& status) {
   bool protobuf = false;
   try {

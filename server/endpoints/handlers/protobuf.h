@@ -30,7 +30,7 @@ boost::json::object decode_delete_options(const Scope& scope);
 bool has_protobuf_form(const schema::Catalog& catalog, const registry::ResourceDefinition& definition);
 inline bool has_protobuf_form(const Scope& scope) { return has_protobuf_form(scope.catalog, scope.store.definition()); }
 // An object made for the response (its apiVersion and kind set), not read from storage, in the envelope.
-asio::awaitable<void> write_protobuf_value(filters::Exchange& exchange, const schema::Catalog& catalog, int status,
+asio::awaitable<void> write_protobuf_value(request::Exchange& exchange, const schema::Catalog& catalog, int status,
                                           const boost::json::object& object);
 
 // One object (JSON bytes from the store) or a list in the envelope, as `representation` (Object or
@@ -44,7 +44,7 @@ asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectLi
 
 // A Status (an error, or a delete's success) in the encoding Accept prefers; JSON when Accept names nothing kapi can
 // write, as kube's ErrorNegotiated falls back.
-asio::awaitable<void> write_status(filters::Exchange& exchange, const schema::Catalog& catalog,
+asio::awaitable<void> write_status(request::Exchange& exchange, const schema::Catalog& catalog,
                                    const apierrors::Status& status);
 
 // The media type of a protobuf watch stream.

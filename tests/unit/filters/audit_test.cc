@@ -3,6 +3,7 @@
 // stages after it and the handler fill them in.
 #include "filters/audit.h"
 #include "filters/authorization.h"
+#include "request/request_info_resolver.h"
 
 #include "tests/unit/support/recording_writer.h"
 
@@ -70,7 +71,7 @@ class AuditTest : public ::testing::Test {
     RequestContext context;
     context.audit_id = "8e2f1c3a-audit";
     context.user = UserInfo{"jane", "1001", {"devs", "system:authenticated"}, {}};
-    context.request_info = RequestInfoResolver().resolve_target(sent.method, sent.target)->info;
+    context.request_info = request::RequestInfoResolver().resolve_target(sent.method, sent.target)->info;
     context.long_running = sent.long_running;
     Exchange exchange{request, &writer, std::move(context)};
     run_sync(chain(exchange));

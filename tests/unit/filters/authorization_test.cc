@@ -1,6 +1,7 @@
 // The authorization stage (kube's WithAuthorization): what it asks the authorizer, that an allowed request goes on,
 // and kube's 403 Status and wording for the rest; the audit annotations it leaves for either decision.
 #include "filters/authorization.h"
+#include "request/request_info_resolver.h"
 
 #include "tests/unit/support/recording_writer.h"
 
@@ -51,7 +52,7 @@ Served serve(const std::shared_ptr<FixedAuthorizer>& authorizer, std::string met
   http::Request request = make_request(method, target);
   RequestContext context;
   context.user = UserInfo{"jane", "1001", {"devs", "system:authenticated"}, {}};
-  context.request_info = RequestInfoResolver().resolve_target(method, target)->info;
+  context.request_info = request::RequestInfoResolver().resolve_target(method, target)->info;
   Exchange exchange{request, &served.writer, std::move(context)};
   run_sync(chain(exchange));
   served.annotations = exchange.context.audit_annotations;
@@ -161,7 +162,7 @@ TEST(Authorization, AFailingAuthorizerNeverLetsTheRequestThrough) {
   RecordingWriter writer;
   RequestContext context;
   context.user = UserInfo{"jane", "", {}, {}};
-  context.request_info = RequestInfoResolver().resolve_target("GET", "/api/v1/pods")->info;
+  context.request_info = request::RequestInfoResolver().resolve_target("GET", "/api/v1/pods")->info;
   Exchange exchange{request, &writer, std::move(context)};
   EXPECT_THROW(run_sync(chain(exchange)), std::runtime_error);
   EXPECT_FALSE(reached);

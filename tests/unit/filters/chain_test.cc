@@ -195,7 +195,7 @@ TEST(MaxInFlight, RefusesPastTheLimitButServesSystemMasters) {
   MaxInFlightFilter filter(1, 1, f.metrics);
   auto request = make_request("GET", "/api/v1/pods");
   RequestContext context;
-  context.request_info = RequestInfoResolver().resolve("GET", "/api/v1/pods", request.query).info;
+  context.request_info = request::RequestInfoResolver().resolve("GET", "/api/v1/pods", request.query).info;
   context.user = UserInfo{"jane", "", {"system:authenticated"}, {}};
   std::vector<int> statuses;
   // The first request holds the only read-only slot while the others arrive.

@@ -4,6 +4,7 @@
 // exempt and long-running requests are not queued, that a full queue answers 429 with Retry-After, and that a
 // WATCH gives its seat back once its response starts.
 #include "filters/priority_and_fairness.h"
+#include "request/request_info_resolver.h"
 
 #include "base/log.h"
 #include "base/sleep.h"
@@ -151,7 +152,7 @@ class PriorityAndFairnessTest : public ::testing::Test {
     if (hold) sent->request.headers.add("X-Test-Hold", "1");
     RequestContext context;
     context.user = std::move(user);
-    context.request_info = RequestInfoResolver().resolve_target("GET", target)->info;
+    context.request_info = request::RequestInfoResolver().resolve_target("GET", target)->info;
     context.long_running = long_running;
     sent->exchange.emplace(Exchange{sent->request, &sent->writer, std::move(context)});
     sent->done = asio::co_spawn(env_->io->context(), (*env_->chain)(*sent->exchange), asio::use_future);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 namespace kapi::server::chain {
 namespace {
 
@@ -17,16 +19,16 @@ struct Served {
   std::string body;
 };
 
-filters::Handler answer(std::string who) {
-  return [who](filters::Exchange& exchange) -> asio::awaitable<void> {
+request::Handler answer(std::string who) {
+  return [who](request::Exchange& exchange) -> asio::awaitable<void> {
     co_await exchange.response->write(200, who);
   };
 }
 
-Served get(filters::Handler& handler, std::string target) {
+Served get(request::Handler& handler, std::string target) {
   auto request = make_request("GET", std::move(target));
   RecordingWriter writer;
-  filters::Exchange exchange{request, &writer, {}};
+  request::Exchange exchange{request, &writer, {}};
   run_sync(handler(exchange));
   return {writer.status(), writer.body()};
 }
@@ -84,12 +86,22 @@ TEST_F(ChainFixture, NonApiEndpointsGatherEveryServersHealthChecks) {
   EXPECT_EQ(get(handler, "/livez").status, 200);
 }
 
+TEST(BuildDate, IsRfc3339AsKubePrintsIt) {
+  EXPECT_EQ(rfc3339_build_date("Dec 10 2024", "11:33:43"), "2024-12-10T11:33:43Z");
+  EXPECT_EQ(rfc3339_build_date("Jan  1 2026", "00:00:05"), "2026-01-01T00:00:05Z");
+}
+
 TEST_F(ChainFixture, ServesVersionAndMetrics) {
   auto handler = servers.handler();
   auto version = get(handler, "/version");
   EXPECT_NE(version.body.find("\"major\":\"1\""), std::string::npos);
   EXPECT_NE(version.body.find("\"minor\":\"32\""), std::string::npos);
   EXPECT_NE(version.body.find("\"gitVersion\":\"v1.32."), std::string::npos);
+  EXPECT_TRUE(std::regex_search(version.body, std::regex(R"("buildDate":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")")))
+      << version.body;
+  auto with_slash = get(handler, "/version/");  // as the Python client's VersionApi().get_code() asks
+  EXPECT_EQ(with_slash.status, 200);
+  EXPECT_EQ(with_slash.body, version.body);
   metrics.request_total.inc({"200", "apiserver", "", "", "pods", "namespace", "", "LIST", "v1"});
   auto exposition = get(handler, "/metrics").body;
   EXPECT_NE(exposition.find("apiserver_request_total{code=\"200\",component=\"apiserver\",dry_run=\"\",group=\"\","

@@ -1,6 +1,6 @@
 #pragma once
 // In-memory ResponseWriter and a synchronous runner, for unit tests of filters and handlers.
-#include "filters/filter.h"
+#include "request/exchange.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/io_context.hpp>

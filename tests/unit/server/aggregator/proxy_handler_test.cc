@@ -206,9 +206,9 @@ class ProxyHandlerTest : public ::testing::Test {
   }
 
   asio::awaitable<void> serve_front(http::Request& request, http::ResponseWriter& response) {
-    filters::Exchange exchange{request, &response, {}};
+    request::Exchange exchange{request, &response, {}};
     if (with_user_) {
-      exchange.context.user = filters::UserInfo{
+      exchange.context.user = request::UserInfo{
           "alice", "uid-1", {"wardle-admins", "system:authenticated"}, {{"scopes.example.com/a b", {"x", "y"}}}};
     }
     Backend backend;

@@ -41,7 +41,7 @@ TEST(AuditEventTest, FullEventInGoFieldOrder) {
   event.request_uri = "/api/v1/namespaces/default/configmaps?fieldManager=kubectl";
   event.verb = "create";
   event.user = {.name = "jane", .uid = "u1", .groups = {"dev", "system:authenticated"}, .extra = {{"scopes", {"a", "b"}}}};
-  event.impersonated_user = filters::UserInfo{.name = "bob", .groups = {"system:authenticated"}};
+  event.impersonated_user = request::UserInfo{.name = "bob", .groups = {"system:authenticated"}};
   event.source_ips = {"127.0.0.1"};
   event.user_agent = "kubectl/v1.32 <test>";
   event.object_ref = ObjectReference{.resource = "configmaps", .namespace_ = "default", .name = "c", .api_version = "v1"};

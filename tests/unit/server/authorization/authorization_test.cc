@@ -31,7 +31,7 @@ TEST(AuthorizationModes, SystemMastersMayAlwaysDoEverything) {
 }
 
 TEST(AuthorizationModes, RulesAreListedAsKubesRuleResolversListThem) {
-  const filters::UserInfo jane{"jane", "", {"system:authenticated"}, {}};
+  const request::UserInfo jane{"jane", "", {"system:authenticated"}, {}};
   RuleSet allow = build_authorizer({"AlwaysAllow"})->rules_for(jane, "default");
   ASSERT_EQ(allow.resource_rules.size(), 1u);
   EXPECT_EQ(allow.resource_rules[0].verbs, std::vector<std::string>{"*"});

@@ -83,8 +83,8 @@ class EscalationCheckTest : public ::testing::Test {
     }
   }
 
-  filters::UserInfo jane_{"jane", "", {"devs", "system:authenticated"}, {}};
-  filters::UserInfo bob_{"bob", "", {"system:authenticated"}, {}};
+  request::UserInfo jane_{"jane", "", {"devs", "system:authenticated"}, {}};
+  request::UserInfo bob_{"bob", "", {"system:authenticated"}, {}};
   std::shared_ptr<RbacAuthorizer> rbac_ = std::make_shared<RbacAuthorizer>();
   EscalationCheck check_;
 };
@@ -100,7 +100,7 @@ TEST_F(EscalationCheckTest, ARoleMayGrantOnlyWhatTheWriterHolds) {
             "{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"delete\"]}");
   const json::object broad = role(R"([{"verbs":["*"],"apiGroups":["*"],"resources":["*"]}])");
   EXPECT_EQ(refusal([&] { check_.check_role(jane_, broad, &broad); }), "") << "rules unchanged on update";
-  filters::UserInfo admin{"root", "", {"system:masters"}, {}};
+  request::UserInfo admin{"root", "", {"system:masters"}, {}};
   EXPECT_EQ(refusal([&] { check_.check_role(admin, broad, nullptr); }), "");
 }
 

@@ -58,7 +58,7 @@ TEST(RbacRuleAllows, MatchesAsKubesHelpers) {
 }
 
 TEST(RbacSubjects, UsersGroupsAndServiceAccounts) {
-  filters::UserInfo account{"system:serviceaccount:team:builder", "", {"system:serviceaccounts"}, {}};
+  request::UserInfo account{"system:serviceaccount:team:builder", "", {"system:serviceaccounts"}, {}};
   EXPECT_TRUE(subject_matches({"ServiceAccount", "builder", "team"}, account, ""));
   EXPECT_TRUE(subject_matches({"ServiceAccount", "builder", ""}, account, "team")) << "the binding's namespace";
   EXPECT_FALSE(subject_matches({"ServiceAccount", "builder", ""}, account, "")) << "no namespace to assume";
@@ -108,7 +108,7 @@ TEST_F(RbacAuthorizerTest, AnAllowNamesTheBindingThatGrantsIt) {
 }
 
 TEST_F(RbacAuthorizerTest, RulesForListClusterWideThenNamespaceRules) {
-  const filters::UserInfo jane{"jane", "", {"devs", "system:authenticated"}, {}};
+  const request::UserInfo jane{"jane", "", {"devs", "system:authenticated"}, {}};
   RuleSet team = authorizer_.rules_for(jane, "team");
   EXPECT_FALSE(team.incomplete);
   EXPECT_TRUE(team.errors.empty());

@@ -8,9 +8,9 @@ namespace {
 
 FlowSchema schema(std::string_view json) { return flow_schema_from_json(boost::json::parse(json).as_object()); }
 
-filters::RequestInfo resource_request(std::string verb, std::string group, std::string resource,
+request::RequestInfo resource_request(std::string verb, std::string group, std::string resource,
                                       std::string namespace_ = "", std::string subresource = "") {
-  filters::RequestInfo info;
+  request::RequestInfo info;
   info.is_resource_request = true;
   info.verb = std::move(verb);
   info.api_group = std::move(group);
@@ -20,14 +20,14 @@ filters::RequestInfo resource_request(std::string verb, std::string group, std::
   return info;
 }
 
-filters::RequestInfo non_resource_request(std::string verb, std::string path) {
-  filters::RequestInfo info;
+request::RequestInfo non_resource_request(std::string verb, std::string path) {
+  request::RequestInfo info;
   info.verb = std::move(verb);
   info.path = std::move(path);
   return info;
 }
 
-filters::UserInfo user(std::string name, std::vector<std::string> groups = {"system:authenticated"}) {
+request::UserInfo user(std::string name, std::vector<std::string> groups = {"system:authenticated"}) {
   return {std::move(name), "", std::move(groups), {}};
 }
 

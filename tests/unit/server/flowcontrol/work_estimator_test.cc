@@ -5,8 +5,8 @@
 namespace kapi::flowcontrol {
 namespace {
 
-filters::RequestInfo request(std::string verb, std::string resource = "configmaps") {
-  filters::RequestInfo info;
+request::RequestInfo request(std::string verb, std::string resource = "configmaps") {
+  request::RequestInfo info;
   info.is_resource_request = true;
   info.verb = std::move(verb);
   info.resource = std::move(resource);
@@ -15,7 +15,7 @@ filters::RequestInfo request(std::string verb, std::string resource = "configmap
 
 class WorkEstimatorTest : public ::testing::Test {
  protected:
-  WorkEstimate estimate(const filters::RequestInfo& info, std::string_view query, int max_seats = 100) {
+  WorkEstimate estimate(const request::RequestInfo& info, std::string_view query, int max_seats = 100) {
     return estimator_.estimate(info, http::QueryParams::parse(query), max_seats);
   }
 
@@ -62,7 +62,7 @@ TEST_F(WorkEstimatorTest, SeatsAreBoundedByTheLevel) {
 TEST_F(WorkEstimatorTest, UnknownResourcesAndOtherVerbsTakeOneSeat) {
   EXPECT_EQ(estimate(request("list", "widgets"), "").initial_seats, 1);
   EXPECT_EQ(estimate(request("get"), "").initial_seats, 1);
-  filters::RequestInfo version;
+  request::RequestInfo version;
   version.verb = "get";
   version.path = "/version";
   EXPECT_EQ(estimate(version, "").initial_seats, 1);

@@ -2,6 +2,7 @@
 // registry/generic/registry/store_test.go tests genericregistry.Store: generated names (and the retry when one is
 // taken), finalizers and graceful deletion, preconditions, create-on-update, dry-run of every write and
 // deletecollection.
+#include "base/go_time.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/predicate.h"
@@ -41,7 +42,7 @@ class WidgetStrategy final : public Strategy {
     if (period == 0 || !meta_string(current, "deletionTimestamp").empty()) return std::nullopt;
     json::object marked = current;
     json::object& meta = metadata_of(marked);
-    meta["deletionTimestamp"] = rfc3339(std::chrono::duration_cast<std::chrono::seconds>(
+    meta["deletionTimestamp"] = base::format_rfc3339(std::chrono::duration_cast<std::chrono::seconds>(
                                             std::chrono::system_clock::now().time_since_epoch()).count() + period);
     meta["deletionGracePeriodSeconds"] = period;
     return marked;

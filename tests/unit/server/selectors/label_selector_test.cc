@@ -1,4 +1,5 @@
 #include "server/selectors/label_selector.h"
+#include "server/validation/names.h"
 
 #include <gtest/gtest.h>
 
@@ -207,30 +208,30 @@ TEST(LabelSelectorErrors, ErrorIsAnInvalidArgument) {
 }
 
 TEST(LabelSelectorValidation, Keys) {
-  EXPECT_TRUE(label_key_errors("app").empty());
-  EXPECT_TRUE(label_key_errors("app.kubernetes.io/name").empty());
-  EXPECT_TRUE(label_key_errors("A_b-c.D").empty());
-  EXPECT_TRUE(label_key_errors(std::string(253, 'a') + "/" + std::string(63, 'b')).empty());
-  EXPECT_EQ(label_key_errors(std::string(254, 'a') + "/b"),
+  EXPECT_TRUE(validation::is_qualified_name("app").empty());
+  EXPECT_TRUE(validation::is_qualified_name("app.kubernetes.io/name").empty());
+  EXPECT_TRUE(validation::is_qualified_name("A_b-c.D").empty());
+  EXPECT_TRUE(validation::is_qualified_name(std::string(253, 'a') + "/" + std::string(63, 'b')).empty());
+  EXPECT_EQ(validation::is_qualified_name(std::string(254, 'a') + "/b"),
             std::vector<std::string>{"prefix part must be no more than 253 characters"});
-  EXPECT_EQ(label_key_errors("Example.com/b"), std::vector<std::string>{"prefix part " + kSubdomainRule});
-  EXPECT_EQ(label_key_errors("a..b/c"), std::vector<std::string>{"prefix part " + kSubdomainRule});
-  EXPECT_EQ(label_key_errors("-a"), std::vector<std::string>{"name part " + kNameRule});
-  EXPECT_EQ(label_key_errors("a-"), std::vector<std::string>{"name part " + kNameRule});
-  EXPECT_EQ(label_key_errors(""), (std::vector<std::string>{"name part must be non-empty", "name part " + kNameRule}));
-  EXPECT_EQ(label_key_errors(std::string(64, 'a') + "_"),
+  EXPECT_EQ(validation::is_qualified_name("Example.com/b"), std::vector<std::string>{"prefix part " + kSubdomainRule});
+  EXPECT_EQ(validation::is_qualified_name("a..b/c"), std::vector<std::string>{"prefix part " + kSubdomainRule});
+  EXPECT_EQ(validation::is_qualified_name("-a"), std::vector<std::string>{"name part " + kNameRule});
+  EXPECT_EQ(validation::is_qualified_name("a-"), std::vector<std::string>{"name part " + kNameRule});
+  EXPECT_EQ(validation::is_qualified_name(""), (std::vector<std::string>{"name part must be non-empty", "name part " + kNameRule}));
+  EXPECT_EQ(validation::is_qualified_name(std::string(64, 'a') + "_"),
             (std::vector<std::string>{"name part must be no more than 63 characters", "name part " + kNameRule}));
 }
 
 TEST(LabelSelectorValidation, Values) {
-  EXPECT_TRUE(label_value_errors("").empty());
-  EXPECT_TRUE(label_value_errors("a").empty());
-  EXPECT_TRUE(label_value_errors("1.2_3-x").empty());
-  EXPECT_TRUE(label_value_errors(std::string(63, 'v')).empty());
-  EXPECT_EQ(label_value_errors(std::string(64, 'v')),
+  EXPECT_TRUE(validation::is_valid_label_value("").empty());
+  EXPECT_TRUE(validation::is_valid_label_value("a").empty());
+  EXPECT_TRUE(validation::is_valid_label_value("1.2_3-x").empty());
+  EXPECT_TRUE(validation::is_valid_label_value(std::string(63, 'v')).empty());
+  EXPECT_EQ(validation::is_valid_label_value(std::string(64, 'v')),
             std::vector<std::string>{"must be no more than 63 characters"});
-  EXPECT_EQ(label_value_errors("a/b"), std::vector<std::string>{kValueRule});
-  EXPECT_EQ(label_value_errors("_a"), std::vector<std::string>{kValueRule});
+  EXPECT_EQ(validation::is_valid_label_value("a/b"), std::vector<std::string>{kValueRule});
+  EXPECT_EQ(validation::is_valid_label_value("_a"), std::vector<std::string>{kValueRule});
 }
 
 TEST(LabelSelectorMatch, GoSelectorMatches) {

@@ -1,12 +1,12 @@
-#include "filters/request_info_resolver.h"
+#include "request/request_info_resolver.h"
 
 #include <algorithm>
 #include <array>
 #include <span>
 
-#include "filters/list_options_probe.h"
+#include "request/list_options_probe.h"
 
-namespace kapi::filters {
+namespace kapi::request {
 namespace {
 
 // Path segments that are verbs rather than resources ("/api/v1/watch/pods"), a legacy form.
@@ -141,4 +141,4 @@ std::optional<RequestInfoResult> RequestInfoResolver::resolve_target(std::string
   return resolve(method, *path, query);
 }
 
-}  // namespace kapi::filters
+}  // namespace kapi::request

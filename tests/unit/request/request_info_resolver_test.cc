@@ -1,4 +1,4 @@
-#include "filters/request_info_resolver.h"
+#include "request/request_info_resolver.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::filters {
+namespace kapi::request {
 namespace {
 
 RequestInfoResult resolve(std::string_view method, std::string_view target, const RequestInfoResolver& resolver = {}) {
@@ -379,4 +379,4 @@ TEST(RequestInfoResolver, ResolveTakesPathAndParsedQuery) {
 }
 
 }  // namespace
-}  // namespace kapi::filters
+}  // namespace kapi::request

@@ -13,7 +13,7 @@
 
 #include "server/http/query.h"
 
-namespace kapi::filters {
+namespace kapi::request {
 
 struct RequestInfo {
   // Whether the request is for an API resource or subresource (as opposed to /healthz, /apis, /api/v1 ...).
@@ -76,4 +76,4 @@ class RequestInfoResolver {
   Options options_;
 };
 
-}  // namespace kapi::filters
+}  // namespace kapi::request

@@ -3,7 +3,7 @@
 // the removal of objects the bootstrap no longer has, and whole passes over real stores (embedded storage).
 #include "server/apis/resource_storage.h"
 #include "server/flowcontrol/bootstrap_configuration.h"
-#include "server/flowcontrol/config_producer.h"
+#include "server/apis/flowcontrol/config_producer.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
 #include "storage/embedded/store.h"
@@ -16,8 +16,10 @@
 
 #include <map>
 
-namespace kapi::flowcontrol {
+namespace kapi::apis::apf {
 namespace {
+
+using namespace ::kapi::flowcontrol;  // the bootstrap configuration the producer keeps
 
 namespace json = boost::json;
 
@@ -308,4 +310,4 @@ TEST_F(ConfigProducerStoreTest, PassesCreateRestoreKeepAndRemove) {
 }
 
 }  // namespace
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::apis::apf

@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/unit/pki/pki_test_support.h"
+#include "tests/unit/server/pki/pki_test_support.h"
 
 namespace kapi::pki {
 namespace {

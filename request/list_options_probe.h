@@ -12,7 +12,7 @@
 
 #include "server/http/query.h"
 
-namespace kapi::filters {
+namespace kapi::request {
 
 struct ListOptionsProbe {
   // The parameter codec accepted the query (selectors parse, limit/timeoutSeconds are integers).
@@ -31,4 +31,4 @@ bool parses_as_int64(std::string_view text);
 // runtime.Convert_Slice_string_To_bool on a present value: only "0" and "false" (Unicode case-folded) are false.
 bool query_value_is_true(std::string_view value);
 
-}  // namespace kapi::filters
+}  // namespace kapi::request

@@ -28,7 +28,7 @@ namespace kapi::base {
 class Logger;
 }
 
-namespace kapi::flowcontrol {
+namespace kapi::apis::apf {
 
 // kube's two ensure strategies: a mandatory object's spec is always restored, a suggested one's only while it
 // is auto-updated.
@@ -62,4 +62,4 @@ asio::awaitable<void> ensure_configuration(ConfigStores stores, base::Logger* lo
 asio::awaitable<void> run_config_producer(ConfigStores stores, std::shared_ptr<const std::atomic<bool>> stopping,
                                           base::Logger& logger, std::function<void()> produced);
 
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::apis::apf

@@ -1,10 +1,10 @@
-#include "filters/list_options_probe.h"
+#include "request/list_options_probe.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace kapi::filters {
+namespace kapi::request {
 namespace {
 
 // The probe decodes a query with the one label and field selector parser (server/selectors); these are the query
@@ -115,4 +115,4 @@ TEST(ProbeListOptions, DecodesLikeTheParameterCodec) {
 }
 
 }  // namespace
-}  // namespace kapi::filters
+}  // namespace kapi::request

@@ -1,4 +1,4 @@
-#include "filters/list_options_probe.h"
+#include "request/list_options_probe.h"
 
 #include "server/selectors/field_selector.h"
 #include "server/selectors/label_selector.h"
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace kapi::filters {
+namespace kapi::request {
 namespace {
 
 // For comparisons with ASCII words this equals Go's strings.ToLower: no non-ASCII rune lowers into them.
@@ -91,4 +91,4 @@ ListOptionsProbe probe_list_options(const http::QueryParams& query) {
   return probe;
 }
 
-}  // namespace kapi::filters
+}  // namespace kapi::request

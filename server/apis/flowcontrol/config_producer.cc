@@ -1,4 +1,4 @@
-#include "server/flowcontrol/config_producer.h"
+#include "server/apis/flowcontrol/config_producer.h"
 
 #include "base/log.h"
 #include "base/sleep.h"
@@ -12,8 +12,14 @@
 #include <chrono>
 #include <string>
 
-namespace kapi::flowcontrol {
+namespace kapi::apis::apf {
 namespace {
+
+using ::kapi::flowcontrol::kAutoUpdateAnnotation;
+using ::kapi::flowcontrol::mandatory_flow_schemas;
+using ::kapi::flowcontrol::mandatory_priority_levels;
+using ::kapi::flowcontrol::suggested_flow_schemas;
+using ::kapi::flowcontrol::suggested_priority_levels;
 
 namespace json = boost::json;
 
@@ -210,12 +216,12 @@ std::vector<json::object> joined(std::vector<json::object> first, const std::vec
 
 std::optional<json::object> revise_flow_schema(const json::object& current, const json::object& bootstrap,
                                                EnsureStrategy strategy) {
-  return revise(current, bootstrap, strategy, apis::apf::flow_schema_spec_equalish);
+  return revise(current, bootstrap, strategy, flow_schema_spec_equalish);
 }
 
 std::optional<json::object> revise_priority_level(const json::object& current, const json::object& bootstrap,
                                                   EnsureStrategy strategy) {
-  return revise(current, bootstrap, strategy, apis::apf::priority_level_spec_equalish);
+  return revise(current, bootstrap, strategy, priority_level_spec_equalish);
 }
 
 bool is_unwanted(const json::object& object, const std::vector<json::object>& bootstrap) {
@@ -292,4 +298,4 @@ asio::awaitable<void> run_config_producer(ConfigStores stores, std::shared_ptr<c
   }
 }
 
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::apis::apf

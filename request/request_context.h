@@ -1,7 +1,7 @@
 #pragma once
 // What the filter chain learns about a request as it passes through, for the stages and handlers after it:
 // the role of the values k8s.io/apiserver/pkg/endpoints/request keeps in a Go context.
-#include "filters/request_info_resolver.h"
+#include "request/request_info_resolver.h"
 
 #include <chrono>
 #include <map>
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::filters {
+namespace kapi::request {
 
 struct UserInfo {
   std::string name;
@@ -38,4 +38,4 @@ struct RequestContext {
   std::chrono::steady_clock::time_point stage_entered{};
 };
 
-}  // namespace kapi::filters
+}  // namespace kapi::request
