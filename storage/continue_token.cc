@@ -1,5 +1,8 @@
 #include "storage/continue_token.h"
 
+#include "base/base64.h"
+#include "base/go_json_string.h"
+
 #include <simdjson.h>
 
 #include <array>
@@ -11,131 +14,9 @@ namespace {
 
 constexpr std::string_view kTokenVersion = "meta.k8s.io/v1";
 constexpr std::string_view kInvalid = "continue key is not valid";
-constexpr std::string_view kUrlAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 [[noreturn]] void invalid(std::string_view detail) {
   throw InvalidContinueToken(std::string(kInvalid) + ": " + std::string(detail));
-}
-
-// Go's base64.RawURLEncoding.EncodeToString.
-std::string base64_url_encode(std::string_view in) {
-  std::string out;
-  out.reserve((in.size() * 4 + 2) / 3);
-  std::size_t i = 0;
-  for (; i + 3 <= in.size(); i += 3) {
-    const std::uint32_t v = (std::uint8_t(in[i]) << 16) | (std::uint8_t(in[i + 1]) << 8) | std::uint8_t(in[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out += kUrlAlphabet[(v >> shift) & 0x3f];
-  }
-  const std::size_t rest = in.size() - i;
-  if (rest > 0) {
-    std::uint32_t v = std::uint8_t(in[i]) << 16;
-    if (rest == 2) v |= std::uint8_t(in[i + 1]) << 8;
-    out += kUrlAlphabet[(v >> 18) & 0x3f];
-    out += kUrlAlphabet[(v >> 12) & 0x3f];
-    if (rest == 2) out += kUrlAlphabet[(v >> 6) & 0x3f];
-  }
-  return out;
-}
-
-// Go's base64.RawURLEncoding.DecodeString, including its leniencies (CR/LF skipped, trailing bits ignored) and
-// its error text, which kube passes through to the client.
-std::string base64_url_decode(std::string_view in) {
-  std::array<std::int8_t, 256> value{};
-  value.fill(-1);
-  for (std::size_t i = 0; i < kUrlAlphabet.size(); ++i) value[std::uint8_t(kUrlAlphabet[i])] = std::int8_t(i);
-
-  std::string out;
-  out.reserve(in.size() * 3 / 4);
-  std::uint32_t bits = 0;
-  int quantum = 0;  // sextets read in the current 4-character quantum
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const char c = in[i];
-    if (c == '\r' || c == '\n') continue;
-    const int v = value[std::uint8_t(c)];
-    if (v < 0) invalid("illegal base64 data at input byte " + std::to_string(i));
-    bits = (bits << 6) | std::uint32_t(v);
-    if (++quantum == 4) {
-      out += char((bits >> 16) & 0xff);
-      out += char((bits >> 8) & 0xff);
-      out += char(bits & 0xff);
-      bits = 0;
-      quantum = 0;
-    }
-  }
-  if (quantum == 1) invalid("illegal base64 data at input byte " + std::to_string(in.size() - 1));
-  if (quantum == 2) out += char((bits >> 4) & 0xff);
-  if (quantum == 3) {
-    out += char((bits >> 10) & 0xff);
-    out += char((bits >> 2) & 0xff);
-  }
-  return out;
-}
-
-// Decodes one UTF-8 sequence the way Go's utf8.DecodeRuneInString does; nullopt for an invalid one.
-std::optional<std::pair<char32_t, std::size_t>> decode_utf8(std::string_view s, std::size_t at) {
-  const auto b0 = std::uint8_t(s[at]);
-  std::size_t len = 0;
-  char32_t rune = 0;
-  char32_t min = 0;
-  if (b0 >= 0xc2 && b0 <= 0xdf) {
-    len = 2, rune = b0 & 0x1f, min = 0x80;
-  } else if (b0 >= 0xe0 && b0 <= 0xef) {
-    len = 3, rune = b0 & 0x0f, min = 0x800;
-  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-    len = 4, rune = b0 & 0x07, min = 0x10000;
-  } else {
-    return std::nullopt;
-  }
-  if (at + len > s.size()) return std::nullopt;
-  for (std::size_t k = 1; k < len; ++k) {
-    const auto b = std::uint8_t(s[at + k]);
-    if ((b & 0xc0) != 0x80) return std::nullopt;
-    rune = (rune << 6) | (b & 0x3f);
-  }
-  if (rune < min || rune > 0x10ffff || (rune >= 0xd800 && rune <= 0xdfff)) return std::nullopt;
-  return std::pair{rune, len};
-}
-
-// A JSON string literal exactly as Go's encoding/json writes it (HTML-safe escaping, invalid UTF-8 as U+FFFD).
-void append_go_json_string(std::string& out, std::string_view s) {
-  constexpr std::string_view hex = "0123456789abcdef";
-  out += '"';
-  for (std::size_t i = 0; i < s.size();) {
-    const auto b = std::uint8_t(s[i]);
-    if (b < 0x80) {
-      switch (b) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-          if (b < 0x20 || b == '<' || b == '>' || b == '&') {
-            out += "\\u00";
-            out += hex[b >> 4];
-            out += hex[b & 0xf];
-          } else {
-            out += char(b);
-          }
-      }
-      ++i;
-      continue;
-    }
-    const auto rune = decode_utf8(s, i);
-    if (!rune) {
-      out += "\\ufffd";
-      ++i;
-    } else if (rune->first == 0x2028 || rune->first == 0x2029) {
-      out += rune->first == 0x2028 ? "\\u2028" : "\\u2029";
-      i += rune->second;
-    } else {
-      out.append(s.substr(i, rune->second));
-      i += rune->second;
-    }
-  }
-  out += '"';
 }
 
 bool equal_fold_ascii(std::string_view a, std::string_view b) {
@@ -247,13 +128,16 @@ std::string encode_continue(std::string_view key, std::string_view key_prefix, R
   json += "\",\"rv\":";
   json += std::to_string(revision);
   json += ",\"start\":";
-  append_go_json_string(json, key.substr(key_prefix.size()));
+  base::append_go_json_string(json, key.substr(key_prefix.size()));
   json += '}';
-  return base64_url_encode(json);
+  return base::base64_encode(json, base::Base64::kRawUrl);
 }
 
 ContinuePosition decode_continue(std::string_view token, std::string_view key_prefix) {
-  const DecodedToken decoded = parse_token_json(base64_url_decode(token));
+  // Go's RawURLEncoding decoding error passes through to the client as kube passes it.
+  base::Base64Decoded bytes = base::base64_decode_with_error(token, base::Base64::kRawUrl);
+  if (bytes.corrupt_at) invalid(bytes.error());
+  const DecodedToken decoded = parse_token_json(bytes.bytes);
   if (decoded.version != kTokenVersion) {
     throw InvalidContinueToken(std::string(kInvalid) + ": server does not recognize this encoded version " +
                                decoded.version);

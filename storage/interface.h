@@ -126,10 +126,19 @@ struct WatchOptions {
 
 // A running watch. next() yields events in revision order; std::nullopt once the watch has ended
 // (stopped, or the backend closed it). Destroying the stream stops the watch.
+// Shared forms of objects and events (storage/shared_object.h), for the reads that hand them out uncopied.
+struct CachedObject;
+using ObjectRef = std::shared_ptr<const CachedObject>;
+struct SharedListResult;
+struct SharedWatchEvent;
+
 class WatchStream {
  public:
   virtual ~WatchStream() = default;
   virtual asio::awaitable<std::optional<WatchEvent>> next() = 0;
+  // next() as a shared event: a watch cache's own, whose encodings every watcher of the change shares; by default
+  // next()'s event, wrapped.
+  virtual asio::awaitable<std::optional<SharedWatchEvent>> next_shared();
   virtual void stop() = 0;
 };
 
@@ -152,6 +161,11 @@ class Interface {
   virtual asio::awaitable<std::optional<KeyValue>> get(std::string key, GetOptions options) = 0;
 
   virtual asio::awaitable<ListResult> list(std::string key_prefix, ListOptions options) = 0;
+
+  // get() and list() handing out shared objects: a watch cache's own, with the encodings other readers made of
+  // them; by default get()'s and list()'s results, wrapped.
+  virtual asio::awaitable<std::optional<ObjectRef>> get_shared(std::string key, GetOptions options);
+  virtual asio::awaitable<SharedListResult> list_shared(std::string key_prefix, ListOptions options);
 
   // Read-modify-write with optimistic retry, like storage.Interface.GuaranteedUpdate. KeyNotFound when absent
   // and !ignore_not_found.

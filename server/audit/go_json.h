@@ -1,6 +1,8 @@
 #pragma once
 // JSON text as Go's encoding/json writes it, which kube-apiserver's audit log is: compact, strings escaped with
 // HTML escaping on, floats in Go's shortest form ('f' below 1e21 and from 1e-6, else 'e' with "e-7" exponents).
+#include "base/go_json_string.h"
+
 #include <boost/json/value.hpp>
 
 #include <optional>
@@ -9,7 +11,7 @@
 
 namespace kapi::audit {
 
-void append_go_json_string(std::string& out, std::string_view text);
+using base::append_go_json_string;
 void append_go_json(std::string& out, const boost::json::value& value);
 
 // A JSON document re-written compactly (json.Compact of a RawMessage); std::nullopt when `text` is not JSON.

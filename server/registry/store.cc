@@ -3,7 +3,6 @@
 #include "server/registry/object_meta.h"
 #include "server/registry/storage_errors.h"
 #include "server/validation/object_meta.h"
-#include "storage/cacher/cacher.h"
 
 #include <boost/json.hpp>
 
@@ -32,14 +31,14 @@ bool spec_changed(const json::object& object, const json::object& old, bool stat
   return without_meta_and_status(object) != without_meta_and_status(old);
 }
 
-ReadObject read_object(const storage::cacher::ObjectRef& object) {
+ReadObject read_object(const storage::ObjectRef& object) {
   return {with_resource_version(object->value, object->mod_revision),
-          std::shared_ptr<const storage::cacher::EncodingCache>(object, &object->encodings)};
+          std::shared_ptr<const storage::EncodingCache>(object, &object->encodings)};
 }
 
 }  // namespace
 
-ObjectList to_object_list(const storage::cacher::SharedListResult& shared) {
+ObjectList to_object_list(const storage::SharedListResult& shared) {
   ObjectList list;
   list.items.reserve(shared.items.size());
   for (const auto& item : shared.items) list.items.push_back(read_object(item));
@@ -75,7 +74,7 @@ void check_delete_preconditions(const ResourceDefinition& definition, const json
 Store::Store(ResourceDefinition definition, std::shared_ptr<const Strategy> strategy, storage::Interface& storage,
              std::string key_root)
     : definition_(std::move(definition)), strategy_(std::move(strategy)), storage_(storage),
-      cacher_(dynamic_cast<storage::cacher::Cacher*>(&storage)), key_root_(std::move(key_root)) {
+      key_root_(std::move(key_root)) {
   if (definition_.storage_resource.empty()) definition_.storage_resource = definition_.resource;
 }
 
@@ -197,18 +196,14 @@ asio::awaitable<ReadObject> Store::get(std::string namespace_, std::string name,
   try {
     storage::GetOptions options{.resource_version = std::move(resource_version)};
     std::string object_key = key(namespace_, name);
-    if (cacher_) {
-      std::optional<storage::cacher::ObjectRef> shared = co_await cacher_->get_shared(std::move(object_key), options);
-      co_return read_object(*shared);
-    }
-    std::optional<storage::KeyValue> found = co_await storage_.get(std::move(object_key), options);
-    co_return read_object(storage::cacher::share(std::move(*found)));
+    std::optional<storage::ObjectRef> shared = co_await storage_.get_shared(std::move(object_key), options);
+    co_return read_object(*shared);
   } catch (const storage::StorageError& error) {
     rethrow(error, name, "get");
   }
 }
 
-asio::awaitable<storage::cacher::SharedListResult> Store::list_shared(std::string namespace_, ListRequest request) {
+asio::awaitable<storage::SharedListResult> Store::list_shared(std::string namespace_, ListRequest request) {
   storage::ListOptions options;
   options.resource_version = std::move(request.resource_version);
   options.resource_version_match = request.resource_version_match;
@@ -217,17 +212,7 @@ asio::awaitable<storage::cacher::SharedListResult> Store::list_shared(std::strin
   options.predicate = std::move(request.predicate);
   try {
     std::string list_prefix = prefix(namespace_);
-    storage::cacher::SharedListResult result;
-    if (cacher_) {
-      result = co_await cacher_->list_shared(std::move(list_prefix), std::move(options));
-    } else {
-      storage::ListResult copied = co_await storage_.list(std::move(list_prefix), std::move(options));
-      for (storage::KeyValue& item : copied.items) result.items.push_back(storage::cacher::share(std::move(item)));
-      result.revision = copied.revision;
-      result.continue_token = std::move(copied.continue_token);
-      result.remaining_item_count = copied.remaining_item_count;
-    }
-    co_return result;
+    co_return co_await storage_.list_shared(std::move(list_prefix), std::move(options));
   } catch (const storage::StorageError& error) {
     if (error.code() == storage::ErrorCode::Expired && !error.continue_token().empty()) {
       apierrors::Status status = apierrors::resource_expired(
@@ -244,7 +229,7 @@ asio::awaitable<storage::cacher::SharedListResult> Store::list_shared(std::strin
 }
 
 asio::awaitable<ObjectList> Store::list(std::string namespace_, ListRequest request) {
-  storage::cacher::SharedListResult shared = co_await list_shared(std::move(namespace_), std::move(request));
+  storage::SharedListResult shared = co_await list_shared(std::move(namespace_), std::move(request));
   co_return to_object_list(shared);
 }
 

@@ -6,7 +6,7 @@
 // Errors are thrown as apierrors::ApiError with kube-apiserver's Status.
 #include "server/registry/resource.h"
 #include "server/registry/strategy.h"
-#include "storage/cacher/cached_event.h"
+#include "storage/shared_object.h"
 #include "storage/interface.h"
 
 #include <asio/awaitable.hpp>
@@ -16,10 +16,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-
-namespace kapi::storage::cacher {
-class Cacher;
-}
 
 namespace kapi::registry {
 
@@ -52,11 +48,11 @@ struct ListRequest {
 };
 
 // An object as reads return it: its JSON with metadata.resourceVersion set and the encodings of that object version
-// in other formats (storage/cacher/cached_event.h): shared with the watch cache when the cache served the read, so
+// in other formats (storage/shared_object.h): shared with the watch cache when the cache served the read, so
 // each format of an object version is encoded once however many clients read it. Null for objects no read shares.
 struct ReadObject {
   std::string json;
-  std::shared_ptr<const storage::cacher::EncodingCache> encodings;
+  std::shared_ptr<const storage::EncodingCache> encodings;
 };
 
 struct ObjectList {
@@ -67,7 +63,7 @@ struct ObjectList {
 };
 
 // The list's objects as reads return them (each JSON copied, with its resourceVersion set).
-ObjectList to_object_list(const storage::cacher::SharedListResult& shared);
+ObjectList to_object_list(const storage::SharedListResult& shared);
 
 struct DeleteResult {
   std::string object;  // the deleted object (or, with finalizers, the object marked for deletion)
@@ -97,7 +93,7 @@ class Store {
   asio::awaitable<ObjectList> list(std::string namespace_, ListRequest request);
   // The same list as the stored objects themselves (shared with the watch cache when it served the list): a
   // reader that encodes them one at a time (a streamed LIST response) never holds a copy of them all.
-  asio::awaitable<storage::cacher::SharedListResult> list_shared(std::string namespace_, ListRequest request);
+  asio::awaitable<storage::SharedListResult> list_shared(std::string namespace_, ListRequest request);
   // PUT (and PATCH through `update`): returns the stored object and whether it was created.
   asio::awaitable<std::pair<std::string, bool>> update(std::string namespace_, std::string name,
                                                        UpdateFunction update, WriteOptions options);
@@ -132,7 +128,6 @@ class Store {
   ResourceDefinition definition_;
   std::shared_ptr<const Strategy> strategy_;
   storage::Interface& storage_;
-  storage::cacher::Cacher* const cacher_;  // storage_ when it is a Cacher: reads then share the cache's objects
   std::string key_root_;
   NamespaceCheck namespace_check_;
 };

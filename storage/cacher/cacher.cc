@@ -120,11 +120,7 @@ asio::awaitable<std::optional<ObjectRef>> Cacher::get_shared(std::string key, Ge
       }
     }
   }
-  if (!snapshot) {
-    std::optional<KeyValue> found = co_await backend_.get(std::move(key), std::move(options));
-    if (!found) co_return std::nullopt;
-    co_return share(std::move(*found));
-  }
+  if (!snapshot) co_return co_await backend_.get_shared(std::move(key), std::move(options));
   if (snapshot->items.empty()) {
     if (options.ignore_not_found) co_return std::nullopt;
     throw StorageError(ErrorCode::KeyNotFound, key, "key not found", snapshot->revision);
@@ -139,34 +135,27 @@ asio::awaitable<ListResult> Cacher::list(std::string key_prefix, ListOptions opt
 
 asio::awaitable<ListResult> Cacher::list_by_index(std::string key_prefix, IndexQuery index, ListOptions options) {
   std::optional<IndexQuery> by_index(std::move(index));
-  SharedListResult shared = co_await list_shared(std::move(key_prefix), std::move(options), std::move(by_index));
+  SharedListResult shared = co_await list_cached(std::move(key_prefix), std::move(options), std::move(by_index));
   co_return copy_out(std::move(shared));
 }
 
-asio::awaitable<SharedListResult> Cacher::list_from_backend(std::string key_prefix, ListOptions options) {
-  ListResult listed = co_await backend_.list(std::move(key_prefix), std::move(options));
-  SharedListResult result;
-  result.items.reserve(listed.items.size());
-  for (KeyValue& item : listed.items) result.items.push_back(share(std::move(item)));
-  result.revision = listed.revision;
-  result.continue_token = std::move(listed.continue_token);
-  result.remaining_item_count = listed.remaining_item_count;
-  co_return result;
+asio::awaitable<SharedListResult> Cacher::list_shared(std::string key_prefix, ListOptions options) {
+  co_return co_await list_cached(std::move(key_prefix), std::move(options), std::nullopt);
 }
 
-asio::awaitable<SharedListResult> Cacher::list_shared(std::string key_prefix, ListOptions options,
+asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, ListOptions options,
                                                       std::optional<IndexQuery> index) {
   const KeyScope scope = scope_of(key_prefix, options.recursive);
   const bool consistent = options.resource_version.empty();
   if (goes_to_backend(options) || !covers(scope) || !state_->ready() ||
       (consistent && !backend_.can_request_watch_progress())) {
-    co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
+    co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
   }
   const Revision requested = parse_resource_version(options.resource_version);
   validate_key(key_prefix, true);
 
   if (!consistent && behind_without_progress(requested)) {
-    co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
+    co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
   }
   if (!consistent && requested > 0) {
     if (!co_await wait_until_fresh(requested, options_.fresh_wait_timeout, true)) {
@@ -177,7 +166,7 @@ asio::awaitable<SharedListResult> Cacher::list_shared(std::string key_prefix, Li
     const auto timeout = options_.consistent_read_timeout;
     if (!co_await wait_until_fresh(minimum, timeout, true)) {
       if (options_.consistent_read_fallback) {
-        co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
+        co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
       }
       throw StorageError(ErrorCode::Timeout, key_prefix,
                          "Timeout: the watch cache did not reach resource version " + std::to_string(minimum) +
@@ -187,7 +176,7 @@ asio::awaitable<SharedListResult> Cacher::list_shared(std::string key_prefix, Li
     }
   }
   std::optional<CacheState::Snapshot> snapshot = state_->read(scope, index);
-  if (!snapshot) co_return co_await list_from_backend(std::move(key_prefix), std::move(options));
+  if (!snapshot) co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
 
   // Filter and paginate outside the lock: the predicate may parse every object.
   SharedListResult result;

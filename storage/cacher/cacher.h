@@ -70,13 +70,10 @@ class Cacher final : public Interface {
   bool can_request_watch_progress() const override { return backend_.can_request_watch_progress(); }
   asio::awaitable<void> compact(Revision revision) override;
 
-  // get() without copying the object's bytes: the same rules, the cache's shared object (a delegated read's result
-  // is wrapped, not copied).
-  asio::awaitable<std::optional<ObjectRef>> get_shared(std::string key, GetOptions options);
-  // list() without copying the objects' bytes: the same rules, the cache's shared objects (a delegated list's
-  // items are wrapped, not copied).
-  asio::awaitable<SharedListResult> list_shared(std::string key_prefix, ListOptions options,
-                                                std::optional<IndexQuery> index = std::nullopt);
+  // get() and list() without copying the objects' bytes: the same rules, the cache's shared objects (a delegated
+  // read's results are wrapped by the backend, not copied).
+  asio::awaitable<std::optional<ObjectRef>> get_shared(std::string key, GetOptions options) override;
+  asio::awaitable<SharedListResult> list_shared(std::string key_prefix, ListOptions options) override;
   // A list whose candidates come from an index (kube's pred.IndexFields hint), e.g. pods with
   // {"spec.nodeName", "node-1"}. `options.predicate` must still select exactly what the caller wants (the index
   // only narrows the candidates, and the requests that go to the backend use only the predicate). An unknown
@@ -105,7 +102,9 @@ class Cacher final : public Interface {
   // backend for progress notifications meanwhile (at most every 100 ms per Cacher).
   asio::awaitable<bool> wait_until_fresh(Revision revision, std::chrono::milliseconds timeout, bool ask_progress);
   asio::awaitable<void> ask_progress_throttled();
-  asio::awaitable<SharedListResult> list_from_backend(std::string key_prefix, ListOptions options);
+  // list_shared(), with candidates narrowed by `index` when it names one.
+  asio::awaitable<SharedListResult> list_cached(std::string key_prefix, ListOptions options,
+                                                std::optional<IndexQuery> index);
 
   Interface& backend_;
   const CacherOptions options_;

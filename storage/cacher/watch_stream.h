@@ -1,8 +1,7 @@
 #pragma once
 // The WatchStream of a watch served from the cache. Besides the generic next() (which copies each event's bytes
-// into a storage::WatchEvent), next_shared() hands out the cache's own shared event: the HTTP layer should
-// dynamic_cast a Cacher's stream to CacheWatchStream and use it, encoding through event.encodings so that each
-// event is serialized once per format for all watchers.
+// into a storage::WatchEvent), next_shared() hands out the cache's own shared event: the HTTP layer encodes
+// through event.encodings, so that each event is serialized once per format for all watchers.
 //
 // next() / next_shared() are called by one consumer at a time; stop() from any thread.
 #include "storage/cacher/cached_event.h"
@@ -22,7 +21,7 @@ class CacheWatchStream final : public WatchStream {
   ~CacheWatchStream() override;
 
   asio::awaitable<std::optional<WatchEvent>> next() override;
-  asio::awaitable<std::optional<SharedWatchEvent>> next_shared();
+  asio::awaitable<std::optional<SharedWatchEvent>> next_shared() override;
   void stop() override;
 
  private:

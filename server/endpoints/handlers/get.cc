@@ -12,7 +12,7 @@ asio::awaitable<void> get(Scope scope) {
 
 asio::awaitable<void> list(Scope scope) {
   registry::ListRequest request = list_request(scope);
-  storage::cacher::SharedListResult list = co_await scope.store.list_shared(scope.info.namespace_, std::move(request));
+  storage::SharedListResult list = co_await scope.store.list_shared(scope.info.namespace_, std::move(request));
   co_await write_list(scope, list);
 }
 

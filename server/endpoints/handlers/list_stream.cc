@@ -75,7 +75,7 @@ class ChunkedBody {
 
 }  // namespace
 
-asio::awaitable<void> write_list(Scope& scope, const storage::cacher::SharedListResult& list) {
+asio::awaitable<void> write_list(Scope& scope, const storage::SharedListResult& list) {
   const Output output = negotiate(scope.request(), has_protobuf_form(scope));
   if (output.encoding != Encoding::Json || output.representation != Representation::Object) {
     co_await write_list(scope, registry::to_object_list(list));

@@ -93,7 +93,7 @@ std::string encode_message(const Scope& scope, const std::string& object) {
 }
 
 std::shared_ptr<const std::string> message_of(const Scope& scope, const std::string& object,
-                                              const storage::cacher::EncodingCache* encodings) {
+                                              const storage::EncodingCache* encodings) {
   if (encodings) return encodings->get_or_encode(kMessageFormat, [&] { return encode_message(scope, object); });
   return std::make_shared<const std::string>(encode_message(scope, object));
 }
@@ -139,7 +139,7 @@ asio::awaitable<void> write_protobuf_value(request::Exchange& exchange, const sc
 
 asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,
                                             Representation representation,
-                                            const storage::cacher::EncodingCache* encodings) {
+                                            const storage::EncodingCache* encodings) {
   if (representation == Representation::PartialObjectMetadata) {
     co_await write_envelope(scope.exchange, status,
                             encode_or_fail(scope.catalog, partial_object_metadata(parse_stored(object))));

@@ -38,7 +38,7 @@ asio::awaitable<void> write_protobuf_value(request::Exchange& exchange, const sc
 // them, so the cache encodes each object version once.
 asio::awaitable<void> write_protobuf_object(Scope& scope, int status, const std::string& object,
                                             Representation representation,
-                                            const storage::cacher::EncodingCache* encodings = nullptr);
+                                            const storage::EncodingCache* encodings = nullptr);
 asio::awaitable<void> write_protobuf_list(Scope& scope, const registry::ObjectList& list,
                                           Representation representation);
 

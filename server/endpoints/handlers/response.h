@@ -20,7 +20,7 @@ asio::awaitable<void> write_object(Scope& scope, int status, const registry::Rea
 asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list);
 // A list read as the stored objects themselves: a large JSON list is streamed (list_stream.cc), anything else is
 // written as above.
-asio::awaitable<void> write_list(Scope& scope, const storage::cacher::SharedListResult& list);
+asio::awaitable<void> write_list(Scope& scope, const storage::SharedListResult& list);
 
 // The end of `"<field>":"<value>",` at `at` in `object`, or npos when it is not there in that plain form.
 std::size_t skip_string_field(std::string_view object, std::size_t at, std::string_view field);

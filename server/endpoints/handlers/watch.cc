@@ -6,7 +6,7 @@
 #include "server/registry/object_meta.h"
 #include "server/registry/storage_errors.h"
 #include "server/schema/transcoder.h"
-#include "storage/cacher/watch_stream.h"
+#include "storage/shared_object.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -42,21 +42,6 @@ std::string_view type_name(storage::WatchEventType type) {
   return "ERROR";
 }
 
-// The next event of a watch. From a Cacher it is the cache's own event, shared with every watcher of the same
-// change, whose encoding cache lets each change be encoded once per format however many watch it.
-asio::awaitable<std::optional<storage::cacher::SharedWatchEvent>> next_event(storage::WatchStream& stream) {
-  if (auto* cached = dynamic_cast<storage::cacher::CacheWatchStream*>(&stream)) co_return co_await cached->next_shared();
-  auto event = co_await stream.next();
-  if (!event) co_return std::nullopt;
-  storage::cacher::SharedWatchEvent shared;
-  shared.type = event->type;
-  shared.revision = event->type == storage::WatchEventType::Bookmark ? event->revision : event->object.mod_revision;
-  shared.initial_events_end = event->initial_events_end;
-  shared.error = std::move(event->error);
-  if (event->type != storage::WatchEventType::Bookmark && event->type != storage::WatchEventType::Error)
-    shared.object = storage::cacher::share(std::move(event->object));
-  co_return shared;
-}
 
 // The encoding-cache format of a whole JSON watch line of this type.
 std::string_view json_line_format(storage::WatchEventType type) {
@@ -69,7 +54,7 @@ std::string_view json_line_format(storage::WatchEventType type) {
 }
 
 // The object of an event in one format: from the event's shared cache when it has one, else encoded here.
-std::shared_ptr<const std::string> encoded(const storage::cacher::SharedWatchEvent& event, std::string_view format,
+std::shared_ptr<const std::string> encoded(const storage::SharedWatchEvent& event, std::string_view format,
                                            const std::function<std::string()>& encode) {
   if (event.encodings) return event.encodings->get_or_encode(format, encode);
   return std::make_shared<const std::string>(encode());
@@ -133,7 +118,7 @@ asio::awaitable<void> watch(Scope scope) {
   co_await response.begin_stream(200);
   bool table_headers_sent = false;
   for (;;) {
-    auto event = co_await next_event(*stream);
+    auto event = co_await stream->next_shared();
     if (!event) break;
     json::object out;
     out["type"] = type_name(event->type);
