@@ -23,6 +23,7 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <exception>
 #include <iostream>
 #include <stdexcept>
 #include <thread>
@@ -345,6 +347,45 @@ void start_post_start_hooks(const Options& options, const Config& config, asio::
                    asio::detached);
 }
 
+// A start-up that fails once the APIs exist unwinds through their watch caches, whose destructors wait for their
+// background work to stop, and that work runs on the reactor, which has not run yet: it would wait forever. So a
+// Trigger declared right after each object that owns watch caches (and so destroyed right before it) starts the
+// reactor on a thread of its own when the start-up is unwinding; the ReactorWhileUnwinding declared right after
+// the io_context stops and joins that thread once everything between them is gone.
+class ReactorWhileUnwinding {
+ public:
+  explicit ReactorWhileUnwinding(asio::io_context& io) : io_(io) {}
+  ~ReactorWhileUnwinding() {
+    if (!runner_.joinable()) return;
+    io_.stop();
+    runner_.join();
+  }
+  ReactorWhileUnwinding(const ReactorWhileUnwinding&) = delete;
+  ReactorWhileUnwinding& operator=(const ReactorWhileUnwinding&) = delete;
+
+  class Trigger {
+   public:
+    explicit Trigger(ReactorWhileUnwinding& owner) : owner_(owner), exceptions_(std::uncaught_exceptions()) {}
+    ~Trigger() {
+      if (std::uncaught_exceptions() > exceptions_ && !owner_.runner_.joinable())
+        owner_.runner_ = std::thread([&io = owner_.io_] {
+          auto work = asio::make_work_guard(io);  // until stopped, whatever is queued meanwhile
+          io.run();
+        });
+    }
+    Trigger(const Trigger&) = delete;
+    Trigger& operator=(const Trigger&) = delete;
+
+   private:
+    ReactorWhileUnwinding& owner_;
+    const int exceptions_;
+  };
+
+ private:
+  asio::io_context& io_;
+  std::thread runner_;
+};
+
 // The reactor: one thread per --reactor-threads (this one included), until shut_down stops it.
 void run_reactor(asio::io_context& io, int threads) {
   std::vector<std::thread> reactor;
@@ -398,6 +439,7 @@ int run_apiserver(const Options& options) {
     audit::Audit audit = set_up_audit(options, metrics, logger);
     Config config = complete(options, logger);
     asio::io_context io(config.threads);
+    ReactorWhileUnwinding reactor_while_unwinding(io);
     std::unique_ptr<StorageBackend> storage = open_storage(options, io.get_executor(), logger);
 
     // The server chain. The Kube API server's built-in APIs come first: authentication, authorization and the
@@ -406,6 +448,7 @@ int run_apiserver(const Options& options) {
     servers.kube().generic().health_checks.push_back(storage->health_check());
     apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger,
                            config.service_network, token_requests_from(options, config.signing_key, logger));
+    ReactorWhileUnwinding::Trigger unwinding_apis(reactor_while_unwinding);  // see ReactorWhileUnwinding
     filters::ChainConfig chain_config(logger, metrics, lifecycle);
     chain_config.authenticator = authenticator_from(options, config.signing_key, apis, logger);
     std::unique_ptr<authorization::rbac::RbacMode> rbac = rbac_from(options, apis, logger);
@@ -417,6 +460,7 @@ int run_apiserver(const Options& options) {
                                                  .logger = logger, .catalog = apis.catalog(),
                                                  .patch_schemas = apis.patch_schemas(),
                                                  .namespace_check = apis.namespace_check()});
+    ReactorWhileUnwinding::Trigger unwinding_extensions(reactor_while_unwinding);
     extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
     apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
     const pki::PkiMaterial& pki_material = config.pki_material;
@@ -431,6 +475,7 @@ int run_apiserver(const Options& options) {
                                                                 : options.proxy_client_key_file}});
     aggregator.install(servers.aggregator(), servers.kube().generic().director.as_handler(), apis.discovery(),
                        apis.openapi());
+    ReactorWhileUnwinding::Trigger unwinding_aggregator(reactor_while_unwinding);
 
     // The common filter chain in front of the server chain, and the listeners.
     const std::shared_ptr<flowcontrol::Controller> priority_and_fairness =
