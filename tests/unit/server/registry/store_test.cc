@@ -42,8 +42,8 @@ class WidgetStrategy final : public Strategy {
     if (period == 0 || !meta_string(current, "deletionTimestamp").empty()) return std::nullopt;
     json::object marked = current;
     json::object& meta = metadata_of(marked);
-    meta["deletionTimestamp"] = base::format_rfc3339(std::chrono::duration_cast<std::chrono::seconds>(
-                                            std::chrono::system_clock::now().time_since_epoch()).count() + period);
+    const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
+    meta["deletionTimestamp"] = base::format_rfc3339(now.count() + period);
     meta["deletionGracePeriodSeconds"] = period;
     return marked;
   }
