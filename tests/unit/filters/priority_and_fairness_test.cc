@@ -89,7 +89,7 @@ class PriorityAndFairnessTest : public ::testing::Test {
   };
 
   static void SetUpTestSuite() {
-    env_ = new Environment;
+    env_ = std::make_unique<Environment>();
     Environment& env = *env_;
     storage::embedded::Options options;
     options.data_dir = env.dir.path() / "data";
@@ -125,11 +125,15 @@ class PriorityAndFairnessTest : public ::testing::Test {
   }
 
   static void TearDownTestSuite() {
+    // The controller's followers wait on their watches and its rebalancer sleeps 10 s: nothing more is asked of
+    // them, so the context stops rather than waiting for them (taking the backend away first hung a CI run).
+    // The controller and the stage, whose strands belong to the context, go before it; the context's pending
+    // frames go with it, before the stores and the backend they refer to.
     env_->stopping->store(true);
-    env_->backend.reset();  // ends the controller's watches (after its stores, which only refer to it)
-    env_->io.reset();       // waits for the controller's coroutines to see `stopping`
-    delete env_;
-    env_ = nullptr;
+    env_->io->context().stop();
+    env_->chain.reset();
+    env_->controller.reset();
+    env_.reset();
   }
 
   void SetUp() override {
@@ -168,10 +172,9 @@ class PriorityAndFairnessTest : public ::testing::Test {
     return env_->metrics.flowcontrol.current_inqueue_requests.value({"tiny", "tiny"});
   }
 
-  static Environment* env_;
+  static inline std::unique_ptr<Environment> env_;
 };
 
-PriorityAndFairnessTest::Environment* PriorityAndFairnessTest::env_ = nullptr;
 
 TEST_F(PriorityAndFairnessTest, ARequestIsClassifiedAndTheResponseNamesSchemaAndLevel) {
   auto served = send(tiny_user("jane"), "/api/v1/namespaces/default/configmaps");
