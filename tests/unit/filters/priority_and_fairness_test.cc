@@ -127,12 +127,16 @@ class PriorityAndFairnessTest : public ::testing::Test {
   static void TearDownTestSuite() {
     // The controller's followers wait on their watches and its rebalancer sleeps 10 s: nothing more is asked of
     // them, so the context stops rather than waiting for them (taking the backend away first hung a CI run).
-    // The controller and the stage, whose strands belong to the context, go before it; the context's pending
-    // frames go with it, before the stores and the backend they refer to.
+    // Everything that posts to the context or holds its strands goes while it still exists, stopped: the stage and
+    // the controller, then the stores and the backend, whose closing watches queue their completions on it. The
+    // context goes last, destroying what is queued and the frames still suspended on it.
     env_->stopping->store(true);
     env_->io->context().stop();
     env_->chain.reset();
     env_->controller.reset();
+    env_->flow_schemas.reset();
+    env_->priority_levels.reset();
+    env_->backend.reset();
     env_.reset();
   }
 
