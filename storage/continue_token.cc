@@ -5,9 +5,7 @@
 
 #include <simdjson.h>
 
-#include <array>
 #include <cstdint>
-#include <optional>
 
 namespace kapi::storage {
 namespace {

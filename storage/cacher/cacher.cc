@@ -12,7 +12,6 @@
 #include <asio/use_awaitable.hpp>
 
 #include <algorithm>
-#include <limits>
 
 namespace kapi::storage::cacher {
 namespace {
