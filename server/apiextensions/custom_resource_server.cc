@@ -1,7 +1,7 @@
 #include "server/apiextensions/custom_resource_server.h"
 
 #include "server/apiextensions/custom_resource_strategy.h"
-#include "server/apiextensions/none_conversion_storage.h"
+#include "server/apiextensions/none_conversion.h"
 #include "server/chain/not_found.h"
 #include "server/http/status_response.h"
 #include "server/version.h"
@@ -13,7 +13,7 @@ namespace kapi::apiextensions {
 
 struct CustomResourceServer::Storage {
   std::string identity;  // CRD uid, version, storage version and key prefix: what the Cacher's contents depend on
-  std::unique_ptr<NoneConversionStorage> conversion;  // null for the storage version itself
+  std::unique_ptr<storage::ConvertingStorage> conversion;  // null for the storage version itself
   std::unique_ptr<storage::cacher::Cacher> cacher;
 };
 
@@ -51,8 +51,9 @@ std::shared_ptr<CustomResourceServer::Storage> CustomResourceServer::make_storag
   storage::Interface* backend = &config_.backend;
   const CrdVersion* storage_version = crd.storage_version();
   if (storage_version && storage_version->name != version.name) {
-    made->conversion = std::make_unique<NoneConversionStorage>(config_.backend, crd.group + "/" + version.name,
-                                                               crd.group + "/" + storage_version->name);
+    made->conversion = std::make_unique<storage::ConvertingStorage>(
+        config_.backend,
+        std::make_shared<NoneConversion>(crd.group + "/" + version.name, crd.group + "/" + storage_version->name));
     backend = made->conversion.get();
   }
   storage::cacher::CacherOptions options;

@@ -30,8 +30,6 @@ class Logger;
 
 namespace kapi::apiextensions {
 
-class NoneConversionStorage;
-
 struct CustomResourceServerConfig {
   storage::Interface& backend;
   std::string key_root;  // --etcd-prefix

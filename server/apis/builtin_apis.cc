@@ -1,5 +1,7 @@
 #include "server/apis/builtin_apis.h"
 #include "server/apis/apps/apps.h"
+#include "server/apis/autoscaling/autoscaling.h"
+#include "server/apis/events/events.h"
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
@@ -39,6 +41,11 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       deployments(),
       replicasets(),
       statefulsets(),
+      // events.k8s.io/v1
+      events_api_events(),
+      // autoscaling/v2 (the storage version) and v1
+      horizontalpodautoscalers_v2(),
+      horizontalpodautoscalers_v1(),
       // coordination.k8s.io/v1
       leases(),
       // rbac.authorization.k8s.io/v1
@@ -76,7 +83,8 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   tokens.objects = object_getter();
   for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_)) {
     registry::CachedStore cached =
-        registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger);
+        registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger,
+                                    resource.conversion);
     cached.store->set_namespace_check(
         [this](const std::string& namespace_, const registry::ResourceDefinition& resource, const std::string& name) {
           return check_namespace(namespace_, resource, name);

@@ -9,6 +9,7 @@
 #include "server/registry/creater.h"
 #include "server/registry/resource.h"
 #include "server/registry/strategy.h"
+#include "server/registry/version_conversion.h"
 
 #include <memory>
 
@@ -21,6 +22,9 @@ namespace kapi::apis {
 struct ResourceStorage {
   registry::ResourceDefinition definition;
   std::shared_ptr<const registry::Strategy> strategy;
+  // Set for a version served from another version's storage (autoscaling/v1 HorizontalPodAutoscalers, stored as
+  // v2): `strategy` is then the storage version's.
+  std::shared_ptr<const registry::VersionConversion> conversion = nullptr;
 };
 
 // core/v1

@@ -2,6 +2,7 @@
 // One resource's registry Store reading through its own watch cache, as kube's generic registry builds it with
 // StorageWithCacher: a Cacher over the backend's keys of the resource, and the Store on top of it.
 #include "server/registry/store.h"
+#include "server/registry/version_conversion.h"
 #include "storage/cacher/cacher.h"
 
 #include <asio/any_io_executor.hpp>
@@ -15,12 +16,16 @@ class Logger;
 namespace kapi::registry {
 
 struct CachedStore {
+  std::unique_ptr<storage::ConvertingStorage> conversion;  // for a version served from another's storage
   std::unique_ptr<storage::cacher::Cacher> cacher;
   std::unique_ptr<Store> store;
 };
 
+// With a `conversion`, the resource is served from another version's storage: `strategy` is the storage version's,
+// applied to converted objects (registry::converted_strategy), and the Cacher holds objects in the served version.
 CachedStore make_cached_store(const ResourceDefinition& definition, std::shared_ptr<const Strategy> strategy,
                               storage::Interface& backend, const std::string& key_root,
-                              asio::any_io_executor executor, base::Logger& logger);
+                              asio::any_io_executor executor, base::Logger& logger,
+                              std::shared_ptr<const VersionConversion> conversion = nullptr);
 
 }  // namespace kapi::registry

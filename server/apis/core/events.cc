@@ -1,6 +1,9 @@
-// core/v1 Event (pkg/registry/core/event): created or replaced by PUT, validated as legacyValidateEvent does
-// for v1 clients, selectable by the involved object's fields (kubectl describe asks for them), printed as
+// core/v1 Event (pkg/registry/core/event): created or replaced by PUT, validated as ValidateEventCreate and
+// ValidateEventUpdate do (pkg/apis/core/validation/events.go: legacyValidateEvent for v1 clients, stricter for the
+// events.k8s.io API), selectable by the involved object's fields (kubectl describe asks for them), printed as
 // printEvent prints it.
+#include "server/apis/core/events.h"
+
 #include "server/apis/core/core_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
@@ -22,6 +25,7 @@ constexpr std::size_t kActionLimit = 128;
 constexpr std::size_t kReasonLimit = 128;
 constexpr std::size_t kNoteLimit = 1024;
 
+// legacyValidateEvent, which every event passes whichever API wrote it.
 ErrorList validate_event(const json::object& event) {
   ErrorList errors;
   const std::string_view namespace_ = registry::meta_string(event, "namespace");
@@ -40,10 +44,11 @@ ErrorList validate_event(const json::object& event) {
   } else {
     if (involved_namespace.empty() && namespace_ != "default" && namespace_ != "kube-system")
       errors.push_back(validation::invalid(involved_path, involved_namespace, "does not match event.namespace"));
+    // kube names the field by its internal name, as the events.k8s.io API does.
     const std::string_view controller = string_at(event, "reportingComponent");
-    if (controller.empty()) errors.push_back(validation::required(Path("reportingComponent")));
+    if (controller.empty()) errors.push_back(validation::required(Path("reportingController")));
     for (auto& message : validation::is_qualified_name(controller))
-      errors.push_back(validation::invalid(Path("reportingComponent"), controller, message));
+      errors.push_back(validation::invalid(Path("reportingController"), controller, message));
     const std::string_view instance = string_at(event, "reportingInstance");
     if (instance.empty()) errors.push_back(validation::required(Path("reportingInstance")));
     if (instance.size() > kReportingInstanceLimit) too_long("reportingInstance", kReportingInstanceLimit);
@@ -60,6 +65,52 @@ ErrorList validate_event(const json::object& event) {
   return errors;
 }
 
+// validateV1EventSeries.
+void validate_series(const json::object& event, ErrorList& errors) {
+  const json::object* series = object_at(event, "series");
+  if (!series) return;
+  if (int_or_zero(series, "count") < 2) errors.push_back(validation::invalid(Path("series.count"), "", "should be at least 2"));
+  if (string_at(*series, "lastObservedTime").empty()) errors.push_back(validation::required(Path("series.lastObservedTime")));
+}
+
+// What ValidateEventCreate adds for the events.k8s.io API: a new-style event, none of the deprecated fields set.
+ErrorList validate_events_api_create(const json::object& event) {
+  ErrorList errors = validate_event(event);
+  validate_series(event, errors);
+  if (string_at(event, "eventTime").empty()) errors.push_back(validation::required(Path("eventTime")));
+  if (const std::string_view type = string_at(event, "type"); type != "Normal" && type != "Warning")
+    errors.push_back(validation::invalid(Path("type"), "", "has invalid value: " + std::string(type)));
+  auto must_be_unset = [&](std::string_view field) {
+    errors.push_back(validation::invalid(Path(std::string(field)), "", "needs to be unset"));
+  };
+  if (!string_at(event, "firstTimestamp").empty()) must_be_unset("firstTimestamp");
+  if (!string_at(event, "lastTimestamp").empty()) must_be_unset("lastTimestamp");
+  if (int_or_zero(&event, "count") != 0) must_be_unset("count");
+  const json::object* source = object_at(event, "source");
+  if (!string_at(source, "component").empty() || !string_at(source, "host").empty()) must_be_unset("source");
+  return errors;
+}
+
+// What ValidateEventUpdate adds for the events.k8s.io API: everything but the series is immutable.
+ErrorList validate_events_api_update(const json::object& event, const json::object& old) {
+  ErrorList errors = validate_event(event);
+  auto field = [](const json::object& object, std::string_view key) -> json::value {
+    auto it = object.find(key);
+    return it == object.end() ? json::value() : it->value();
+  };
+  if (field(event, "series") != field(old, "series")) validate_series(event, errors);
+  for (std::string_view key : {"involvedObject", "reason", "message", "source", "firstTimestamp", "lastTimestamp",
+                               "count", "type", "eventTime", "action", "related", "reportingComponent",
+                               "reportingInstance"}) {
+    if (field(event, key) == field(old, key)) continue;
+    const Path path(key == "reportingComponent" ? "reportingController" : std::string(key));
+    const json::value value = field(event, key);
+    errors.push_back(value.is_string() ? validation::invalid(path, value.as_string(), "field is immutable")
+                                       : validation::invalid_value(path, json::serialize(value), "field is immutable"));
+  }
+  return errors;
+}
+
 std::string lower(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -70,8 +121,15 @@ std::string first_non_empty(std::string_view a, std::string_view b) { return std
 
 class EventStrategy final : public registry::Strategy {
  public:
+  explicit EventStrategy(core::EventsApi api) : api_(api) {}
+
   bool allow_create_on_update() const override { return true; }
-  ErrorList validate(const json::object& event) const override { return validate_event(event); }
+  ErrorList validate(const json::object& event) const override {
+    return api_ == core::EventsApi::kEventsV1 ? validate_events_api_create(event) : validate_event(event);
+  }
+  ErrorList validate_update(const json::object& event, const json::object& old) const override {
+    return api_ == core::EventsApi::kEventsV1 ? validate_events_api_update(event, old) : validate_event(event);
+  }
 
   std::vector<std::string> selectable_field_names() const override {
     return {"involvedObject.kind",      "involvedObject.namespace",       "involvedObject.name",
@@ -145,9 +203,16 @@ class EventStrategy final : public registry::Strategy {
             count,
             json::string(registry::meta_string(event, "name"))};
   }
+
+ private:
+  core::EventsApi api_;
 };
 
 }  // namespace
+
+std::shared_ptr<const registry::Strategy> core::event_strategy(EventsApi api) {
+  return std::make_shared<EventStrategy>(api);
+}
 
 ResourceStorage events() {
   registry::ResourceDefinition definition{.group = "",
@@ -158,7 +223,7 @@ ResourceStorage events() {
                                           .namespaced = true,
                                           .short_names = {"ev"},
                                           .storage_resource = "events"};
-  return {std::move(definition), std::make_shared<EventStrategy>()};
+  return {std::move(definition), core::event_strategy(core::EventsApi::kCoreV1)};
 }
 
 }  // namespace kapi::apis

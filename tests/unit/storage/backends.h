@@ -30,12 +30,14 @@ struct BackendFactory {
 BackendFactory embedded_backend();  // embedded_backend.cc
 BackendFactory cacher_backend();    // cacher_backend.cc: the Cacher over the embedded store
 BackendFactory etcd3_backend();     // etcd3_backend.cc: the etcd v3 store on a real etcd
+BackendFactory converting_backend();  // converting_backend.cc: the version-conversion layer over the embedded store
 
 inline std::vector<BackendFactory> all_backends() {
   return {
       embedded_backend(),
       cacher_backend(),
       etcd3_backend(),
+      converting_backend(),
   };
 }
 

@@ -4,7 +4,7 @@
 #include "server/apiextensions/crd_model.h"
 #include "server/apiextensions/custom_resource_strategy.h"
 #include "server/apiextensions/jsonpath.h"
-#include "server/apiextensions/none_conversion_storage.h"
+#include "server/apiextensions/none_conversion.h"
 #include "server/registry/table.h"
 
 #include <gmock/gmock.h>

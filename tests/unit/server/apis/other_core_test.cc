@@ -73,9 +73,9 @@ TEST(EventsTest, ValidatedAsLegacyV1Events) {
   json::object new_style = parse(R"({"metadata":{"name":"e3","namespace":"default"},
       "involvedObject":{"kind":"Node","name":"n"},"eventTime":"2024-01-01T00:00:00.000000Z"})");
   EXPECT_EQ(messages(storage.strategy->validate(new_style)),
-            "reportingComponent: Required value\n"
-            "reportingComponent: Invalid value: \"\": name part must be non-empty\n"
-            "reportingComponent: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or "
+            "reportingController: Required value\n"
+            "reportingController: Invalid value: \"\": name part must be non-empty\n"
+            "reportingController: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or "
             "'.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or "
             "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n"
             "reportingInstance: Required value\n"
