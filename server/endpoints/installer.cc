@@ -87,6 +87,9 @@ asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange,
     throw apierrors::ApiError(apierrors::method_not_supported(definition.group,
                                                               definition.resource + "/" + info.subresource, info.verb));
   }
+  // kube installs a route only for the verbs a storage implements (a namespace has no deletecollection).
+  if (std::find(definition.verbs.begin(), definition.verbs.end(), info.verb) == definition.verbs.end())
+    throw apierrors::ApiError(apierrors::method_not_supported(definition.group, definition.resource, info.verb));
   if (info.verb == "get") co_return co_await handlers::get(scope);
   if (info.verb == "list") co_return co_await handlers::list(scope);
   if (info.verb == "watch") co_return co_await handlers::watch(scope);

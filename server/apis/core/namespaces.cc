@@ -85,7 +85,9 @@ class NamespaceStrategy final : public registry::Strategy {
 ResourceStorage namespaces() {
   registry::ResourceDefinition definition{.group = "", .version = "v1", .resource = "namespaces", .kind = "Namespace",
                                           .singular = "namespace", .namespaced = false, .short_names = {"ns"},
-                                          .subresources = {"status", "finalize"}};
+                                          .subresources = {"status", "finalize"},
+                                          // kube's namespace REST has no DeleteCollection.
+                                          .verbs = {"create", "delete", "get", "list", "patch", "update", "watch"}};
   return {std::move(definition), std::make_shared<NamespaceStrategy>()};
 }
 
