@@ -1,5 +1,6 @@
 #include "server/apis/builtin_apis.h"
 #include "server/apis/apps/apps.h"
+#include "server/apis/batch/batch.h"
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
@@ -39,6 +40,9 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       deployments(),
       replicasets(),
       statefulsets(),
+      // batch/v1
+      cronjobs(),
+      jobs(),
       // coordination.k8s.io/v1
       leases(),
       // rbac.authorization.k8s.io/v1
