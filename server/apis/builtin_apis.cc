@@ -1,6 +1,7 @@
 #include "server/apis/builtin_apis.h"
 #include "server/apis/apps/apps.h"
 #include "server/apis/batch/batch.h"
+#include "server/apis/policy/policy.h"
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
@@ -22,7 +23,8 @@ namespace {
 // Every built-in resource, in discovery order within its group version. A new resource is one line here.
 std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
                                            const core::TokenRequestConfig& tokens,
-                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation) {
+                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation,
+                                           const core::DisruptionBudgetStore& disruption_budgets) {
   return {
       // core/v1
       configmaps(),
@@ -30,7 +32,7 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       events(),
       namespaces(),
       nodes(),
-      pods(),
+      pods(disruption_budgets),
       secrets(),
       serviceaccounts(tokens),
       services(service_allocator),
@@ -43,6 +45,8 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       // batch/v1
       cronjobs(),
       jobs(),
+      // policy/v1
+      poddisruptionbudgets(),
       // coordination.k8s.io/v1
       leases(),
       // rbac.authorization.k8s.io/v1
@@ -78,7 +82,9 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                          core::TokenRequestConfig tokens)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
   tokens.objects = object_getter();
-  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_)) {
+  // Evictions find the budgets once the stores exist (the pods' store is made before the budgets').
+  core::DisruptionBudgetStore disruption_budgets = [this] { return store("policy", "poddisruptionbudgets"); };
+  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets)) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger);
     cached.store->set_namespace_check(
