@@ -1,7 +1,9 @@
 #include "server/apis/builtin_apis.h"
 #include "server/apis/apps/apps.h"
 #include "server/apis/batch/batch.h"
+#include "server/apis/node/node.h"
 #include "server/apis/policy/policy.h"
+#include "server/apis/scheduling/scheduling.h"
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
@@ -57,6 +59,10 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       // flowcontrol.apiserver.k8s.io/v1
       flowschemas(),
       prioritylevelconfigurations(),
+      // scheduling.k8s.io/v1
+      priorityclasses(),
+      // node.k8s.io/v1
+      runtimeclasses(),
   };
 }
 
@@ -196,6 +202,12 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
          return "not finished";
        }});
   kube.generic().health_checks.push_back(
+      {"poststarthook/scheduling/bootstrap-system-priority-classes",
+       [done = system_priority_classes_]() -> std::optional<std::string> {
+         if (done->load()) return std::nullopt;
+         return "not finished";
+       }});
+  kube.generic().health_checks.push_back(
       {"poststarthook/priority-and-fairness-config-producer",
        [produced = apf_configuration_produced_]() -> std::optional<std::string> {
          if (produced->load()) return std::nullopt;
@@ -248,6 +260,10 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   asio::co_spawn(executor,
                  apf::run_config_producer(apf_stores, stopping_controllers_, logger_,
                                           [produced = apf_configuration_produced_] { produced->store(true); }),
+                 asio::detached);
+  asio::co_spawn(executor,
+                 ensure_system_priority_classes(*store("scheduling.k8s.io", "priorityclasses"), lifecycle, logger_,
+                                                system_priority_classes_),
                  asio::detached);
   registry::Store* namespaces = store("", "namespaces");
   asio::steady_timer retry(co_await asio::this_coro::executor);

@@ -153,5 +153,91 @@ TEST_F(PolicySchedulingTest, EvictionHonoursTheDisruptionBudget) {
   kubectl("delete pod strict-pod loose-pod-2 --grace-period=0");
 }
 
+TEST_F(PolicySchedulingTest, SystemPriorityClassesAreBootstrappedAndKept) {
+  CommandResult listed = kubectl("get priorityclasses");
+  EXPECT_EQ(first_line(listed.output), "NAME                      VALUE        GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY")
+      << listed.output;
+  EXPECT_NE(listed.output.find("system-cluster-critical   2000000000   false"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("system-node-critical      2000001000   false"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("PreemptLowerPriority"), std::string::npos) << listed.output;
+  EXPECT_EQ(kubectl("get pc system-node-critical -o jsonpath={.description}").output,
+            "Used for system critical pods that must not be moved from their current node.");
+  CommandResult deleted = kubectl("delete pc system-node-critical");
+  EXPECT_NE(deleted.output.find("priorityclasses.scheduling.k8s.io \"system-node-critical\" is forbidden: this is a "
+                                "system priority class and cannot be deleted"),
+            std::string::npos) << deleted.output;
+  HttpResponse health = call("GET", "/readyz?verbose");
+  EXPECT_NE(health.body.find("[+]poststarthook/scheduling/bootstrap-system-priority-classes ok"), std::string::npos)
+      << health.body;
+}
+
+TEST_F(PolicySchedulingTest, KubectlManagesAPriorityClass) {
+  CommandResult listed = kubectl("api-resources --api-group=scheduling.k8s.io");
+  EXPECT_NE(listed.output.find("priorityclasses   pc           scheduling.k8s.io/v1   false        PriorityClass"),
+            std::string::npos) << listed.output;
+  ASSERT_EQ(kubectl("create priorityclass high --value=1000 --description=important --preemption-policy=Never").output,
+            "priorityclass.scheduling.k8s.io/high created\n");
+  EXPECT_NE(kubectl("get pc high").output.find("high   1000    false            "), std::string::npos);
+  EXPECT_EQ(kubectl("patch pc high --type=merge -p '{\"description\":\"very important\"}'").output,
+            "priorityclass.scheduling.k8s.io/high patched\n");
+  CommandResult value = kubectl("patch pc high --type=merge -p '{\"value\":2000}'");
+  EXPECT_NE(value.output.find("value: Forbidden: may not be changed in an update."), std::string::npos) << value.output;
+  CommandResult policy = kubectl("patch pc high --type=merge -p '{\"preemptionPolicy\":\"PreemptLowerPriority\"}'");
+  EXPECT_NE(policy.output.find("preemptionPolicy: Invalid value: \"PreemptLowerPriority\": field is immutable"),
+            std::string::npos) << policy.output;
+  CommandResult watched = kubectl("get pc -w", 3);
+  EXPECT_EQ(watched.exit_code, 124) << watched.output;
+  EXPECT_NE(watched.output.find("high"), std::string::npos) << watched.output;
+
+  CommandResult too_high = kubectl("create priorityclass huge --value=1000000001");
+  EXPECT_NE(too_high.output.find("PriorityClass.scheduling.k8s.io \"huge\" is invalid: value: Forbidden: maximum "
+                                 "allowed value of a user defined priority is 1000000000"),
+            std::string::npos) << too_high.output;
+  CommandResult reserved = kubectl("create priorityclass system-mine --value=10");
+  EXPECT_NE(reserved.output.find("metadata.name: Forbidden: priority class names with 'system-' prefix are reserved "
+                                 "for system use only. error: system-mine is not a known system priority class"),
+            std::string::npos) << reserved.output;
+  EXPECT_EQ(kubectl("delete pc high").output, "priorityclass.scheduling.k8s.io \"high\" deleted\n");
+}
+
+TEST_F(PolicySchedulingTest, KubectlManagesARuntimeClass) {
+  CommandResult listed = kubectl("api-resources --api-group=node.k8s.io -o wide");
+  EXPECT_NE(listed.output.find("runtimeclasses                node.k8s.io/v1   false        RuntimeClass"),
+            std::string::npos) << listed.output;
+  const std::string manifest = write_manifest(kapi(), "gvisor.yaml", R"(apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata:
+  name: gvisor
+handler: runsc
+overhead:
+  podFixed:
+    cpu: 250m
+    memory: 120Mi
+scheduling:
+  nodeSelector:
+    runtime: gvisor
+)");
+  ASSERT_EQ(kubectl("apply -f " + manifest).output, "runtimeclass.node.k8s.io/gvisor created\n");
+  CommandResult table = kubectl("get runtimeclasses");
+  EXPECT_EQ(first_line(table.output), "NAME     HANDLER   AGE") << table.output;
+  EXPECT_NE(table.output.find("gvisor   runsc"), std::string::npos) << table.output;
+  EXPECT_EQ(kubectl("get runtimeclass gvisor -o jsonpath={.overhead.podFixed.cpu}/{.scheduling.nodeSelector.runtime}")
+                .output,
+            "250m/gvisor");
+  EXPECT_EQ(kubectl("label runtimeclass gvisor tier=sandbox").output, "runtimeclass.node.k8s.io/gvisor labeled\n");
+  CommandResult handler = kubectl("patch runtimeclass gvisor --type=merge -p '{\"handler\":\"kata\"}'");
+  EXPECT_NE(handler.output.find("handler: Invalid value: \"kata\": field is immutable"), std::string::npos)
+      << handler.output;
+  HttpResponse bad = call("POST", "/apis/node.k8s.io/v1/runtimeclasses",
+                          R"({"apiVersion":"node.k8s.io/v1","kind":"RuntimeClass","metadata":{"name":"bad"},"handler":"Not_A_Label"})");
+  ASSERT_TRUE(is_status(bad, 422, "Invalid")) << bad.body;
+  EXPECT_NE(status_message(bad).find("RuntimeClass.node.k8s.io \"bad\" is invalid: handler: Invalid value: "
+                                     "\"Not_A_Label\": a lowercase RFC 1123 label must consist of"),
+            std::string::npos) << bad.body;
+  CommandResult watched = kubectl("get runtimeclasses -w", 3);
+  EXPECT_EQ(watched.exit_code, 124) << watched.output;
+  EXPECT_EQ(kubectl("delete runtimeclass gvisor").output, "runtimeclass.node.k8s.io \"gvisor\" deleted\n");
+}
+
 }  // namespace
 }  // namespace kapi::integration
