@@ -2,6 +2,10 @@
 #include "server/apis/apps/apps.h"
 #include "server/apis/autoscaling/autoscaling.h"
 #include "server/apis/events/events.h"
+#include "server/apis/batch/batch.h"
+#include "server/apis/node/node.h"
+#include "server/apis/policy/policy.h"
+#include "server/apis/scheduling/scheduling.h"
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
@@ -23,7 +27,8 @@ namespace {
 // Every built-in resource, in discovery order within its group version. A new resource is one line here.
 std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
                                            const core::TokenRequestConfig& tokens,
-                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation) {
+                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation,
+                                           const core::DisruptionBudgetStore& disruption_budgets) {
   return {
       // core/v1
       configmaps(),
@@ -31,7 +36,7 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       events(),
       namespaces(),
       nodes(),
-      pods(),
+      pods(disruption_budgets),
       secrets(),
       serviceaccounts(tokens),
       services(service_allocator),
@@ -46,6 +51,11 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       // autoscaling/v2 (the storage version) and v1
       horizontalpodautoscalers_v2(),
       horizontalpodautoscalers_v1(),
+      // batch/v1
+      cronjobs(),
+      jobs(),
+      // policy/v1
+      poddisruptionbudgets(),
       // coordination.k8s.io/v1
       leases(),
       // rbac.authorization.k8s.io/v1
@@ -56,6 +66,10 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       // flowcontrol.apiserver.k8s.io/v1
       flowschemas(),
       prioritylevelconfigurations(),
+      // scheduling.k8s.io/v1
+      priorityclasses(),
+      // node.k8s.io/v1
+      runtimeclasses(),
   };
 }
 
@@ -81,7 +95,9 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                          core::TokenRequestConfig tokens)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
   tokens.objects = object_getter();
-  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_)) {
+  // Evictions find the budgets once the stores exist (the pods' store is made before the budgets').
+  core::DisruptionBudgetStore disruption_budgets = [this] { return store("policy", "poddisruptionbudgets"); };
+  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets)) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger,
                                     resource.conversion);
@@ -194,6 +210,12 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
          return "not finished";
        }});
   kube.generic().health_checks.push_back(
+      {"poststarthook/scheduling/bootstrap-system-priority-classes",
+       [done = system_priority_classes_]() -> std::optional<std::string> {
+         if (done->load()) return std::nullopt;
+         return "not finished";
+       }});
+  kube.generic().health_checks.push_back(
       {"poststarthook/priority-and-fairness-config-producer",
        [produced = apf_configuration_produced_]() -> std::optional<std::string> {
          if (produced->load()) return std::nullopt;
@@ -246,6 +268,10 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   asio::co_spawn(executor,
                  apf::run_config_producer(apf_stores, stopping_controllers_, logger_,
                                           [produced = apf_configuration_produced_] { produced->store(true); }),
+                 asio::detached);
+  asio::co_spawn(executor,
+                 ensure_system_priority_classes(*store("scheduling.k8s.io", "priorityclasses"), lifecycle, logger_,
+                                                system_priority_classes_),
                  asio::detached);
   registry::Store* namespaces = store("", "namespaces");
   asio::steady_timer retry(co_await asio::this_coro::executor);

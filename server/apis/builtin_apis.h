@@ -121,6 +121,8 @@ class BuiltInApis {
   std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
   // Set once the APF bootstrap configuration has been stored.
   std::shared_ptr<std::atomic<bool>> apf_configuration_produced_ = std::make_shared<std::atomic<bool>>(false);
+  // Set once kube's system PriorityClasses exist (scheduling/bootstrap-system-priority-classes).
+  std::shared_ptr<std::atomic<bool>> system_priority_classes_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace kapi::apis

@@ -2,6 +2,7 @@
 // What one built-in resource contributes (its part of a RESTStorageProvider): how it is named and served, and
 // its strategy. Each resource is one file under server/apis/<group>/ returning one of these, listed once in
 // builtin_apis.cc.
+#include "server/apis/core/pod_subresources.h"
 #include "server/apis/core/serviceaccount_token.h"
 #include "server/authentication/request_authenticator.h"
 #include "server/authorization/authorizer.h"
@@ -34,6 +35,8 @@ ResourceStorage namespaces();
 // With serviceaccounts/token when `tokens` has an issuer.
 ResourceStorage serviceaccounts(core::TokenRequestConfig tokens);
 ResourceStorage pods();
+// Evictions consult the PodDisruptionBudgets `budgets` finds (policy/v1).
+ResourceStorage pods(core::DisruptionBudgetStore budgets);
 // Services take their cluster IPs and node ports from `allocator`.
 ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator);
 ResourceStorage endpoints();

@@ -33,6 +33,11 @@ std::string default_image_pull_policy(std::string_view image);
 // parse. A missing selector selects nothing and prints as "".
 std::optional<std::string> selector_string(const json::object* selector);
 
+// How field errors print a map[string]string (Go's %#v: map[string]string{"a":"b"}) and a *metav1.LabelSelector
+// (its generated String()), as ValidateImmutableField and the selector checks show them.
+std::string label_map_literal(const json::object* labels);
+std::string label_selector_literal(const json::object* selector);
+
 struct WorkloadRules {
   std::string kind;  // "deployment", in "empty selector is invalid for deployment"
   bool has_replicas = true;

@@ -179,6 +179,7 @@ json::array pod_cells(const json::object& pod) {
 
 class PodStrategy final : public registry::Strategy {
  public:
+  explicit PodStrategy(core::DisruptionBudgetStore budgets) : budgets_(std::move(budgets)) {}
   void prepare_for_create(json::object& pod) const override {
     core::apply_pod_defaults(pod);
     pod["status"] = core::initial_pod_status(pod);
@@ -192,7 +193,7 @@ class PodStrategy final : public registry::Strategy {
     return core::graceful_pod_deletion(pod, grace_period_seconds);
   }
   std::vector<registry::CreateSubresource> create_subresources() const override {
-    return core::pod_create_subresources();
+    return core::pod_create_subresources(budgets_);
   }
   validation::ErrorList validate(const json::object& pod) const override { return core::validate_pod(pod); }
   validation::ErrorList validate_update(const json::object& pod, const json::object& old) const override {
@@ -266,11 +267,16 @@ class PodStrategy final : public registry::Strategy {
                          {"reason", phase},
                          {"message", succeeded ? "The pod has completed successfully." : "The pod failed."}}};
   }
+
+ private:
+  core::DisruptionBudgetStore budgets_;
 };
 
 }  // namespace
 
-ResourceStorage pods() {
+ResourceStorage pods() { return pods(core::DisruptionBudgetStore()); }
+
+ResourceStorage pods(core::DisruptionBudgetStore budgets) {
   registry::ResourceDefinition definition{.group = "",
                                           .version = "v1",
                                           .resource = "pods",
@@ -281,7 +287,7 @@ ResourceStorage pods() {
                                           .categories = {"all"},
                                           .storage_resource = "pods",
                                           .subresources = {"binding", "eviction", "status"}};
-  return {std::move(definition), std::make_shared<PodStrategy>()};
+  return {std::move(definition), std::make_shared<PodStrategy>(std::move(budgets))};
 }
 
 }  // namespace kapi::apis

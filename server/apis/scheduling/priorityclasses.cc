@@ -1,0 +1,166 @@
+// scheduling.k8s.io/v1 PriorityClass (pkg/registry/scheduling/priorityclass: strategy.go, storage.go's Delete and
+// rest/storage_scheduling.go's bootstrap hook; pkg/apis/scheduling/validation ValidatePriorityClass and
+// ValidatePriorityClassUpdate; printers.printPriorityClass).
+#include "server/apis/scheduling/scheduling.h"
+
+#include "base/log.h"
+#include "base/sleep.h"
+#include "server/apierrors/errors.h"
+#include "server/lifecycle.h"
+#include "server/registry/json_fields.h"
+#include "server/registry/object_meta.h"
+
+#include <array>
+
+namespace kapi::apis {
+namespace {
+
+namespace json = boost::json;
+using namespace registry::fields;
+using validation::Path;
+
+// scheduling.HighestUserDefinablePriority; system classes sit above it.
+constexpr std::int64_t kHighestUserDefinablePriority = 1000000000;
+constexpr std::int64_t kSystemCriticalPriority = 2 * kHighestUserDefinablePriority;
+constexpr std::string_view kSystemPrefix = "system-";
+
+struct SystemPriorityClass {
+  std::string_view name;
+  std::int64_t value;
+  std::string_view description;
+};
+
+constexpr std::array<SystemPriorityClass, 2> kSystemPriorityClasses{{
+    {"system-node-critical", kSystemCriticalPriority + 1000,
+     "Used for system critical pods that must not be moved from their current node."},
+    {"system-cluster-critical", kSystemCriticalPriority,
+     "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."},
+}};
+
+// IsKnownSystemPriorityClass: why a "system-" class is not one of kube's, or "" when it is.
+std::string unknown_system_class(std::string_view name, std::int64_t value, bool global_default) {
+  for (const auto& known : kSystemPriorityClasses) {
+    if (known.name != name) continue;
+    if (known.value != value)
+      return "value of " + std::string(name) + " PriorityClass must be " + std::to_string(known.value);
+    if (global_default) return "globalDefault of " + std::string(name) + " PriorityClass must be false";
+    return "";
+  }
+  return std::string(name) + " is not a known system priority class";
+}
+
+class PriorityClassStrategy final : public registry::Strategy {
+ public:
+  validation::ErrorList validate(const json::object& object) const override {
+    validation::ErrorList errors;
+    const std::string_view name = registry::meta_string(object, "name");
+    const std::int64_t value = int_at(object, "value").value_or(0);
+    if (name.substr(0, kSystemPrefix.size()) == kSystemPrefix) {
+      if (std::string why = unknown_system_class(name, value, bool_at(object, "globalDefault")); !why.empty())
+        errors.push_back(validation::forbidden(
+            Path("metadata").child("name"),
+            "priority class names with '" + std::string(kSystemPrefix) +
+                "' prefix are reserved for system use only. error: " + why));
+    } else if (value > kHighestUserDefinablePriority) {
+      errors.push_back(validation::forbidden(
+          Path("value"), "maximum allowed value of a user defined priority is " +
+                             std::to_string(kHighestUserDefinablePriority)));
+    }
+    if (object.contains("preemptionPolicy")) {
+      std::string_view policy = string_at(object, "preemptionPolicy");
+      if (policy.empty())
+        errors.push_back(validation::required(Path("preemptionPolicy")));
+      else if (policy != "PreemptLowerPriority" && policy != "Never")
+        errors.push_back(validation::not_supported(Path("preemptionPolicy"), policy, {"PreemptLowerPriority", "Never"}));
+    }
+    return errors;
+  }
+  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
+    validation::ErrorList errors = validate(object);
+    if (int_at(object, "value") != int_at(old, "value"))
+      errors.push_back(validation::forbidden(Path("value"), "may not be changed in an update."));
+    const json::value* policy = object.if_contains("preemptionPolicy");
+    const json::value* old_policy = old.if_contains("preemptionPolicy");
+    if (!((!policy && !old_policy) || (policy && old_policy && *policy == *old_policy)))
+      errors.push_back(validation::invalid(Path("preemptionPolicy"), string_at(object, "preemptionPolicy"),
+                                           "field is immutable"));
+    return errors;
+  }
+  // kube's REST.Delete: the system classes stay.
+  std::optional<json::object> mark_for_deletion(const json::object& current,
+                                                std::optional<std::int64_t> /*grace_period_seconds*/) const override {
+    const std::string_view name = registry::meta_string(current, "name");
+    for (const auto& known : kSystemPriorityClasses)
+      if (known.name == name)
+        throw apierrors::ApiError(apierrors::forbidden("scheduling.k8s.io", "priorityclasses", name,
+                                                       "this is a system priority class and cannot be deleted"));
+    return std::nullopt;
+  }
+
+  std::vector<registry::TableColumn> table_columns() const override {
+    return {registry::name_column(),
+            {"Value", "integer", "",
+             "value represents the integer value of this priority class. This is the actual priority that pods "
+             "receive when they have the name of this class in their pod spec.",
+             0},
+            {"Global-Default", "boolean", "",
+             "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods "
+             "that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if "
+             "more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of "
+             "such global default PriorityClasses will be used as the default priority.",
+             0},
+            registry::age_column(),
+            {"PreemptionPolicy", "string", "",
+             "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, "
+             "PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.",
+             0}};
+  }
+  json::array table_cells(const json::object& object) const override {
+    return {json::string(registry::meta_string(object, "name")), int_at(object, "value").value_or(0),
+            bool_at(object, "globalDefault"), json::string(registry::age_of(object)),
+            json::string(string_at(object, "preemptionPolicy"))};
+  }
+};
+
+}  // namespace
+
+ResourceStorage priorityclasses() {
+  registry::ResourceDefinition definition{.group = "scheduling.k8s.io", .version = "v1", .resource = "priorityclasses",
+                                          .kind = "PriorityClass", .singular = "priorityclass", .namespaced = false,
+                                          .short_names = {"pc"}, .storage_resource = "priorityclasses"};
+  return {std::move(definition), std::make_shared<PriorityClassStrategy>()};
+}
+
+asio::awaitable<void> ensure_system_priority_classes(registry::Store& priority_classes,
+                                                     const server::Lifecycle& lifecycle, base::Logger& logger,
+                                                     std::shared_ptr<std::atomic<bool>> done) {
+  for (const auto& known : kSystemPriorityClasses) {
+    while (!lifecycle.shutdown_initiated()) {
+      bool stored = false;
+      try {
+        json::object object{{"apiVersion", "scheduling.k8s.io/v1"},
+                            {"kind", "PriorityClass"},
+                            {"metadata", json::object{{"name", known.name}}},
+                            {"value", known.value},
+                            {"description", known.description},
+                            {"preemptionPolicy", "PreemptLowerPriority"}};
+        registry::WriteOptions options;
+        auto creating = priority_classes.create("", std::move(object), options);
+        co_await std::move(creating);
+        logger.info("created PriorityClass " + std::string(known.name) + " with value " + std::to_string(known.value));
+        stored = true;
+      } catch (const apierrors::ApiError& error) {
+        stored = error.status().code == 409;  // kept as it is, as kube keeps it
+        if (!stored) logger.warning("creating PriorityClass " + std::string(known.name) + " failed, retrying: " +
+                                    error.status().message);
+      } catch (const std::exception& error) {
+        logger.warning("creating PriorityClass " + std::string(known.name) + " failed, retrying: " + error.what());
+      }
+      if (stored) break;
+      co_await base::sleep_for(std::chrono::seconds(1));
+    }
+  }
+  done->store(!lifecycle.shutdown_initiated());
+}
+
+}  // namespace kapi::apis
