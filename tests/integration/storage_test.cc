@@ -1,0 +1,183 @@
+// storage.k8s.io/v1 through the real kubectl 1.32 on both stores: StorageClasses (defaults, the "(default)"
+// marker, the immutable-parameters 422), CSIDrivers (defaults, printer), CSINodes and CSIStorageCapacities
+// (create, get, -o wide, list, watch, apply, replace, patch, delete).
+#include "tests/integration/kapi_suite.h"
+#include "tests/integration/kubectl_runner.h"
+
+#include <filesystem>
+#include <regex>
+
+namespace kapi::integration {
+namespace {
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+const Headers kJson{{"Content-Type", "application/json"}};
+
+class StorageTest : public KapiSuite<StorageTest> {
+ protected:
+  CommandResult kubectl(const std::string& arguments, int timeout_seconds = 60) {
+    return run_kubectl(kapi(), arguments, timeout_seconds);
+  }
+  HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {}) {
+    return kapi().connect_admin().request(method, target, kJson, body);
+  }
+  std::string apply(const std::string& name, const std::string& manifest) {
+    return kubectl("apply -f " + write_manifest(kapi(), name, manifest)).output;
+  }
+  static std::string causes(const HttpResponse& response) {
+    std::string out;
+    auto status = json_object(response.body);
+    if (auto* details = status.if_contains("details"); details && details->is_object())
+      if (auto* list = details->as_object().if_contains("causes"); list && list->is_array())
+        for (const auto& cause : list->as_array())
+          out += std::string(cause.at("field").as_string()) + ": " + std::string(cause.at("reason").as_string()) +
+                 ": " + std::string(cause.at("message").as_string()) + "\n";
+    return out;
+  }
+
+  void SetUp() override {
+    KapiSuite::SetUp();
+    ASSERT_TRUE(std::filesystem::exists("/usr/bin/kubectl")) << "kubectl is not installed (scripts/install-deps)";
+  }
+};
+
+bool has_line(const std::string& output, const std::string& pattern) {
+  return std::regex_search(output, std::regex(pattern));
+}
+
+TEST_F(StorageTest, DiscoveryListsTheResourcesAsKubeDoes) {
+  CommandResult listed = kubectl("api-resources --api-group=storage.k8s.io -o wide");
+  const std::string verbs = "create,delete,deletecollection,get,list,patch,update,watch";
+  EXPECT_TRUE(has_line(listed.output, "csidrivers +storage.k8s.io/v1 +false +CSIDriver +" + verbs)) << listed.output;
+  EXPECT_TRUE(has_line(listed.output, "csinodes +storage.k8s.io/v1 +false +CSINode +" + verbs)) << listed.output;
+  EXPECT_TRUE(has_line(listed.output, "csistoragecapacities +storage.k8s.io/v1 +true +CSIStorageCapacity +" + verbs))
+      << listed.output;
+  EXPECT_TRUE(has_line(listed.output, "storageclasses +sc +storage.k8s.io/v1 +false +StorageClass +" + verbs))
+      << listed.output;
+}
+
+TEST_F(StorageTest, StorageClassLifecycleAndImmutableParameters) {
+  const std::string manifest = R"(apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: fast
+  annotations:
+    storageclass.kubernetes.io/is-default-class: "true"
+provisioner: kubernetes.io/no-provisioner
+parameters:
+  type: ssd
+)";
+  EXPECT_EQ(apply("sc.yaml", manifest), "storageclass.storage.k8s.io/fast created\n");
+  EXPECT_EQ(kubectl("get sc fast -o jsonpath={.reclaimPolicy}/{.volumeBindingMode}").output, "Delete/Immediate");
+  CommandResult listed = kubectl("get storageclasses -o wide");
+  EXPECT_TRUE(has_line(listed.output,
+                       "^NAME +PROVISIONER +RECLAIMPOLICY +VOLUMEBINDINGMODE +ALLOWVOLUMEEXPANSION +AGE\n"))
+      << listed.output;
+  EXPECT_TRUE(has_line(listed.output, "\nfast \\(default\\) +kubernetes.io/no-provisioner +Delete +Immediate +false +"))
+      << listed.output;
+  EXPECT_EQ(apply("sc.yaml", manifest), "storageclass.storage.k8s.io/fast unchanged\n");
+  kubectl("patch sc fast --type=merge -p '{\"allowVolumeExpansion\":true}'");
+  EXPECT_EQ(kubectl("get sc fast -o jsonpath={.allowVolumeExpansion}").output, "true");
+
+  CommandResult immutable = kubectl(
+      "patch sc fast --type=merge -p '{\"parameters\":{\"type\":\"hdd\"},\"provisioner\":\"example.com/other\",\"reclaimPolicy\":\"Retain\",\"volumeBindingMode\":\"WaitForFirstConsumer\"}'");
+  EXPECT_NE(immutable.output.find("The StorageClass \"fast\" is invalid: \n"
+                                  "* parameters: Forbidden: updates to parameters are forbidden.\n"
+                                  "* provisioner: Forbidden: updates to provisioner are forbidden.\n"
+                                  "* reclaimPolicy: Forbidden: updates to reclaimPolicy are forbidden.\n"
+                                  "* volumeBindingMode: Invalid value: \"WaitForFirstConsumer\": field is immutable"),
+            std::string::npos)
+      << immutable.output;
+
+  HttpResponse invalid = call("POST", "/apis/storage.k8s.io/v1/storageclasses",
+                              R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"bad"},
+                                  "reclaimPolicy":"Recycle","volumeBindingMode":"Later"})");
+  ASSERT_TRUE(is_status(invalid, 422, "Invalid")) << invalid.body;
+  EXPECT_EQ(causes(invalid),
+            "provisioner: FieldValueRequired: Required value\n"
+            "reclaimPolicy: FieldValueNotSupported: Unsupported value: \"Recycle\": supported values: \"Delete\", \"Retain\"\n"
+            "volumeBindingMode: FieldValueNotSupported: Unsupported value: \"Later\": supported values: \"Immediate\", "
+            "\"WaitForFirstConsumer\"\n");
+
+  CommandResult watched = kubectl("get sc fast -w --output-watch-events", 4);
+  EXPECT_EQ(watched.exit_code, 124) << watched.output;
+  EXPECT_TRUE(has_line(watched.output, "ADDED +fast \\(default\\) +kubernetes.io/no-provisioner")) << watched.output;
+  EXPECT_EQ(kubectl("delete sc fast").output, "storageclass.storage.k8s.io \"fast\" deleted\n");
+}
+
+TEST_F(StorageTest, CSIDriversNodesAndCapacities) {
+  EXPECT_EQ(apply("driver.yaml", R"(apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata:
+  name: hostpath.csi.k8s.io
+spec:
+  podInfoOnMount: true
+  tokenRequests:
+  - audience: vault
+)"),
+            "csidriver.storage.k8s.io/hostpath.csi.k8s.io created\n");
+  EXPECT_EQ(kubectl("get csidriver hostpath.csi.k8s.io -o jsonpath={.spec.attachRequired}/{.spec.fsGroupPolicy}/"
+                    "{.spec.volumeLifecycleModes}/{.spec.requiresRepublish}/{.spec.storageCapacity}/{.spec.seLinuxMount}")
+                .output,
+            "true/ReadWriteOnceWithFSType/[\"Persistent\"]/false/false/false");
+  CommandResult drivers = kubectl("get csidrivers -o wide");
+  EXPECT_TRUE(has_line(drivers.output, "^NAME +ATTACHREQUIRED +PODINFOONMOUNT +STORAGECAPACITY +TOKENREQUESTS +"
+                                       "REQUIRESREPUBLISH +MODES +AGE\n"))
+      << drivers.output;
+  EXPECT_TRUE(has_line(drivers.output, "hostpath.csi.k8s.io +true +true +false +vault +false +Persistent +"))
+      << drivers.output;
+  CommandResult immutable = kubectl("patch csidriver hostpath.csi.k8s.io --type=merge -p '{\"spec\":{\"attachRequired\":false}}'");
+  EXPECT_NE(immutable.output.find("spec.attachedRequired: Invalid value: false: field is immutable"), std::string::npos)
+      << immutable.output;
+  EXPECT_EQ(kubectl("delete csidriver hostpath.csi.k8s.io").exit_code, 0);
+
+  EXPECT_EQ(apply("csinode.yaml", R"(apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata:
+  name: node-1
+spec:
+  drivers:
+  - name: hostpath.csi.k8s.io
+    nodeID: node-1
+    topologyKeys: [topology.hostpath.csi/node]
+)"),
+            "csinode.storage.k8s.io/node-1 created\n");
+  CommandResult nodes = kubectl("get csinodes");
+  EXPECT_TRUE(has_line(nodes.output, "^NAME +DRIVERS +AGE\nnode-1 +1 +")) << nodes.output;
+  kubectl("patch csinode node-1 --type=strategic -p '{\"spec\":{\"drivers\":[{\"name\":\"other.csi.k8s.io\",\"nodeID\":\"n1\",\"topologyKeys\":null}]}}'");
+  EXPECT_TRUE(has_line(kubectl("get csinode node-1").output, "node-1 +2 +"));
+  EXPECT_EQ(kubectl("delete csinode node-1").exit_code, 0);
+
+  EXPECT_EQ(apply("capacity.yaml", R"(apiVersion: storage.k8s.io/v1
+kind: CSIStorageCapacity
+metadata:
+  name: cap-1
+storageClassName: fast
+capacity: 10Gi
+nodeTopology:
+  matchLabels:
+    topology.hostpath.csi/node: node-1
+)"),
+            "csistoragecapacity.storage.k8s.io/cap-1 created\n");
+  CommandResult capacities = kubectl("get csistoragecapacities");
+  EXPECT_TRUE(has_line(capacities.output, "^NAME +STORAGECLASSNAME +CAPACITY\ncap-1 +fast +10Gi\n")) << capacities.output;
+  CommandResult class_change = kubectl("patch csistoragecapacity cap-1 --type=merge -p '{\"storageClassName\":\"slow\"}'");
+  EXPECT_NE(class_change.output.find("storageClassName: Invalid value: \"slow\": field is immutable"), std::string::npos)
+      << class_change.output;
+  CommandResult replaced = kubectl("replace -f " + write_manifest(kapi(), "capacity2.yaml", R"(apiVersion: storage.k8s.io/v1
+kind: CSIStorageCapacity
+metadata:
+  name: cap-1
+storageClassName: fast
+capacity: 20Gi
+nodeTopology:
+  matchLabels:
+    topology.hostpath.csi/node: node-1
+)"));
+  EXPECT_EQ(replaced.output, "csistoragecapacity.storage.k8s.io/cap-1 replaced\n");
+  EXPECT_EQ(kubectl("get csistoragecapacity cap-1 -o jsonpath={.capacity}").output, "20Gi");
+  EXPECT_EQ(kubectl("delete csistoragecapacity cap-1").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace kapi::integration
