@@ -63,6 +63,7 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       csinodes(),
       csistoragecapacities(),
       storageclasses(),
+      volumeattachments(),
   };
 }
 

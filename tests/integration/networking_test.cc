@@ -66,6 +66,8 @@ TEST_F(NetworkingTest, KubectlCreateIngressAndItsLifecycle) {
   ASSERT_EQ(created.output, "ingress.networking.k8s.io/simple created\n");
   EXPECT_EQ(kubectl("get ing simple -o jsonpath={.spec.rules[0].http.paths[0].pathType}/{.spec.rules[0].http.paths[0].backend.service.port.number}/{.metadata.generation}").output,
             "Exact/8080/1");
+  // Go writes the reset status as its zero struct.
+  EXPECT_EQ(kubectl("get ing simple -o jsonpath={.status}").output, R"({"loadBalancer":{}})");
   CommandResult listed = kubectl("get ingress");
   EXPECT_TRUE(has_line(listed.output, "^NAME +CLASS +HOSTS +ADDRESS +PORTS +AGE\n")) << listed.output;
   EXPECT_TRUE(has_line(listed.output, "\nsimple +<none> +foo.com +80 +[0-9]+s\n")) << listed.output;
@@ -253,6 +255,11 @@ endpoints:
             "ports[1].name: FieldValueDuplicate: Duplicate value: \"Http\"\n"
             "ports[1].protocol: FieldValueNotSupported: Unsupported value: \"ICMP\": supported values: \"SCTP\", \"TCP\", \"UDP\"\n");
   EXPECT_EQ(kubectl("delete endpointslice web-abc").exit_code, 0);
+  // endpoints and ports have no omitempty: an empty slice writes them as null.
+  HttpResponse empty = call("POST", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices",
+                            R"({"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":"empty"},"addressType":"FQDN"})");
+  ASSERT_EQ(empty.status, 201) << empty.body;
+  EXPECT_NE(empty.body.find(R"("endpoints":null,"ports":null)"), std::string::npos) << empty.body;
 }
 
 TEST_F(NetworkingTest, KubernetesServiceHasItsEndpointSlice) {

@@ -1,6 +1,8 @@
 // storage.k8s.io/v1 through the real kubectl 1.32 on both stores: StorageClasses (defaults, the "(default)"
 // marker, the immutable-parameters 422), CSIDrivers (defaults, printer), CSINodes and CSIStorageCapacities
-// (create, get, -o wide, list, watch, apply, replace, patch, delete).
+// and VolumeAttachments (create, get, -o wide, list, watch, apply, replace, patch, status, delete), and every new
+// kind of this part (networking, discovery, storage) written and read as protobuf.
+#include "server/schema/transcoder.h"
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
@@ -9,6 +11,8 @@
 
 namespace kapi::integration {
 namespace {
+
+namespace json = boost::json;
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 const Headers kJson{{"Content-Type", "application/json"}};
@@ -53,6 +57,8 @@ TEST_F(StorageTest, DiscoveryListsTheResourcesAsKubeDoes) {
   EXPECT_TRUE(has_line(listed.output, "csistoragecapacities +storage.k8s.io/v1 +true +CSIStorageCapacity +" + verbs))
       << listed.output;
   EXPECT_TRUE(has_line(listed.output, "storageclasses +sc +storage.k8s.io/v1 +false +StorageClass +" + verbs))
+      << listed.output;
+  EXPECT_TRUE(has_line(listed.output, "volumeattachments +storage.k8s.io/v1 +false +VolumeAttachment +" + verbs))
       << listed.output;
 }
 
@@ -177,6 +183,115 @@ nodeTopology:
   EXPECT_EQ(replaced.output, "csistoragecapacity.storage.k8s.io/cap-1 replaced\n");
   EXPECT_EQ(kubectl("get csistoragecapacity cap-1 -o jsonpath={.capacity}").output, "20Gi");
   EXPECT_EQ(kubectl("delete csistoragecapacity cap-1").exit_code, 0);
+}
+
+TEST_F(StorageTest, VolumeAttachmentsWithStatus) {
+  const std::string manifest = R"(apiVersion: storage.k8s.io/v1
+kind: VolumeAttachment
+metadata:
+  name: csi-123
+spec:
+  attacher: hostpath.csi.k8s.io
+  nodeName: node-1
+  source:
+    persistentVolumeName: pv-1
+status:
+  attached: true
+)";
+  EXPECT_EQ(apply("va.yaml", manifest), "volumeattachment.storage.k8s.io/csi-123 created\n");
+  EXPECT_EQ(kubectl("get volumeattachment csi-123 -o jsonpath={.status.attached}").output, "false");
+  CommandResult listed = kubectl("get volumeattachments -o wide");
+  EXPECT_TRUE(has_line(listed.output, "^NAME +ATTACHER +PV +NODE +ATTACHED +AGE\ncsi-123 +hostpath.csi.k8s.io +pv-1 +node-1 +false +"))
+      << listed.output;
+  CommandResult status = kubectl("patch volumeattachment csi-123 --subresource=status --type=merge -p "
+                                 "'{\"status\":{\"attached\":true,\"attachmentMetadata\":{\"dev\":\"/dev/sdb\"}}}'");
+  EXPECT_EQ(status.exit_code, 0) << status.output;
+  EXPECT_TRUE(has_line(kubectl("get volumeattachment csi-123").output, "csi-123 +hostpath.csi.k8s.io +pv-1 +node-1 +true +"));
+  CommandResult moved = kubectl("patch volumeattachment csi-123 --type=merge -p '{\"spec\":{\"nodeName\":\"node-2\"}}'");
+  EXPECT_NE(moved.output.find("spec: Invalid value: "), std::string::npos) << moved.output;
+  EXPECT_NE(moved.output.find("field is immutable"), std::string::npos) << moved.output;
+  HttpResponse invalid = call("POST", "/apis/storage.k8s.io/v1/volumeattachments",
+                              R"({"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment","metadata":{"name":"bad"},
+                                  "spec":{"attacher":"","nodeName":"Node_1","source":{}}})");
+  ASSERT_TRUE(is_status(invalid, 422, "Invalid")) << invalid.body;
+  EXPECT_EQ(causes(invalid),
+            "spec.attacher: FieldValueRequired: Required value\n"
+            "spec.source: FieldValueRequired: Required value: must specify exactly one of inlineVolumeSpec and "
+            "persistentVolumeName\n"
+            "spec.nodeName: FieldValueInvalid: Invalid value: \"Node_1\": a lowercase RFC 1123 subdomain must consist "
+            "of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character "
+            "(e.g. 'example.com', regex used for validation is "
+            "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n"
+            "spec.attacher: FieldValueRequired: Required value\n"
+            "spec.attacher: FieldValueInvalid: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of "
+            "lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character "
+            "(e.g. 'example.com', regex used for validation is "
+            "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n");
+  EXPECT_EQ(kubectl("delete volumeattachment csi-123").exit_code, 0);
+}
+
+// Each kind is created from a protobuf body and read back as protobuf, as client-go's typed clients do.
+TEST_F(StorageTest, EveryKindTravelsAsProtobuf) {
+  const schema::Catalog catalog = schema::Catalog::builtin();
+  const schema::Transcoder transcoder(catalog);
+  struct Case {
+    std::string path, json, checked_member;
+  };
+  const std::vector<Case> cases{
+      {"/apis/networking.k8s.io/v1/namespaces/default/ingresses",
+       R"({"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"pb"},"spec":{"ingressClassName":"c",
+           "rules":[{"host":"pb.example.com","http":{"paths":[{"path":"/","pathType":"Prefix",
+           "backend":{"service":{"name":"svc","port":{"name":"http"}}}}]}}]}})",
+       "spec"},
+      {"/apis/networking.k8s.io/v1/ingressclasses",
+       R"({"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"pb"},"spec":{"controller":"example.com/c"}})",
+       "spec"},
+      {"/apis/networking.k8s.io/v1/namespaces/default/networkpolicies",
+       R"({"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"pb"},"spec":{"podSelector":{},
+           "ingress":[{"ports":[{"port":"http","protocol":"TCP"}]}],"policyTypes":["Ingress"]}})",
+       "spec"},
+      {"/apis/discovery.k8s.io/v1/namespaces/default/endpointslices",
+       R"({"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":"pb"},"addressType":"IPv4",
+           "endpoints":[{"addresses":["10.0.0.7"],"conditions":{"ready":true},"nodeName":"n"}],
+           "ports":[{"name":"","port":80,"protocol":"TCP"}]})",
+       "endpoints"},
+      {"/apis/storage.k8s.io/v1/storageclasses",
+       R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"pb"},"provisioner":"example.com/p",
+           "parameters":{"a":"b"},"reclaimPolicy":"Retain","volumeBindingMode":"WaitForFirstConsumer"})",
+       "parameters"},
+      {"/apis/storage.k8s.io/v1/csidrivers",
+       R"({"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"pb.example.com"},
+           "spec":{"attachRequired":false,"fsGroupPolicy":"File","podInfoOnMount":false,"requiresRepublish":false,
+           "seLinuxMount":false,"storageCapacity":true,"volumeLifecycleModes":["Ephemeral"]}})",
+       "spec"},
+      {"/apis/storage.k8s.io/v1/csinodes",
+       R"({"apiVersion":"storage.k8s.io/v1","kind":"CSINode","metadata":{"name":"pb"},
+           "spec":{"drivers":[{"name":"pb.example.com","nodeID":"n","topologyKeys":["zone"]}]}})",
+       "spec"},
+      {"/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities",
+       R"({"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"pb"},
+           "storageClassName":"pb","capacity":"1Gi"})",
+       "capacity"},
+      {"/apis/storage.k8s.io/v1/volumeattachments",
+       R"({"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment","metadata":{"name":"pb"},
+           "spec":{"attacher":"pb.example.com","nodeName":"n","source":{"persistentVolumeName":"pv"}}})",
+       "spec"},
+  };
+  const std::string protobuf = "application/vnd.kubernetes.protobuf";
+  for (const Case& c : cases) {
+    const json::object sent = json_object(c.json);
+    HttpResponse created = kapi().connect_admin().request(
+        "POST", c.path, {{"Content-Type", protobuf}, {"Accept", protobuf}}, transcoder.encode(sent));
+    ASSERT_EQ(created.status, 201) << c.path << ": " << created.body;
+    const std::string object_path = c.path + "/" + std::string(sent.at("metadata").at("name").as_string());
+    HttpResponse read = kapi().connect_admin().request("GET", object_path, {{"Accept", protobuf}}, "");
+    ASSERT_EQ(read.status, 200) << c.path;
+    EXPECT_EQ(read.header("Content-Type").value_or(""), protobuf) << c.path;
+    json::object got = transcoder.decode(read.body);
+    EXPECT_EQ(got.at("kind"), sent.at("kind"));
+    EXPECT_EQ(got.at(c.checked_member), sent.at(c.checked_member)) << c.path;
+    EXPECT_EQ(kapi().connect_admin().request("DELETE", object_path, kJson, "").status, 200) << c.path;
+  }
 }
 
 }  // namespace

@@ -136,8 +136,12 @@ ErrorList validate_slice(const json::object& slice, bool allow_deprecated_ip) {
   return errors;
 }
 
-// SetDefaults_EndpointPort: a port without a protocol is TCP; an empty name is "" (the field is a pointer).
+// SetDefaults_EndpointPort: a port without a protocol is TCP; an empty name is "" (the field is a pointer). And what
+// Go writes whatever the body sent: endpoints and ports (no omitempty) as null, each endpoint's conditions struct.
 void apply_defaults(json::object& slice) {
+  for (const char* member : {"endpoints", "ports"})
+    if (!slice.contains(member)) slice[member] = nullptr;
+  for_each_object(&slice, "endpoints", [](json::object& endpoint, std::size_t) { ensure_object(endpoint, "conditions"); });
   for_each_object(&slice, "ports", [](json::object& port, std::size_t) {
     if (!has(port, "name")) port["name"] = "";
     if (!has(port, "protocol")) port["protocol"] = "TCP";

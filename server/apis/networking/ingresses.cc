@@ -215,7 +215,10 @@ std::string address_cell(const json::object& ingress) {
 class IngressStrategy final : public registry::Strategy {
  public:
   bool tracks_generation() const override { return true; }
-  void prepare_for_create(json::object& ingress) const override { ingress["status"] = json::object(); }
+  // Create cannot set status; what is left is IngressStatus{} as Go writes it.
+  void prepare_for_create(json::object& ingress) const override {
+    ingress["status"] = json::object{{"loadBalancer", json::object()}};
+  }
   ErrorList validate(const json::object& ingress) const override {
     ErrorList errors = validate_spec(ingress, {});
     const json::object* annotations = annotations_of(ingress);

@@ -171,6 +171,7 @@ ErrorList validate_network_policy(const json::object& policy) {
 // SetDefaults_NetworkPolicyPort (protocol TCP).
 void apply_defaults(json::object& policy) {
   json::object& spec = ensure_object(policy, "spec");
+  ensure_object(spec, "podSelector");  // no omitempty: Go writes the empty selector as {}
   for (const char* direction : {"ingress", "egress"})
     for_each_object(&spec, direction, [](json::object& rule, std::size_t) {
       for_each_object(&rule, "ports", [](json::object& port, std::size_t) {

@@ -45,8 +45,19 @@ ErrorList validate_csi_node(const json::object& node) {
   return errors;
 }
 
+// What Go writes whatever the body sent: drivers and each driver's topologyKeys (no omitempty) as null.
+void fill_go_zero_values(json::object& node) {
+  json::object& spec = ensure_object(node, "spec");
+  if (!spec.contains("drivers")) spec["drivers"] = nullptr;
+  for_each_object(&spec, "drivers", [](json::object& driver, std::size_t) {
+    if (!driver.contains("topologyKeys")) driver["topologyKeys"] = nullptr;
+  });
+}
+
 class CSINodeStrategy final : public registry::Strategy {
  public:
+  void prepare_for_create(json::object& node) const override { fill_go_zero_values(node); }
+  void prepare_for_update(json::object& node, const json::object&) const override { fill_go_zero_values(node); }
   ErrorList validate(const json::object& node) const override { return validate_csi_node(node); }
   std::vector<registry::TableColumn> table_columns() const override {
     return {registry::name_column(),

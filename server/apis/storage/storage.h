@@ -9,5 +9,6 @@ ResourceStorage storageclasses();
 ResourceStorage csidrivers();
 ResourceStorage csinodes();
 ResourceStorage csistoragecapacities();
+ResourceStorage volumeattachments();
 
 }  // namespace kapi::apis

@@ -76,7 +76,7 @@ TEST(NetworkingTest, IngressStatusResetOnCreateAndDeprecatedAnnotationWarns) {
   object["status"] = parse(R"({"loadBalancer":{"ingress":[{"ip":"1.2.3.4"}]}})");
   object["metadata"].as_object()["annotations"] = parse(R"({"kubernetes.io/ingress.class":"nginx"})");
   strategy->prepare_for_create(object);
-  EXPECT_EQ(object["status"], json::object());
+  EXPECT_EQ(object["status"], parse(R"({"loadBalancer":{}})"));
   EXPECT_EQ(strategy->write_warnings(object),
             (std::vector<std::string>{"annotation \"kubernetes.io/ingress.class\" is deprecated, please use 'spec.ingressClassName' instead"}));
 }

@@ -99,5 +99,26 @@ TEST(StorageTest, CSINodeAndCapacityRules) {
             "<unset>");
 }
 
+TEST(StorageTest, VolumeAttachmentStatusSpecAndPrinter) {
+  auto strategy = volumeattachments().strategy;
+  EXPECT_EQ(volumeattachments().definition.subresources, (std::vector<std::string>{"status"}));
+  json::object attachment = parse(R"({"metadata":{"name":"va"},"spec":{"attacher":"d.example.com","nodeName":"n1",
+    "source":{"persistentVolumeName":"pv-1"}},"status":{"attached":true}})");
+  strategy->prepare_for_create(attachment);
+  EXPECT_EQ(attachment["status"], parse(R"({"attached":false})"));
+  EXPECT_EQ(messages(strategy->validate(attachment)), "");
+  json::array cells = strategy->table_cells(attachment);
+  EXPECT_EQ(cells[1], "d.example.com");
+  EXPECT_EQ(cells[2], "pv-1");
+  EXPECT_EQ(cells[3], "n1");
+  EXPECT_EQ(cells[4], false);
+  json::object moved = attachment;
+  moved["spec"].as_object()["nodeName"] = "n2";
+  EXPECT_NE(messages(strategy->validate_update(moved, attachment)).find("field is immutable"), std::string::npos);
+  json::object long_error = attachment;
+  long_error["status"] = json::object{{"attachError", json::object{{"message", std::string(1025, 'x')}}}};
+  EXPECT_EQ(messages(strategy->validate(long_error)), "status.attachError.message: Too long: may not be more than 1024 bytes\n");
+}
+
 }  // namespace
 }  // namespace kapi::apis

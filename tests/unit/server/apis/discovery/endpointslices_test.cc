@@ -32,7 +32,7 @@ TEST(EndpointSlicesTest, DefaultsAndTopology) {
 
 TEST(EndpointSlicesTest, LabelChangesBumpTheGeneration) {
   auto strategy = endpointslices().strategy;
-  json::object old = parse(R"({"metadata":{"name":"s","generation":1},"addressType":"IPv4"})");
+  json::object old = parse(R"({"metadata":{"name":"s","generation":1},"addressType":"IPv4","endpoints":null,"ports":null})");
   json::object updated = parse(R"({"metadata":{"name":"s","generation":1,"labels":{"a":"b"}},"addressType":"IPv4"})");
   strategy->prepare_for_update(updated, old);
   EXPECT_EQ(updated["metadata"].as_object()["generation"], 2);
