@@ -84,6 +84,11 @@ TEST_F(NetworkingTest, KubectlCreateIngressAndItsLifecycle) {
             "10.0.0.9/2")
       << status.output;
   EXPECT_TRUE(has_line(kubectl("get ing simple").output, "simple +<none> +bar.com +10.0.0.9 +80 ")) << "address";
+  CommandResult bad_status = kubectl(
+      "patch ing simple --subresource=status --type=merge -p '{\"status\":{\"loadBalancer\":{\"ingress\":[{\"ip\":\"lb\"}]}}}'");
+  EXPECT_NE(bad_status.output.find("status.loadBalancer.ingress[0].ip: Invalid value: \"lb\": must be a valid IP address"),
+            std::string::npos)
+      << bad_status.output;
 
   // A bounded watch shows the object (kubectl lists, then watches until the time bound ends it).
   CommandResult watched = kubectl("get ing simple -w --output-watch-events", 4);

@@ -178,6 +178,25 @@ IngressRules rules_for_update(const json::object& old) {
   return rules;
 }
 
+// ValidateIngressLoadBalancerStatus (1.32): what a status write may record. kube checks it on status writes only; a
+// main-resource write keeps the stored status, which passed this check when it was written.
+ErrorList validate_load_balancer_status(const json::object& ingress) {
+  ErrorList errors;
+  const Path points_path = Path("status").child("loadBalancer").child("ingress");
+  const json::object* load_balancer = object_at(object_at(ingress, "status"), "loadBalancer");
+  for_each_object(load_balancer, "ingress", [&](const json::object& point, std::size_t i) {
+    const Path at = points_path.index(i);
+    if (const std::string_view ip = string_at(point, "ip"); !ip.empty() && !core::is_ip(ip))
+      errors.push_back(validation::invalid(at.child("ip"), ip, "must be a valid IP address"));
+    if (const std::string_view hostname = string_at(point, "hostname"); !hostname.empty()) {
+      add_messages(errors, at.child("hostname"), hostname, validation::is_dns1123_subdomain(hostname));
+      if (core::is_ip(hostname))
+        errors.push_back(validation::invalid(at.child("hostname"), hostname, "must be a DNS name, not an IP address"));
+    }
+  });
+  return errors;
+}
+
 const json::object* annotations_of(const json::object& object) {
   return object_at(object_at(object, "metadata"), "annotations");
 }
@@ -233,7 +252,9 @@ class IngressStrategy final : public registry::Strategy {
     return errors;
   }
   ErrorList validate_update(const json::object& ingress, const json::object& old) const override {
-    return validate_spec(ingress, rules_for_update(old));
+    ErrorList errors = validate_spec(ingress, rules_for_update(old));
+    core::append(errors, validate_load_balancer_status(ingress));
+    return errors;
   }
   std::vector<std::string> write_warnings(const json::object& ingress) const override {
     const json::object* annotations = annotations_of(ingress);

@@ -81,6 +81,16 @@ TEST(NetworkingTest, IngressStatusResetOnCreateAndDeprecatedAnnotationWarns) {
             (std::vector<std::string>{"annotation \"kubernetes.io/ingress.class\" is deprecated, please use 'spec.ingressClassName' instead"}));
 }
 
+TEST(NetworkingTest, IngressStatusWritesAreChecked) {
+  auto strategy = ingresses().strategy;
+  json::object old = parse(ingress(R"({"defaultBackend":{"service":{"name":"s","port":{"number":80}}}})"));
+  json::object updated = old;
+  updated["status"] = parse(R"({"loadBalancer":{"ingress":[{"ip":"10.0.0.300"},{"hostname":"10.0.0.1"}]}})");
+  EXPECT_EQ(messages(strategy->validate_update(updated, old)),
+            "status.loadBalancer.ingress[0].ip: Invalid value: \"10.0.0.300\": must be a valid IP address\n"
+            "status.loadBalancer.ingress[1].hostname: Invalid value: \"10.0.0.1\": must be a DNS name, not an IP address\n");
+}
+
 TEST(NetworkingTest, IngressPrinterCells) {
   auto strategy = ingresses().strategy;
   json::object object = parse(ingress(R"({"tls":[{"hosts":["a.com"]}],"rules":[{"host":"a.com"},{"host":"b.com"},{},{"host":"c.com"},{"host":"d.com"}]})"));
