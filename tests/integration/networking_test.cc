@@ -56,6 +56,9 @@ TEST_F(NetworkingTest, DiscoveryListsTheResourcesAsKubeDoes) {
       << listed.output;
   EXPECT_TRUE(has_line(listed.output, "networkpolicies +netpol +networking.k8s.io/v1 +true +NetworkPolicy"))
       << listed.output;
+  // The OpenAPI documents derive from the types: kubectl explain reads them.
+  CommandResult explained = kubectl("explain ingress.spec.ingressClassName");
+  EXPECT_NE(explained.output.find("FIELD: ingressClassName <string>"), std::string::npos) << explained.output;
   CommandResult slices = kubectl("api-resources --api-group=discovery.k8s.io -o wide");
   EXPECT_TRUE(has_line(slices.output, "endpointslices +discovery.k8s.io/v1 +true +EndpointSlice +create,delete,deletecollection,get,list,patch,update,watch"))
       << slices.output;
