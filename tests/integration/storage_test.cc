@@ -230,6 +230,65 @@ status:
   EXPECT_EQ(kubectl("delete volumeattachment csi-123").exit_code, 0);
 }
 
+// Issue 18's acceptance for every kind of this part: kubectl creates, gets (also -o wide), lists, watches, replaces,
+// patches and deletes it.
+TEST_F(StorageTest, KubectlDrivesEveryKind) {
+  struct Case {
+    std::string resource, name, namespace_, body;
+  };
+  const std::vector<Case> cases{
+      {"ingresses.networking.k8s.io", "all-ing", "default",
+       "apiVersion: networking.k8s.io/v1\nkind: Ingress\nspec:\n  defaultBackend:\n    service:\n      name: svc\n"
+       "      port:\n        number: 80\n"},
+      {"ingressclasses.networking.k8s.io", "all-class", "", "apiVersion: networking.k8s.io/v1\nkind: IngressClass\n"
+       "spec:\n  controller: example.com/ingress\n"},
+      {"networkpolicies.networking.k8s.io", "all-netpol", "default",
+       "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nspec:\n  podSelector: {}\n"},
+      {"endpointslices.discovery.k8s.io", "all-slice", "default",
+       "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\naddressType: IPv4\nendpoints:\n- addresses: [10.0.0.5]\n"},
+      {"storageclasses.storage.k8s.io", "all-sc", "", "apiVersion: storage.k8s.io/v1\nkind: StorageClass\n"
+       "provisioner: example.com/p\n"},
+      {"csidrivers.storage.k8s.io", "all.example.com", "", "apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nspec: {}\n"},
+      {"csinodes.storage.k8s.io", "all-node", "", "apiVersion: storage.k8s.io/v1\nkind: CSINode\nspec:\n  drivers: []\n"},
+      {"csistoragecapacities.storage.k8s.io", "all-cap", "default",
+       "apiVersion: storage.k8s.io/v1\nkind: CSIStorageCapacity\nstorageClassName: all-sc\n"},
+      {"volumeattachments.storage.k8s.io", "all-va", "", "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\n"
+       "spec:\n  attacher: all.example.com\n  nodeName: node-1\n  source:\n    persistentVolumeName: pv\n"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.resource);
+    const std::string ns = c.namespace_.empty() ? "" : " -n " + c.namespace_;
+    auto manifest = [&](const std::string& label) {
+      return write_manifest(kapi(), c.name + ".yaml",
+                            c.body + "metadata:\n  name: " + c.name + "\n  labels:\n    step: " + label + "\n");
+    };
+    CommandResult created = kubectl("create -f " + manifest("created") + ns);
+    ASSERT_EQ(created.exit_code, 0) << created.output;
+    EXPECT_EQ(kubectl("get " + c.resource + " " + c.name + ns + " -o jsonpath={.metadata.labels.step}").output, "created");
+    CommandResult wide = kubectl("get " + c.resource + ns + " -o wide");
+    EXPECT_TRUE(has_line(wide.output, "\n" + std::regex_replace(c.name, std::regex("\\."), "\\.") + " ")) << wide.output;
+    CommandResult listed = kubectl("get " + c.resource + (c.namespace_.empty() ? "" : " -A") + " -o name");
+    EXPECT_NE(listed.output.find("/" + c.name + "\n"), std::string::npos) << listed.output;
+    // A watch from the cache's state, ended by the server (timeoutSeconds): the object arrives as ADDED.
+    const std::string group_version = c.resource == "endpointslices.discovery.k8s.io" ? "discovery.k8s.io/v1"
+                                      : c.resource.find("networking") != std::string::npos ? "networking.k8s.io/v1"
+                                                                                          : "storage.k8s.io/v1";
+    const std::string plural = c.resource.substr(0, c.resource.find('.'));
+    const std::string watch_path = "/apis/" + group_version + (c.namespace_.empty() ? "" : "/namespaces/" + c.namespace_) +
+                                   "/" + plural + "?watch=1&resourceVersion=0&timeoutSeconds=1&fieldSelector=metadata.name%3D" + c.name;
+    CommandResult watched = kubectl("get --raw '" + watch_path + "'");
+    EXPECT_NE(watched.output.find("{\"type\":\"ADDED\""), std::string::npos) << watched.output;
+    CommandResult replaced = kubectl("replace -f " + manifest("replaced") + ns);
+    EXPECT_EQ(replaced.exit_code, 0) << replaced.output;
+    EXPECT_EQ(kubectl("get " + c.resource + " " + c.name + ns + " -o jsonpath={.metadata.labels.step}").output, "replaced");
+    CommandResult patched = kubectl("patch " + c.resource + " " + c.name + ns + " -p '{\"metadata\":{\"labels\":{\"step\":\"patched\"}}}'");
+    EXPECT_EQ(patched.exit_code, 0) << patched.output;
+    EXPECT_EQ(kubectl("get " + c.resource + " " + c.name + ns + " -o jsonpath={.metadata.labels.step}").output, "patched");
+    CommandResult deleted = kubectl("delete " + c.resource + " " + c.name + ns);
+    EXPECT_NE(deleted.output.find("\"" + c.name + "\" deleted"), std::string::npos) << deleted.output;
+  }
+}
+
 // Each kind is created from a protobuf body and read back as protobuf, as client-go's typed clients do.
 TEST_F(StorageTest, EveryKindTravelsAsProtobuf) {
   const schema::Catalog catalog = schema::Catalog::builtin();
