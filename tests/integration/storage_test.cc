@@ -132,6 +132,9 @@ spec:
       << drivers.output;
   EXPECT_TRUE(has_line(drivers.output, "hostpath.csi.k8s.io +true +true +false +vault +false +Persistent +"))
       << drivers.output;
+  EXPECT_EQ(kubectl("get csidriver hostpath.csi.k8s.io -o jsonpath={.metadata.generation}").output, "");
+  kubectl("patch csidriver hostpath.csi.k8s.io --type=merge -p '{\"spec\":{\"podInfoOnMount\":false}}'");
+  EXPECT_EQ(kubectl("get csidriver hostpath.csi.k8s.io -o jsonpath={.metadata.generation}").output, "1");
   CommandResult immutable = kubectl("patch csidriver hostpath.csi.k8s.io --type=merge -p '{\"spec\":{\"attachRequired\":false}}'");
   EXPECT_NE(immutable.output.find("spec.attachedRequired: Invalid value: false: field is immutable"), std::string::npos)
       << immutable.output;
@@ -258,9 +261,10 @@ TEST_F(StorageTest, KubectlDrivesEveryKind) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.resource);
     const std::string ns = c.namespace_.empty() ? "" : " -n " + c.namespace_;
-    auto manifest = [&](const std::string& label) {
+    auto manifest = [&](const std::string& label, const std::string& resource_version = "") {
       return write_manifest(kapi(), c.name + ".yaml",
-                            c.body + "metadata:\n  name: " + c.name + "\n  labels:\n    step: " + label + "\n");
+                            c.body + "metadata:\n  name: " + c.name + "\n  labels:\n    step: " + label + "\n" +
+                                (resource_version.empty() ? "" : "  resourceVersion: \"" + resource_version + "\"\n"));
     };
     CommandResult created = kubectl("create -f " + manifest("created") + ns);
     ASSERT_EQ(created.exit_code, 0) << created.output;
@@ -278,7 +282,11 @@ TEST_F(StorageTest, KubectlDrivesEveryKind) {
                                    "/" + plural + "?watch=1&resourceVersion=0&timeoutSeconds=1&fieldSelector=metadata.name%3D" + c.name;
     CommandResult watched = kubectl("get --raw '" + watch_path + "'");
     EXPECT_NE(watched.output.find("{\"type\":\"ADDED\""), std::string::npos) << watched.output;
-    CommandResult replaced = kubectl("replace -f " + manifest("replaced") + ns);
+    // With the read resourceVersion: CSIDrivers, CSINodes, CSIStorageCapacities and VolumeAttachments refuse
+    // unconditional updates in kube.
+    const std::string version =
+        kubectl("get " + c.resource + " " + c.name + ns + " -o jsonpath={.metadata.resourceVersion}").output;
+    CommandResult replaced = kubectl("replace -f " + manifest("replaced", version) + ns);
     EXPECT_EQ(replaced.exit_code, 0) << replaced.output;
     EXPECT_EQ(kubectl("get " + c.resource + " " + c.name + ns + " -o jsonpath={.metadata.labels.step}").output, "replaced");
     CommandResult patched = kubectl("patch " + c.resource + " " + c.name + ns + " -p '{\"metadata\":{\"labels\":{\"step\":\"patched\"}}}'");

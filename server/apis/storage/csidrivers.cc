@@ -88,7 +88,14 @@ std::string go_modes(const json::object& spec) {
 class CSIDriverStrategy final : public registry::Strategy {
  public:
   void prepare_for_create(json::object& driver) const override { apply_defaults(driver); }
-  void prepare_for_update(json::object& driver, const json::object&) const override { apply_defaults(driver); }
+  // Generation is not set on create, but a spec change bumps it (the strategy's PrepareForUpdate).
+  void prepare_for_update(json::object& driver, const json::object& old) const override {
+    apply_defaults(driver);
+    if (object_or_empty(driver, "spec") != object_or_empty(old, "spec")) {
+      auto& generation = registry::metadata_of(driver)["generation"];
+      generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
+    }
+  }
   ErrorList validate(const json::object& driver) const override { return validate_csi_driver(driver); }
   ErrorList validate_update(const json::object& driver, const json::object& old) const override {
     ErrorList errors = validate_csi_driver(driver);

@@ -75,6 +75,10 @@ TEST(StorageTest, CSIDriverDefaultsAndRules) {
   changed["spec"].as_object()["volumeLifecycleModes"] = json::array{"Ephemeral"};
   EXPECT_EQ(messages(strategy->validate_update(changed, good)),
             "spec.volumeLifecycleModes: Invalid value: []storage.VolumeLifecycleMode{\"Ephemeral\"}: field is immutable\n");
+  json::object republished = good;
+  republished["spec"].as_object()["requiresRepublish"] = true;
+  strategy->prepare_for_update(republished, good);
+  EXPECT_EQ(republished["metadata"].as_object()["generation"], 1);
   json::array cells = strategy->table_cells(good);
   EXPECT_EQ(cells[4], "<unset>");
   EXPECT_EQ(cells[6], "Persistent");
