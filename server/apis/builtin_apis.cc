@@ -1,11 +1,14 @@
 #include "server/apis/builtin_apis.h"
 #include "server/apis/apps/apps.h"
 #include "server/apis/autoscaling/autoscaling.h"
-#include "server/apis/events/events.h"
 #include "server/apis/batch/batch.h"
+#include "server/apis/discovery/discovery.h"
+#include "server/apis/events/events.h"
+#include "server/apis/networking/networking.h"
 #include "server/apis/node/node.h"
 #include "server/apis/policy/policy.h"
 #include "server/apis/scheduling/scheduling.h"
+#include "server/apis/storage/storage.h"
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
@@ -70,6 +73,18 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       priorityclasses(),
       // node.k8s.io/v1
       runtimeclasses(),
+      // discovery.k8s.io/v1
+      endpointslices(),
+      // networking.k8s.io/v1
+      ingressclasses(),
+      ingresses(),
+      networkpolicies(),
+      // storage.k8s.io/v1
+      csidrivers(),
+      csinodes(),
+      csistoragecapacities(),
+      storageclasses(),
+      volumeattachments(),
   };
 }
 
@@ -305,6 +320,9 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   }
   co_await core::ensure_kubernetes_service(*services, service_allocator_->network(), lifecycle, logger_);
   co_await core::ensure_kubernetes_endpoints(*store("", "endpoints"), service_allocator_->network(), lifecycle, logger_);
+  auto slice = ensure_kubernetes_endpoint_slice(*store("discovery.k8s.io", "endpointslices"), service_allocator_->network(),
+                                                lifecycle, logger_);
+  co_await std::move(slice);
   bootstrapped_->store(!lifecycle.shutdown_initiated());
   co_await store_rbac_bootstrap_policy(lifecycle);
   asio::co_spawn(co_await asio::this_coro::executor, cluster_role_aggregation_->run(), asio::detached);
