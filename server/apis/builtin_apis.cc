@@ -2,6 +2,7 @@
 #include "server/apis/apps/apps.h"
 
 #include "base/log.h"
+#include "server/apis/core/connect.h"
 #include "server/apis/core/service_tracker.h"
 #include "server/apis/flowcontrol/config_producer.h"
 #include "server/http/status_response.h"
@@ -21,18 +22,19 @@ namespace {
 // Every built-in resource, in discovery order within its group version. A new resource is one line here.
 std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
                                            const core::TokenRequestConfig& tokens,
-                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation) {
+                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation,
+                                           const std::shared_ptr<const core::ConnectConfig>& connect) {
   return {
       // core/v1
       configmaps(),
       endpoints(),
       events(),
       namespaces(),
-      nodes(),
-      pods(),
+      nodes(connect),
+      pods(connect),
       secrets(),
       serviceaccounts(tokens),
-      services(service_allocator),
+      services(service_allocator, connect),
       // apps/v1
       controllerrevisions(),
       daemonsets(),
@@ -71,10 +73,12 @@ std::vector<registry::Creater> all_reviews(const std::shared_ptr<const authoriza
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
                          server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network,
-                         core::TokenRequestConfig tokens)
+                         core::TokenRequestConfig tokens, core::KubeletClientConfig kubelet)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
   tokens.objects = object_getter();
-  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_)) {
+  auto connect = std::make_shared<core::ConnectConfig>(
+      core::ConnectConfig{std::move(kubelet), object_getter(), proxy::make_backend_tls("", true, {}, {})});
+  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, connect)) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger);
     cached.store->set_namespace_check(
