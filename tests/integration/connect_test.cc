@@ -192,6 +192,7 @@ class ConnectTest : public KapiSuite<ConnectTest> {
     create_pod("web", "kubelet-node", "app", pod_ip_);
     create_pod("two", "kubelet-node", "a,b");
     create_pod("unscheduled", "", "app");
+    create_pod("old", "kubelet-node", "legacy");
     create_pod("stranded", "dead-node", "app");
     auto service = call("POST", "/api/v1/namespaces/default/services",
                         R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"web-svc"},)"
@@ -254,6 +255,23 @@ TEST_F(ConnectTest, KubectlExecRunsTheCommandAndRelaysItsExitCode) {
   auto chosen = run_kubectl(kapi(), "exec two -c b -- echo from b");
   EXPECT_EQ(chosen.exit_code, 0) << chosen.output;
   EXPECT_EQ(chosen.output, "from b\n");
+}
+
+// A kubelet that refuses the WebSocket upgrade answers 400 through kapi, and kubectl falls back to SPDY/3.1,
+// which kapi relays as well.
+TEST_F(ConnectTest, KubectlExecFallsBackToSpdyWhenTheKubeletRefusesWebSockets) {
+  auto echoed = run_kubectl(kapi(), "exec old -- echo via spdy");
+  EXPECT_EQ(echoed.exit_code, 0) << echoed.output;
+  EXPECT_EQ(echoed.output, "via spdy\n");
+
+  auto failed = run_kubectl(kapi(), "exec old -- exit 4");
+  EXPECT_EQ(failed.exit_code, 4) << failed.output;
+}
+
+TEST_F(ConnectTest, KubectlAttachRelaysTheContainersOutput) {
+  auto attached = run_kubectl(kapi(), "attach web");
+  EXPECT_EQ(attached.exit_code, 0) << attached.output;
+  EXPECT_NE(attached.output.find("attached\n"), std::string::npos) << attached.output;
 }
 
 TEST_F(ConnectTest, ExecRefusesWhatKubeRefuses) {

@@ -10,7 +10,8 @@ with 200 "pod server saw <method> <target>" (for pods/proxy and services/proxy).
 - /containerLogs/<ns>/<pod>/<container>: five fixed lines "<container> line <n>"; tailLines keeps the last n;
   follow=true streams them a moment apart, then three more, then ends.
 - /exec and /attach: WebSocket (v5.channel.k8s.io or v4, the channel byte first) or SPDY/3.1 remotecommand
-  (X-Stream-Protocol-Version v4.channel.k8s.io). The command runs as: "echo ARGS" writes ARGS to stdout,
+  (X-Stream-Protocol-Version v4.channel.k8s.io); a container named "legacy" refuses the WebSocket upgrade with
+  400, so clients fall back to SPDY. The command runs as: "echo ARGS" writes ARGS to stdout,
   "exit N" fails with exit code N, anything else writes its words to stdout. attach writes "attached".
 - /portForward: SPDY/3.1 (portforward.k8s.io). A WebSocket upgrade is refused with 400, as a kubelet that does not
   speak the tunnelling protocol does, so clients fall back to SPDY. Each forwarded connection's data stream
@@ -301,7 +302,11 @@ def serve(conn):
             serve_logs(conn, parts, query)
         elif parts[0] in ("exec", "attach"):
             command = query.get("command", [])
-            if "websocket" in upgrade:
+            legacy = len(parts) > 3 and parts[3] == "legacy"
+            if "websocket" in upgrade and legacy:
+                # A kubelet without the WebSocket protocols: clients fall back to SPDY.
+                respond(conn, 400, "websocket remotecommand is not served here", reason="Bad Request")
+            elif "websocket" in upgrade:
                 serve_websocket_stream(conn, headers, parts[0], command)
             elif "spdy" in upgrade:
                 serve_spdy_stream(conn, headers, early, parts[0], command, query)
