@@ -91,14 +91,14 @@ class FakeKubelet {
     ::close(out[1]);
     std::string text;
     char buffer[256];
-    while (std::count(text.begin(), text.end(), '\n') < 2) {
+    while (std::count(text.begin(), text.end(), '\n') < 3) {
       const auto n = ::read(out[0], buffer, sizeof buffer);
       if (n <= 0) break;
       text.append(buffer, static_cast<std::size_t>(n));
     }
     ::close(out[0]);
     std::istringstream lines(text);
-    lines >> port_ >> pod_port_;
+    lines >> port_ >> pod_port_ >> silent_port_;
     if (port_ == 0) throw std::runtime_error("the fake kubelet did not start: " + text);
   }
   ~FakeKubelet() {
@@ -108,11 +108,13 @@ class FakeKubelet {
   }
   int port() const { return port_; }
   int pod_port() const { return pod_port_; }
+  int silent_port() const { return silent_port_; }
 
  private:
   pid_t pid_ = -1;
   int port_ = 0;
   int pod_port_ = 0;
+  int silent_port_ = 0;
 };
 
 class ConnectTest : public KapiSuite<ConnectTest> {
@@ -188,12 +190,14 @@ class ConnectTest : public KapiSuite<ConnectTest> {
   static void create_objects() {
     create_node("kubelet-node", kubelet_->port());
     create_node("dead-node", 1);  // nothing listens on port 1
+    create_node("silent-node", kubelet_->silent_port());
     pod_ip_ = host_ip();
     create_pod("web", "kubelet-node", "app", pod_ip_);
     create_pod("two", "kubelet-node", "a,b");
     create_pod("unscheduled", "", "app");
     create_pod("old", "kubelet-node", "legacy");
     create_pod("stranded", "dead-node", "app");
+    create_pod("hung", "silent-node", "app");
     auto service = call("POST", "/api/v1/namespaces/default/services",
                         R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"web-svc"},)"
                         R"("spec":{"ports":[{"name":"http","port":80}]}})");
@@ -375,6 +379,24 @@ TEST_F(ConnectTest, AKubeletThatIsDownIsAnErrorStatusAtOnce) {
   ASSERT_TRUE(is_status(exec, 500, "")) << exec.body;
   EXPECT_EQ(status_message(exec), "error dialing backend: dial tcp 127.0.0.1:1: connect: connection refused");
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+}
+
+// A kubelet that accepts the connection and then says nothing is given --kubelet-timeout (2s here) to finish the
+// TLS handshake, as Go's transport gives its TLSHandshakeTimeout.
+TEST_F(ConnectTest, AKubeletThatHangsIsAnErrorStatusAfterTheKubeletTimeout) {
+  const auto start = std::chrono::steady_clock::now();
+  auto logs = call("GET", "/api/v1/namespaces/default/pods/hung/log");
+  ASSERT_TRUE(is_status(logs, 500, "")) << logs.body;
+  EXPECT_EQ(status_message(logs), "Get \"https://127.0.0.1:" + std::to_string(kubelet_->silent_port()) +
+                                      "/containerLogs/default/hung/app\": net/http: TLS handshake timeout");
+  auto exec = call("GET", "/api/v1/namespaces/default/pods/hung/exec?command=ls&stdout=true", {},
+                   {{"Connection", "Upgrade"}, {"Upgrade", "websocket"}, {"Sec-WebSocket-Version", "13"},
+                    {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}, {"Sec-WebSocket-Protocol", "v5.channel.k8s.io"}});
+  ASSERT_TRUE(is_status(exec, 500, "")) << exec.body;
+  EXPECT_EQ(status_message(exec), "error dialing backend: net/http: TLS handshake timeout");
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_GT(took, 3500ms);  // two handshakes of 2 s each
+  EXPECT_LT(took, 8s);
 }
 
 TEST_F(ConnectTest, DiscoveryListsTheConnectSubresources) {

@@ -87,10 +87,11 @@ asio::awaitable<StartedRequest> start_request(const proxy::Backend& backend, pro
   limits.dial_timeout = timeout;
   limits.handshake_timeout = timeout;
   StartedRequest started{std::make_unique<proxy::BackendConnection>(executor, backend, limits), {}};
-  // The head must come within the timeout too; the body (a followed log, an exec session) may take as long as it
-  // lasts.
-  started.connection->set_deadline(proxy::BackendConnection::Clock::now() + timeout);
+  // Dialling and the handshake each have the timeout (and say which ran out, as Go's dialer and
+  // TLSHandshakeTimeout do), then the response head has it too; the body (a followed log, an exec session) may
+  // take as long as it lasts.
   co_await started.connection->connect();
+  started.connection->set_deadline(proxy::BackendConnection::Clock::now() + timeout);
   co_await started.connection->send(request);
   started.head = co_await started.connection->read_head();
   started.connection->set_deadline(proxy::BackendConnection::Clock::time_point::max());

@@ -23,7 +23,7 @@ struct KubeletClientConfig {
   std::shared_ptr<asio::ssl::context> insecure_tls;  // the same client certificate, the kubelet's not checked
   std::vector<std::string> preferred_address_types{"Hostname", "InternalDNS", "InternalIP", "ExternalDNS",
                                                    "ExternalIP"};
-  std::chrono::milliseconds timeout{5000};  // --kubelet-timeout: dialing, the handshake and the response head
+  std::chrono::milliseconds timeout{5000};  // --kubelet-timeout: for each of dialling, the handshake, the response head
   std::uint16_t default_port = 10250;       // when a node names no kubelet port
 };
 
@@ -47,8 +47,8 @@ KubeletClientConfig make_kubelet_client_config(const std::string& ca_file, const
 asio::awaitable<proxy::Backend> kubelet_backend(const ConnectConfig& config, std::string node_name,
                                                 bool insecure_skip_tls_verify = false);
 
-// One request started on `backend` within the kubelet timeout: connected, sent, the response head read. Throws
-// std::exception with Go's wording of what failed.
+// One request started on `backend`: dialled and the TLS handshake done, each within `timeout`, then sent and the
+// response head read within `timeout` more. Throws std::exception with Go's wording of what failed.
 struct StartedRequest {
   std::unique_ptr<proxy::BackendConnection> connection;
   proxy::ResponseHead head;

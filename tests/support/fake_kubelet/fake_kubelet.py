@@ -5,7 +5,8 @@
 Usage: fake_kubelet.py CERT KEY CLIENT_CA. HTTPS on 127.0.0.1 with the serving certificate, requiring a client
 certificate signed by CLIENT_CA (what kapi presents from --kubelet-client-certificate). Prints the port it listens on
 as its first line of stdout, then the port of a plain HTTP "pod" server on every address, which answers anything
-with 200 "pod server saw <method> <target>" (for pods/proxy and services/proxy). Standard library only.
+with 200 "pod server saw <method> <target>" (for pods/proxy and services/proxy), then the port of a "kubelet"
+that accepts connections and never answers. Standard library only.
 
 - /containerLogs/<ns>/<pod>/<container>: five fixed lines "<container> line <n>"; tailLines keeps the last n;
   follow=true streams them a moment apart, then three more, then ends.
@@ -369,6 +370,19 @@ def main():
             threading.Thread(target=serve_pod, args=(conn,), daemon=True).start()
 
     threading.Thread(target=pod_loop, daemon=True).start()
+
+    # A kubelet that hangs: it accepts connections and never says a word.
+    silent = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(64)
+    print(silent.getsockname()[1], flush=True)
+    held = []
+
+    def silent_loop():
+        while True:
+            held.append(silent.accept()[0])
+
+    threading.Thread(target=silent_loop, daemon=True).start()
     while True:
         raw, _ = listener.accept()
         threading.Thread(target=handshake_and_serve, args=(raw,), daemon=True).start()
