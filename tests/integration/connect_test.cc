@@ -242,6 +242,12 @@ TEST_F(ConnectTest, LogsChecksTheContainerAsKubeDoes) {
   ASSERT_TRUE(is_status(wrong, 400, "BadRequest")) << wrong.body;
   EXPECT_EQ(status_message(wrong), "container nope is not valid for pod web");
 
+  auto negative = call("GET", "/api/v1/namespaces/default/pods/web/log?tailLines=-1&limitBytes=0");
+  ASSERT_TRUE(is_status(negative, 422, "Invalid")) << negative.body;
+  EXPECT_EQ(status_message(negative),
+            "PodLogOptions \"web\" is invalid: [tailLines: Invalid value: -1: must be greater than or equal to 0, "
+            "limitBytes: Invalid value: 0: must be greater than 0]");
+
   // A pod on no node has no log yet: an empty one, as kube's LocationStreamer without a location answers.
   auto empty = call("GET", "/api/v1/namespaces/default/pods/unscheduled/log");
   EXPECT_EQ(empty.status, 200) << empty.body;

@@ -11,10 +11,12 @@
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
+#include "server/validation/field_error.h"
 
 #include <asio/ip/address.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 namespace kapi::apis::core {
@@ -173,10 +175,43 @@ asio::awaitable<void> port_forward(Config config, ConnectRequest request) {
   co_await std::move(relaying);
 }
 
+// A PodLogOptions integer from the query; a value that is no integer is the parameter codec's 400.
+std::optional<std::int64_t> query_int(const http::QueryParams& query, std::string_view key) {
+  auto value = query.get(key);
+  if (!value || value->empty()) return std::nullopt;
+  std::int64_t number = 0;
+  auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), number);
+  if (error != std::errc() || end != value->data() + value->size())
+    throw apierrors::ApiError(apierrors::bad_request("strconv.ParseInt: parsing \"" + std::string(*value) +
+                                                     "\": invalid syntax"));
+  return number;
+}
+
+// ValidatePodLogOptions, before the pod is read.
+void validate_log_options(const http::QueryParams& query, const std::string& name) {
+  validation::ErrorList errors;
+  if (auto tail = query_int(query, "tailLines"); tail && *tail < 0)
+    errors.push_back(validation::invalid_value(validation::Path("tailLines"), std::to_string(*tail),
+                                               "must be greater than or equal to 0"));
+  if (auto limit = query_int(query, "limitBytes"); limit && *limit < 1)
+    errors.push_back(validation::invalid_value(validation::Path("limitBytes"), std::to_string(*limit),
+                                               "must be greater than 0"));
+  auto since_seconds = query_int(query, "sinceSeconds");
+  auto since_time = query.get("sinceTime");
+  if (since_seconds && since_time && !since_time->empty())
+    errors.push_back(validation::forbidden(validation::Path(""),
+                                           "at most one of `sinceTime` or `sinceSeconds` may be specified"));
+  else if (since_seconds && *since_seconds < 1)
+    errors.push_back(validation::invalid_value(validation::Path("sinceSeconds"), std::to_string(*since_seconds),
+                                               "must be greater than 0"));
+  if (!errors.empty()) throw apierrors::ApiError(apierrors::invalid("", "PodLogOptions", name, errors));
+}
+
 // LogREST.Get: the kubelet's containerLogs streamed as text/plain, a pod on no node an empty log.
 asio::awaitable<void> logs(Config config, ConnectRequest request) {
   const auto& query = request.exchange.request.query;
   auto& response = *request.exchange.response;
+  validate_log_options(query, request.name);
   auto reading = read_object(request);
   json::object pod = co_await std::move(reading);
   std::string container = validate_container(std::string(query.get("container").value_or("")), pod, request.name);
