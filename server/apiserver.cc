@@ -168,6 +168,15 @@ Config complete(const Options& options, base::Logger& logger) {
   return config;
 }
 
+// The kubelet client's TLS from --kubelet-certificate-authority and --kubelet-client-certificate/key; without a CA
+// the system roots are trusted, as Go's transport does.
+apis::core::KubeletClientConfig kubelet_client_from(const Options& options) {
+  return apis::core::make_kubelet_client_config(
+      options.kubelet_certificate_authority.string(), options.kubelet_client_certificate.string(),
+      options.kubelet_client_key.string(), options.kubelet_preferred_address_types,
+      std::chrono::duration_cast<std::chrono::milliseconds>(options.kubelet_timeout));
+}
+
 apis::core::TokenRequestConfig token_requests_from(const Options& options, const std::filesystem::path& signing_key,
                                                    base::Logger& logger) {
   apis::core::TokenRequestConfig token_requests;
@@ -447,7 +456,8 @@ int run_apiserver(const Options& options) {
     chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
     servers.kube().generic().health_checks.push_back(storage->health_check());
     apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger,
-                           config.service_network, token_requests_from(options, config.signing_key, logger));
+                           config.service_network, token_requests_from(options, config.signing_key, logger),
+                           kubelet_client_from(options));
     ReactorWhileUnwinding::Trigger unwinding_apis(reactor_while_unwinding);  // see ReactorWhileUnwinding
     filters::ChainConfig chain_config(logger, metrics, lifecycle);
     chain_config.authenticator = authenticator_from(options, config.signing_key, apis, logger);

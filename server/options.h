@@ -68,6 +68,13 @@ struct Options {
   // front-proxy-client.crt/.key in --cert-dir.
   std::filesystem::path proxy_client_cert_file;
   std::filesystem::path proxy_client_key_file;
+  // The kubelet client of pods/log, exec, attach, portforward and nodes/proxy.
+  std::filesystem::path kubelet_client_certificate;
+  std::filesystem::path kubelet_client_key;
+  std::filesystem::path kubelet_certificate_authority;
+  std::vector<std::string> kubelet_preferred_address_types = {"Hostname", "InternalDNS", "InternalIP", "ExternalDNS",
+                                                              "ExternalIP"};
+  std::chrono::nanoseconds kubelet_timeout{std::chrono::seconds(5)};
 
   // Authorization.
   // RBAC by default (kube-apiserver's own default is AlwaysAllow; every real cluster runs RBAC).

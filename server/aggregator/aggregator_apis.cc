@@ -136,7 +136,7 @@ asio::awaitable<void> AggregatorApis::proxy(request::Exchange& exchange, const R
     co_return;
   }
   const auto& endpoint = std::get<ResolvedEndpoint>(resolution);
-  Backend backend{endpoint.host, endpoint.port,
+  proxy::Backend backend{endpoint.host, endpoint.port,
                   service_dns_name(*apiservice.service), remote.tls,
                   !apiservice.insecure_skip_tls_verify};
   co_await proxy_to_backend(exchange, backend);

@@ -2,7 +2,7 @@
 
 #include "base/log.h"
 #include "server/aggregator/autoregistration.h"
-#include "server/aggregator/backend_client.h"
+#include "server/proxy/backend_client.h"
 #include "server/aggregator/service_resolver.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
@@ -29,10 +29,10 @@ std::string service_name(const ApiService& apiservice) {
 
 ApiServiceController::ApiServiceController(Config config) : config_(std::move(config)) {
   try {
-    probe_tls_ = make_backend_tls("", true, config_.proxy_client.cert_file, config_.proxy_client.key_file);
+    probe_tls_ = proxy::make_backend_tls("", true, config_.proxy_client.cert_file, config_.proxy_client.key_file);
   } catch (const std::exception& error) {
     config_.logger.warning(std::string("aggregator: cannot load the proxy client certificate: ") + error.what());
-    probe_tls_ = make_backend_tls("", true, {}, {});
+    probe_tls_ = proxy::make_backend_tls("", true, {}, {});
   }
 }
 
@@ -165,7 +165,7 @@ asio::awaitable<void> ApiServiceController::check_remote_apiservices() {
     const std::string tls_key = apiservice.ca_bundle_pem + (apiservice.insecure_skip_tls_verify ? "\n#insecure" : "");
     if (!probed.tls || probed.tls_key != tls_key) {
       try {
-        probed.tls = make_backend_tls(apiservice.ca_bundle_pem, apiservice.insecure_skip_tls_verify,
+        probed.tls = proxy::make_backend_tls(apiservice.ca_bundle_pem, apiservice.insecure_skip_tls_verify,
                                       config_.proxy_client.cert_file, config_.proxy_client.key_file);
       } catch (const std::exception& error) {
         config_.logger.warning("apiservices: " + name + ": " + error.what());
@@ -219,7 +219,7 @@ asio::awaitable<ApiServiceController::Check> ApiServiceController::check(const A
   const bool ipv6 = endpoint.host.find(':') != std::string::npos;
   const std::string url = "https://" + (ipv6 ? "[" + endpoint.host + "]" : endpoint.host) + ":" +
                           std::to_string(endpoint.port) + path;
-  Backend backend{endpoint.host, endpoint.port,
+  proxy::Backend backend{endpoint.host, endpoint.port,
                   service_dns_name(*apiservice.service), probe_tls_, false};
   http::Headers headers;
   // The system:masters identity: the backend's authorizer must let the check through.
@@ -227,9 +227,9 @@ asio::awaitable<ApiServiceController::Check> ApiServiceController::check(const A
   headers.add("X-Remote-Group", "system:masters");
   headers.set("Accept", "application/json");
   std::string failure;
-  BackendResponse response;
+  proxy::BackendResponse response;
   try {
-    auto fetching = fetch_from_backend(backend, "GET", path, std::move(headers), std::chrono::milliseconds(5000),
+    auto fetching = proxy::fetch_from_backend(backend, "GET", path, std::move(headers), std::chrono::milliseconds(5000),
                                        std::size_t{16} << 20);
     response = co_await std::move(fetching);
   } catch (const std::exception& error) {
@@ -253,7 +253,7 @@ asio::awaitable<ApiServiceController::Check> ApiServiceController::check(const A
   co_return passed;
 }
 
-asio::awaitable<void> ApiServiceController::fetch_openapi(const ApiService& apiservice, const Backend& backend,
+asio::awaitable<void> ApiServiceController::fetch_openapi(const ApiService& apiservice, const proxy::Backend& backend,
                                                          Probed& probed) {
   probed.openapi_at = std::chrono::steady_clock::now();
   const std::string wanted = "apis/" + apiservice.group + "/" + apiservice.version;
@@ -263,9 +263,9 @@ asio::awaitable<void> ApiServiceController::fetch_openapi(const ApiService& apis
   headers.set("Accept", "application/json");
   try {
     http::Headers v2_headers = headers;
-    auto fetching_v2 = fetch_from_backend(backend, "GET", "/openapi/v2", std::move(v2_headers),
+    auto fetching_v2 = proxy::fetch_from_backend(backend, "GET", "/openapi/v2", std::move(v2_headers),
                                           std::chrono::milliseconds(5000), std::size_t{32} << 20);
-    BackendResponse v2 = co_await std::move(fetching_v2);
+    proxy::BackendResponse v2 = co_await std::move(fetching_v2);
     if (v2.status == 200) probed.openapi_v2 = registry::parse_json_object(v2.body);
     else if (v2.status == 404) probed.openapi_v2.reset();
   } catch (const std::exception& error) {
@@ -274,9 +274,9 @@ asio::awaitable<void> ApiServiceController::fetch_openapi(const ApiService& apis
   }
   try {
     http::Headers index_headers = headers;
-    auto fetching_index = fetch_from_backend(backend, "GET", "/openapi/v3", std::move(index_headers),
+    auto fetching_index = proxy::fetch_from_backend(backend, "GET", "/openapi/v3", std::move(index_headers),
                                              std::chrono::milliseconds(5000), std::size_t{1} << 20);
-    BackendResponse index = co_await std::move(fetching_index);
+    proxy::BackendResponse index = co_await std::move(fetching_index);
     auto paths = index.status == 200 ? registry::parse_json_object(index.body) : std::nullopt;
     const json::value* entry = paths && paths->if_contains("paths") && paths->at("paths").is_object()
                                    ? paths->at("paths").as_object().if_contains(wanted)
@@ -286,9 +286,9 @@ asio::awaitable<void> ApiServiceController::fetch_openapi(const ApiService& apis
       co_return;
     }
     std::string url(registry::string_field(entry->as_object(), "serverRelativeURL"));
-    auto fetching = fetch_from_backend(backend, "GET", std::move(url), std::move(headers),
+    auto fetching = proxy::fetch_from_backend(backend, "GET", std::move(url), std::move(headers),
                                        std::chrono::milliseconds(5000), std::size_t{16} << 20);
-    BackendResponse document = co_await std::move(fetching);
+    proxy::BackendResponse document = co_await std::move(fetching);
     auto parsed = document.status == 200 ? registry::parse_json_object(document.body) : std::nullopt;
     if (!parsed) co_return;  // keep what was fetched before
     probed.openapi_v3 = kapi::schema::openapi_document(json::value(std::move(*parsed)));

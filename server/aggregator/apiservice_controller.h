@@ -5,7 +5,7 @@
 // document; the condition's reason and message say which check failed). What the loop learns is published as an
 // immutable snapshot the proxy routes and discovery read.
 #include "server/aggregator/apiservice_model.h"
-#include "server/aggregator/backend.h"
+#include "server/proxy/backend.h"
 #include "server/discovery/discovery.h"
 #include "server/metrics/registry.h"
 #include "server/registry/store.h"
@@ -103,7 +103,7 @@ class ApiServiceController {
   asio::awaitable<void> write_status(const std::string& name, const Check& check);
   // Fetches the backend's OpenAPI v3 document of the APIService's group version and its Swagger 2.0 document
   // (kube's aggregator downloads them likewise and serves them in its own /openapi/v3 and /openapi/v2).
-  asio::awaitable<void> fetch_openapi(const ApiService& apiservice, const Backend& backend, Probed& probed);
+  asio::awaitable<void> fetch_openapi(const ApiService& apiservice, const proxy::Backend& backend, Probed& probed);
   void publish();
 
   Config config_;

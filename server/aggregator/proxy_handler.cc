@@ -1,6 +1,7 @@
 #include "server/aggregator/proxy_handler.h"
 
-#include "server/aggregator/backend_client.h"
+#include "server/proxy/backend_client.h"
+#include "server/proxy/relay.h"
 #include "server/http/query.h"
 
 #include <asio/this_coro.hpp>
@@ -21,53 +22,7 @@ using Clock = std::chrono::steady_clock;
 
 // handler_proxy.go's aggregatedDiscoveryTimeout for /apis/<group>/<version>.
 constexpr auto kDiscoveryTimeout = std::chrono::seconds(5);
-// A Content-Length body up to this size is relayed whole with its length; a bigger one is streamed (chunked to the
-// client) so the aggregator never holds more than this, or one read's worth, of a response.
-constexpr std::uint64_t kWholeBodyLimit = 1 << 20;
 constexpr std::string_view kRedirectMessage = "the backend attempted to redirect this request, which is not permitted";
-
-// Go's hopHeaders in net/http/httputil (RFC 7230 section 6.1), removed in both directions.
-bool is_hop_by_hop(std::string_view name) {
-  for (std::string_view hop : {"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate",
-                               "Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade"})
-    if (http::iequals(name, hop)) return true;
-  return false;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-// The field names a Connection header lists: hop-by-hop too (removeHopByHopHeaders).
-std::vector<std::string> connection_tokens(const http::Headers& headers) {
-  std::vector<std::string> tokens;
-  for (auto value : headers.all("Connection")) {
-    while (!value.empty()) {
-      auto comma = value.find(',');
-      auto token = trim(value.substr(0, comma));
-      if (!token.empty()) tokens.emplace_back(token);
-      value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
-    }
-  }
-  return tokens;
-}
-
-bool named_in(const std::vector<std::string>& tokens, std::string_view name) {
-  return std::any_of(tokens.begin(), tokens.end(), [&](const std::string& token) { return http::iequals(token, name); });
-}
-
-// httpstream.IsUpgradeRequest: any Connection value mentioning "upgrade".
-bool is_upgrade_request(const http::Request& request) {
-  for (auto value : request.headers.all("Connection")) {
-    std::string lower(value);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
-    if (lower.find("upgrade") != std::string::npos) return true;
-  }
-  return false;
-}
 
 // client-go's headerKeyEscape: bytes that are not HTTP token characters, and '%', become %XX.
 std::string header_key_escape(std::string_view key) {
@@ -107,21 +62,6 @@ bool is_discovery_request(const request::Exchange& exchange) {
   while (!path.empty() && path.front() == '/') path.remove_prefix(1);
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
   return std::count(path.begin(), path.end(), '/') == 2;  // exactly three segments
-}
-
-// The backend's response headers the client gets: not hop-by-hop, not framing (the writer frames the body itself),
-// and no CORS (the proxy transport's removeCORSHeaders: the aggregator's own CORS handling applies).
-void copy_response_headers(const http::Headers& from, http::Headers& to) {
-  auto named = connection_tokens(from);
-  for (const auto& field : from) {
-    const auto& name = field.name;
-    if (is_hop_by_hop(name) || named_in(named, name) || http::iequals(name, "Content-Length") ||
-        http::iequals(name, "Access-Control-Allow-Credentials") || http::iequals(name, "Access-Control-Allow-Headers") ||
-        http::iequals(name, "Access-Control-Allow-Methods") || http::iequals(name, "Access-Control-Allow-Origin"))
-      continue;
-    // Added, not set, as ReverseProxy's copyHeader adds to what the filters put there (Audit-Id, say).
-    to.add(name, field.value);
-  }
 }
 
 }  // namespace
@@ -164,16 +104,16 @@ std::string backend_target(const http::Request& request) {
 }
 
 http::Headers backend_request_headers(const http::Request& request, const request::UserInfo& user,
-                                      const Backend& backend) {
+                                      const proxy::Backend& backend) {
   http::Headers out;
-  const std::string backend_address = join_host_port(backend.host, backend.port);
+  const std::string backend_address = proxy::join_host_port(backend.host, backend.port);
   // The aggregator does not set UseLocationHost: the client's Host goes through, as Go's transport sends req.Host.
   if (auto host = request.headers.get("Host"); host && !host->empty())
     out.add("Host", std::string(*host));
   else
     out.add("Host", backend_address);
 
-  auto named = connection_tokens(request.headers);
+  auto named = proxy::connection_tokens(request.headers);
   std::vector<std::string_view> prior_forwarded_for;
   for (const auto& field : request.headers) {
     const auto& name = field.name;
@@ -181,7 +121,7 @@ http::Headers backend_request_headers(const http::Request& request, const reques
       prior_forwarded_for.emplace_back(field.value);
       continue;
     }
-    if (is_hop_by_hop(name) || named_in(named, name) || http::iequals(name, "Host") ||
+    if (proxy::is_hop_by_hop(name) || proxy::named_in(named, name) || http::iequals(name, "Host") ||
         http::iequals(name, "Content-Length") ||
         // Credentials were consumed by authentication and impersonation (kube's filters delete them); the
         // backend learns who is asking from the X-Remote-* headers below only.
@@ -216,35 +156,31 @@ http::Headers backend_request_headers(const http::Request& request, const reques
   return out;
 }
 
-asio::awaitable<void> proxy_to_backend(request::Exchange& exchange, const Backend& backend) {
+asio::awaitable<void> proxy_to_backend(request::Exchange& exchange, const proxy::Backend& backend) {
   auto& request = exchange.request;
   auto& response = *exchange.response;
   if (!exchange.context.user) {
     co_await write_proxy_error(response, 500, "missing user");
     co_return;
   }
-  if (is_upgrade_request(request)) {
-    // Deviation: kube dials the backend and, once it switches protocols, splices the hijacked client connection
-    // to it (exec, attach, port-forward of aggregated resources). kapi's connections cannot be handed over, so the
-    // request is refused the way kube's responder refuses when the connection cannot be hijacked: 503.
-    co_await write_proxy_error(
-        response, 503,
-        "request connection cannot be hijacked: kapi does not proxy protocol upgrades to aggregated API servers");
-    co_return;
-  }
-
+  const bool upgrade = proxy::is_upgrade_request(request);
   auto executor = co_await asio::this_coro::executor;
-  BackendConnection connection(executor, backend);
+  proxy::BackendConnection connection(executor, backend);
   auto deadline = exchange.context.deadline.value_or(Clock::time_point::max());
   if (is_discovery_request(exchange)) deadline = std::min(deadline, Clock::now() + kDiscoveryTimeout);
   connection.set_deadline(deadline);
 
-  ResponseHead head;
+  proxy::ResponseHead head;
   std::string failure;
   try {
     co_await connection.connect();
-    BackendRequest outgoing{request.method, backend_target(request),
-                            backend_request_headers(request, *exchange.context.user, backend), request.body};
+    proxy::BackendRequest outgoing{request.method, backend_target(request),
+                                   backend_request_headers(request, *exchange.context.user, backend), request.body};
+    if (upgrade) {
+      // UpgradeAwareHandler.tryUpgrade sends the upgrade as it came: Connection and Upgrade kept.
+      for (auto protocol : request.headers.all("Upgrade")) outgoing.headers.add("Upgrade", std::string(protocol));
+      outgoing.upgrade = true;
+    }
     co_await connection.send(outgoing);
     head = co_await connection.read_head();
   } catch (const std::exception& error) {
@@ -270,30 +206,11 @@ asio::awaitable<void> proxy_to_backend(request::Exchange& exchange, const Backen
     }
   }
 
-  copy_response_headers(head.headers, response.headers());
-  const bool whole = request.method == "HEAD" || head.status == 204 || head.status == 304 ||
-                     (head.status >= 100 && head.status < 200) ||
-                     (!head.chunked && head.content_length && *head.content_length <= kWholeBodyLimit);
-  if (whole) {
-    std::string body;
-    for (;;) {
-      std::optional<std::string> piece = co_await connection.read_body();
-      if (!piece) break;
-      body.append(*piece);
-    }
-    co_await response.write(head.status, std::move(body));
-    co_return;
-  }
-
-  // Streamed: each piece goes out as soon as it arrives (a watch event must not wait for the next). A failure of
-  // either side throws out of here, which drops the client connection and, with `connection`, the backend's.
-  co_await response.begin_stream(head.status);
-  for (;;) {
-    std::optional<std::string> piece = co_await connection.read_body();
-    if (!piece) break;
-    co_await response.write_chunk(*piece);
-  }
-  co_await response.end_stream();
+  // Streamed or whole, and a 101 spliced to the client's connection (exec, attach, port-forward of aggregated
+  // resources). A failure of either side after the response started throws out of here, which drops the client
+  // connection and, with `connection`, the backend's.
+  auto relaying = proxy::relay_response(response, connection, std::move(head), request.method == "HEAD");
+  co_await std::move(relaying);
 }
 
 }  // namespace kapi::aggregator

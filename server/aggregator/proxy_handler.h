@@ -5,7 +5,7 @@
 // X-Remote-* headers (the backend trusts them because the aggregator presents its front-proxy client certificate),
 // and the backend's answer is streamed back as it arrives, so watches work.
 #include "request/exchange.h"
-#include "server/aggregator/backend.h"
+#include "server/proxy/backend.h"
 #include "server/http/headers.h"
 #include "server/http/request.h"
 
@@ -16,11 +16,11 @@
 namespace kapi::aggregator {
 
 // Forwards the request to `backend` as kube-aggregator's proxyHandler does with an UpgradeAwareHandler, and writes
-// the backend's response to exchange.response (streamed as it arrives, so watches work).
+// the backend's response to exchange.response (streamed as it arrives, so watches work; a protocol upgrade the
+// backend accepts with 101 is spliced to the client's connection).
 //
 // Answers the way kube's handler does, with http.Error's plain-text bodies (not Status objects):
 //  - no user in the context: 500 "missing user";
-//  - a protocol upgrade (Connection: upgrade): 503, because kapi cannot hand the client's socket over (see the .cc);
 //  - the backend cannot be reached, the TLS handshake fails, the response is malformed or the deadline passes
 //    before the response starts: 503 "error trying to reach service: <why>";
 //  - a 3xx with a Location from the backend: 502 "the backend attempted to redirect this request, which is not
@@ -29,7 +29,7 @@ namespace kapi::aggregator {
 // ReverseProxy aborts the handler, so the client sees a truncated response instead of a complete-looking one.
 // Discovery requests (/apis/<group>/<version>) get kube's 5 s aggregatedDiscoveryTimeout; any request deadline in
 // the context bounds the backend call too.
-asio::awaitable<void> proxy_to_backend(request::Exchange& exchange, const Backend& backend);
+asio::awaitable<void> proxy_to_backend(request::Exchange& exchange, const proxy::Backend& backend);
 
 // kube-aggregator's proxyError, Go's http.Error: the message as plain text with a newline, not sniffed. What a
 // client gets for an APIService that is unavailable or whose Service has no endpoint ("service unavailable", 503).
@@ -44,6 +44,6 @@ std::string backend_target(const http::Request& request);
 // X-Forwarded-For, the proxy transport's X-Forwarded-Uri/-Host/-Proto, and SetAuthProxyHeaders' X-Remote-User,
 // X-Remote-Uid (when non-empty), one X-Remote-Group per group and one X-Remote-Extra-<escaped key> per extra value.
 http::Headers backend_request_headers(const http::Request& request, const request::UserInfo& user,
-                                      const Backend& backend);
+                                      const proxy::Backend& backend);
 
 }  // namespace kapi::aggregator

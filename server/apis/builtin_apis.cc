@@ -11,6 +11,7 @@
 #include "server/apis/storage/storage.h"
 
 #include "base/log.h"
+#include "server/apis/core/connect.h"
 #include "server/apis/core/service_tracker.h"
 #include "server/apis/flowcontrol/config_producer.h"
 #include "server/http/status_response.h"
@@ -31,18 +32,19 @@ namespace {
 std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
                                            const core::TokenRequestConfig& tokens,
                                            const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation,
-                                           const core::DisruptionBudgetStore& disruption_budgets) {
+                                           const core::DisruptionBudgetStore& disruption_budgets,
+                                           const std::shared_ptr<const core::ConnectConfig>& connect) {
   return {
       // core/v1
       configmaps(),
       endpoints(),
       events(),
       namespaces(),
-      nodes(),
-      pods(disruption_budgets),
+      nodes(connect),
+      pods(disruption_budgets, connect),
       secrets(),
       serviceaccounts(tokens),
-      services(service_allocator),
+      services(service_allocator, connect),
       // apps/v1
       controllerrevisions(),
       daemonsets(),
@@ -107,12 +109,14 @@ std::vector<registry::Creater> all_reviews(const std::shared_ptr<const authoriza
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
                          server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network,
-                         core::TokenRequestConfig tokens)
+                         core::TokenRequestConfig tokens, core::KubeletClientConfig kubelet)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
   tokens.objects = object_getter();
   // Evictions find the budgets once the stores exist (the pods' store is made before the budgets').
   core::DisruptionBudgetStore disruption_budgets = [this] { return store("policy", "poddisruptionbudgets"); };
-  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets)) {
+  auto connect = std::make_shared<core::ConnectConfig>(
+      core::ConnectConfig{std::move(kubelet), object_getter(), proxy::make_backend_tls("", true, {}, {})});
+  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets, connect)) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger,
                                     resource.conversion);

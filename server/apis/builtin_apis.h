@@ -2,6 +2,7 @@
 // The Kube API server's built-in resources (its RESTStorageProviders, InstallLegacyAPIGroup and
 // InstallAPIGroups): for each resource a Cacher over the storage backend and a registry Store, grouped into one
 // web service per group version, plus discovery and the objects kube-apiserver creates at start.
+#include "server/apis/core/kubelet_client.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
 #include "server/chain/kube_apiserver.h"
@@ -35,7 +36,7 @@ class BuiltInApis {
   // service cluster IP and node port ranges and the secure port the `kubernetes` service leads to.
   BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
               server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {},
-              core::TokenRequestConfig tokens = {});
+              core::TokenRequestConfig tokens = {}, core::KubeletClientConfig kubelet = {});
   ~BuiltInApis();
 
   // Adds the reviews, which answer from `authorizer` and `authenticator`, and routes every group version, /api,

@@ -16,6 +16,7 @@
 
 namespace kapi::apis::core {
 class ServiceAllocator;
+struct ConnectConfig;
 }
 
 namespace kapi::apis {
@@ -34,14 +35,15 @@ ResourceStorage secrets();
 ResourceStorage namespaces();
 // With serviceaccounts/token when `tokens` has an issuer.
 ResourceStorage serviceaccounts(core::TokenRequestConfig tokens);
-ResourceStorage pods();
-// Evictions consult the PodDisruptionBudgets `budgets` finds (policy/v1).
-ResourceStorage pods(core::DisruptionBudgetStore budgets);
+// Evictions consult the PodDisruptionBudgets `budgets` finds (policy/v1); the connect subresources reach the
+// kubelet as `connect` says.
+ResourceStorage pods(core::DisruptionBudgetStore budgets, std::shared_ptr<const core::ConnectConfig> connect);
 // Services take their cluster IPs and node ports from `allocator`.
-ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator);
+ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator,
+                         std::shared_ptr<const core::ConnectConfig> connect);
 ResourceStorage endpoints();
 ResourceStorage events();
-ResourceStorage nodes();
+ResourceStorage nodes(std::shared_ptr<const core::ConnectConfig> connect);
 // coordination.k8s.io/v1
 ResourceStorage leases();
 // rbac.authorization.k8s.io/v1: writes that would grant more than the writer holds are refused by `escalation`.

@@ -67,6 +67,17 @@ asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange,
 
   handlers::Scope scope{exchange, store, info, lifecycle_, catalog_, patch_schemas_};
   if (!info.subresource.empty()) {
+    for (const auto& subresource : store.strategy().connect_subresources()) {
+      if (subresource.name != info.subresource) continue;
+      if (std::find(subresource.verbs.begin(), subresource.verbs.end(), info.verb) == subresource.verbs.end())
+        throw apierrors::ApiError(apierrors::method_not_supported(
+            definition.group, definition.resource + "/" + info.subresource, info.verb));
+      // The rest of the path after the subresource (the "/{path:*}" route kube adds for proxies).
+      std::string rest;
+      for (std::size_t i = 3; i < info.parts.size(); ++i) rest.append("/").append(info.parts[i]);
+      auto connecting = subresource.connect({exchange, store, info.namespace_, info.name, std::move(rest)});
+      co_return co_await std::move(connecting);
+    }
     // Subresources answer get, update and patch on one named object. (One co_await per statement: g++ 12
     // miscompiles a conditional between two awaitables.)
     for (const auto& subresource : store.strategy().create_subresources()) {

@@ -24,6 +24,12 @@ SubresourceInfo subresource_info(const registry::Store& store, std::string_view 
       if (created.group == d.group && created.version == d.version) return {"", "", created.kind, {"create"}};
       return {created.group, created.version, created.kind, {"create"}};
     }
+  for (const auto& connected : store.strategy().connect_subresources())
+    if (connected.name == subresource) {
+      json::array verbs;
+      for (const auto& verb : connected.verbs) verbs.emplace_back(verb);
+      return {"", "", connected.kind, std::move(verbs)};
+    }
   if (subresource == "scale") return {"autoscaling", "v1", "Scale", {"get", "patch", "update"}};
   if (subresource == "finalize") return {"", "", d.kind, {"update"}};
   return {"", "", d.kind, {"get", "patch", "update"}};

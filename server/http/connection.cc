@@ -16,6 +16,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <ctime>
@@ -110,6 +111,42 @@ auto& lowest_socket(Stream& stream) {
     return stream.lowest_layer();
 }
 
+// The hijacked connection: what the parser read past the upgrade request first, then the socket itself.
+template <typename Stream>
+class ConnectionUpgradedStream final : public UpgradedStream {
+ public:
+  ConnectionUpgradedStream(Stream& stream, std::string early_bytes)
+      : stream_(stream), early_bytes_(std::move(early_bytes)) {}
+
+  asio::awaitable<std::size_t> read_some(std::span<char> buffer) override {
+    if (early_offset_ < early_bytes_.size()) {
+      const std::size_t n = std::min(buffer.size(), early_bytes_.size() - early_offset_);
+      std::copy_n(early_bytes_.data() + early_offset_, n, buffer.data());
+      early_offset_ += n;
+      co_return n;
+    }
+    auto [error, n] = co_await stream_.async_read_some(asio::buffer(buffer.data(), buffer.size()),
+                                                       asio::experimental::as_tuple(use_awaitable));
+    co_return error ? 0 : n;
+  }
+
+  asio::awaitable<void> write(std::string_view data) override {
+    co_await asio::async_write(stream_, asio::buffer(data.data(), data.size()), use_awaitable);
+  }
+
+  void close() override {
+    asio::error_code ignored;
+    auto& socket = lowest_socket(stream_);
+    socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
+  }
+
+ private:
+  Stream& stream_;
+  std::string early_bytes_;
+  std::size_t early_offset_ = 0;
+};
+
 template <typename Stream>
 class ConnectionWriter final : public ResponseWriter {
  public:
@@ -166,6 +203,27 @@ class ConnectionWriter final : public ResponseWriter {
     if (!http10_ && !head_only_) co_await asio::async_write(stream_, asio::buffer("0\r\n\r\n", 5), use_awaitable);
   }
 
+  // Go's Hijack: the 101 head goes out as the handler built it, and the connection is the handler's until it
+  // returns; then it closes (kube-apiserver never reuses a hijacked connection).
+  asio::awaitable<std::unique_ptr<UpgradedStream>> switch_protocols() override {
+    if (!upgraded_bytes_) throw std::logic_error("switch_protocols on a request that asked for no upgrade");
+    mark_committed(101);
+    keep_alive_ = false;
+    finished_ = true;
+    std::string head = "HTTP/1.1 101 Switching Protocols\r\n";
+    for (const auto& field : headers_) {
+      if (iequals(field.name, "Content-Length") || iequals(field.name, "Transfer-Encoding") ||
+          iequals(field.name, "Connection"))
+        continue;
+      head.append(field.name).append(": ").append(field.value).append("\r\n");
+    }
+    head.append("Connection: Upgrade\r\n\r\n");
+    co_await asio::async_write(stream_, asio::buffer(head), use_awaitable);
+    co_return std::make_unique<ConnectionUpgradedStream<Stream>>(stream_, std::move(*upgraded_bytes_));
+  }
+  // For an upgrade request: where the bytes the client sent after it are, which switch_protocols hands over.
+  void allow_upgrade(std::string* upgraded_bytes) { upgraded_bytes_ = upgraded_bytes; }
+
   bool committed() const override { return status_ != 0; }
   int status() const override { return status_; }
   std::size_t body_bytes() const override { return body_bytes_; }
@@ -216,6 +274,7 @@ class ConnectionWriter final : public ResponseWriter {
   bool streaming_ = false;
   bool finished_ = false;
   std::size_t body_bytes_ = 0;
+  std::string* upgraded_bytes_ = nullptr;
 };
 
 template <typename Stream>
@@ -324,6 +383,12 @@ class Connection {
     request.peer_certificate = peer_;
     bool keep_alive = request.keep_alive && !state_->draining;
     ConnectionWriter<Stream> writer(stream_, request, keep_alive, &state_->draining);
+    // The parser stops after an upgrade request: it is the last, and what followed it is the new protocol's.
+    std::string upgraded_bytes;
+    if (parser_.stopped() && parser_.failure()->status == 0 && parser_.ready().empty()) {
+      upgraded_bytes = parser_.take_upgraded_bytes();
+      writer.allow_upgrade(&upgraded_bytes);
+    }
     co_await handler_(request, writer);
     if (!writer.committed()) co_await writer.write(200, {});
     if (writer.streaming() && !writer.finished()) co_await writer.end_stream();

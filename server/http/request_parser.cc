@@ -163,8 +163,12 @@ std::optional<ParseFailure> RequestParser::feed(std::string_view bytes) {
   auto& parser = state_->parser;
   llhttp_errno_t err = llhttp_execute(&parser, bytes.data(), bytes.size());
   if (err == HPE_PAUSED_UPGRADE) {
-    // Upgrades (SPDY/WebSocket) are not served: the request is answered normally, then the connection closes.
+    // Nothing after an upgrade request is HTTP: its handler either switches protocols and relays these bytes,
+    // or answers normally and the connection closes.
     if (!ready_.empty()) ready_.back().keep_alive = false;
+    const char* stop = llhttp_get_error_pos(&parser);
+    if (stop != nullptr && stop >= bytes.data() && stop <= bytes.data() + bytes.size())
+      upgraded_bytes_.assign(stop, static_cast<std::size_t>(bytes.data() + bytes.size() - stop));
     failure_ = ParseFailure{0, "upgrade"};
     return std::nullopt;
   }

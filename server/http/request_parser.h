@@ -42,6 +42,8 @@ class RequestParser {
   bool stopped() const { return failure_.has_value(); }
   // Why parsing stopped; status 0 means an upgrade request, which is answered and then the connection closed.
   const std::optional<ParseFailure>& failure() const { return failure_; }
+  // After an upgrade request: the bytes that followed it, which belong to the new protocol (taken once).
+  std::string take_upgraded_bytes() { return std::move(upgraded_bytes_); }
 
  private:
   struct Callbacks;
@@ -55,6 +57,7 @@ class RequestParser {
   std::unique_ptr<State> state_;
   std::deque<Request> ready_;
   std::optional<ParseFailure> failure_;
+  std::string upgraded_bytes_;
   bool in_message_ = false;
   bool continue_pending_ = false;
 };

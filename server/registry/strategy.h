@@ -2,6 +2,7 @@
 // How one resource differs from every other in the generic Store: the role of the RESTCreateStrategy,
 // RESTUpdateStrategy and RESTDeleteStrategy a resource gives genericregistry.Store. Defaults suit a plain
 // namespaced object such as a ConfigMap; a resource overrides what it needs.
+#include "request/exchange.h"
 #include "request/request_context.h"
 #include "server/patch/patch_schema.h"
 #include "server/registry/table.h"
@@ -15,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kapi::registry {
 
@@ -34,6 +36,24 @@ struct CreateSubresource {
   std::function<asio::awaitable<SubresourceAnswer>(Store& store, std::string namespace_, std::string name,
                                                    boost::json::object body, bool dry_run)>
       create;
+};
+
+// What a connect subresource is asked: the request to answer, and the object it is about.
+struct ConnectRequest {
+  request::Exchange& exchange;
+  Store& store;  // the resource's own (pods for pods/exec)
+  std::string namespace_;
+  std::string name;
+  std::string path;  // what follows the subresource in the URL: "/a/b" for .../proxy/a/b, "" when nothing does
+};
+
+// A subresource kube serves with a rest.Connecter or a streaming Getter (pods/exec, pods/log, services/proxy, ...):
+// its handler answers the exchange itself, usually by relaying it to a kubelet, a pod or a service.
+struct ConnectSubresource {
+  std::string name;                // "exec"
+  std::string kind;                // discovery's kind: its options ("PodExecOptions"), pods/log's "Pod"
+  std::vector<std::string> verbs;  // discovery's verbs, which are also the ones served: {"create", "get"}
+  std::function<asio::awaitable<void>(ConnectRequest request)> connect;
 };
 
 // Field selector values of one object ("metadata.name" → "x"), as the resource's GetAttrs offers them.
@@ -115,6 +135,9 @@ class Strategy {
   // Subresources that take a POST of another kind (see CreateSubresource); each is also named in the
   // resource's definition.
   virtual std::vector<CreateSubresource> create_subresources() const { return {}; }
+  // Subresources that connect the client to something else (see ConnectSubresource); each is also named in the
+  // resource's definition.
+  virtual std::vector<ConnectSubresource> connect_subresources() const { return {}; }
   // Server-side printing: the Table columns and one object's cells (kube's printers in pkg/printers/internalversion).
   virtual std::vector<TableColumn> table_columns() const { return default_table_columns(); }
   virtual boost::json::array table_cells(const boost::json::object& object) const { return default_table_cells(object); }

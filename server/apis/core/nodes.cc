@@ -1,6 +1,7 @@
 // core/v1 Node (pkg/registry/core/node): cluster-scoped, stored under "minions" as kube has always kept them,
 // status settable on create (the kubelet registers with it) and then through its subresource; validated by
 // ValidateNode/ValidateNodeUpdate (taints, pod CIDRs and providerID set once); printed as printNode prints it.
+#include "server/apis/core/connect.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
@@ -124,6 +125,10 @@ std::string address_of(const json::object* status, std::string_view type) {
 
 class NodeStrategy final : public registry::Strategy {
  public:
+  explicit NodeStrategy(std::shared_ptr<const core::ConnectConfig> connect) : connect_(std::move(connect)) {}
+  std::vector<registry::ConnectSubresource> connect_subresources() const override {
+    return {core::node_proxy(connect_)};
+  }
   void prepare_for_create(json::object& node) const override {
     // Dynamic kubelet configuration is gone: what it set is dropped on create.
     ensure_object(node, "spec").erase("configSource");
@@ -206,11 +211,14 @@ class NodeStrategy final : public registry::Strategy {
             or_unknown("kernelVersion"),
             or_unknown("containerRuntimeVersion")};
   }
+
+ private:
+  std::shared_ptr<const core::ConnectConfig> connect_;
 };
 
 }  // namespace
 
-ResourceStorage nodes() {
+ResourceStorage nodes(std::shared_ptr<const core::ConnectConfig> connect) {
   registry::ResourceDefinition definition{.group = "",
                                           .version = "v1",
                                           .resource = "nodes",
@@ -219,8 +227,8 @@ ResourceStorage nodes() {
                                           .namespaced = false,
                                           .short_names = {"no"},
                                           .storage_resource = "minions",
-                                          .subresources = {"status"}};
-  return {std::move(definition), std::make_shared<NodeStrategy>()};
+                                          .subresources = {"proxy", "status"}};
+  return {std::move(definition), std::make_shared<NodeStrategy>(std::move(connect))};
 }
 
 }  // namespace kapi::apis

@@ -4,6 +4,7 @@
 #include "server/apis/core/core_validation.h"
 #include "server/apis/core/pod_defaults.h"
 #include "server/apis/core/pod_deletion.h"
+#include "server/apis/core/connect.h"
 #include "server/apis/core/pod_subresources.h"
 #include "server/apis/core/pod_validation.h"
 #include "server/apis/resource_storage.h"
@@ -179,7 +180,8 @@ json::array pod_cells(const json::object& pod) {
 
 class PodStrategy final : public registry::Strategy {
  public:
-  explicit PodStrategy(core::DisruptionBudgetStore budgets) : budgets_(std::move(budgets)) {}
+  PodStrategy(core::DisruptionBudgetStore budgets, std::shared_ptr<const core::ConnectConfig> connect)
+      : budgets_(std::move(budgets)), connect_(std::move(connect)) {}
   void prepare_for_create(json::object& pod) const override {
     core::apply_pod_defaults(pod);
     pod["status"] = core::initial_pod_status(pod);
@@ -194,6 +196,9 @@ class PodStrategy final : public registry::Strategy {
   }
   std::vector<registry::CreateSubresource> create_subresources() const override {
     return core::pod_create_subresources(budgets_);
+  }
+  std::vector<registry::ConnectSubresource> connect_subresources() const override {
+    return core::pod_connect_subresources(connect_);
   }
   validation::ErrorList validate(const json::object& pod) const override { return core::validate_pod(pod); }
   validation::ErrorList validate_update(const json::object& pod, const json::object& old) const override {
@@ -270,13 +275,12 @@ class PodStrategy final : public registry::Strategy {
 
  private:
   core::DisruptionBudgetStore budgets_;
+  std::shared_ptr<const core::ConnectConfig> connect_;
 };
 
 }  // namespace
 
-ResourceStorage pods() { return pods(core::DisruptionBudgetStore()); }
-
-ResourceStorage pods(core::DisruptionBudgetStore budgets) {
+ResourceStorage pods(core::DisruptionBudgetStore budgets, std::shared_ptr<const core::ConnectConfig> connect) {
   registry::ResourceDefinition definition{.group = "",
                                           .version = "v1",
                                           .resource = "pods",
@@ -286,8 +290,9 @@ ResourceStorage pods(core::DisruptionBudgetStore budgets) {
                                           .short_names = {"po"},
                                           .categories = {"all"},
                                           .storage_resource = "pods",
-                                          .subresources = {"binding", "eviction", "status"}};
-  return {std::move(definition), std::make_shared<PodStrategy>(std::move(budgets))};
+                                          .subresources = {"attach", "binding", "eviction", "exec", "log",
+                                                           "portforward", "proxy", "status"}};
+  return {std::move(definition), std::make_shared<PodStrategy>(std::move(budgets), std::move(connect))};
 }
 
 }  // namespace kapi::apis

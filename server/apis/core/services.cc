@@ -2,6 +2,7 @@
 // and the service REST's IP family init do it, validated by ValidateService/ValidateServiceUpdate, given a
 // cluster IP and node ports by the ServiceAllocator, printed as printService prints it.
 #include "server/apis/core/core_validation.h"
+#include "server/apis/core/connect.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
@@ -346,7 +347,11 @@ std::string external_ip_cell(const json::object& service) {
 
 class ServiceStrategy final : public registry::Strategy {
  public:
-  explicit ServiceStrategy(std::shared_ptr<core::ServiceAllocator> allocator) : allocator_(std::move(allocator)) {}
+  ServiceStrategy(std::shared_ptr<core::ServiceAllocator> allocator, std::shared_ptr<const core::ConnectConfig> connect)
+      : allocator_(std::move(allocator)), connect_(std::move(connect)) {}
+  std::vector<registry::ConnectSubresource> connect_subresources() const override {
+    return {core::service_proxy(connect_)};
+  }
 
   bool name_is_dns_label() const override { return true; }
   bool allow_create_on_update() const override { return true; }
@@ -425,11 +430,13 @@ class ServiceStrategy final : public registry::Strategy {
   }
 
   std::shared_ptr<core::ServiceAllocator> allocator_;
+  std::shared_ptr<const core::ConnectConfig> connect_;
 };
 
 }  // namespace
 
-ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator) {
+ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator,
+                         std::shared_ptr<const core::ConnectConfig> connect) {
   registry::ResourceDefinition definition{.group = "",
                                           .version = "v1",
                                           .resource = "services",
@@ -439,8 +446,8 @@ ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator) {
                                           .short_names = {"svc"},
                                           .categories = {"all"},
                                           .storage_resource = "services/specs",
-                                          .subresources = {"status"}};
-  return {std::move(definition), std::make_shared<ServiceStrategy>(std::move(allocator))};
+                                          .subresources = {"proxy", "status"}};
+  return {std::move(definition), std::make_shared<ServiceStrategy>(std::move(allocator), std::move(connect))};
 }
 
 }  // namespace kapi::apis

@@ -2,8 +2,8 @@
 // certificate for api.wardle.svc that asks for front-proxy client certificates) and a plain front server whose
 // handler calls proxy_to_backend for a fixed user; the tests drive the front with the blocking test client and check
 // what the backend saw and what the client got, as kube-aggregator's proxyHandler would forward and answer.
-#include "server/aggregator/backend.h"
-#include "server/aggregator/backend_client.h"
+#include "server/proxy/backend.h"
+#include "server/proxy/backend_client.h"
 #include "server/aggregator/proxy_handler.h"
 #include "server/http/http_server.h"
 #include "server/pki/pem_io.h"
@@ -18,6 +18,7 @@
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -142,9 +143,9 @@ class ProxyHandlerTest : public ::testing::Test {
     co_await timer.async_wait(asio::use_awaitable);
   }
 
-  Backend trusted_backend() {
-    return Backend{"127.0.0.1", backend_port_, "api.wardle.svc",
-                   make_backend_tls(pki().backend_ca_pem, false, pki().client_cert, pki().client_key), true};
+  proxy::Backend trusted_backend() {
+    return proxy::Backend{"127.0.0.1", backend_port_, "api.wardle.svc",
+                   proxy::make_backend_tls(pki().backend_ca_pem, false, pki().client_cert, pki().client_key), true};
   }
 
   // Waits on the io thread, without blocking it, until the test thread says so (or the test ends).
@@ -181,6 +182,17 @@ class ProxyHandlerTest : public ::testing::Test {
       co_await wait_for(first_chunk_read_, 5000ms);
       co_await response.write_chunk("{\"type\":\"MODIFIED\"}\n");
       co_await response.end_stream();
+    } else if (path.ends_with("/exec")) {
+      // An upgrade the backend accepts: what the client sends first comes back after "echo:".
+      response.headers().set("Upgrade", "test-echo");
+      auto switching = response.switch_protocols();
+      std::unique_ptr<http::UpgradedStream> upgraded = co_await std::move(switching);
+      std::array<char, 64> buffer{};
+      auto reading = upgraded->read_some(buffer);
+      const std::size_t n = co_await std::move(reading);
+      const std::string reply = "echo:" + std::string(buffer.data(), n);
+      co_await upgraded->write(reply);
+      upgraded->close();
     } else if (path == "/big") {
       co_await response.write(200, std::string(3 << 20, 'x'));
     } else if (path == "/silent") {
@@ -211,7 +223,7 @@ class ProxyHandlerTest : public ::testing::Test {
       exchange.context.user = request::UserInfo{
           "alice", "uid-1", {"wardle-admins", "system:authenticated"}, {{"scopes.example.com/a b", {"x", "y"}}}};
     }
-    Backend backend;
+    proxy::Backend backend;
     {
       std::lock_guard lock(mutex_);
       backend = backend_;
@@ -224,7 +236,7 @@ class ProxyHandlerTest : public ::testing::Test {
     return seen_;
   }
 
-  void use_backend(Backend backend) {
+  void use_backend(proxy::Backend backend) {
     std::lock_guard lock(mutex_);
     backend_ = std::move(backend);
   }
@@ -236,7 +248,7 @@ class ProxyHandlerTest : public ::testing::Test {
   int front_port_ = 0;
   std::mutex mutex_;
   Seen seen_;
-  Backend backend_;
+  proxy::Backend backend_;
   bool with_user_ = true;
   std::atomic<bool> first_chunk_read_{false};
   std::atomic<bool> release_{false};
@@ -325,8 +337,8 @@ TEST_F(ProxyHandlerTest, RedirectsAreRejectedWith502) {
 }
 
 TEST_F(ProxyHandlerTest, UntrustedCertificateIs503) {
-  use_backend(Backend{"127.0.0.1", backend_port_, "api.wardle.svc",
-                      make_backend_tls(pki().other_ca_pem, false, pki().client_cert, pki().client_key), true});
+  use_backend(proxy::Backend{"127.0.0.1", backend_port_, "api.wardle.svc",
+                      proxy::make_backend_tls(pki().other_ca_pem, false, pki().client_cert, pki().client_key), true});
   HttpConnection client(front_port_);
   auto response = client.request("GET", "/apis/wardle.example.com/v1");
   EXPECT_EQ(response.status, 503);
@@ -365,8 +377,8 @@ TEST_F(ProxyHandlerTest, ConnectionRefusedIs503) {
 
 TEST_F(ProxyHandlerTest, InsecureSkipTLSVerifyAcceptsAnUnrelatedCertificate) {
   // Trusting another CA and naming another server: with verification off, neither matters.
-  use_backend(Backend{"127.0.0.1", backend_port_, "unrelated.svc",
-                      make_backend_tls(pki().other_ca_pem, true, pki().client_cert, pki().client_key), false});
+  use_backend(proxy::Backend{"127.0.0.1", backend_port_, "unrelated.svc",
+                      proxy::make_backend_tls(pki().other_ca_pem, true, pki().client_cert, pki().client_key), false});
   HttpConnection client(front_port_);
   auto response = client.request("GET", "/apis/wardle.example.com/v1/flunders");
   EXPECT_EQ(response.status, 201);
@@ -381,32 +393,35 @@ TEST_F(ProxyHandlerTest, MissingUserIs500) {
   EXPECT_EQ(response.body, "missing user\n");
 }
 
-TEST_F(ProxyHandlerTest, UpgradeRequestsAreRefused) {
+TEST_F(ProxyHandlerTest, UpgradesAreSplicedToTheBackend) {
   HttpConnection client(front_port_);
-  auto response = client.request("GET", "/apis/wardle.example.com/v1/namespaces/ns/flunders/x/exec",
-                                 {{"Connection", "Upgrade"}, {"Upgrade", "SPDY/3.1"}});
-  EXPECT_EQ(response.status, 503);
-  EXPECT_NE(response.body.find("cannot be hijacked"), std::string::npos) << response.body;
+  // The bytes after the request belong to the new protocol: they reach the backend once it has switched.
+  client.send("GET /apis/wardle.example.com/v1/namespaces/ns/flunders/x/exec HTTP/1.1\r\nHost: front\r\n"
+              "Connection: Upgrade\r\nUpgrade: test-echo\r\n\r\nping");
+  auto head = client.read_head();
+  EXPECT_EQ(head.status, 101);
+  EXPECT_EQ(head.header("Upgrade").value_or(""), "test-echo");
+  EXPECT_EQ(client.read_until_close(), "echo:ping");
 }
 
 TEST_F(ProxyHandlerTest, FetchReturnsStatusHeadersAndBody) {
   auto backend = trusted_backend();
-  auto response = io_.run(fetch_from_backend(backend, "GET", "/apis/wardle.example.com/v1", {}, 2000ms));
+  auto response = io_.run(proxy::fetch_from_backend(backend, "GET", "/apis/wardle.example.com/v1", {}, 2000ms));
   EXPECT_EQ(response.status, 201);
   EXPECT_EQ(response.body, "{\"kind\":\"Flunder\"}");
   EXPECT_EQ(response.headers.get("X-Backend").value_or(""), "wardle");
   EXPECT_EQ(seen().headers.get("Host").value_or(""), "127.0.0.1:" + std::to_string(backend_port_));
 
-  auto big = io_.run(fetch_from_backend(backend, "GET", "/big", {}, 2000ms));
+  auto big = io_.run(proxy::fetch_from_backend(backend, "GET", "/big", {}, 2000ms));
   EXPECT_EQ(big.body.size(), std::size_t{3 << 20});
-  EXPECT_THROW(io_.run(fetch_from_backend(backend, "GET", "/big", {}, 2000ms, 1 << 20)), std::runtime_error);
+  EXPECT_THROW(io_.run(proxy::fetch_from_backend(backend, "GET", "/big", {}, 2000ms, 1 << 20)), std::runtime_error);
 }
 
 TEST_F(ProxyHandlerTest, FetchGivesUpAtItsTimeout) {
   auto backend = trusted_backend();
   auto started = std::chrono::steady_clock::now();
   try {
-    io_.run(fetch_from_backend(backend, "GET", "/silent", {}, 300ms));
+    io_.run(proxy::fetch_from_backend(backend, "GET", "/silent", {}, 300ms));
     ADD_FAILURE() << "a backend that never answers must time out";
   } catch (const std::system_error& error) {
     EXPECT_STREQ(error.what(), "context deadline exceeded");
@@ -438,12 +453,12 @@ TEST(BackendTarget, KeepsTheEscapedPathAndReencodesTheQuery) {
 
 TEST(BackendTls, UnreadableClientCertificateNamesTheFile) {
   try {
-    make_backend_tls("", false, "/nonexistent/proxy-client.crt", "/nonexistent/proxy-client.key");
+    proxy::make_backend_tls("", false, "/nonexistent/proxy-client.crt", "/nonexistent/proxy-client.key");
     ADD_FAILURE() << "expected an error";
   } catch (const std::runtime_error& error) {
     EXPECT_NE(std::string(error.what()).find("/nonexistent/proxy-client.crt"), std::string::npos) << error.what();
   }
-  EXPECT_THROW(make_backend_tls("not a certificate", false, {}, {}), std::runtime_error);
+  EXPECT_THROW(proxy::make_backend_tls("not a certificate", false, {}, {}), std::runtime_error);
 }
 
 }  // namespace

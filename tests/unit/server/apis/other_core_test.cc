@@ -120,10 +120,10 @@ TEST(EventsTest, PrintedAndSelectedAsKube) {
 }
 
 TEST(NodesTest, ClusterScopedUnderMinions) {
-  ResourceStorage storage = nodes();
+  ResourceStorage storage = nodes(nullptr);
   EXPECT_FALSE(storage.definition.namespaced);
   EXPECT_EQ(storage.definition.storage_resource, "minions");
-  EXPECT_EQ(storage.definition.subresources, std::vector<std::string>{"status"});
+  EXPECT_EQ(storage.definition.subresources, (std::vector<std::string>{"proxy", "status"}));
   json::object node = parse(R"({"metadata":{"name":"n1"},"spec":{"podCIDR":"10.244.1.0/24",
       "configSource":{"configMap":{"name":"x"}}},"status":{"config":{"error":"x"},"phase":"Running"}})");
   storage.strategy->prepare_for_create(node);
@@ -133,7 +133,7 @@ TEST(NodesTest, ClusterScopedUnderMinions) {
 }
 
 TEST(NodesTest, ValidatedAsKube) {
-  ResourceStorage storage = nodes();
+  ResourceStorage storage = nodes(nullptr);
   json::object node = parse(R"({"metadata":{"name":"n1"},"spec":{"podCIDRs":["10.244.1.0/33"],
       "taints":[{"key":"dedicated","value":"db","effect":"NoSchedule"},{"key":"dedicated","value":"x","effect":"NoSchedule"},
                 {"key":"k","effect":"Sometimes"}]}})");
@@ -152,7 +152,7 @@ TEST(NodesTest, ValidatedAsKube) {
 }
 
 TEST(NodesTest, PrintedAsPrintNode) {
-  ResourceStorage storage = nodes();
+  ResourceStorage storage = nodes(nullptr);
   EXPECT_EQ(column_names(*storage.strategy),
             (std::vector<std::string>{"Name", "Status", "Roles", "Age", "Version", "Internal-IP*", "External-IP*",
                                       "OS-Image*", "Kernel-Version*", "Container-Runtime*"}));

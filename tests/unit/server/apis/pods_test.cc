@@ -46,13 +46,13 @@ class PodStrategyTest : public ::testing::Test {
   }
   json::array cells(const json::object& object) const { return storage_.strategy->table_cells(object); }
 
-  ResourceStorage storage_ = pods();
+  ResourceStorage storage_ = pods({}, nullptr);
 };
 
 TEST_F(PodStrategyTest, IsServedAsKubeServesPods) {
   EXPECT_EQ(storage_.definition.storage_resource, "pods");
   EXPECT_EQ(storage_.definition.short_names, std::vector<std::string>{"po"});
-  EXPECT_EQ(storage_.definition.subresources, (std::vector<std::string>{"binding", "eviction", "status"}));
+  EXPECT_EQ(storage_.definition.subresources, (std::vector<std::string>{"attach", "binding", "eviction", "exec", "log", "portforward", "proxy", "status"}));
   EXPECT_FALSE(storage_.strategy->tracks_generation());
 }
 

@@ -65,7 +65,7 @@ class ServicesTest : public ::testing::Test {
   }
 
   std::shared_ptr<ServiceAllocator> allocator_ = std::make_shared<ServiceAllocator>(ServiceNetwork{});
-  ResourceStorage storage_ = services(allocator_);
+  ResourceStorage storage_ = services(allocator_, nullptr);
 };
 
 TEST(ServiceRangesTest, ParseAsKubeApiserversFlags) {
@@ -92,7 +92,7 @@ TEST(ServiceRangesTest, ParseAsKubeApiserversFlags) {
 TEST_F(ServicesTest, IsServedAsKubeServesServices) {
   EXPECT_EQ(storage_.definition.storage_resource, "services/specs");
   EXPECT_EQ(storage_.definition.short_names, std::vector<std::string>{"svc"});
-  EXPECT_EQ(storage_.definition.subresources, std::vector<std::string>{"status"});
+  EXPECT_EQ(storage_.definition.subresources, (std::vector<std::string>{"proxy", "status"}));
 }
 
 TEST_F(ServicesTest, CreateDefaultsAndAllocatesFromTheUpperBand) {
@@ -192,7 +192,7 @@ TEST_F(ServicesTest, AFullRangeIsAnInternalError) {
   small.cluster_ips = *core::parse_service_cidr("10.0.0.0/30");  // two usable addresses
   auto allocator = std::make_shared<ServiceAllocator>(small);
   allocator->resync({});
-  ResourceStorage storage = services(allocator);
+  ResourceStorage storage = services(allocator, nullptr);
   for (const char* name : {"a", "b"}) {
     json::object object = service(name);
     storage.strategy->prepare_for_create(object);
@@ -210,7 +210,7 @@ TEST_F(ServicesTest, AFullRangeIsAnInternalError) {
 TEST_F(ServicesTest, ReservationsLapseWhenNeverStored) {
   auto allocator = std::make_shared<ServiceAllocator>(ServiceNetwork{}, std::chrono::seconds(0));
   allocator->resync({});
-  ResourceStorage storage = services(allocator);
+  ResourceStorage storage = services(allocator, nullptr);
   json::object dry = service("dry", R"("clusterIP":"10.0.0.9")");
   storage.strategy->prepare_for_create(dry);
   EXPECT_EQ(allocator->ips_in_use(), 0u);  // a dry run or a failed write holds nothing for long
@@ -222,7 +222,7 @@ TEST_F(ServicesTest, ReservationsLapseWhenNeverStored) {
 
 TEST_F(ServicesTest, AllocationWaitsForTheFirstSync) {
   auto allocator = std::make_shared<ServiceAllocator>(ServiceNetwork{});
-  ResourceStorage storage = services(allocator);
+  ResourceStorage storage = services(allocator, nullptr);
   json::object object = service("early");
   try {
     storage.strategy->prepare_for_create(object);

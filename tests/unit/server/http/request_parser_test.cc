@@ -21,6 +21,18 @@ TEST(RequestParser, ParsesPipelinedRequestsInOrder) {
   EXPECT_FALSE(parser.ready()[2].keep_alive);
 }
 
+TEST(RequestParser, StopsAfterAnUpgradeRequestAndKeepsWhatFollowsForTheNewProtocol) {
+  RequestParser parser({});
+  ASSERT_FALSE(parser.feed("GET /api/v1/namespaces/d/pods/p/exec HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\n"
+                           "Upgrade: websocket\r\n\r\n\x82\x05hello"));
+  ASSERT_EQ(parser.ready().size(), 1u);
+  EXPECT_FALSE(parser.ready()[0].keep_alive);
+  EXPECT_TRUE(parser.stopped());
+  EXPECT_EQ(parser.failure()->status, 0);
+  EXPECT_EQ(parser.take_upgraded_bytes(), "\x82\x05hello");
+  EXPECT_EQ(parser.take_upgraded_bytes(), "");
+}
+
 TEST(RequestParser, AssemblesRequestsSplitAcrossReads) {
   RequestParser parser({});
   std::string request = "PUT /x HTTP/1.1\r\nContent-Length: 5\r\nX-Long: abcdef\r\n\r\nhello";

@@ -1,8 +1,11 @@
 #pragma once
-// Where and how the aggregator reaches the extension API server behind a remote APIService (kube-aggregator's
-// remote.BuildTransportConfig): an endpoint address of the APIService's Service, the Service's DNS name for SNI and
-// certificate verification, and a TLS client context trusting spec.caBundle and presenting the front-proxy client
-// certificate (--proxy-client-cert-file / --proxy-client-key-file) by which the backend knows the aggregator.
+// Where and how kube-apiserver reaches what it proxies to. For the aggregator, the extension API server behind a
+// remote APIService (kube-aggregator's remote.BuildTransportConfig): an endpoint address of the APIService's
+// Service, the Service's DNS name for SNI and certificate verification, and a TLS client context trusting
+// spec.caBundle and presenting the front-proxy client certificate (--proxy-client-cert-file /
+// --proxy-client-key-file) by which the backend knows the aggregator. For the connect subresources, a kubelet
+// (pkg/kubelet/client: its address verified against the --kubelet-certificate-authority, kapi known by its
+// --kubelet-client-certificate), a pod or a service endpoint.
 #include <asio/ssl/context.hpp>
 
 #include <cstdint>
@@ -11,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace kapi::aggregator {
+namespace kapi::proxy {
 
 // Where and how to reach one remote APIService's backend (one endpoint of its Service).
 struct Backend {
@@ -20,6 +23,7 @@ struct Backend {
   std::string server_name;   // "<service>.<namespace>.svc": SNI, and the name verified in the backend's certificate
   std::shared_ptr<asio::ssl::context> tls;  // from make_backend_tls
   bool verify_server_name = true;  // false for insecureSkipTLSVerify
+  bool use_tls = true;  // false: plain HTTP (`tls` is then only needed to build the connection, never used)
 };
 
 // "host:port", with an IPv6 literal in brackets (Go's net.JoinHostPort).
@@ -34,4 +38,4 @@ std::shared_ptr<asio::ssl::context> make_backend_tls(std::string_view ca_bundle_
                                                      const std::filesystem::path& client_cert_file,
                                                      const std::filesystem::path& client_key_file);
 
-}  // namespace kapi::aggregator
+}  // namespace kapi::proxy

@@ -1,4 +1,4 @@
-#include "server/aggregator/backend.h"
+#include "server/proxy/backend.h"
 
 #include <openssl/bio.h>
 #include <openssl/err.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <system_error>
 
-namespace kapi::aggregator {
+namespace kapi::proxy {
 
 std::string join_host_port(std::string_view host, std::uint16_t port) {
   std::string out;
@@ -80,4 +80,4 @@ std::shared_ptr<asio::ssl::context> make_backend_tls(std::string_view ca_bundle_
   return context;
 }
 
-}  // namespace kapi::aggregator
+}  // namespace kapi::proxy

@@ -1,9 +1,10 @@
 #pragma once
-// The aggregator's HTTP/1.1 client for extension API servers: one request per TLS connection (no pooling), the
+// The HTTP/1.1 client with which kube-apiserver reaches what it proxies to — extension API servers for the
+// aggregator, kubelets, pods and services for the connect subresources: one request per TLS connection (no pooling), the
 // response parsed by llhttp as it arrives so a watch streams through chunk by chunk. Errors carry messages close to
 // what Go's transport says ("dial tcp 10.0.0.5:443: connect: connection refused", "context deadline exceeded"),
 // because kube-aggregator shows them to clients after "error trying to reach service: ".
-#include "server/aggregator/backend.h"
+#include "server/proxy/backend.h"
 #include "server/http/headers.h"
 
 #include <asio/any_io_executor.hpp>
@@ -14,9 +15,11 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
-namespace kapi::aggregator {
+namespace kapi::proxy {
 
 struct BackendClientLimits {
   std::chrono::milliseconds dial_timeout{30'000};       // the net.Dialer timeout of kube's proxy transport
@@ -31,6 +34,9 @@ struct BackendRequest {
   // Without a Host field, Host is the backend's host:port.
   http::Headers headers;
   std::string body;
+  // A protocol upgrade (exec, port-forward): sent with "Connection: Upgrade" instead of "Connection: close"; the
+  // Upgrade header is among `headers`.
+  bool upgrade = false;
 };
 
 struct ResponseHead {
@@ -64,6 +70,12 @@ class BackendConnection {
   // std::system_error when the connection fails or the framing is broken before the end.
   asio::awaitable<std::optional<std::string>> read_body();
 
+  // After a 101: the backend's bytes that came with its response head, which belong to the new protocol (taken
+  // once), then raw reads (0 at the end of the stream or on an error) and writes (throwing when it is gone).
+  std::string take_upgraded_bytes();
+  asio::awaitable<std::size_t> read_some(std::span<char> buffer);
+  asio::awaitable<void> write(std::string_view data);
+
   // Closes the connection now; pending operations fail.
   void close();
 
@@ -92,4 +104,4 @@ asio::awaitable<BackendResponse> fetch_from_backend(const Backend& backend, std:
                                                     http::Headers headers, std::chrono::milliseconds timeout,
                                                     std::size_t max_body = 64 << 20);
 
-}  // namespace kapi::aggregator
+}  // namespace kapi::proxy

@@ -1,6 +1,7 @@
-#include "server/aggregator/backend_client.h"
+#include "server/proxy/backend_client.h"
 
 #include <asio/connect.hpp>
+#include <asio/ip/tcp.hpp>
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/ip/tcp.hpp>
 #include <asio/ssl/error.hpp>
@@ -17,8 +18,9 @@
 #include <cctype>
 #include <stdexcept>
 #include <system_error>
+#include <tuple>
 
-namespace kapi::aggregator {
+namespace kapi::proxy {
 
 namespace {
 
@@ -57,7 +59,18 @@ struct BackendConnection::State {
     socket.close(ignored);
   }
 
+  // Plain HTTP (a pod or service proxied with scheme http) uses the socket under the TLS stream.
+  asio::awaitable<std::tuple<asio::error_code, std::size_t>> read_some(asio::mutable_buffer buffer) {
+    if (plain) co_return co_await stream.next_layer().async_read_some(buffer, as_tuple_awaitable);
+    co_return co_await stream.async_read_some(buffer, as_tuple_awaitable);
+  }
+  asio::awaitable<std::tuple<asio::error_code, std::size_t>> write_all(asio::const_buffer buffer) {
+    if (plain) co_return co_await asio::async_write(stream.next_layer(), buffer, as_tuple_awaitable);
+    co_return co_await asio::async_write(stream, buffer, as_tuple_awaitable);
+  }
+
   asio::ssl::stream<asio::ip::tcp::socket> stream;
+  bool plain = false;
   asio::steady_timer timer;
   std::string phase_timeout;    // what running out of time in the current phase is called
   std::string expired;          // set when the watchdog closed the socket: why
@@ -77,6 +90,7 @@ struct BackendConnection::Parser {
   bool head_request = false;
   std::string body;  // decoded body bytes not yet handed out
   std::string error;
+  std::string after_message;  // what followed the response (a 101's upgraded protocol)
 
   static Parser& of(llhttp_t* p) { return *static_cast<Parser*>(p->data); }
 
@@ -151,6 +165,11 @@ struct BackendConnection::Parser {
   std::string feed(const char* data, std::size_t n) {
     if (message_done) return {};
     llhttp_errno_t err = llhttp_execute(&parser, data, n);
+    if (err == HPE_PAUSED || err == HPE_PAUSED_UPGRADE) {
+      const char* stop = llhttp_get_error_pos(&parser);
+      if (stop != nullptr && stop >= data && stop <= data + n)
+        after_message.assign(stop, static_cast<std::size_t>(data + n - stop));
+    }
     return check(err);
   }
   std::string finish() {
@@ -174,6 +193,7 @@ BackendConnection::BackendConnection(asio::any_io_executor executor, Backend bac
     : backend_(std::move(backend)), limits_(limits) {
   if (!backend_.tls) throw std::invalid_argument("backend " + backend_.server_name + " has no TLS context");
   state_ = std::make_shared<State>(executor, *backend_.tls);
+  state_->plain = !backend_.use_tls;
   parser_ = std::make_unique<Parser>(limits_.max_header_bytes);
 }
 
@@ -183,6 +203,21 @@ BackendConnection::~BackendConnection() {
 }
 
 void BackendConnection::close() { state_->close_socket(); }
+
+std::string BackendConnection::take_upgraded_bytes() { return std::move(parser_->after_message); }
+
+asio::awaitable<std::size_t> BackendConnection::read_some(std::span<char> buffer) {
+  auto reading = state_->read_some(asio::buffer(buffer.data(), buffer.size()));
+  auto [error, n] = co_await std::move(reading);
+  co_return error ? 0 : n;
+}
+
+asio::awaitable<void> BackendConnection::write(std::string_view data) {
+  auto writing = state_->write_all(asio::buffer(data.data(), data.size()));
+  auto [error, written] = co_await std::move(writing);
+  (void)written;
+  if (error) fail(error, "write tcp " + join_host_port(backend_.host, backend_.port));
+}
 
 // Arms the watchdog: at the deadline the socket is closed and the phase's timeout recorded, which turns whatever
 // operation is pending into a timeout error. The handler holds the state weakly: a closed connection needs none.
@@ -214,7 +249,6 @@ asio::awaitable<void> BackendConnection::connect() {
   const std::string address = join_host_port(backend_.host, backend_.port);
   asio::error_code error;
   auto ip = asio::ip::make_address(backend_.host, error);
-  if (error) throw BackendError(error, "dial tcp " + address + ": " + backend_.host + " is not an IP address");
   const auto overall = deadline_;
   // A deadline already behind us fires before the socket exists, when there is nothing to close yet.
   if (!state_->expired.empty() || Clock::now() >= overall)
@@ -232,14 +266,32 @@ asio::awaitable<void> BackendConnection::connect() {
   };
 
   phase(limits_.dial_timeout, "dial tcp " + address + ": i/o timeout");
+  if (error) {
+    // A kubelet may be known by its Hostname or DNS address only.
+    asio::ip::tcp::resolver resolver(state_->stream.get_executor());
+    auto [resolve_error, results] =
+        co_await resolver.async_resolve(backend_.host, std::to_string(backend_.port), as_tuple_awaitable);
+    if (resolve_error || results.empty())
+      fail(resolve_error ? resolve_error : asio::error::host_not_found, "dial tcp: lookup " + backend_.host);
+    ip = results.begin()->endpoint().address();
+  }
   auto& socket = state_->stream.lowest_layer();
   auto [connect_error] = co_await socket.async_connect(asio::ip::tcp::endpoint(ip, backend_.port), as_tuple_awaitable);
   if (connect_error) fail(connect_error, "dial tcp " + address + ": connect");
   socket.set_option(asio::ip::tcp::no_delay(true), error);
+  if (state_->plain) {
+    set_deadline(overall);
+    co_return;
+  }
 
   phase(limits_.handshake_timeout, "net/http: TLS handshake timeout");
   SSL* ssl = state_->stream.native_handle();
-  if (!backend_.server_name.empty()) {
+  asio::error_code not_ip;
+  asio::ip::make_address(backend_.server_name, not_ip);
+  if (!backend_.server_name.empty() && !not_ip) {
+    // An IP address is checked against the certificate's IP SANs and, as Go does, sent without SNI.
+    if (backend_.verify_server_name) X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), backend_.server_name.c_str());
+  } else if (!backend_.server_name.empty()) {
     SSL_set_tlsext_host_name(ssl, backend_.server_name.c_str());
     if (backend_.verify_server_name) {
       // Checked during chain verification, against the subjectAltNames only: Go stopped falling back to the
@@ -276,17 +328,18 @@ asio::awaitable<void> BackendConnection::send(const BackendRequest& request) {
   // Go's transport sends a length for a body, and "Content-Length: 0" for the methods that expect one.
   if (!request.body.empty() || request.method == "POST" || request.method == "PUT" || request.method == "PATCH")
     out.append("Content-Length: ").append(std::to_string(request.body.size())).append("\r\n");
-  out.append("Connection: close\r\n\r\n");
+  out.append(request.upgrade ? "Connection: Upgrade\r\n\r\n" : "Connection: close\r\n\r\n");
   out.append(request.body);
-  auto [error, written] = co_await asio::async_write(state_->stream, asio::buffer(out), as_tuple_awaitable);
+  auto writing = state_->write_all(asio::buffer(out));
+  auto [error, written] = co_await std::move(writing);
   (void)written;
   if (error) fail(error, "write tcp " + join_host_port(backend_.host, backend_.port));
 }
 
 asio::awaitable<bool> BackendConnection::read_more() {
   std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(kReadBufferBytes);
-  auto [error, n] = co_await state_->stream.async_read_some(asio::buffer(buffer.get(), kReadBufferBytes),
-                                                             as_tuple_awaitable);
+  auto reading = state_->read_some(asio::buffer(buffer.get(), kReadBufferBytes));
+  auto [error, n] = co_await std::move(reading);
   if (error == asio::error::eof || error == asio::ssl::error::stream_truncated) {
     // The end of the stream (with or without TLS close_notify, which not every server sends): it ends a body
     // that runs until close; any other unfinished message is an error.
@@ -345,4 +398,4 @@ asio::awaitable<BackendResponse> fetch_from_backend(const Backend& backend, std:
   co_return response;
 }
 
-}  // namespace kapi::aggregator
+}  // namespace kapi::proxy
