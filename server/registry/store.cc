@@ -292,7 +292,10 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         if (auto it = old_meta.find(owned); it != old_meta.end()) meta[owned] = it->value();
         else meta.erase(owned);
       }
-      if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
+      // pods/ephemeralcontainers changes its list alone too, but its new containers need the code defaults that
+      // kube's decoding gives them, which kapi's prepare_for_update applies.
+      if (options.subresource.empty() || options.subresource == "ephemeralcontainers")
+        strategy_->prepare_for_update(object, *old);
       if (strategy_->tracks_generation() && spec_changed(object, *old, strategy_->generation_counts_status())) {
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;

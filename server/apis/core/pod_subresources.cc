@@ -91,6 +91,15 @@ asio::awaitable<registry::SubresourceAnswer> bind(registry::Store& pods, std::st
   co_return std::nullopt;
 }
 
+}  // namespace
+
+asio::awaitable<registry::SubresourceAnswer> bind_pod(registry::Store& pods, std::string namespace_, std::string name,
+                                                      json::object binding, bool dry_run) {
+  return bind(pods, std::move(namespace_), std::move(name), std::move(binding), dry_run);
+}
+
+namespace {
+
 // EvictionREST.Create with no PodDisruptionBudget to consult (kapi serves no policy/v1 budgets): the pod is
 // deleted with the eviction's DeleteOptions.
 asio::awaitable<registry::SubresourceAnswer> evict(registry::Store& pods, std::string namespace_, std::string name,

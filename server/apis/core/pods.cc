@@ -177,6 +177,17 @@ json::array pod_cells(const json::object& pod) {
           json::string(readiness_gates)};
 }
 
+bool only_ephemeral_containers_differ(const json::object& pod, const json::object& old) {
+  auto without_ephemeral = [](const json::object& object) {
+    json::object spec = object_or_empty(object, "spec");
+    spec.erase("ephemeralContainers");
+    return spec;
+  };
+  const json::array& now = array_or_empty(object_or_empty(pod, "spec"), "ephemeralContainers");
+  const json::array& before = array_or_empty(object_or_empty(old, "spec"), "ephemeralContainers");
+  return now != before && without_ephemeral(pod) == without_ephemeral(old);
+}
+
 class PodStrategy final : public registry::Strategy {
  public:
   void prepare_for_create(json::object& pod) const override {
@@ -197,7 +208,10 @@ class PodStrategy final : public registry::Strategy {
   validation::ErrorList validate(const json::object& pod) const override { return core::validate_pod(pod); }
   validation::ErrorList validate_update(const json::object& pod, const json::object& old) const override {
     validation::ErrorList errors = core::validate_pod(pod);
-    core::append(errors, core::validate_pod_update(pod, old));
+    // A write that changes the ephemeral containers alone is what pods/ephemeralcontainers writes (its handler
+    // keeps everything else as stored): ValidatePodEphemeralContainersUpdate's rules apply.
+    if (only_ephemeral_containers_differ(pod, old)) core::append(errors, core::validate_ephemeral_containers_update(pod, old));
+    else core::append(errors, core::validate_pod_update(pod, old));
     return errors;
   }
 
@@ -280,7 +294,7 @@ ResourceStorage pods() {
                                           .short_names = {"po"},
                                           .categories = {"all"},
                                           .storage_resource = "pods",
-                                          .subresources = {"binding", "eviction", "status"}};
+                                          .subresources = {"binding", "ephemeralcontainers", "eviction", "status"}};
   return {std::move(definition), std::make_shared<PodStrategy>()};
 }
 

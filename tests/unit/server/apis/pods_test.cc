@@ -52,7 +52,7 @@ class PodStrategyTest : public ::testing::Test {
 TEST_F(PodStrategyTest, IsServedAsKubeServesPods) {
   EXPECT_EQ(storage_.definition.storage_resource, "pods");
   EXPECT_EQ(storage_.definition.short_names, std::vector<std::string>{"po"});
-  EXPECT_EQ(storage_.definition.subresources, (std::vector<std::string>{"binding", "eviction", "status"}));
+  EXPECT_EQ(storage_.definition.subresources, (std::vector<std::string>{"binding", "ephemeralcontainers", "eviction", "status"}));
   EXPECT_FALSE(storage_.strategy->tracks_generation());
 }
 
