@@ -4,6 +4,7 @@
 // subresources; componentstatuses, bindings and pods/ephemeralcontainers; the discovery rows kubectl shows.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
+#include "tests/support/etcd_process.h"
 
 #include <filesystem>
 
@@ -493,6 +494,24 @@ TEST_F(CoreMoreResourcesTest, EphemeralContainersAreAddedThroughTheirSubresource
   EXPECT_EQ(kubectl("get pod debugged -o jsonpath={.spec.ephemeralContainers[*].name}").output, "debugger second");
   EXPECT_EQ(call("GET", path).status, 200);
   kubectl("delete pod debugged --grace-period=0 --force");
+}
+
+// On a real etcd, each kind is kept under kube's key: replication controllers under "controllers", as kube has
+// always stored them, the others under their resource name.
+TEST(CoreMoreResourcesKeysTest, StoredUnderKubesKeys) {
+  test_support::EtcdProcess etcd;
+  KapiProcess kapi({.extra_flags = {"--etcd-servers=" + etcd.endpoint()}});
+  for (const auto& kind : kind_cases()) {
+    CommandResult created = run_kubectl(kapi, "create -f " + write_manifest(kapi, kind.resource + ".yaml", kind.manifest));
+    ASSERT_EQ(created.exit_code, 0) << created.output;
+  }
+  const std::string keys = etcd.etcdctl("get /registry --prefix --keys-only");
+  for (const char* key : {"/registry/limitranges/default/limits", "/registry/resourcequotas/default/quota",
+                          "/registry/podtemplates/default/template", "/registry/controllers/default/rc",
+                          "/registry/persistentvolumes/pv1", "/registry/persistentvolumeclaims/default/claim"})
+    EXPECT_NE(keys.find(key), std::string::npos) << key << " missing from\n" << keys;
+  EXPECT_EQ(keys.find("/registry/componentstatuses"), std::string::npos) << "componentstatuses are not stored";
+  EXPECT_EQ(kapi.shut_down(std::chrono::seconds(20)), 0) << kapi.logs();
 }
 
 }  // namespace

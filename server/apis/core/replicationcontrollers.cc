@@ -1,6 +1,7 @@
 // core/v1 ReplicationController (pkg/registry/core/replicationcontroller, v1.SetDefaults_ReplicationController,
 // validation.ValidateReplicationController, printers.printReplicationController): status and an autoscaling/v1
-// scale as subresources, metadata.generation counting spec changes, selectable by status.replicas.
+// scale as subresources, metadata.generation counting spec changes, selectable by status.replicas; stored under
+// /registry/controllers as kube stores them.
 #include "server/apis/core/core_validation.h"
 #include "server/apis/core/pod_defaults.h"
 #include "server/apis/core/pod_validation.h"
@@ -171,6 +172,7 @@ ResourceStorage replicationcontrollers() {
   registry::ResourceDefinition definition{.group = "", .version = "v1", .resource = "replicationcontrollers",
                                           .kind = "ReplicationController", .singular = "replicationcontroller",
                                           .namespaced = true, .short_names = {"rc"}, .categories = {"all"},
+                                          .storage_resource = "controllers",  // kube's key since its first days
                                           .subresources = {"scale", "status"}};
   return {std::move(definition), std::make_shared<ReplicationControllerStrategy>()};
 }

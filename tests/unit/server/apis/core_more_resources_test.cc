@@ -105,6 +105,7 @@ TEST(ReplicationControllerTest, DefaultsSelectorAndLabelsFromTheTemplate) {
   ResourceStorage storage = replicationcontrollers();
   EXPECT_EQ(storage.definition.categories, std::vector<std::string>{"all"});
   EXPECT_EQ(storage.definition.subresources, (std::vector<std::string>{"scale", "status"}));
+  EXPECT_EQ(storage.definition.storage_resource, "controllers");
   json::object rc = parse(R"({"metadata":{"name":"rc"},"spec":{"template":{"metadata":{"labels":{"app":"a"}},
       "spec":{"containers":[{"name":"c","image":"nginx"}]}}},"status":{"replicas":3}})");
   storage.strategy->prepare_for_create(rc);
