@@ -488,6 +488,14 @@ TEST_F(CoreMoreResourcesTest, EphemeralContainersAreAddedThroughTheirSubresource
       << causes_text(ports);
   EXPECT_TRUE(has_cause(ports, "spec.ephemeralContainers[0].targetContainerName: Not found: \"nope\"")) << causes_text(ports);
 
+  // The pod itself may not change them (ValidatePodUpdate).
+  HttpResponse main_write = call("PATCH", "/api/v1/namespaces/default/pods/debugged",
+                                 R"({"spec":{"ephemeralContainers":[{"name":"sneaky","image":"busybox"}]}})",
+                                 kStrategicPatch);
+  ASSERT_TRUE(is_status(main_write, 422, "Invalid")) << main_write.body;
+  EXPECT_TRUE(has_cause(main_write, "spec: Forbidden: pod updates may not change fields other than"))
+      << causes_text(main_write);
+
   // kubectl debug adds one with a strategic merge patch of the subresource.
   CommandResult debug = kubectl("debug debugged --image=busybox -c second");
   EXPECT_EQ(debug.exit_code, 0) << debug.output;

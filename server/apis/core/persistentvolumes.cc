@@ -100,6 +100,21 @@ class PersistentVolumeStrategy final : public registry::Strategy {
     keep_status(object, old);
     core::drop_volume_attributes_class(object, &old);
   }
+  // persistentvolumeStatusStrategy: a new phase gets a new transition time unless the writer set a newer one.
+  void prepare_for_subresource_update(std::string_view subresource, json::object& object,
+                                      const json::object& old) const override {
+    if (subresource != "status") return;
+    const json::object* old_status = object_at(old, "status");
+    json::object& status = ensure_object(object, "status");
+    const json::value* time = status.if_contains("lastPhaseTransitionTime");
+    const json::value* old_time = old_status ? old_status->if_contains("lastPhaseTransitionTime") : nullptr;
+    const bool unset = !time || time->is_null();
+    if (string_at(status, "phase") == string_at(old_status, "phase")) {
+      if (unset && old_time) status["lastPhaseTransitionTime"] = *old_time;
+    } else if (unset || (old_time && *time == *old_time)) {
+      status["lastPhaseTransitionTime"] = registry::rfc3339_now();
+    }
+  }
   ErrorList validate(const json::object& object) const override { return core::validate_persistent_volume(object); }
   ErrorList validate_update(const json::object& object, const json::object& old) const override {
     return core::validate_persistent_volume_update(object, old);

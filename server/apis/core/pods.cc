@@ -177,17 +177,6 @@ json::array pod_cells(const json::object& pod) {
           json::string(readiness_gates)};
 }
 
-bool only_ephemeral_containers_differ(const json::object& pod, const json::object& old) {
-  auto without_ephemeral = [](const json::object& object) {
-    json::object spec = object_or_empty(object, "spec");
-    spec.erase("ephemeralContainers");
-    return spec;
-  };
-  const json::array& now = array_or_empty(object_or_empty(pod, "spec"), "ephemeralContainers");
-  const json::array& before = array_or_empty(object_or_empty(old, "spec"), "ephemeralContainers");
-  return now != before && without_ephemeral(pod) == without_ephemeral(old);
-}
-
 class PodStrategy final : public registry::Strategy {
  public:
   void prepare_for_create(json::object& pod) const override {
@@ -208,10 +197,20 @@ class PodStrategy final : public registry::Strategy {
   validation::ErrorList validate(const json::object& pod) const override { return core::validate_pod(pod); }
   validation::ErrorList validate_update(const json::object& pod, const json::object& old) const override {
     validation::ErrorList errors = core::validate_pod(pod);
-    // A write that changes the ephemeral containers alone is what pods/ephemeralcontainers writes (its handler
-    // keeps everything else as stored): ValidatePodEphemeralContainersUpdate's rules apply.
-    if (only_ephemeral_containers_differ(pod, old)) core::append(errors, core::validate_ephemeral_containers_update(pod, old));
-    else core::append(errors, core::validate_pod_update(pod, old));
+    core::append(errors, core::validate_pod_update(pod, old));
+    return errors;
+  }
+  // pods/ephemeralcontainers (podEphemeralContainersStrategy): its handler keeps everything but the list; the new
+  // containers take the code defaults kube's decoding gives them, and ValidatePodEphemeralContainersUpdate applies.
+  void prepare_for_subresource_update(std::string_view subresource, json::object& pod,
+                                      const json::object& /*old*/) const override {
+    if (subresource == "ephemeralcontainers") core::apply_pod_defaults(pod);
+  }
+  validation::ErrorList validate_subresource_update(std::string_view subresource, const json::object& pod,
+                                                    const json::object& old) const override {
+    if (subresource != "ephemeralcontainers") return validate_update(pod, old);
+    validation::ErrorList errors = core::validate_pod(pod);
+    core::append(errors, core::validate_ephemeral_containers_update(pod, old));
     return errors;
   }
 

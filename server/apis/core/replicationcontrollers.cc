@@ -57,6 +57,11 @@ class ReplicationControllerStrategy final : public registry::Strategy {
   ErrorList validate(const json::object& object) const override {
     return core::validate_replication_controller(object);
   }
+  ErrorList validate_subresource_update(std::string_view subresource, const json::object& object,
+                                        const json::object& old) const override {
+    if (subresource != "status") return validate_update(object, old);
+    return core::validate_replication_controller_status(object);
+  }
   std::optional<registry::ScalePaths> scale_paths() const override {
     return registry::ScalePaths{.spec_replicas = {"spec", "replicas"},
                                 .status_replicas = {"status", "replicas"},
@@ -163,6 +168,28 @@ ErrorList validate_replication_controller(const json::object& controller) {
   if (pod_spec && has(*pod_spec, "activeDeadlineSeconds"))
     errors.push_back(validation::forbidden(template_path.child("spec").child("activeDeadlineSeconds"),
                                            "activeDeadlineSeconds in ReplicationController is not Supported"));
+  return errors;
+}
+
+ErrorList validate_replication_controller_status(const json::object& controller) {
+  ErrorList errors;
+  const Path path("status");
+  const json::object* status = object_at(controller, "status");
+  for (std::string_view field :
+       {"replicas", "fullyLabeledReplicas", "readyReplicas", "availableReplicas", "observedGeneration"})
+    if (auto value = int_or_zero(status, field); value < 0)
+      errors.push_back(validation::invalid_value(path.child(field), std::to_string(value),
+                                                 "must be greater than or equal to 0"));
+  const std::int64_t replicas = int_or_zero(status, "replicas");
+  const std::int64_t ready = int_or_zero(status, "readyReplicas");
+  const std::int64_t available = int_or_zero(status, "availableReplicas");
+  const std::string above_replicas = "cannot be greater than status.replicas";
+  for (std::string_view field : {"fullyLabeledReplicas", "readyReplicas", "availableReplicas"})
+    if (auto value = int_or_zero(status, field); value > replicas)
+      errors.push_back(validation::invalid_value(path.child(field), std::to_string(value), above_replicas));
+  if (available > ready)
+    errors.push_back(validation::invalid_value(path.child("availableReplicas"), std::to_string(available),
+                                               "cannot be greater than readyReplicas"));
   return errors;
 }
 

@@ -12,6 +12,8 @@ validation::ErrorList validate_limit_range(const boost::json::object& limit_rang
 validation::ErrorList validate_resource_quota(const boost::json::object& quota);
 validation::ErrorList validate_resource_quota_update(const boost::json::object& quota, const boost::json::object& old);
 validation::ErrorList validate_replication_controller(const boost::json::object& controller);
+// ValidateReplicationControllerStatus, for writes of replicationcontrollers/status.
+validation::ErrorList validate_replication_controller_status(const boost::json::object& controller);
 validation::ErrorList validate_persistent_volume(const boost::json::object& volume);
 validation::ErrorList validate_persistent_volume_update(const boost::json::object& volume,
                                                         const boost::json::object& old);

@@ -135,6 +135,32 @@ TEST(ReplicationControllerTest, ValidatesSelectorAndTemplate) {
             "spec.selector: Required value\nspec.template: Required value\n");
 }
 
+TEST(ReplicationControllerTest, StatusWritesAreCheckedAsKubeChecksThem) {
+  ResourceStorage storage = replicationcontrollers();
+  json::object old = parse(R"({"spec":{},"status":{"replicas":1}})");
+  json::object written = parse(R"({"spec":{},"status":{"replicas":1,"readyReplicas":2,"availableReplicas":3,
+      "observedGeneration":-1}})");
+  EXPECT_EQ(messages(storage.strategy->validate_subresource_update("status", written, old)),
+            "status.observedGeneration: Invalid value: -1: must be greater than or equal to 0\n"
+            "status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas\n"
+            "status.availableReplicas: Invalid value: 3: cannot be greater than status.replicas\n"
+            "status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas\n");
+}
+
+TEST(PersistentVolumeTest, ANewPhaseGetsANewTransitionTime) {
+  ResourceStorage storage = persistentvolumes();
+  json::object old = parse(R"({"status":{"phase":"Pending","lastPhaseTransitionTime":"2020-01-01T00:00:00Z"}})");
+  json::object same = parse(R"({"status":{"phase":"Pending"}})");
+  storage.strategy->prepare_for_subresource_update("status", same, old);
+  EXPECT_EQ(same["status"].at("lastPhaseTransitionTime"), "2020-01-01T00:00:00Z");
+  json::object bound = parse(R"({"status":{"phase":"Bound","lastPhaseTransitionTime":"2020-01-01T00:00:00Z"}})");
+  storage.strategy->prepare_for_subresource_update("status", bound, old);
+  EXPECT_NE(bound["status"].at("lastPhaseTransitionTime"), "2020-01-01T00:00:00Z");
+  json::object chosen = parse(R"({"status":{"phase":"Bound","lastPhaseTransitionTime":"2021-01-01T00:00:00Z"}})");
+  storage.strategy->prepare_for_subresource_update("status", chosen, old);
+  EXPECT_EQ(chosen["status"].at("lastPhaseTransitionTime"), "2021-01-01T00:00:00Z");
+}
+
 TEST(PersistentVolumeTest, ValidatesTheCoreRules) {
   json::object volume = parse(R"({"spec":{"capacity":{"storage":"0","cpu":"1"},"accessModes":["ReadWriteSometimes"],
       "persistentVolumeReclaimPolicy":"Keep","hostPath":{"path":"/a"},"nfs":{"server":"s","path":"/b"},
@@ -203,6 +229,20 @@ TEST(ComponentStatusTest, GetAndListOnlyWithKubesColumns) {
   json::object unhealthy = parse(R"({"metadata":{"name":"etcd-0"},"conditions":[
       {"type":"Healthy","status":"False","error":"connection refused"}]})");
   EXPECT_EQ(json::serialize(storage.strategy->table_cells(unhealthy)), R"(["etcd-0","Unhealthy","","connection refused"])");
+}
+
+TEST(EphemeralContainersTest, OnlyTheSubresourceMayAddThem) {
+  ResourceStorage storage = pods();
+  json::object old = parse(R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"web","image":"nginx"}]}})");
+  storage.strategy->prepare_for_create(old);
+  json::object added = old;
+  added["spec"].as_object()["ephemeralContainers"] = json::array{json::object{{"name", "debug"}, {"image", "busybox"}}};
+  storage.strategy->prepare_for_subresource_update("ephemeralcontainers", added, old);
+  EXPECT_EQ(added["spec"].at("ephemeralContainers").at(0).at("imagePullPolicy"), "Always");
+  EXPECT_EQ(messages(storage.strategy->validate_subresource_update("ephemeralcontainers", added, old)), "");
+  // A main-resource update may not change them (ValidatePodUpdate's spec comparison).
+  EXPECT_NE(messages(storage.strategy->validate_update(added, old)).find("spec: Forbidden: pod updates may not change"),
+            std::string::npos);
 }
 
 TEST(EphemeralContainersTest, ExistingOnesMayNotChangeOrGo) {
