@@ -211,6 +211,9 @@ ErrorList validate_persistent_volume(const json::object& volume) {
   validate_source(spec, path, errors);
   if (auto mode = string_at(spec, "volumeMode"); has(spec, "volumeMode") && mode != "Block" && mode != "Filesystem")
     errors.push_back(validation::not_supported(path.child("volumeMode"), mode, {"Block", "Filesystem"}));
+  // A local volume lives on some nodes only.
+  if (object_at(spec, "local") && !object_at(spec, "nodeAffinity"))
+    errors.push_back(validation::required(path.child("nodeAffinity"), "Local volume requires node affinity"));
   if (has(spec, "volumeAttributesClassName") && !object_at(spec, "csi"))
     errors.push_back(validation::required(path.child("csi"), "has to be specified when using volumeAttributesClassName"));
   return errors;

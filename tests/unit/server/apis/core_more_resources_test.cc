@@ -182,6 +182,13 @@ TEST(PersistentVolumeTest, ValidatesTheCoreRules) {
             "spec: Required value: must specify a volume type\n");
 }
 
+TEST(PersistentVolumeTest, ALocalVolumeNeedsNodeAffinity) {
+  json::object local = parse(R"({"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],
+      "local":{"path":"/mnt/disk"}}})");
+  EXPECT_EQ(messages(core::validate_persistent_volume(local)),
+            "spec.nodeAffinity: Required value: Local volume requires node affinity\n");
+}
+
 TEST(PersistentVolumeTest, CreatedPendingAndPrinted) {
   ResourceStorage storage = persistentvolumes();
   EXPECT_FALSE(storage.definition.namespaced);
