@@ -21,9 +21,9 @@ bool is_quota_huge_pages(std::string_view name) {
   return is_huge_pages(name) || name.starts_with("requests.hugepages-");
 }
 
-constexpr std::array<std::string_view, 21> kStandardResources{
+constexpr std::array<std::string_view, 20> kStandardResources{
     "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage",
-    "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "quota", "services",
+    "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "services",
     "replicationcontrollers", "resourcequotas", "secrets", "persistentvolumeclaims", "configmaps", "storage",
     "requests.storage", "services.nodeports", "services.loadbalancers"};
 
@@ -33,8 +33,8 @@ constexpr std::array<std::string_view, 19> kStandardQuotaResources{
     "replicationcontrollers", "resourcequotas", "secrets", "persistentvolumeclaims", "configmaps",
     "services.nodeports", "services.loadbalancers"};
 
-constexpr std::array<std::string_view, 10> kIntegerResources{
-    "pods", "quota", "services", "replicationcontrollers", "resourcequotas", "secrets", "configmaps",
+constexpr std::array<std::string_view, 9> kIntegerResources{
+    "pods", "services", "replicationcontrollers", "resourcequotas", "secrets", "configmaps",
     "persistentvolumeclaims", "services.nodeports", "services.loadbalancers"};
 
 bool is_native(std::string_view name) {
@@ -62,7 +62,7 @@ bool is_standard_quota_resource_name(std::string_view name) {
   return one_of(name, kStandardQuotaResources) || is_quota_huge_pages(name);
 }
 
-bool is_integer_resource_name(std::string_view name) { return one_of(name, kIntegerResources); }
+bool is_integer_resource_name(std::string_view name) { return one_of(name, kIntegerResources) || is_extended(name); }
 
 bool is_overcommit_allowed(std::string_view name) { return is_native(name) && !is_huge_pages(name); }
 

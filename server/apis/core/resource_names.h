@@ -13,7 +13,7 @@ namespace kapi::apis::core {
 bool is_standard_resource_name(std::string_view name);
 bool is_standard_container_resource_name(std::string_view name);
 bool is_standard_quota_resource_name(std::string_view name);
-// helper.IsIntegerResourceName: object counts such as "pods" and "services".
+// helper.IsIntegerResourceName: object counts such as "pods" and "services", and extended resources.
 bool is_integer_resource_name(std::string_view name);
 // helper.IsOvercommitAllowed: a native resource that is not huge pages.
 bool is_overcommit_allowed(std::string_view name);

@@ -53,6 +53,50 @@ void validate_resource_list(const json::object* list, const Path& path, ErrorLis
   }
 }
 
+// validateScopeSelector: its paths name the list, not an element, as kube's do.
+void validate_scope_selector(const json::object* spec, ErrorList& errors) {
+  const json::object* selector = object_at(spec, "scopeSelector");
+  if (!selector) return;
+  const Path path = Path("spec").child("scopeSelector").child("matchExpressions");
+  std::set<std::string, std::less<>> hard;
+  if (const json::object* limits = object_at(spec, "hard"))
+    for (const auto& [name, value] : *limits) hard.emplace(name);
+  std::set<std::string, std::less<>> seen;
+  for_each_object(selector, "matchExpressions", [&](const json::object& requirement, std::size_t) {
+    const std::string_view scope = string_at(requirement, "scopeName");
+    const std::string_view op = string_at(requirement, "operator");
+    if (std::find(kScopes.begin(), kScopes.end(), scope) == kScopes.end())
+      errors.push_back(validation::invalid(path.child("scopeName"), scope, "unsupported scope"));
+    for (const auto& resource : hard)
+      if (core::is_standard_quota_resource_name(resource) && !scope_fits(scope, resource))
+        errors.push_back(validation::invalid_value(path, json::serialize(*selector), "unsupported scope applied to resource"));
+    if ((scope == "BestEffort" || scope == "NotBestEffort" || scope == "Terminating" || scope == "NotTerminating") &&
+        op != "Exists")
+      errors.push_back(validation::invalid(path.child("operator"), op,
+                                           "must be 'Exist' only operator when scope is any of "
+                                           "ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, "
+                                           "ResourceQuotaScopeBestEffort and ResourceQuotaScopeNotBestEffort"));
+    const json::array* values = array_at(requirement, "values");
+    const bool no_values = !values || values->empty();
+    if (op == "In" || op == "NotIn") {
+      if (no_values)
+        errors.push_back(validation::required(
+            path.child("values"), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
+    } else if (op == "Exists" || op == "DoesNotExist") {
+      if (!no_values)
+        errors.push_back(validation::invalid_value(
+            path.child("values"), go_string_slice(values),
+            "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
+    } else {
+      errors.push_back(validation::invalid(path.child("operator"), op, "not a valid selector operator"));
+    }
+    seen.emplace(scope);
+  });
+  for (const auto& [a, b] : {std::pair{"BestEffort", "NotBestEffort"}, std::pair{"Terminating", "NotTerminating"}})
+    if (seen.contains(a) && seen.contains(b))
+      errors.push_back(validation::invalid_value(path, scopes_literal(spec), "conflicting scopes"));
+}
+
 ErrorList validate_spec(const json::object& quota) {
   ErrorList errors;
   const json::object* spec = object_at(quota, "spec");
@@ -74,6 +118,7 @@ ErrorList validate_spec(const json::object& quota) {
   for (const auto& [a, b] : {std::pair{"BestEffort", "NotBestEffort"}, std::pair{"Terminating", "NotTerminating"}})
     if (seen.contains(a) && seen.contains(b))
       errors.push_back(validation::invalid_value(path, scopes_literal(spec), "conflicting scopes"));
+  validate_scope_selector(spec, errors);
   return errors;
 }
 

@@ -71,6 +71,28 @@ TEST(ResourceQuotaTest, ValidatesNamesValuesAndScopes) {
             "spec.scopes: Invalid value: []core.ResourceQuotaScope{\"Terminating\"}: field is immutable\n");
 }
 
+TEST(ResourceQuotaTest, ValidatesTheScopeSelector) {
+  json::object quota = parse(R"({"spec":{"hard":{"pods":"1"},"scopeSelector":{"matchExpressions":[
+      {"scopeName":"Terminating","operator":"In","values":[]},
+      {"scopeName":"PriorityClass","operator":"Exists","values":["high"]},
+      {"scopeName":"Weekend","operator":"Sometimes"}]}}})");
+  EXPECT_EQ(messages(core::validate_resource_quota(quota)),
+            "spec.scopeSelector.matchExpressions.operator: Invalid value: \"In\": must be 'Exist' only operator when "
+            "scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, "
+            "ResourceQuotaScopeBestEffort and ResourceQuotaScopeNotBestEffort\n"
+            "spec.scopeSelector.matchExpressions.values: Required value: must be at least one value when `operator` "
+            "is 'In' or 'NotIn' for scope selector\n"
+            "spec.scopeSelector.matchExpressions.values: Invalid value: []string{\"high\"}: must be no value when "
+            "`operator` is 'Exist' or 'DoesNotExist' for scope selector\n"
+            "spec.scopeSelector.matchExpressions.scopeName: Invalid value: \"Weekend\": unsupported scope\n"
+            "spec.scopeSelector.matchExpressions.operator: Invalid value: \"Sometimes\": not a valid selector "
+            "operator\n");
+  EXPECT_EQ(messages(core::validate_resource_quota(parse(R"({"spec":{"hard":{"quota":"1","example.com/gpu":"1.5"}}})"))),
+            "spec.hard[example.com/gpu]: Invalid value: \"1.5\": must be an integer\n"
+            "spec.hard[quota]: Invalid value: \"quota\": must be a standard resource type or fully qualified\n"
+            "spec.hard[quota]: Invalid value: \"quota\": must be a standard resource for quota\n");
+}
+
 TEST(ResourceQuotaTest, PrintsUsedOverHardSplitByLimits) {
   ResourceStorage storage = resourcequotas();
   json::object quota = parse(R"({"metadata":{"name":"q"},"spec":{"hard":{"pods":"4","limits.cpu":"2","cpu":"1"}},
