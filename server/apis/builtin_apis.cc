@@ -39,9 +39,15 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       configmaps(),
       endpoints(),
       events(),
+      limitranges(),
       namespaces(),
       nodes(connect),
+      persistentvolumeclaims(),
+      persistentvolumes(),
       pods(disruption_budgets, connect),
+      podtemplates(),
+      replicationcontrollers(),
+      resourcequotas(),
       secrets(),
       serviceaccounts(tokens),
       services(service_allocator, connect),
@@ -128,6 +134,13 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
     service_for(resource.definition).add(*cached.store);
     resources_.push_back(std::move(cached));
   }
+  {  // componentstatuses are probed on each read, neither stored nor cached (kube's componentstatus REST)
+    ResourceStorage statuses = componentstatuses();
+    auto& source = computed_sources_.emplace_back(component_status_source(backend, key_root));
+    auto& computed = computed_stores_.emplace_back(
+        std::make_unique<registry::Store>(std::move(statuses.definition), statuses.strategy, *source, key_root));
+    service_for(computed->definition()).add(*computed);
+  }
   controllers::NamespaceController::ContentStores content = [this] {
     std::vector<std::shared_ptr<registry::Store>> stores;
     for (const auto& resource : resources_)  // owned here: shared without ownership
@@ -192,6 +205,10 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
   for (auto& creater : all_reviews(authorizer, authenticator)) {
     const auto& stored = creaters_.emplace_back(std::make_unique<registry::Creater>(std::move(creater)));
     service_for(stored->definition).add(*stored);
+  }
+  {  // core/v1 bindings: the pods' BindingREST again, at the namespace's collection path
+    const auto& binding = creaters_.emplace_back(std::make_unique<registry::Creater>(bindings(*store("", "pods"))));
+    service_for(binding->definition).add(*binding);
   }
   std::vector<const endpoints::GroupVersionService*> services;
   for (const auto& service : services_) services.push_back(service.get());

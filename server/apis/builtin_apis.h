@@ -100,6 +100,9 @@ class BuiltInApis {
   std::shared_ptr<std::atomic<bool>> stopping_controllers_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<registry::CachedStore> resources_;
   std::vector<std::unique_ptr<registry::Creater>> creaters_;
+  // Resources computed rather than stored (componentstatuses): each one's source of objects, then its Store.
+  std::vector<std::unique_ptr<storage::Interface>> computed_sources_;
+  std::vector<std::unique_ptr<registry::Store>> computed_stores_;
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services_;
   std::unique_ptr<discovery::DiscoveryService> discovery_;
   std::unique_ptr<schema::OpenApiDocuments> openapi_;

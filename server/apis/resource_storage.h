@@ -18,6 +18,9 @@ namespace kapi::apis::core {
 class ServiceAllocator;
 struct ConnectConfig;
 }
+namespace kapi::storage {
+class Interface;
+}
 
 namespace kapi::apis {
 
@@ -44,6 +47,16 @@ ResourceStorage services(std::shared_ptr<core::ServiceAllocator> allocator,
 ResourceStorage endpoints();
 ResourceStorage events();
 ResourceStorage nodes(std::shared_ptr<const core::ConnectConfig> connect);
+ResourceStorage limitranges();
+ResourceStorage resourcequotas();
+ResourceStorage podtemplates();
+ResourceStorage replicationcontrollers();
+ResourceStorage persistentvolumes();
+ResourceStorage persistentvolumeclaims();
+// Served from component_status_source, not from storage: get and list only.
+ResourceStorage componentstatuses();
+// The objects of componentstatuses under `key_root`, computed on each read: etcd-0, healthy while `backend` answers.
+std::unique_ptr<storage::Interface> component_status_source(storage::Interface& backend, std::string key_root);
 // coordination.k8s.io/v1
 ResourceStorage leases();
 // rbac.authorization.k8s.io/v1: writes that would grant more than the writer holds are refused by `escalation`.
@@ -57,6 +70,8 @@ ResourceStorage flowschemas();
 ResourceStorage prioritylevelconfigurations();
 
 // The reviews, which only create (registry::Creater): they answer from the request's user and the authorizer.
+// core/v1 bindings: pods/binding at the collection path, binding the pod of `pods` that the Binding names.
+registry::Creater bindings(registry::Store& pods);
 // authentication.k8s.io/v1
 registry::Creater selfsubjectreviews();
 registry::Creater tokenreviews(std::shared_ptr<const authentication::RequestAuthenticator> authenticator);

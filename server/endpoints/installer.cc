@@ -65,6 +65,10 @@ asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange,
       (!definition.namespaced && !info.namespace_.empty() && info.resource != "namespaces"))
     throw apierrors::ApiError(apierrors::path_not_found());
 
+  // A resource that serves fewer verbs than a Store's eight (componentstatuses: get and list) answers the others
+  // as kube answers a storage without them.
+  if (info.subresource.empty() && std::find(definition.verbs.begin(), definition.verbs.end(), info.verb) == definition.verbs.end())
+    throw apierrors::ApiError(apierrors::method_not_supported(definition.group, definition.resource, info.verb));
   handlers::Scope scope{exchange, store, info, lifecycle_, catalog_, patch_schemas_};
   if (!info.subresource.empty()) {
     for (const auto& subresource : store.strategy().connect_subresources()) {

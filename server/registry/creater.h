@@ -18,11 +18,13 @@ struct CreateRequest {
   request::UserInfo user;  // who asks (the impersonated user, when impersonating)
   std::string namespace_;  // the path's, for a namespaced resource
   boost::json::object object;
+  bool dry_run = false;  // dryRun=All
 };
 
 struct Creater {
   ResourceDefinition definition;  // its verbs are {"create"}
-  // Throws apierrors::ApiError with kube's Status to refuse (e.g. 422 for an invalid spec).
+  // Throws apierrors::ApiError with kube's Status to refuse (e.g. 422 for an invalid spec). An empty answer is a
+  // Success Status (what kube's BindingREST returns).
   std::function<asio::awaitable<boost::json::object>(CreateRequest request)> create;
 };
 

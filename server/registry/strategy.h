@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <string_view>
 
 namespace kapi::registry {
 
@@ -78,11 +79,22 @@ class Strategy {
   virtual void prepare_for_create(boost::json::object& /*object*/) const {}
   // Likewise on update; `old` is the stored object.
   virtual void prepare_for_update(boost::json::object& /*object*/, const boost::json::object& /*old*/) const {}
+  // A write of `subresource` ("status", "ephemeralcontainers"), whose handler has already limited the change to
+  // what the subresource owns: what the subresource's own strategy adds (kube's status strategies'
+  // PrepareForUpdate, e.g. a PersistentVolume's phase transition time). prepare_for_update does not run for it.
+  virtual void prepare_for_subresource_update(std::string_view /*subresource*/, boost::json::object& /*object*/,
+                                              const boost::json::object& /*old*/) const {}
   // The resource's own checks; the Store validates the generic metadata itself.
   virtual validation::ErrorList validate(const boost::json::object& /*object*/) const { return {}; }
   virtual validation::ErrorList validate_update(const boost::json::object& object,
                                                 const boost::json::object& /*old*/) const {
     return validate(object);
+  }
+  // The checks of a subresource write (kube's status strategies' ValidateUpdate); the main update's by default.
+  virtual validation::ErrorList validate_subresource_update(std::string_view /*subresource*/,
+                                                            const boost::json::object& object,
+                                                            const boost::json::object& old) const {
+    return validate_update(object, old);
   }
   // kube's policy-based storages: refuses (throws ApiError) what `user` may not write even though the
   // authorization filter let the verb through (RBAC's escalation prevention). Runs after validation, for

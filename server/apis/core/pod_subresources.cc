@@ -92,6 +92,15 @@ asio::awaitable<registry::SubresourceAnswer> bind(registry::Store& pods, std::st
   co_return std::nullopt;
 }
 
+}  // namespace
+
+asio::awaitable<registry::SubresourceAnswer> bind_pod(registry::Store& pods, std::string namespace_, std::string name,
+                                                      json::object binding, bool dry_run) {
+  return bind(pods, std::move(namespace_), std::move(name), std::move(binding), dry_run);
+}
+
+namespace {
+
 // The eviction's DeleteOptions as the pod's deletion takes them.
 registry::DeleteOptions delete_options_of(const json::object& eviction, bool dry_run) {
   registry::DeleteOptions options;

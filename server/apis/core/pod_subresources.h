@@ -5,6 +5,7 @@
 #include "server/registry/strategy.h"
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace kapi::registry {
@@ -18,5 +19,9 @@ namespace kapi::apis::core {
 using DisruptionBudgetStore = std::function<registry::Store*()>;
 
 std::vector<registry::CreateSubresource> pod_create_subresources(DisruptionBudgetStore budgets = {});
+
+// BindingREST.Create: binds the pod `name` of `pods` to the binding's target node (a Success answer is nullopt).
+asio::awaitable<registry::SubresourceAnswer> bind_pod(registry::Store& pods, std::string namespace_, std::string name,
+                                                      boost::json::object binding, bool dry_run);
 
 }  // namespace kapi::apis::core

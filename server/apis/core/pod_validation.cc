@@ -4,10 +4,12 @@
 #include "server/apis/core/quantity.h"
 #include "server/registry/json_fields.h"
 #include "server/validation/names.h"
+#include "server/validation/object_meta.h"
 
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <map>
 #include <set>
 
 namespace kapi::apis::core {
@@ -145,6 +147,46 @@ void validate_containers(const json::object& spec, std::string_view list, const 
   });
 }
 
+// validateEphemeralContainers: the checks of other containers, a name unique among all of them, a target that is
+// one of the pod's containers, and none of the fields that would make it part of the workload.
+void validate_ephemeral_containers(const json::object& spec, const Path& path,
+                                   const std::set<std::string, std::less<>>& volumes,
+                                   const std::set<std::string, std::less<>>& other_names, ErrorList& errors) {
+  std::set<std::string, std::less<>> names = other_names;
+  for_each_object(&spec, "ephemeralContainers", [&](const json::object& container, std::size_t i) {
+    const Path at = path.index(i);
+    const std::string_view name = string_at(container, "name");
+    if (name.empty()) errors.push_back(validation::required(at.child("name")));
+    else dns_label(errors, at.child("name"), name);
+    if (string_at(container, "image").empty()) errors.push_back(validation::required(at.child("image")));
+    for_each_object(&container, "env", [&](const json::object& env, std::size_t e) {
+      if (string_at(env, "name").empty()) errors.push_back(validation::required(at.child("env").index(e).child("name")));
+    });
+    validate_volume_mounts(container, volumes, at.child("volumeMounts"), errors);
+    one_of(errors, at.child("imagePullPolicy"), string_at(container, "imagePullPolicy"),
+           {"Always", "IfNotPresent", "Never"});
+    if (!names.emplace(name).second) errors.push_back(validation::duplicate(at.child("name"), name));
+    if (auto target = string_at(container, "targetContainerName"); !target.empty() && !other_names.contains(target))
+      errors.push_back({validation::ErrorType::NotFound, at.child("targetContainerName").str(),
+                        validation::quoted(target), ""});
+    // validateFieldAllowList, in the struct's field order.
+    for (std::string_view field : {"ports", "resources", "resizePolicy", "restartPolicy", "livenessProbe",
+                                   "readinessProbe", "startupProbe", "lifecycle"}) {
+      const json::value* value = container.if_contains(field);
+      const bool empty = !value || value->is_null() || (value->is_array() && value->as_array().empty()) ||
+                         (value->is_object() && value->as_object().empty()) ||
+                         (value->is_string() && value->as_string().empty());
+      if (!empty) errors.push_back(validation::forbidden(at.child(field), "cannot be set for an Ephemeral Container"));
+    }
+    for_each_object(&container, "volumeMounts", [&](const json::object& mount, std::size_t m) {
+      for (std::string_view field : {"subPath", "subPathExpr"})
+        if (!string_at(mount, field).empty())
+          errors.push_back(validation::forbidden(at.child("volumeMounts").index(m).child(field),
+                                                 "cannot be set for an Ephemeral Container"));
+    });
+  });
+}
+
 void validate_tolerations(const json::object& spec, const Path& path, ErrorList& errors) {
   for_each_object(&spec, "tolerations", [&](const json::object& toleration, std::size_t i) {
     const Path at = path.index(i);
@@ -229,6 +271,7 @@ ErrorList validate_pod_spec(const json::object& spec, const Path& path) {
   // Regular containers first: a name an init container repeats is reported on the init container, as kube does.
   validate_containers(spec, "containers", path.child("containers"), volumes, names, errors);
   validate_containers(spec, "initContainers", path.child("initContainers"), volumes, names, errors);
+  validate_ephemeral_containers(spec, path.child("ephemeralContainers"), volumes, names, errors);
   if (bool_at(&spec, "hostNetwork")) {
     for_each_object(&spec, "containers", [&](const json::object& container, std::size_t c) {
       for_each_object(&container, "ports", [&](const json::object& port, std::size_t p) {
@@ -275,6 +318,44 @@ ErrorList validate_pod(const json::object& pod) {
       if (string_at(container, "image").empty())
         errors.push_back(validation::required(spec_path.child(list).index(i).child("image")));
     });
+  return errors;
+}
+
+ErrorList validate_pod_template_spec(const json::object& template_, const Path& path) {
+  ErrorList errors;
+  const json::object* meta = object_at(template_, "metadata");
+  if (const json::object* labels = object_at(meta, "labels"))
+    append(errors, validation::validate_labels(*labels, path.child("metadata").child("labels")));
+  if (const json::object* annotations = object_at(meta, "annotations"))
+    append(errors, validation::validate_annotations(*annotations, path.child("metadata").child("annotations")));
+  static const json::object kEmpty;
+  const json::object* spec = object_at(template_, "spec");
+  append(errors, validate_pod_spec(spec ? *spec : kEmpty, path.child("spec")));
+  if (const json::array* ephemeral = array_at(spec, "ephemeralContainers"); ephemeral && !ephemeral->empty())
+    errors.push_back(validation::forbidden(path.child("spec").child("ephemeralContainers"),
+                                           "ephemeral containers not allowed in pod template"));
+  return errors;
+}
+
+ErrorList validate_ephemeral_containers_update(const json::object& pod, const json::object& old) {
+  const json::object* annotations = object_at(object_at(old, "metadata"), "annotations");
+  if (annotations && annotations->contains("kubernetes.io/config.mirror"))
+    return {validation::forbidden(Path(""), "static pods do not support ephemeral containers")};
+  ErrorList errors;
+  std::map<std::string, const json::object*, std::less<>> by_name;
+  for_each_object(object_at(pod, "spec"), "ephemeralContainers",
+                  [&](const json::object& container, std::size_t) { by_name[std::string(string_at(container, "name"))] = &container; });
+  const Path path = Path("spec").child("ephemeralContainers");
+  for_each_object(object_at(old, "spec"), "ephemeralContainers", [&](const json::object& before, std::size_t) {
+    const std::string name(string_at(before, "name"));
+    auto now = by_name.find(name);
+    if (now == by_name.end())
+      errors.push_back(validation::forbidden(path, "existing ephemeral containers " + validation::quoted(name) +
+                                                       " may not be removed\n"));
+    else if (semantic(*now->second) != semantic(before))
+      errors.push_back(validation::forbidden(path, "existing ephemeral containers " + validation::quoted(name) +
+                                                       " may not be changed\n" + spec_diff(before, *now->second)));
+  });
   return errors;
 }
 

@@ -10,6 +10,12 @@ namespace kapi::apis::core {
 
 validation::ErrorList validate_pod_spec(const boost::json::object& spec, const validation::Path& path);
 validation::ErrorList validate_pod(const boost::json::object& pod);
+// ValidatePodTemplateSpec: a template's labels and annotations, its PodSpec (images may be left to fill in), and no
+// ephemeral containers. `path` is the template's ("template", "spec.template").
+validation::ErrorList validate_pod_template_spec(const boost::json::object& template_, const validation::Path& path);
+// ValidatePodEphemeralContainersUpdate's own rules (pods/ephemeralcontainers): existing ephemeral containers may be
+// neither removed nor changed; validate_pod checks the new ones.
+validation::ErrorList validate_ephemeral_containers_update(const boost::json::object& pod, const boost::json::object& old);
 // The update rules only; the strategy also runs validate_pod on the new object, as kube does.
 validation::ErrorList validate_pod_update(const boost::json::object& pod, const boost::json::object& old);
 

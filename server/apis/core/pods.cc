@@ -206,6 +206,19 @@ class PodStrategy final : public registry::Strategy {
     core::append(errors, core::validate_pod_update(pod, old));
     return errors;
   }
+  // pods/ephemeralcontainers (podEphemeralContainersStrategy): its handler keeps everything but the list; the new
+  // containers take the code defaults kube's decoding gives them, and ValidatePodEphemeralContainersUpdate applies.
+  void prepare_for_subresource_update(std::string_view subresource, json::object& pod,
+                                      const json::object& /*old*/) const override {
+    if (subresource == "ephemeralcontainers") core::apply_pod_defaults(pod);
+  }
+  validation::ErrorList validate_subresource_update(std::string_view subresource, const json::object& pod,
+                                                    const json::object& old) const override {
+    if (subresource != "ephemeralcontainers") return validate_update(pod, old);
+    validation::ErrorList errors = core::validate_pod(pod);
+    core::append(errors, core::validate_ephemeral_containers_update(pod, old));
+    return errors;
+  }
 
   std::vector<std::string> selectable_field_names() const override {
     return {"spec.nodeName",     "spec.restartPolicy", "spec.schedulerName",        "spec.serviceAccountName",
@@ -290,8 +303,8 @@ ResourceStorage pods(core::DisruptionBudgetStore budgets, std::shared_ptr<const 
                                           .short_names = {"po"},
                                           .categories = {"all"},
                                           .storage_resource = "pods",
-                                          .subresources = {"attach", "binding", "eviction", "exec", "log",
-                                                           "portforward", "proxy", "status"}};
+                                          .subresources = {"attach", "binding", "ephemeralcontainers", "eviction", "exec",
+                                                           "log", "portforward", "proxy", "status"}};
   return {std::move(definition), std::make_shared<PodStrategy>(std::move(budgets), std::move(connect))};
 }
 

@@ -5,6 +5,7 @@
 #include "server/endpoints/handlers/compression.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
+#include "server/endpoints/handlers/response.h"
 
 #include <boost/json.hpp>
 
@@ -20,8 +21,12 @@ asio::awaitable<void> create_computed(request::Exchange& exchange, const schema:
   body.object["kind"] = definition.kind;
   registry::CreateRequest request{exchange.context.user.value_or(request::UserInfo{}),
                                   exchange.context.request_info ? exchange.context.request_info->namespace_ : "",
-                                  std::move(body.object)};
+                                  std::move(body.object), dry_run(exchange.request.query)};
   boost::json::object answer = co_await creater.create(std::move(request));
+  if (answer.empty()) {
+    apierrors::Status success{201, "", "", std::nullopt};
+    co_return co_await write_status(exchange, catalog, success);
+  }
   co_await write_made_object(exchange, catalog, definition, 201, std::move(answer));
 }
 

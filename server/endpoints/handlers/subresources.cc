@@ -11,6 +11,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <map>
 
 namespace kapi::endpoints::handlers {
 namespace {
@@ -28,6 +29,16 @@ std::string selector_string(const json::object* selector) {
   if (!selector) return "";
   std::optional<selectors::LabelSelector> parsed = selectors::label_selector_from_metav1(*selector);
   return parsed ? parsed->to_string() : "";
+}
+
+// labels.SelectorFromSet(...).String(): "a=b,c=d", sorted by key.
+std::string label_map_selector(const json::object& labels) {
+  std::map<std::string, std::string> sorted;
+  for (const auto& [key, value] : labels)
+    if (value.is_string()) sorted.emplace(std::string(key), std::string(value.as_string()));
+  std::string out;
+  for (const auto& [key, value] : sorted) out += (out.empty() ? "" : ",") + key + "=" + value;
+  return out;
 }
 
 std::int64_t replicas_of(const json::object* holder) {
@@ -100,8 +111,10 @@ json::object scale_of(const json::object& object, const std::optional<registry::
     // A custom resource's (scaleFromCustomResource): replicas absent are 0, the selector is a string.
     spec_replicas = int_at(object, paths->spec_replicas);
     status_replicas = int_at(object, paths->status_replicas);
-    if (const json::value* value = registry::value_at(object, paths->label_selector); value && value->is_string())
-      selector = value->as_string();
+    const json::value* value = registry::value_at(object, paths->label_selector);
+    if (value && value->is_string()) selector = value->as_string();
+    // A map of labels (a ReplicationController's spec.selector; a CRD's selector path always holds a string).
+    if (value && value->is_object()) selector = label_map_selector(value->as_object());
   } else {
     const json::object* spec = object_at(object, "spec");
     spec_replicas = replicas_of(spec);
@@ -128,6 +141,26 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
       const json::object* wanted_spec = object_at(wanted, "spec");
       if (wanted_spec && wanted_spec->contains("finalizers")) spec["finalizers"] = wanted_spec->at("finalizers");
       else spec.erase("finalizers");
+      std::string_view version = registry::meta_string(wanted, "resourceVersion");
+      json::object& meta = result["metadata"].as_object();
+      if (version.empty()) meta.erase("resourceVersion");
+      else meta["resourceVersion"] = version;
+      return result;
+    };
+  }
+  if (scope.info.subresource == "ephemeralcontainers") {
+    // A pod's ephemeral containers alone (kube's dropNonEphemeralContainerUpdates): the rest stays as stored, but
+    // for the resourceVersion precondition the client sent.
+    return [update = std::move(update)](const json::object* current) -> json::object {
+      json::object wanted = update(current);
+      if (!current) return wanted;
+      json::object result = *current;
+      json::value& spec = result["spec"];
+      if (!spec.is_object()) spec.emplace_object();
+      const json::object* wanted_spec = object_at(wanted, "spec");
+      if (wanted_spec && wanted_spec->contains("ephemeralContainers"))
+        spec.as_object()["ephemeralContainers"] = wanted_spec->at("ephemeralContainers");
+      else spec.as_object().erase("ephemeralContainers");
       std::string_view version = registry::meta_string(wanted, "resourceVersion");
       json::object& meta = result["metadata"].as_object();
       if (version.empty()) meta.erase("resourceVersion");

@@ -52,7 +52,9 @@ class PodStrategyTest : public ::testing::Test {
 TEST_F(PodStrategyTest, IsServedAsKubeServesPods) {
   EXPECT_EQ(storage_.definition.storage_resource, "pods");
   EXPECT_EQ(storage_.definition.short_names, std::vector<std::string>{"po"});
-  EXPECT_EQ(storage_.definition.subresources, (std::vector<std::string>{"attach", "binding", "eviction", "exec", "log", "portforward", "proxy", "status"}));
+  EXPECT_EQ(storage_.definition.subresources,
+            (std::vector<std::string>{"attach", "binding", "ephemeralcontainers", "eviction", "exec", "log",
+                                      "portforward", "proxy", "status"}));
   EXPECT_FALSE(storage_.strategy->tracks_generation());
 }
 
