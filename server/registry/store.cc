@@ -106,13 +106,16 @@ void Store::set_type_meta(json::object& object) const {
   object["apiVersion"] = definition_.group_version();
 }
 
-void Store::validate(const json::object& object, const json::object* old, bool with_strategy) const {
+void Store::validate(const json::object& object, const json::object* old, bool with_strategy,
+                     std::string_view subresource) const {
   validation::NameRule name_rule = strategy_->name_is_path_segment() ? validation::NameRule::PathSegment
                                    : strategy_->name_is_dns_label()   ? validation::NameRule::Dns1123Label
                                                                       : validation::NameRule::Dns1123Subdomain;
   validation::ErrorList errors = validation::validate_object_meta(object, definition_.namespaced, name_rule);
   if (with_strategy) {
-    auto own = old ? strategy_->validate_update(object, *old) : strategy_->validate(object);
+    auto own = !old                 ? strategy_->validate(object)
+               : subresource.empty() ? strategy_->validate_update(object, *old)
+                                     : strategy_->validate_subresource_update(subresource, object, *old);
     errors.insert(errors.end(), own.begin(), own.end());
   }
   if (!errors.empty())
@@ -148,6 +151,7 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
   if (strategy_->tracks_generation()) meta["generation"] = 1;
   else meta.erase("generation");
   strategy_->prepare_for_create(object);
+  if (options.user) strategy_->record_requestor(object, *options.user);
   if (definition_.namespaced && namespace_check_)
     co_await namespace_check_(namespace_, definition_, std::string(meta_string(object, "name")));
 
@@ -269,6 +273,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       meta["creationTimestamp"] = rfc3339_now();
       if (strategy_->tracks_generation()) meta["generation"] = 1;
       strategy_->prepare_for_create(object);
+      if (options.user) strategy_->record_requestor(object, *options.user);
       validate(object, nullptr);
       if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
     } else {
@@ -293,11 +298,12 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         else meta.erase(owned);
       }
       if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
+      else strategy_->prepare_for_subresource_update(options.subresource, object, *old);
       if (strategy_->tracks_generation() && spec_changed(object, *old, strategy_->generation_counts_status())) {
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
       }
-      validate(object, &*old, !options.bypass_strategy_validation);
+      validate(object, &*old, !options.bypass_strategy_validation, options.subresource);
       if (options.user) strategy_->authorize_write(*options.user, object, &*old);
     }
     std::string bytes = encode_for_storage(object);

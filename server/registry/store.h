@@ -114,7 +114,9 @@ class Store {
 
  private:
   // The checks and defaults every create and update runs (ObjectMeta validation + the strategy's).
-  void validate(const boost::json::object& object, const boost::json::object* old, bool with_strategy = true) const;
+  // `subresource` names the subresource an update writes through ("" for the main resource).
+  void validate(const boost::json::object& object, const boost::json::object* old, bool with_strategy = true,
+                std::string_view subresource = {}) const;
   void set_type_meta(boost::json::object& object) const;
   // The object a DELETE stores instead of deleting it (graceful deletion, finalizers), or nullopt to delete.
   std::optional<boost::json::object> marked_for_deletion(const boost::json::object& object,

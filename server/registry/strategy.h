@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace kapi::registry {
 
@@ -58,11 +59,26 @@ class Strategy {
   virtual void prepare_for_create(boost::json::object& /*object*/) const {}
   // Likewise on update; `old` is the stored object.
   virtual void prepare_for_update(boost::json::object& /*object*/, const boost::json::object& /*old*/) const {}
+  // Records who asks on create (kube's PrepareForCreate reading genericapirequest.UserFrom(ctx), e.g. a
+  // CertificateSigningRequest's requestor, which a client cannot forge). Runs after prepare_for_create, for
+  // requests only.
+  virtual void record_requestor(boost::json::object& /*object*/, const request::UserInfo& /*user*/) const {}
+  // A write through a subresource (status, approval, finalize; its handler has already split the body from the
+  // stored object): what the subresource's own strategy adds, in place of prepare_for_update (kube's
+  // csrStatusStrategy, csrApprovalStrategy).
+  virtual void prepare_for_subresource_update(std::string_view /*subresource*/, boost::json::object& /*object*/,
+                                              const boost::json::object& /*old*/) const {}
   // The resource's own checks; the Store validates the generic metadata itself.
   virtual validation::ErrorList validate(const boost::json::object& /*object*/) const { return {}; }
   virtual validation::ErrorList validate_update(const boost::json::object& object,
                                                 const boost::json::object& /*old*/) const {
     return validate(object);
+  }
+  // The checks of a write through a subresource; by default the main resource's update checks.
+  virtual validation::ErrorList validate_subresource_update(std::string_view /*subresource*/,
+                                                            const boost::json::object& object,
+                                                            const boost::json::object& old) const {
+    return validate_update(object, old);
   }
   // kube's policy-based storages: refuses (throws ApiError) what `user` may not write even though the
   // authorization filter let the verb through (RBAC's escalation prevention). Runs after validation, for

@@ -30,7 +30,21 @@ std::string go_map_literal(const std::map<std::string, std::string>& map) {
   return out + "}";
 }
 
-// The generated String() of a *metav1.LabelSelector, as ValidateImmutableField prints it.
+std::string join_containers(const json::object& workload, std::string_view member) {
+  const json::object* template_spec = object_at(object_at(object_at(workload, "spec"), "template"), "spec");
+  std::string out;
+  if (const json::array* containers = array_at(template_spec, "containers")) {
+    for (const auto& container : *containers) {
+      if (!container.is_object()) continue;
+      if (!out.empty()) out += ",";
+      out += string_at(&container.as_object(), member);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string label_selector_literal(const json::object* selector) {
   std::string out = "&LabelSelector{MatchLabels:map[string]string{";
   for (const auto& [key, value] : string_map(object_at(selector, "matchLabels"))) out += key + ": " + value + ",";
@@ -49,21 +63,6 @@ std::string label_selector_literal(const json::object* selector) {
   }
   return out + "},}";
 }
-
-std::string join_containers(const json::object& workload, std::string_view member) {
-  const json::object* template_spec = object_at(object_at(object_at(workload, "spec"), "template"), "spec");
-  std::string out;
-  if (const json::array* containers = array_at(template_spec, "containers")) {
-    for (const auto& container : *containers) {
-      if (!container.is_object()) continue;
-      if (!out.empty()) out += ",";
-      out += string_at(&container.as_object(), member);
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string default_image_pull_policy(std::string_view image) {
   if (image.find('@') != std::string_view::npos) return "IfNotPresent";

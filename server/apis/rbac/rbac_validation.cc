@@ -2,6 +2,7 @@
 
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
+#include "server/validation/metav1_validation.h"
 #include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
@@ -33,41 +34,6 @@ std::string go_role_ref(const json::object& role_ref) {
 
 void append(ErrorList& errors, ErrorList more) {
   errors.insert(errors.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-}
-
-// metav1validation.ValidateLabelSelector (without the opt-in that tolerates invalid label values).
-ErrorList validate_label_selector(const json::object& selector, const Path& path) {
-  ErrorList errors;
-  if (auto it = selector.find("matchLabels"); it != selector.end() && it->value().is_object())
-    append(errors, validation::validate_labels(it->value().as_object(), path.child("matchLabels")));
-  const json::array* expressions = array_at(selector, "matchExpressions");
-  if (!expressions) return errors;
-  for (std::size_t i = 0; i < expressions->size(); ++i) {
-    const json::object* requirement = (*expressions)[i].if_object();
-    if (!requirement) continue;
-    Path at = path.child("matchExpressions").index(i);
-    std::string_view op = registry::string_field(*requirement, "operator");
-    const std::size_t values = size_at(*requirement, "values");
-    if (op == "In" || op == "NotIn") {
-      if (values == 0)
-        errors.push_back(validation::required(at.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (op == "Exists" || op == "DoesNotExist") {
-      if (values > 0)
-        errors.push_back(validation::forbidden(at.child("values"),
-                                               "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else {
-      errors.push_back(validation::invalid(at.child("operator"), op, "not a valid selector operator"));
-    }
-    std::string_view key = registry::string_field(*requirement, "key");
-    for (auto& message : validation::is_qualified_name(key))
-      errors.push_back(validation::invalid(at.child("key"), key, message));
-    if (const json::array* list = array_at(*requirement, "values"))
-      for (std::size_t v = 0; v < list->size(); ++v)
-        if (const json::string* value = (*list)[v].if_string())
-          for (auto& message : validation::is_valid_label_value(*value))
-            errors.push_back(validation::invalid(at.child("values").index(v), *value, message));
-  }
-  return errors;
 }
 
 }  // namespace
@@ -114,7 +80,7 @@ ErrorList validate_aggregation_rule(const json::object& cluster_role) {
   if (selectors)
     for (std::size_t i = 0; i < selectors->size(); ++i)
       if (const json::object* selector = (*selectors)[i].if_object())
-        append(errors, validate_label_selector(*selector, selectors_path.index(i)));
+        append(errors, validation::validate_label_selector(*selector, selectors_path.index(i)));
   return errors;
 }
 
