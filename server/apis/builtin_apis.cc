@@ -1,5 +1,7 @@
 #include "server/apis/builtin_apis.h"
+#include "server/apis/admissionregistration/admissionregistration.h"
 #include "server/apis/apps/apps.h"
+#include "server/apis/certificates/certificates.h"
 
 #include "base/log.h"
 #include "server/apis/core/service_tracker.h"
@@ -49,6 +51,13 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       // flowcontrol.apiserver.k8s.io/v1
       flowschemas(),
       prioritylevelconfigurations(),
+      // certificates.k8s.io/v1
+      certificatesigningrequests(),
+      // admissionregistration.k8s.io/v1
+      mutatingwebhookconfigurations(),
+      validatingadmissionpolicies(),
+      validatingadmissionpolicybindings(),
+      validatingwebhookconfigurations(),
   };
 }
 
