@@ -23,7 +23,8 @@ namespace {
 // Every built-in resource, in discovery order within its group version. A new resource is one line here.
 std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
                                            const core::TokenRequestConfig& tokens,
-                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation) {
+                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation,
+                                           const std::shared_ptr<certificates::SignerAccess>& signer_access) {
   return {
       // core/v1
       configmaps(),
@@ -52,7 +53,7 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       flowschemas(),
       prioritylevelconfigurations(),
       // certificates.k8s.io/v1
-      certificatesigningrequests(),
+      certificatesigningrequests(signer_access),
       // admissionregistration.k8s.io/v1
       mutatingwebhookconfigurations(),
       validatingadmissionpolicies(),
@@ -83,7 +84,7 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                          core::TokenRequestConfig tokens)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
   tokens.objects = object_getter();
-  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_)) {
+  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, signer_access_)) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger);
     cached.store->set_namespace_check(
@@ -155,6 +156,7 @@ authentication::ObjectGetter BuiltInApis::object_getter() const {
 void BuiltInApis::install(server::chain::KubeApiServer& kube,
                           std::shared_ptr<const authorization::Authorizer> authorizer,
                           std::shared_ptr<const authentication::RequestAuthenticator> authenticator) {
+  signer_access_->configure(authorizer);
   for (auto& creater : all_reviews(authorizer, authenticator)) {
     const auto& stored = creaters_.emplace_back(std::make_unique<registry::Creater>(std::move(creater)));
     service_for(stored->definition).add(*stored);

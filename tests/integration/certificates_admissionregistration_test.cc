@@ -4,6 +4,7 @@
 // kube's 422 and 403 refusals; webhook configurations with kube's v1 defaults, generation, printer columns and
 // validation causes; ValidatingAdmissionPolicies and their bindings; and the discovery rows.
 #include "base/base64.h"
+#include "server/schema/transcoder.h"
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 namespace kapi::integration {
@@ -45,14 +47,35 @@ std::string read_file(const std::filesystem::path& path) {
 class CertificatesAdmissionRegistrationTest : public KapiSuite<CertificatesAdmissionRegistrationTest> {
  public:
   static KapiOptions kapi_options() {
-    return with_token_users("certadm", "kubelet-token,system:node:worker-1,node-uid-1,\"system:nodes\"\n",
-                            {"--authorization-mode=AlwaysAllow"});
+    return with_token_users("certadm",
+                            "kubelet-token,system:node:worker-1,node-uid-1,\"system:nodes\"\n"
+                            "approver-token,jane,jane-uid,\"devs\"\n",
+                            {"--authorization-mode=RBAC"});
   }
 
  protected:
   CommandResult kubectl(const std::string& arguments) { return run_kubectl(kapi(), arguments); }
   CommandResult as_kubelet(const std::string& arguments) {
     return run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig(kapi(), "kubelet-token") + " " + arguments);
+  }
+  CommandResult as_approver(const std::string& arguments) {
+    return run_kubectl(kapi(), "--kubeconfig " + token_kubeconfig(kapi(), "approver-token") + " " + arguments);
+  }
+  // `kubectl auth can-i` as the token's user, polled until RBAC's authorizer holds what was just bound (bounded).
+  // (kubectl warns first that a cluster-scoped resource is asked about in a namespace.)
+  void await_permission(const std::string& token, const std::string& question) {
+    const std::string kubeconfig = "--kubeconfig " + token_kubeconfig(kapi(), token) + " ";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (CommandResult answer; !(answer = run_kubectl(kapi(), kubeconfig + "auth can-i " + question)).output.ends_with("yes\n");) {
+      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "never allowed: " << question << ": " << answer.output;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  // kubeadm's binding of the bootstrapping kubelets to system:node-bootstrapper.
+  void let_kubelet_bootstrap() {
+    kubectl("create clusterrolebinding kubelet-bootstrap --clusterrole=system:node-bootstrapper "
+            "--user=system:node:worker-1");
+    await_permission("kubelet-token", "create certificatesigningrequests.certificates.k8s.io");
   }
   std::string manifest(const std::string& name, const std::string& text) { return write_manifest(kapi(), name, text); }
 
@@ -83,6 +106,7 @@ class CertificatesAdmissionRegistrationTest : public KapiSuite<CertificatesAdmis
 };
 
 TEST_F(CertificatesAdmissionRegistrationTest, KubeletBootstrapRequestApprovedAndIssued) {
+  let_kubelet_bootstrap();
   const std::string request = openssl_pem("kubelet", "/O=system:nodes/CN=system:node:worker-1");
   // What the client claims about itself is replaced by who it is.
   CommandResult created = as_kubelet(
@@ -157,6 +181,35 @@ TEST_F(CertificatesAdmissionRegistrationTest, KubeletBootstrapRequestApprovedAnd
 
   EXPECT_EQ(kubectl("delete csr node-csr-1").output,
             "certificatesigningrequest.certificates.k8s.io \"node-csr-1\" deleted\n");
+}
+
+TEST_F(CertificatesAdmissionRegistrationTest, ApprovingNeedsTheApproveVerbOnTheSigner) {
+  let_kubelet_bootstrap();
+  const std::string request = openssl_pem("kubelet-2", "/O=system:nodes/CN=system:node:worker-1");
+  ASSERT_EQ(as_kubelet("create -f " + csr_manifest("node-csr-2", request, "kubernetes.io/kube-apiserver-client-kubelet"))
+                .output,
+            "certificatesigningrequest.certificates.k8s.io/node-csr-2 created\n");
+  // An approver who may write /approval but not approve for the signer (the CertificateApproval plugin).
+  kubectl("create clusterrole csr-approver --verb=get,list --resource=certificatesigningrequests.certificates.k8s.io");
+  kubectl(R"(patch clusterrole csr-approver --type=json -p '[{"op":"add","path":"/rules/-","value":{"apiGroups":["certificates.k8s.io"],"resources":["certificatesigningrequests/approval"],"verbs":["update"]}}]')");
+  kubectl("create clusterrolebinding csr-approver --clusterrole=csr-approver --user=jane");
+  await_permission("approver-token", "update certificatesigningrequests.certificates.k8s.io --subresource=approval");
+  CommandResult refused = as_approver("certificate approve node-csr-2");
+  EXPECT_NE(refused.output.find("certificatesigningrequests.certificates.k8s.io \"node-csr-2\" is forbidden: user not "
+                                "permitted to approve requests with signerName "
+                                "\"kubernetes.io/kube-apiserver-client-kubelet\""),
+            std::string::npos)
+      << refused.output;
+  // `approve` on the signer's domain is enough.
+  kubectl(R"(patch clusterrole csr-approver --type=json -p '[{"op":"add","path":"/rules/-","value":{"apiGroups":["certificates.k8s.io"],"resources":["signers"],"resourceNames":["kubernetes.io/*"],"verbs":["approve"]}}]')");
+  // (Polled, bounded, until RBAC's authorizer holds the new rule.)
+  CommandResult approved;
+  for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       (approved = as_approver("certificate approve node-csr-2")).exit_code != 0 &&
+       std::chrono::steady_clock::now() < deadline;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(approved.output, "certificatesigningrequest.certificates.k8s.io/node-csr-2 approved\n");
+  EXPECT_EQ(kubectl("delete csr node-csr-2").exit_code, 0);
 }
 
 TEST_F(CertificatesAdmissionRegistrationTest, InvalidRequestsRefusedAsKube) {
@@ -442,6 +495,49 @@ TEST_F(CertificatesAdmissionRegistrationTest, DiscoveryRowsAsKube) {
       << subresources.output;
   // Protobuf round trip of a kind with bytes and a map of string lists (kubectl asks for protobuf tables first).
   EXPECT_EQ(kubectl("get csr -o name").exit_code, 0);
+}
+
+TEST_F(CertificatesAdmissionRegistrationTest, ProtobufBodiesAndReads) {
+  static const schema::Catalog catalog = schema::Catalog::builtin();
+  const schema::Transcoder transcoder(catalog);
+  const std::vector<std::pair<std::string, std::string>> protobuf{
+      {"Content-Type", "application/vnd.kubernetes.protobuf"}, {"Accept", "application/vnd.kubernetes.protobuf"}};
+  const std::vector<std::pair<std::string, std::string>> as_json{{"Accept", "application/json"}};
+  // A CSR (bytes, a string list, a pointer int) and a webhook configuration (inlined rules, defaults).
+  const json::object csr{
+      {"apiVersion", "certificates.k8s.io/v1"}, {"kind", "CertificateSigningRequest"},
+      {"metadata", json::object{{"name", "proto-csr"}}},
+      {"spec", json::object{{"request", base::base64_encode(openssl_pem("proto", "/O=devs/CN=jane"))},
+                            {"signerName", "example.com/signer"}, {"expirationSeconds", 3600},
+                            {"usages", json::array{"client auth"}}}}};
+  const std::string csrs = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+  HttpResponse created = kapi().connect_admin().request("POST", csrs, protobuf, transcoder.encode(csr));
+  ASSERT_EQ(created.status, 201) << created.body;
+  json::object from_protobuf = transcoder.decode(created.body);
+  json::object from_json = json_object(kapi().connect_admin().request("GET", csrs + "/proto-csr", as_json).body);
+  EXPECT_EQ(from_protobuf, from_json);
+  EXPECT_EQ(from_json["spec"].at("request"), csr.at("spec").at("request"));
+  EXPECT_EQ(from_json["spec"].at("expirationSeconds"), 3600);
+  EXPECT_FALSE(from_json["spec"].at("username").as_string().empty());
+
+  const json::object configuration = json::parse(R"({"apiVersion":"admissionregistration.k8s.io/v1",
+      "kind":"MutatingWebhookConfiguration","metadata":{"name":"proto-hooks"},"webhooks":[{"name":"a.example.com",
+      "clientConfig":{"url":"https://a.example.com/x","caBundle":"Y2E="},"sideEffects":"None",
+      "admissionReviewVersions":["v1"],"rules":[{"operations":["*"],"apiGroups":["*"],"apiVersions":["*"],
+      "resources":["*/*"]}]}]})").as_object();
+  const std::string hooks = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations";
+  HttpResponse stored = kapi().connect_admin().request("POST", hooks, protobuf, transcoder.encode(configuration));
+  ASSERT_EQ(stored.status, 201) << stored.body;
+  json::object webhook = transcoder.decode(stored.body)["webhooks"].as_array().at(0).as_object();
+  EXPECT_EQ(webhook["rules"], json::parse(R"([{"operations":["*"],"apiGroups":["*"],"apiVersions":["*"],
+      "resources":["*/*"],"scope":"*"}])"));
+  EXPECT_EQ(webhook["clientConfig"].at("caBundle"), "Y2E=");
+  EXPECT_EQ(webhook["reinvocationPolicy"], "Never");
+  HttpResponse read = kapi().connect_admin().request("GET", hooks + "/proto-hooks", protobuf);
+  EXPECT_EQ(transcoder.decode(read.body),
+            json_object(kapi().connect_admin().request("GET", hooks + "/proto-hooks", as_json).body));
+  EXPECT_EQ(kapi().connect_admin().request("DELETE", hooks + "/proto-hooks").status, 200);
+  EXPECT_EQ(kapi().connect_admin().request("DELETE", csrs + "/proto-csr").status, 200);
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // certificates.k8s.io/v1 CertificateSigningRequest (pkg/registry/certificates/certificates/strategy.go and
 // storage.go, pkg/apis/certificates/validation, printers.printCertificateSigningRequest, and the
-// CertificateSubjectRestriction admission plugin, plugin/pkg/admission/certificates/subjectrestriction).
+// CertificateSubjectRestriction, CertificateApproval and CertificateSigning admission plugins,
+// plugin/pkg/admission/certificates).
 // The requestor is the authenticated user, written into spec on create; spec is immutable; /status sets the
 // certificate and non-approval conditions, /approval the Approved and Denied conditions. Signing is the csrsigning
 // controller's, not the API server's.
 #include "server/apierrors/errors.h"
 #include "server/apis/certificates/certificates.h"
 #include "server/apis/certificates/csr_validation.h"
+#include "server/apis/certificates/signer_access.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
@@ -98,8 +100,29 @@ std::string condition_cell(const json::object& csr) {
   return cell;
 }
 
+// Whether an update changed the Approved or Denied conditions (only /approval can) or the certificate (only
+// /status can): what the CertificateApproval and CertificateSigning plugins guard.
+bool approval_changed(const json::object& csr, const json::object& old) {
+  const auto approvals = [](const json::object& object) {
+    json::array out;
+    for (const auto& condition : registry::fields::array_or_empty(object_or_empty(object, "status"), "conditions")) {
+      const std::string_view type = condition.is_object() ? string_at(condition.as_object(), "type") : "";
+      if (type == "Approved" || type == "Denied") out.push_back(condition);
+    }
+    return out;
+  };
+  return approvals(csr) != approvals(old);
+}
+
+bool certificate_changed(const json::object& csr, const json::object& old) {
+  return string_at(object_or_empty(csr, "status"), "certificate") != string_at(object_or_empty(old, "status"), "certificate");
+}
+
 class CertificateSigningRequestStrategy final : public registry::Strategy {
  public:
+  explicit CertificateSigningRequestStrategy(std::shared_ptr<const certificates::SignerAccess> signers)
+      : signers_(std::move(signers)) {}
+
   void prepare_for_create(json::object& object) const override {
     json::object& spec = member_object(object, "spec");
     for (std::string_view requestor : {"username", "uid", "groups", "extra"}) spec.erase(requestor);
@@ -151,10 +174,17 @@ class CertificateSigningRequestStrategy final : public registry::Strategy {
                                                      : CsrWrite::Main;
     return certificates::validate_csr_update(object, old, write);
   }
-  // The CertificateSubjectRestriction admission plugin (validating admission: after the strategy's checks).
-  void authorize_write(const request::UserInfo& /*user*/, const json::object& object,
+  // The certificate admission plugins (validating admission: after the strategy's checks). kube's
+  // CertificateApproval asks on every /approval write; here only on those that change the approval.
+  void authorize_write(const request::UserInfo& user, const json::object& object,
                        const json::object* old) const override {
-    if (old) return;
+    if (old) {
+      const std::string name(registry::meta_string(object, "name"));
+      const std::string_view signer = string_at(object_or_empty(*old, "spec"), "signerName");
+      if (approval_changed(object, *old)) signers_->require(user, "approve", signer, name);
+      if (certificate_changed(object, *old)) signers_->require(user, "sign", signer, name);
+      return;
+    }
     const json::object& spec = object_or_empty(object, "spec");
     if (string_at(spec, "signerName") != certificates::kKubeAPIServerClientSigner) return;
     const std::string name(registry::meta_string(object, "name"));
@@ -212,17 +242,20 @@ class CertificateSigningRequestStrategy final : public registry::Strategy {
             json::string(duration),
             json::string(condition_cell(object))};
   }
+
+ private:
+  std::shared_ptr<const certificates::SignerAccess> signers_;
 };
 
 }  // namespace
 
-ResourceStorage certificatesigningrequests() {
+ResourceStorage certificatesigningrequests(std::shared_ptr<const certificates::SignerAccess> signers) {
   registry::ResourceDefinition definition{.group = std::string(certificates::kGroupName), .version = "v1",
                                           .resource = "certificatesigningrequests",
                                           .kind = "CertificateSigningRequest",
                                           .singular = "certificatesigningrequest", .namespaced = false,
                                           .short_names = {"csr"}, .subresources = {"approval", "status"}};
-  return {std::move(definition), std::make_shared<CertificateSigningRequestStrategy>()};
+  return {std::move(definition), std::make_shared<CertificateSigningRequestStrategy>(std::move(signers))};
 }
 
 }  // namespace kapi::apis

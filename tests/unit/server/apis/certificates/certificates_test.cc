@@ -71,7 +71,7 @@ json::object condition(std::string_view type, std::string_view status = "True") 
 }
 
 TEST(CertificateSigningRequestsTest, ServedAsKube) {
-  ResourceStorage storage = certificatesigningrequests();
+  ResourceStorage storage = certificatesigningrequests(std::make_shared<certificates::SignerAccess>());
   EXPECT_EQ(storage.definition.group_version(), "certificates.k8s.io/v1");
   EXPECT_EQ(storage.definition.kind, "CertificateSigningRequest");
   EXPECT_FALSE(storage.definition.namespaced);
@@ -189,7 +189,7 @@ TEST(CertificateSigningRequestsTest, CertificateOnlyThroughStatusAndOnce) {
 }
 
 TEST(CertificateSigningRequestsTest, StrategyRecordsRequestorAndNarrowsSubresourceWrites) {
-  ResourceStorage storage = certificatesigningrequests();
+  ResourceStorage storage = certificatesigningrequests(std::make_shared<certificates::SignerAccess>());
   const registry::Strategy& strategy = *storage.strategy;
   json::object object = with_conditions(csr(kKubeletCsr), {condition("Approved")});
   object["spec"].as_object()["username"] = "forged";
@@ -228,7 +228,7 @@ TEST(CertificateSigningRequestsTest, StrategyRecordsRequestorAndNarrowsSubresour
 }
 
 TEST(CertificateSigningRequestsTest, SubjectRestrictionRefusesMastersForTheClientSigner) {
-  ResourceStorage storage = certificatesigningrequests();
+  ResourceStorage storage = certificatesigningrequests(std::make_shared<certificates::SignerAccess>());
   const request::UserInfo user{"admin", "", {"system:masters"}, {}};
   json::object masters = csr(kMastersCsr, "kubernetes.io/kube-apiserver-client");
   try {
@@ -242,6 +242,46 @@ TEST(CertificateSigningRequestsTest, SubjectRestrictionRefusesMastersForTheClien
   }
   EXPECT_NO_THROW(storage.strategy->authorize_write(user, csr(kMastersCsr, "example.com/other"), nullptr));
   EXPECT_NO_THROW(storage.strategy->authorize_write(user, csr(kKubeletCsr, "kubernetes.io/kube-apiserver-client"), nullptr));
+}
+
+// Allows `verb` on the signers it names, nothing else.
+class SignersAuthorizer final : public authorization::Authorizer {
+ public:
+  SignersAuthorizer(std::string verb, std::string signer) : verb_(std::move(verb)), signer_(std::move(signer)) {}
+  authorization::Result authorize(const authorization::Attributes& attributes) const override {
+    const bool allowed = attributes.api_group == "certificates.k8s.io" && attributes.resource == "signers" &&
+                         attributes.verb == verb_ && attributes.name == signer_;
+    return {.decision = allowed ? authorization::Decision::Allow : authorization::Decision::NoOpinion};
+  }
+
+ private:
+  std::string verb_, signer_;
+};
+
+TEST(CertificateSigningRequestsTest, ApprovingAndSigningNeedTheSignersVerbs) {
+  auto signers = std::make_shared<certificates::SignerAccess>();
+  ResourceStorage storage = certificatesigningrequests(signers);
+  const request::UserInfo jane{"jane", "", {"devs"}, {}};
+  const json::object pending = csr(kKubeletCsr);
+  const json::object approved = with_conditions(pending, {condition("Approved")});
+  signers->configure(std::make_shared<SignersAuthorizer>("approve", "kubernetes.io/*"));
+  EXPECT_NO_THROW(storage.strategy->authorize_write(jane, approved, &pending));  // the domain wildcard
+  json::object issued = approved;
+  issued["status"].as_object()["certificate"] = base::base64_encode(kCertificate);
+  try {
+    storage.strategy->authorize_write(jane, issued, &approved);
+    ADD_FAILURE() << "signing was let through";
+  } catch (const apierrors::ApiError& error) {
+    EXPECT_EQ(error.status().code, 403);
+    EXPECT_EQ(error.status().message,
+              "certificatesigningrequests.certificates.k8s.io \"node-csr\" is forbidden: user not permitted to sign "
+              "requests with signerName \"kubernetes.io/kube-apiserver-client-kubelet\"");
+  }
+  signers->configure(std::make_shared<SignersAuthorizer>("sign", "kubernetes.io/kube-apiserver-client-kubelet"));
+  EXPECT_NO_THROW(storage.strategy->authorize_write(jane, issued, &approved));
+  EXPECT_THROW(storage.strategy->authorize_write(jane, approved, &pending), apierrors::ApiError);
+  // Writes that change neither ask nothing.
+  EXPECT_NO_THROW(storage.strategy->authorize_write(jane, pending, &pending));
 }
 
 }  // namespace
