@@ -493,8 +493,13 @@ TEST_F(CertificatesAdmissionRegistrationTest, DiscoveryRowsAsKube) {
                                      "\"patch\",\"update\"]}"),
             std::string::npos)
       << subresources.output;
-  // Protobuf round trip of a kind with bytes and a map of string lists (kubectl asks for protobuf tables first).
-  EXPECT_EQ(kubectl("get csr -o name").exit_code, 0);
+  // The OpenAPI documents kubectl explain reads come from the same types.
+  CommandResult explained = kubectl("explain csr.spec.signerName");
+  EXPECT_NE(explained.output.find("signerName indicates the requested signer, and is a qualified name."),
+            std::string::npos)
+      << explained.output;
+  CommandResult webhook = kubectl("explain validatingwebhookconfiguration.webhooks.timeoutSeconds");
+  EXPECT_NE(webhook.output.find("FIELD: timeoutSeconds <integer>"), std::string::npos) << webhook.output;
 }
 
 TEST_F(CertificatesAdmissionRegistrationTest, ProtobufBodiesAndReads) {
@@ -511,14 +516,22 @@ TEST_F(CertificatesAdmissionRegistrationTest, ProtobufBodiesAndReads) {
                             {"signerName", "example.com/signer"}, {"expirationSeconds", 3600},
                             {"usages", json::array{"client auth"}}}}};
   const std::string csrs = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
-  HttpResponse created = kapi().connect_admin().request("POST", csrs, protobuf, transcoder.encode(csr));
+  // Created as an impersonated user with extra values: the requestor has them all (spec.extra, a map of lists).
+  // (system:masters, for RBAC to let the impersonated user create it.)
+  auto impersonating = protobuf;
+  impersonating.insert(impersonating.end(), {{"Impersonate-User", "jane"}, {"Impersonate-Group", "system:masters"},
+                                             {"Impersonate-Extra-Scopes", "view"}});
+  HttpResponse created = kapi().connect_admin().request("POST", csrs, impersonating, transcoder.encode(csr));
   ASSERT_EQ(created.status, 201) << created.body;
   json::object from_protobuf = transcoder.decode(created.body);
   json::object from_json = json_object(kapi().connect_admin().request("GET", csrs + "/proto-csr", as_json).body);
   EXPECT_EQ(from_protobuf, from_json);
   EXPECT_EQ(from_json["spec"].at("request"), csr.at("spec").at("request"));
   EXPECT_EQ(from_json["spec"].at("expirationSeconds"), 3600);
-  EXPECT_FALSE(from_json["spec"].at("username").as_string().empty());
+  EXPECT_EQ(from_json["spec"].at("username"), "jane");
+  EXPECT_EQ(from_json["spec"].at("groups"), json::parse(R"(["system:masters","system:authenticated"])"));
+  EXPECT_EQ(from_json["spec"].at("extra"), json::parse(R"({"scopes":["view"]})"));
+  EXPECT_EQ(transcoder.decode(kapi().connect_admin().request("GET", csrs + "/proto-csr", protobuf).body), from_json);
 
   const json::object configuration = json::parse(R"({"apiVersion":"admissionregistration.k8s.io/v1",
       "kind":"MutatingWebhookConfiguration","metadata":{"name":"proto-hooks"},"webhooks":[{"name":"a.example.com",

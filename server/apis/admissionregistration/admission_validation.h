@@ -27,6 +27,7 @@ validation::ErrorList validate_webhook_service(const validation::Path& path, con
 
 // ValidateValidatingAdmissionPolicy (and ...Update, which skips unchanged match conditions) beyond metadata.
 validation::ErrorList validate_admission_policy(const boost::json::object& policy);
+validation::ErrorList validate_admission_policy_update(const boost::json::object& policy, const boost::json::object& old);
 // ValidateValidatingAdmissionPolicyStatusUpdate.
 validation::ErrorList validate_admission_policy_status(const boost::json::object& policy);
 // ValidateValidatingAdmissionPolicyBinding beyond metadata.

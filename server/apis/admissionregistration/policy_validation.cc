@@ -141,9 +141,7 @@ ErrorList validate_audit_annotation(std::string_view policy_name, const json::ob
 }
 
 
-}  // namespace
-
-ErrorList validate_admission_policy(const json::object& policy) {
+ErrorList validate_policy(const json::object& policy, bool ignore_match_conditions) {
   ErrorList errors;
   const json::object& spec = object_or_empty(policy, "spec");
   const Path path("spec");
@@ -160,7 +158,7 @@ ErrorList validate_admission_policy(const json::object& policy) {
   } else {
     errors.push_back(validation::required(path.child("matchConstraints")));
   }
-  append(errors, validate_match_conditions(spec, path.child("matchConditions")));
+  if (!ignore_match_conditions) append(errors, validate_match_conditions(spec, path.child("matchConditions")));
   const json::array& variables = array_or_empty(spec, "variables");
   for (std::size_t i = 0; i < variables.size(); ++i) {
     const json::object& variable = variables[i].is_object() ? variables[i].as_object() : not_an_object();
@@ -196,6 +194,23 @@ ErrorList validate_admission_policy(const json::object& policy) {
     if (!keys.insert(std::string(key)).second) errors.push_back(validation::duplicate(at.child("key"), key));
   }
   return errors;
+}
+
+}  // namespace
+
+ErrorList validate_admission_policy(const json::object& policy) { return validate_policy(policy, false); }
+
+ErrorList validate_admission_policy_update(const json::object& policy, const json::object& old) {
+  // Stored match conditions are not checked again while they and the paramKind they may read stay as they are.
+  const json::object& spec = object_or_empty(policy, "spec");
+  const json::object& old_spec = object_or_empty(old, "spec");
+  const auto member = [](const json::object& object, std::string_view key) {
+    const json::value* value = object.if_contains(key);
+    return value ? *value : json::value();
+  };
+  const bool unchanged = member(spec, "paramKind") == member(old_spec, "paramKind") &&
+                         member(spec, "matchConditions") == member(old_spec, "matchConditions");
+  return validate_policy(policy, unchanged);
 }
 
 ErrorList validate_admission_policy_status(const json::object& policy) {

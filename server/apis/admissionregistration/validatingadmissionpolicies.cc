@@ -27,6 +27,9 @@ class ValidatingAdmissionPolicyStrategy final : public registry::Strategy {
   validation::ErrorList validate(const json::object& object) const override {
     return admissionregistration::validate_admission_policy(object);
   }
+  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
+    return admissionregistration::validate_admission_policy_update(object, old);
+  }
   validation::ErrorList validate_subresource_update(std::string_view subresource, const json::object& object,
                                                     const json::object& old) const override {
     if (subresource == "status") return admissionregistration::validate_admission_policy_status(object);

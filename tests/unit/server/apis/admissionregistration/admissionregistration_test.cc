@@ -154,6 +154,15 @@ TEST(AdmissionRegistrationTest, PoliciesAndBindings) {
             "spec.validations: Required value: validations or auditAnnotations must contain at least one item\n"
             "spec.auditAnnotations: Required value: validations or auditAnnotations must contain at least one item\n");
 
+  // Match conditions already stored are not checked again unless they or the paramKind change.
+  json::object stored = policy;
+  stored["spec"].as_object()["matchConditions"] = json::parse(R"([{"name":"Bad Name","expression":"true"}])");
+  json::object relaxed = stored;
+  relaxed["spec"].as_object()["failurePolicy"] = "Ignore";
+  EXPECT_EQ(messages(admissionregistration::validate_admission_policy_update(relaxed, stored)), "");
+  relaxed["spec"].as_object().erase("paramKind");
+  EXPECT_NE(messages(admissionregistration::validate_admission_policy_update(relaxed, stored)), "");
+
   json::object binding = parse(R"({"metadata":{"name":"b"},"spec":{"policyName":"replica-limit",
     "paramRef":{"name":"limits","namespace":"default","parameterNotFoundAction":"Deny"},"validationActions":["Deny","Audit"]}})");
   EXPECT_EQ(messages(admissionregistration::validate_policy_binding(binding)), "");
