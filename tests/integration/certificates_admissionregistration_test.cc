@@ -7,6 +7,7 @@
 #include "server/schema/transcoder.h"
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
+#include "tests/support/etcd_process.h"
 
 #include <boost/json.hpp>
 
@@ -551,6 +552,61 @@ TEST_F(CertificatesAdmissionRegistrationTest, ProtobufBodiesAndReads) {
             json_object(kapi().connect_admin().request("GET", hooks + "/proto-hooks", as_json).body));
   EXPECT_EQ(kapi().connect_admin().request("DELETE", hooks + "/proto-hooks").status, 200);
   EXPECT_EQ(kapi().connect_admin().request("DELETE", csrs + "/proto-csr").status, 200);
+}
+
+// kube's etcd keys: /registry/<resource>/<name> for each of these cluster-scoped kinds.
+TEST(CertificatesAdmissionRegistrationStorageTest, KeysAsKubeApiserverWritesThem) {
+  test_support::EtcdProcess etcd;
+  KapiProcess kapi({.extra_flags = {"--etcd-servers=" + etcd.endpoint()}});
+  const std::string pem = (kapi.work_dir() / "key-csr.pem").string();
+  ASSERT_EQ(test_support::run_command("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout '" +
+                                      (kapi.work_dir() / "key-csr.key").string() + "' -subj /CN=jane -out '" + pem + "'")
+                .exit_code,
+            0);
+  const std::string objects = R"(apiVersion: certificates.k8s.io/v1
+kind: CertificateSigningRequest
+metadata:
+  name: c
+spec:
+  request: )" + base::base64_encode(read_file(pem)) + R"(
+  signerName: example.com/signer
+  usages: [client auth]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: v
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: m
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: p
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations: [{expression: "true"}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: b
+spec:
+  policyName: p
+  validationActions: [Deny]
+)";
+  CommandResult created = run_kubectl(kapi, "create -f " + write_manifest(kapi, "keys.yaml", objects));
+  ASSERT_EQ(created.exit_code, 0) << created.output;
+  const std::string keys = etcd.etcdctl("get /registry --prefix --keys-only");
+  for (const char* key : {"/registry/certificatesigningrequests/c", "/registry/validatingwebhookconfigurations/v",
+                          "/registry/mutatingwebhookconfigurations/m", "/registry/validatingadmissionpolicies/p",
+                          "/registry/validatingadmissionpolicybindings/b"})
+    EXPECT_NE(keys.find(std::string(key) + "\n"), std::string::npos) << key << " missing from\n" << keys;
+  EXPECT_EQ(kapi.shut_down(std::chrono::seconds(20)), 0) << kapi.logs();
 }
 
 }  // namespace
