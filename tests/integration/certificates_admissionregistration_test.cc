@@ -211,6 +211,14 @@ TEST_F(CertificatesAdmissionRegistrationTest, ApprovingNeedsTheApproveVerbOnTheS
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(approved.output, "certificatesigningrequest.certificates.k8s.io/node-csr-2 approved\n");
   EXPECT_EQ(kubectl("delete csr node-csr-2").exit_code, 0);
+
+  // A kubelet names its request after a digest of its key and subject (base64url: capitals, '-' and '_').
+  const std::string name = "node-csr-K3-VhNj9x8GVv8yd5ue0L4A1UrRJjbqy_suWJrlpYlY";
+  ASSERT_EQ(as_kubelet("create -f " + csr_manifest(name, request, "kubernetes.io/kube-apiserver-client-kubelet")).output,
+            "certificatesigningrequest.certificates.k8s.io/" + name + " created\n");
+  EXPECT_EQ(kubectl("certificate deny " + name).output, "certificatesigningrequest.certificates.k8s.io/" + name + " denied\n");
+  EXPECT_EQ(cells(kubectl("get csr " + name + " --no-headers").output)[5], "Denied");
+  EXPECT_EQ(kubectl("delete csr " + name).exit_code, 0);
 }
 
 TEST_F(CertificatesAdmissionRegistrationTest, InvalidRequestsRefusedAsKube) {

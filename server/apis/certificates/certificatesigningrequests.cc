@@ -123,6 +123,10 @@ class CertificateSigningRequestStrategy final : public registry::Strategy {
   explicit CertificateSigningRequestStrategy(std::shared_ptr<const certificates::SignerAccess> signers)
       : signers_(std::move(signers)) {}
 
+  // ValidateCertificateRequestName accepts any name ("We don't care what you call your certificate requests"):
+  // kubelets name theirs node-csr-<base64url digest>, with capitals and '_'. kapi still needs one a URL can
+  // address.
+  bool name_is_path_segment() const override { return true; }
   void prepare_for_create(json::object& object) const override {
     json::object& spec = member_object(object, "spec");
     for (std::string_view requestor : {"username", "uid", "groups", "extra"}) spec.erase(requestor);

@@ -79,6 +79,7 @@ TEST(CertificateSigningRequestsTest, ServedAsKube) {
   EXPECT_EQ(storage.definition.subresources, (std::vector<std::string>{"approval", "status"}));
   EXPECT_TRUE(storage.definition.categories.empty());
   EXPECT_EQ(storage.strategy->selectable_field_names(), std::vector<std::string>{"spec.signerName"});
+  EXPECT_TRUE(storage.strategy->name_is_path_segment());  // any name a URL can address
 }
 
 TEST(CertificateSigningRequestsTest, KubeletBootstrapRequestAccepted) {
