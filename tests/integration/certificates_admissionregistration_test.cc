@@ -180,6 +180,12 @@ TEST_F(CertificatesAdmissionRegistrationTest, KubeletBootstrapRequestApprovedAnd
             std::string::npos)
       << reissued.output;
 
+  CommandResult described = kubectl("describe csr node-csr-1");
+  EXPECT_EQ(described.exit_code, 0) << described.output;
+  for (const char* line : {"Requesting User:", "system:node:worker-1", "Signer:", "Status:", "Approved,Issued",
+                           "Organization:", "system:nodes"})
+    EXPECT_NE(described.output.find(line), std::string::npos) << line << " not in\n" << described.output;
+
   EXPECT_EQ(kubectl("delete csr node-csr-1").output,
             "certificatesigningrequest.certificates.k8s.io \"node-csr-1\" deleted\n");
 }
