@@ -284,6 +284,12 @@ webhooks:
   EXPECT_EQ(squeezed(kubectl("get validatingwebhookconfigurations -o wide").output),
             "NAME  WEBHOOKS  AGE\npolicy-hooks  1  AGE\n");
 
+  // The api-extensions category gathers them with CRDs and APIServices.
+  CommandResult category = kubectl("get api-extensions -o name");
+  EXPECT_NE(category.output.find("validatingwebhookconfiguration.admissionregistration.k8s.io/policy-hooks\n"),
+            std::string::npos)
+      << category.output;
+
   // A strategic merge patch adds a webhook by name (patch items first, as kube's merge puts them); generation
   // follows.
   CommandResult patched = kubectl(R"(patch validatingwebhookconfiguration policy-hooks -p '{"webhooks":[{"name":"svc.policy.example.com",
