@@ -304,7 +304,8 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
       }
       validate(object, &*old, !options.bypass_strategy_validation, options.subresource);
-      if (options.user) strategy_->authorize_write(*options.user, object, &*old);
+      if (options.user && options.subresource.empty()) strategy_->authorize_write(*options.user, object, &*old);
+      else if (options.user) strategy_->authorize_subresource_write(options.subresource, *options.user, object, *old);
     }
     std::string bytes = encode_for_storage(object);
     if (options.dry_run) {

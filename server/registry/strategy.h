@@ -85,6 +85,12 @@ class Strategy {
   // requests only; `old` is the stored object on an update.
   virtual void authorize_write(const request::UserInfo& /*user*/, const boost::json::object& /*object*/,
                                const boost::json::object* /*old*/) const {}
+  // The same for an update through a subresource (kube's admission plugins see the subresource: the
+  // CertificateApproval plugin asks on every /approval write); by default the main resource's check.
+  virtual void authorize_subresource_write(std::string_view /*subresource*/, const request::UserInfo& user,
+                                           const boost::json::object& object, const boost::json::object& old) const {
+    authorize_write(user, object, &old);
+  }
   // Name rules: most resources use DNS-1123 subdomains, namespaces DNS-1123 labels.
   virtual bool name_is_dns_label() const { return false; }
   // RBAC roles and bindings take any name that can travel as a URL path segment ("system:controller:x").

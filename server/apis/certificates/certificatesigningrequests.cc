@@ -100,20 +100,7 @@ std::string condition_cell(const json::object& csr) {
   return cell;
 }
 
-// Whether an update changed the Approved or Denied conditions (only /approval can) or the certificate (only
-// /status can): what the CertificateApproval and CertificateSigning plugins guard.
-bool approval_changed(const json::object& csr, const json::object& old) {
-  const auto approvals = [](const json::object& object) {
-    json::array out;
-    for (const auto& condition : registry::fields::array_or_empty(object_or_empty(object, "status"), "conditions")) {
-      const std::string_view type = condition.is_object() ? string_at(condition.as_object(), "type") : "";
-      if (type == "Approved" || type == "Denied") out.push_back(condition);
-    }
-    return out;
-  };
-  return approvals(csr) != approvals(old);
-}
-
+// What the CertificateSigning plugin guards: a /status write that changes the certificate.
 bool certificate_changed(const json::object& csr, const json::object& old) {
   return string_at(object_or_empty(csr, "status"), "certificate") != string_at(object_or_empty(old, "status"), "certificate");
 }
@@ -178,17 +165,11 @@ class CertificateSigningRequestStrategy final : public registry::Strategy {
                                                      : CsrWrite::Main;
     return certificates::validate_csr_update(object, old, write);
   }
-  // The certificate admission plugins (validating admission: after the strategy's checks). kube's
-  // CertificateApproval asks on every /approval write; here only on those that change the approval.
-  void authorize_write(const request::UserInfo& user, const json::object& object,
+  // The CertificateSubjectRestriction admission plugin (validating admission: after the strategy's checks), on
+  // create only.
+  void authorize_write(const request::UserInfo& /*user*/, const json::object& object,
                        const json::object* old) const override {
-    if (old) {
-      const std::string name(registry::meta_string(object, "name"));
-      const std::string_view signer = string_at(object_or_empty(*old, "spec"), "signerName");
-      if (approval_changed(object, *old)) signers_->require(user, "approve", signer, name);
-      if (certificate_changed(object, *old)) signers_->require(user, "sign", signer, name);
-      return;
-    }
+    if (old) return;
     const json::object& spec = object_or_empty(object, "spec");
     if (string_at(spec, "signerName") != certificates::kKubeAPIServerClientSigner) return;
     const std::string name(registry::meta_string(object, "name"));
@@ -201,6 +182,15 @@ class CertificateSigningRequestStrategy final : public registry::Strategy {
     if (!organizations) refuse("failed to parse CSR: PEM block type must be CERTIFICATE REQUEST");
     if (std::find(organizations->begin(), organizations->end(), "system:masters") != organizations->end())
       refuse("use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed");
+  }
+  // The CertificateApproval (every /approval write) and CertificateSigning (a /status write setting the
+  // certificate) admission plugins, asked about the stored request's signer.
+  void authorize_subresource_write(std::string_view subresource, const request::UserInfo& user,
+                                   const json::object& object, const json::object& old) const override {
+    const std::string name(registry::meta_string(object, "name"));
+    const std::string_view signer = string_at(object_or_empty(old, "spec"), "signerName");
+    if (subresource == "approval") signers_->require(user, "approve", signer, name);
+    if (subresource == "status" && certificate_changed(object, old)) signers_->require(user, "sign", signer, name);
   }
   std::vector<std::string> selectable_field_names() const override { return {"spec.signerName"}; }
   void selectable_fields(const json::object& object, registry::SelectableFields& fields) const override {

@@ -266,11 +266,12 @@ TEST(CertificateSigningRequestsTest, ApprovingAndSigningNeedTheSignersVerbs) {
   const json::object pending = csr(kKubeletCsr);
   const json::object approved = with_conditions(pending, {condition("Approved")});
   signers->configure(std::make_shared<SignersAuthorizer>("approve", "kubernetes.io/*"));
-  EXPECT_NO_THROW(storage.strategy->authorize_write(jane, approved, &pending));  // the domain wildcard
+  const registry::Strategy& strategy = *storage.strategy;
+  EXPECT_NO_THROW(strategy.authorize_subresource_write("approval", jane, approved, pending));  // the domain wildcard
   json::object issued = approved;
   issued["status"].as_object()["certificate"] = base::base64_encode(kCertificate);
   try {
-    storage.strategy->authorize_write(jane, issued, &approved);
+    strategy.authorize_subresource_write("status", jane, issued, approved);
     ADD_FAILURE() << "signing was let through";
   } catch (const apierrors::ApiError& error) {
     EXPECT_EQ(error.status().code, 403);
@@ -279,10 +280,11 @@ TEST(CertificateSigningRequestsTest, ApprovingAndSigningNeedTheSignersVerbs) {
               "requests with signerName \"kubernetes.io/kube-apiserver-client-kubelet\"");
   }
   signers->configure(std::make_shared<SignersAuthorizer>("sign", "kubernetes.io/kube-apiserver-client-kubelet"));
-  EXPECT_NO_THROW(storage.strategy->authorize_write(jane, issued, &approved));
-  EXPECT_THROW(storage.strategy->authorize_write(jane, approved, &pending), apierrors::ApiError);
-  // Writes that change neither ask nothing.
-  EXPECT_NO_THROW(storage.strategy->authorize_write(jane, pending, &pending));
+  EXPECT_NO_THROW(strategy.authorize_subresource_write("status", jane, issued, approved));
+  // Every /approval write asks, even one that changes nothing; a /status write without a new certificate does not.
+  EXPECT_THROW(strategy.authorize_subresource_write("approval", jane, approved, approved), apierrors::ApiError);
+  EXPECT_NO_THROW(strategy.authorize_subresource_write("status", jane, approved, approved));
+  EXPECT_NO_THROW(strategy.authorize_write(jane, pending, &pending));
 }
 
 }  // namespace
