@@ -1,7 +1,9 @@
 #include "server/apis/builtin_apis.h"
+#include "server/apis/admissionregistration/admissionregistration.h"
 #include "server/apis/apps/apps.h"
 #include "server/apis/autoscaling/autoscaling.h"
 #include "server/apis/batch/batch.h"
+#include "server/apis/certificates/certificates.h"
 #include "server/apis/discovery/discovery.h"
 #include "server/apis/events/events.h"
 #include "server/apis/networking/networking.h"
@@ -33,7 +35,8 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
                                            const core::TokenRequestConfig& tokens,
                                            const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation,
                                            const core::DisruptionBudgetStore& disruption_budgets,
-                                           const std::shared_ptr<const core::ConnectConfig>& connect) {
+                                           const std::shared_ptr<const core::ConnectConfig>& connect,
+                                           const std::shared_ptr<certificates::SignerAccess>& signer_access) {
   return {
       // core/v1
       configmaps(),
@@ -93,6 +96,13 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       csistoragecapacities(),
       storageclasses(),
       volumeattachments(),
+      // certificates.k8s.io/v1
+      certificatesigningrequests(signer_access),
+      // admissionregistration.k8s.io/v1
+      mutatingwebhookconfigurations(),
+      validatingadmissionpolicies(),
+      validatingadmissionpolicybindings(),
+      validatingwebhookconfigurations(),
   };
 }
 
@@ -122,7 +132,8 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   core::DisruptionBudgetStore disruption_budgets = [this] { return store("policy", "poddisruptionbudgets"); };
   auto connect = std::make_shared<core::ConnectConfig>(
       core::ConnectConfig{std::move(kubelet), object_getter(), proxy::make_backend_tls("", true, {}, {})});
-  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets, connect)) {
+  for (auto& resource :
+       all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets, connect, signer_access_)) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger,
                                     resource.conversion);
@@ -202,6 +213,7 @@ authentication::ObjectGetter BuiltInApis::object_getter() const {
 void BuiltInApis::install(server::chain::KubeApiServer& kube,
                           std::shared_ptr<const authorization::Authorizer> authorizer,
                           std::shared_ptr<const authentication::RequestAuthenticator> authenticator) {
+  signer_access_->configure(authorizer);
   for (auto& creater : all_reviews(authorizer, authenticator)) {
     const auto& stored = creaters_.emplace_back(std::make_unique<registry::Creater>(std::move(creater)));
     service_for(stored->definition).add(*stored);

@@ -56,7 +56,8 @@ ResourceStorage persistentvolumeclaims();
 // Served from component_status_source, not from storage: get and list only.
 ResourceStorage componentstatuses();
 // The objects of componentstatuses under `key_root`, computed on each read: etcd-0, healthy while `backend` answers.
-std::unique_ptr<storage::Interface> component_status_source(storage::Interface& backend, std::string key_root);
+std::unique_ptr<kapi::storage::Interface> component_status_source(kapi::storage::Interface& backend,
+                                                                 std::string key_root);
 // coordination.k8s.io/v1
 ResourceStorage leases();
 // rbac.authorization.k8s.io/v1: writes that would grant more than the writer holds are refused by `escalation`.

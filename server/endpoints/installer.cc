@@ -65,9 +65,10 @@ asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange,
       (!definition.namespaced && !info.namespace_.empty() && info.resource != "namespaces"))
     throw apierrors::ApiError(apierrors::path_not_found());
 
-  // A resource that serves fewer verbs than a Store's eight (componentstatuses: get and list) answers the others
-  // as kube answers a storage without them.
-  if (info.subresource.empty() && std::find(definition.verbs.begin(), definition.verbs.end(), info.verb) == definition.verbs.end())
+  // A resource that serves fewer verbs than a Store's eight (componentstatuses: get and list; a namespace has no
+  // deletecollection) answers the others as kube answers a storage without them.
+  if (info.subresource.empty() &&
+      std::find(definition.verbs.begin(), definition.verbs.end(), info.verb) == definition.verbs.end())
     throw apierrors::ApiError(apierrors::method_not_supported(definition.group, definition.resource, info.verb));
   handlers::Scope scope{exchange, store, info, lifecycle_, catalog_, patch_schemas_};
   if (!info.subresource.empty()) {
@@ -102,9 +103,6 @@ asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange,
     throw apierrors::ApiError(apierrors::method_not_supported(definition.group,
                                                               definition.resource + "/" + info.subresource, info.verb));
   }
-  // kube installs a route only for the verbs a storage implements (a namespace has no deletecollection).
-  if (std::find(definition.verbs.begin(), definition.verbs.end(), info.verb) == definition.verbs.end())
-    throw apierrors::ApiError(apierrors::method_not_supported(definition.group, definition.resource, info.verb));
   if (info.verb == "get") co_return co_await handlers::get(scope);
   if (info.verb == "list") co_return co_await handlers::list(scope);
   if (info.verb == "watch") co_return co_await handlers::watch(scope);

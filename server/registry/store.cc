@@ -151,6 +151,7 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
   if (strategy_->tracks_generation()) meta["generation"] = 1;
   else meta.erase("generation");
   strategy_->prepare_for_create(object);
+  if (options.user) strategy_->record_requestor(object, *options.user);
   if (definition_.namespaced && namespace_check_)
     co_await namespace_check_(namespace_, definition_, std::string(meta_string(object, "name")));
 
@@ -272,6 +273,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       meta["creationTimestamp"] = rfc3339_now();
       if (strategy_->tracks_generation()) meta["generation"] = 1;
       strategy_->prepare_for_create(object);
+      if (options.user) strategy_->record_requestor(object, *options.user);
       validate(object, nullptr);
       if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
     } else {
@@ -302,7 +304,8 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
       }
       validate(object, &*old, !options.bypass_strategy_validation, options.subresource);
-      if (options.user) strategy_->authorize_write(*options.user, object, &*old);
+      if (options.user && options.subresource.empty()) strategy_->authorize_write(*options.user, object, &*old);
+      else if (options.user) strategy_->authorize_subresource_write(options.subresource, *options.user, object, *old);
     }
     std::string bytes = encode_for_storage(object);
     if (options.dry_run) {

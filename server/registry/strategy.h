@@ -79,6 +79,10 @@ class Strategy {
   virtual void prepare_for_create(boost::json::object& /*object*/) const {}
   // Likewise on update; `old` is the stored object.
   virtual void prepare_for_update(boost::json::object& /*object*/, const boost::json::object& /*old*/) const {}
+  // Records who asks on create (kube's PrepareForCreate reading genericapirequest.UserFrom(ctx), e.g. a
+  // CertificateSigningRequest's requestor, which a client cannot forge). Runs after prepare_for_create, for
+  // requests only.
+  virtual void record_requestor(boost::json::object& /*object*/, const request::UserInfo& /*user*/) const {}
   // A write of `subresource` ("status", "ephemeralcontainers"), whose handler has already limited the change to
   // what the subresource owns: what the subresource's own strategy adds (kube's status strategies'
   // PrepareForUpdate, e.g. a PersistentVolume's phase transition time). prepare_for_update does not run for it.
@@ -101,6 +105,12 @@ class Strategy {
   // requests only; `old` is the stored object on an update.
   virtual void authorize_write(const request::UserInfo& /*user*/, const boost::json::object& /*object*/,
                                const boost::json::object* /*old*/) const {}
+  // The same for an update through a subresource (kube's admission plugins see the subresource: the
+  // CertificateApproval plugin asks on every /approval write); by default the main resource's check.
+  virtual void authorize_subresource_write(std::string_view /*subresource*/, const request::UserInfo& user,
+                                           const boost::json::object& object, const boost::json::object& old) const {
+    authorize_write(user, object, &old);
+  }
   // Name rules: most resources use DNS-1123 subdomains, namespaces DNS-1123 labels.
   virtual bool name_is_dns_label() const { return false; }
   // RBAC roles and bindings take any name that can travel as a URL path segment ("system:controller:x").

@@ -32,6 +32,9 @@ std::string default_image_pull_policy(std::string_view image);
 // The label selector string of a metav1.LabelSelector ("app=web,tier in (a,b)"); std::nullopt when it does not
 // parse. A missing selector selects nothing and prints as "".
 std::optional<std::string> selector_string(const json::object* selector);
+// The generated String() of a *metav1.LabelSelector ("&LabelSelector{MatchLabels:map[string]string{...},...}"), as
+// ValidateImmutableField and the printers of selector-valued cells print it.
+std::string label_selector_literal(const json::object* selector);
 
 // How field errors print a map[string]string (Go's %#v: map[string]string{"a":"b"}) and a *metav1.LabelSelector
 // (its generated String()), as ValidateImmutableField and the selector checks show them.

@@ -6,7 +6,7 @@
 #include "server/apis/networking/networking.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/label_selector.h"
+#include "server/validation/metav1_validation.h"
 
 #include <arpa/inet.h>
 

@@ -2,7 +2,7 @@
 
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/label_selector.h"
+#include "server/validation/metav1_validation.h"
 #include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 

@@ -4,9 +4,9 @@
 
 #include <string_view>
 
-namespace kapi::apis::storage {
+namespace kapi::apis::csi {
 
 // Required when empty, at most 63 characters, a DNS-1123 subdomain once lower-cased.
 validation::ErrorList csi_driver_name_errors(std::string_view name, const validation::Path& path);
 
-}  // namespace kapi::apis::storage
+}  // namespace kapi::apis::csi

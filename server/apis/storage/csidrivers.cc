@@ -12,7 +12,7 @@
 
 namespace kapi::apis {
 
-namespace storage {
+namespace csi {
 
 validation::ErrorList csi_driver_name_errors(std::string_view name, const validation::Path& path) {
   validation::ErrorList errors;
@@ -25,7 +25,7 @@ validation::ErrorList csi_driver_name_errors(std::string_view name, const valida
   return errors;
 }
 
-}  // namespace storage
+}  // namespace csi
 
 namespace {
 
@@ -34,7 +34,7 @@ using validation::ErrorList;
 using validation::Path;
 
 ErrorList validate_csi_driver(const json::object& driver) {
-  ErrorList errors = storage::csi_driver_name_errors(registry::meta_string(driver, "name"), Path("name"));
+  ErrorList errors = csi::csi_driver_name_errors(registry::meta_string(driver, "name"), Path("name"));
   const Path spec_path("spec");
   const json::object& spec = object_or_empty(driver, "spec");
   if (auto it = spec.find("fsGroupPolicy"); it != spec.end() && it->value().is_string()) {

@@ -25,7 +25,7 @@ ErrorList validate_csi_node(const json::object& node) {
   for_each_object(object_at(node, "spec"), "drivers", [&](const json::object& driver, std::size_t i) {
     const Path at = drivers_path.index(i);
     const std::string_view name = string_at(driver, "name");
-    core::append(errors, storage::csi_driver_name_errors(name, at.child("name")));
+    core::append(errors, csi::csi_driver_name_errors(name, at.child("name")));
     const std::string_view node_id = string_at(driver, "nodeID");
     if (node_id.empty()) errors.push_back(validation::required(at.child("nodeID")));
     if (node_id.size() > kMaxNodeIdLength)

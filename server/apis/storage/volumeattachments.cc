@@ -54,7 +54,7 @@ ErrorList validate_attachment(const json::object& attachment) {
     errors.push_back(validation::invalid(spec_path.child("nodeName"), node_name, message));
   core::append(errors, validate_status(attachment));
   // ValidateVolumeAttachmentV1: the attacher is a CSI driver name, the volume name a PV name.
-  core::append(errors, storage::csi_driver_name_errors(attacher, spec_path.child("attacher")));
+  core::append(errors, csi::csi_driver_name_errors(attacher, spec_path.child("attacher")));
   if (has_volume_name && !volume_name->value().as_string().empty())
     for (const auto& message : validation::is_dns1123_subdomain(volume_name->value().as_string()))
       errors.push_back(validation::invalid(spec_path.child("source").child("persistentVolumeName"),

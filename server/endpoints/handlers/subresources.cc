@@ -168,7 +168,8 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
       return result;
     };
   }
-  const bool status_write = scope.info.subresource == "status";
+  // A CertificateSigningRequest's approval writes status too (its conditions; the strategy keeps the rest).
+  const bool status_write = scope.info.subresource == "status" || scope.info.subresource == "approval";
   if (!status_write && !has_subresource(scope.store.definition(), "status")) return update;
   return [status_write, update = std::move(update)](const json::object* current) -> json::object {
     json::object wanted = update(current);

@@ -261,7 +261,7 @@ TEST(ComponentStatusTest, GetAndListOnlyWithKubesColumns) {
 }
 
 TEST(EphemeralContainersTest, OnlyTheSubresourceMayAddThem) {
-  ResourceStorage storage = pods();
+  ResourceStorage storage = pods({}, nullptr);
   json::object old = parse(R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"web","image":"nginx"}]}})");
   storage.strategy->prepare_for_create(old);
   json::object added = old;

@@ -1,0 +1,39 @@
+#pragma once
+// What the admissionregistration.k8s.io/v1 checks of webhooks and policies share (pkg/apis/admissionregistration/
+// validation): the enumerations kube accepts, validateRuleWithOperations and validateMatchConditions, and the
+// JSON reading helpers both use.
+#include "server/validation/field_error.h"
+
+#include <boost/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kapi::apis::admissionregistration {
+
+// The accepted values, sorted as kube's sets list them in NotSupported errors.
+inline const std::vector<std::string> kFailurePolicies{"Fail", "Ignore"};
+inline const std::vector<std::string> kMatchPolicies{"Equivalent", "Exact"};
+
+// What a list element that is not an object reads as (Go: the zero struct).
+const boost::json::object& not_an_object();
+bool contains(const std::vector<std::string>& values, std::string_view value);
+// A []string member (a missing one is empty; a non-string element reads as "").
+std::vector<std::string> strings_of(const boost::json::object& object, std::string_view key);
+// Go's %#v of a slice of a named string type, e.g. []admissionregistration.OperationType{"CREATE", "*"}.
+std::string go_typed_slice(std::string_view type, const std::vector<std::string>& values);
+// strings.TrimSpace.
+std::string trimmed(std::string_view text);
+// A member present in JSON (Go: a non-nil pointer).
+const boost::json::value* present(const boost::json::object& object, std::string_view key);
+// core/validation.ValidateQualifiedName.
+validation::ErrorList qualified_name_errors(const validation::Path& path, std::string_view name);
+
+// validateRuleWithOperations (validateRule with subresources allowed); `rule` holds the inlined Rule.
+validation::ErrorList validate_rule_with_operations(const boost::json::object& rule, const validation::Path& path);
+// validateMatchConditions over `holder`'s matchConditions: at most 64, each named (a qualified name, unique) with
+// an expression, whose CEL is not compiled here.
+validation::ErrorList validate_match_conditions(const boost::json::object& holder, const validation::Path& path);
+
+}  // namespace kapi::apis::admissionregistration
