@@ -133,6 +133,19 @@ TEST_F(PolicySchedulingTest, EvictionHonoursTheDisruptionBudget) {
   create_pod("loose-pod-2", "loose");
   EXPECT_TRUE(is_status(evict("loose-pod-2"), 429, "TooManyRequests"));
 
+  // A pod a node runs is deleted gracefully, and says why it goes first.
+  create_pod("loose-on-node", "loose");
+  kubectl("patch pdb loose --subresource=status --type=merge -p '{\"status\":{\"disruptionsAllowed\":1}}'");
+  ASSERT_EQ(call("POST", std::string(kPods) + "/loose-on-node/binding",
+                 R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"loose-on-node"},"target":{"kind":"Node","name":"n1"}})")
+                .status,
+            201);
+  ASSERT_EQ(evict("loose-on-node").status, 201);
+  EXPECT_EQ(kubectl("get pod loose-on-node -o 'jsonpath={.status.conditions[?(@.type==\"DisruptionTarget\")].reason}/"
+                    "{.metadata.deletionGracePeriodSeconds}'")
+                .output,
+            "EvictionByEvictionAPI/30");
+
   // kubectl drain's eviction path: a pending pod disrupts nothing and goes whatever the budget says.
   create_pod("strict-pending", "strict", "Pending");
   EXPECT_EQ(evict("strict-pending").status, 201);
@@ -150,7 +163,7 @@ TEST_F(PolicySchedulingTest, EvictionHonoursTheDisruptionBudget) {
   EXPECT_EQ(status_message(ambiguous),
             "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.");
   kubectl("delete pdb strict strict-too loose");
-  kubectl("delete pod strict-pod loose-pod-2 --grace-period=0");
+  kubectl("delete pod strict-pod loose-pod-2 loose-on-node --grace-period=0 --force");
 }
 
 TEST_F(PolicySchedulingTest, SystemPriorityClassesAreBootstrappedAndKept) {
