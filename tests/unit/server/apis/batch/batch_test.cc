@@ -118,6 +118,27 @@ TEST(JobsTest, ValidatesAsKube) {
   EXPECT_NE(text.find(": must be 'u-1'"), std::string::npos) << text;
 }
 
+TEST(JobsTest, ValidatesThePodFailurePolicyAsKube) {
+  ResourceStorage storage = jobs();
+  json::object job = parse(R"({"metadata":{"name":"pi","uid":"u-1"},"spec":{"podFailurePolicy":{"rules":[
+      {"action":"FailJob","onExitCodes":{"containerName":"nope","operator":"In","values":[3,0,3,1]}},
+      {"action":"Retry","onPodConditions":[{"type":"DisruptionTarget"}]},
+      {"action":"Ignore"}]},
+      "template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}})");
+  storage.strategy->prepare_for_create(job);
+  EXPECT_EQ(job["spec"].as_object()["podReplacementPolicy"], "Failed");
+  EXPECT_EQ(messages(storage.strategy->validate(job)),
+            "spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: \"nope\": must be one of the "
+            "container or initContainer names in the pod template\n"
+            "spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Invalid value: 0: must not be 0 for the In operator\n"
+            "spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 3\n"
+            "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{3, 0, 3, 1}: must be ordered\n"
+            "spec.podFailurePolicy.rules[1].action: Unsupported value: \"Retry\": supported values: \"Count\", "
+            "\"FailIndex\", \"FailJob\", \"Ignore\"\n"
+            "spec.podFailurePolicy.rules[2]: Invalid value: specifying one of OnExitCodes and OnPodConditions is "
+            "required\n");
+}
+
 TEST(JobsTest, TheTemplateIsImmutableUnlessSuspendedAndNeverStarted) {
   ResourceStorage storage = jobs();
   json::object old = parse(R"({"metadata":{"name":"pi","uid":"u-1"},"spec":{"suspend":true,
