@@ -2,6 +2,7 @@
 // from a cron job), the job's generated selector and labels, defaults, the printers (-o wide too), the
 // status.successful field selector, a bounded watch, apply/replace/patch, the immutable pod template, the status
 // subresource, and kube's 422 causes.
+#include "server/schema/transcoder.h"
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
@@ -10,6 +11,7 @@
 namespace kapi::integration {
 namespace {
 
+namespace json = boost::json;
 using Headers = std::vector<std::pair<std::string, std::string>>;
 const Headers kJson{{"Content-Type", "application/json"}};
 
@@ -197,6 +199,30 @@ TEST_F(BatchResourcesTest, InvalidCronJobsGetKubesCauses) {
                                "\"Allow\", \"Forbid\", \"Replace\""),
             std::string::npos) << policy.output;
   kubectl("delete cj hourly");
+}
+
+TEST_F(BatchResourcesTest, JobsAndCronJobsTravelAsProtobuf) {
+  ASSERT_EQ(kubectl("create cronjob proto-cron --image=busybox --schedule=@daily").output,
+            "cronjob.batch/proto-cron created\n");
+  ASSERT_EQ(kubectl("create job proto-job --from=cronjob/proto-cron").output, "job.batch/proto-job created\n");
+  const schema::Catalog catalog = schema::Catalog::builtin();
+  const schema::Transcoder transcoder(catalog);
+  const Headers protobuf{{"Accept", "application/vnd.kubernetes.protobuf"}};
+  HttpResponse job = kapi().connect_admin().request("GET", "/apis/batch/v1/namespaces/default/jobs/proto-job", protobuf);
+  ASSERT_EQ(job.status, 200);
+  json::object decoded = transcoder.decode(job.body);
+  EXPECT_EQ(decoded["kind"], "Job");
+  EXPECT_EQ(decoded["spec"].as_object()["backoffLimit"], 6);
+  EXPECT_EQ(decoded["spec"].as_object()["manualSelector"], false);
+  EXPECT_EQ(decoded["spec"].as_object()["template"].as_object()["spec"].as_object()["restartPolicy"], "OnFailure");
+  HttpResponse list = kapi().connect_admin().request("GET", "/apis/batch/v1/namespaces/default/cronjobs", protobuf);
+  ASSERT_EQ(list.status, 200);
+  json::object cronjobs = transcoder.decode(list.body);
+  EXPECT_EQ(cronjobs["kind"], "CronJobList");
+  ASSERT_EQ(cronjobs["items"].as_array().size(), 1u);
+  EXPECT_EQ(cronjobs["items"].as_array()[0].as_object()["spec"].as_object()["schedule"], "@daily");
+  kubectl("delete job proto-job");
+  kubectl("delete cronjob proto-cron");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // policy/v1 PodDisruptionBudgets driven by kubectl on both stores, and pods/eviction honouring them as kube's
 // EvictionREST does: 429 while a budget is unprocessed or allows no disruption, a disruption taken from the budget
 // before the pod goes, 500 for a pod two budgets guard, unready and pending pods let go.
+#include "server/schema/transcoder.h"
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
@@ -130,6 +131,15 @@ TEST_F(PolicySchedulingTest, EvictionHonoursTheDisruptionBudget) {
                 .output,
             "0/DisruptionAllowed=False/InsufficientPods");
   EXPECT_NE(kubectl("get pdb loose -o jsonpath={.status.disruptedPods}").output.find("loose-pod"), std::string::npos);
+  // The disruptedPods map of times travels as protobuf too.
+  HttpResponse protobuf = kapi().connect_admin().request(
+      "GET", "/apis/policy/v1/namespaces/default/poddisruptionbudgets/loose",
+      {{"Accept", "application/vnd.kubernetes.protobuf"}});
+  ASSERT_EQ(protobuf.status, 200);
+  const schema::Catalog catalog = schema::Catalog::builtin();
+  json::object decoded = schema::Transcoder(catalog).decode(protobuf.body);
+  EXPECT_TRUE(decoded["status"].as_object()["disruptedPods"].as_object()["loose-pod"].is_string())
+      << json::serialize(decoded);
   create_pod("loose-pod-2", "loose");
   EXPECT_TRUE(is_status(evict("loose-pod-2"), 429, "TooManyRequests"));
 
