@@ -80,6 +80,8 @@ TEST_F(BatchResourcesTest, KubectlCreatesAJobWithAGeneratedSelector) {
   EXPECT_NE(kubectl("get jobs").output.find("pi     Complete   1/1"), std::string::npos);
   EXPECT_EQ(kubectl("get jobs --field-selector status.successful=1 -o name").output, "job.batch/pi\n");
   EXPECT_EQ(kubectl("get jobs --field-selector status.successful=0 -o name").output, "");
+  // Jobs are in the "all" category.
+  EXPECT_NE(kubectl("get all -o name").output.find("job.batch/pi\n"), std::string::npos);
   CommandResult negative = kubectl("patch job pi --subresource=status --type=merge -p '{\"status\":{\"failed\":-1}}'");
   EXPECT_NE(negative.output.find("status.failed: Invalid value: -1: must be greater than or equal to 0"),
             std::string::npos) << negative.output;
@@ -178,6 +180,35 @@ TEST_F(BatchResourcesTest, KubectlManagesACronJobAndCreatesAJobFromIt) {
 
   EXPECT_EQ(kubectl("delete cj tick").output, "cronjob.batch \"tick\" deleted\n");
   kubectl("delete job manual-tick");
+}
+
+TEST_F(BatchResourcesTest, KubectlAppliesAndReplacesACronJob) {
+  const std::string manifest = write_manifest(kapi(), "nightly.yaml", R"(apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+spec:
+  schedule: "0 3 * * *"
+  timeZone: Etc/UTC
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+          - name: c
+            image: busybox
+)");
+  ASSERT_EQ(kubectl("apply -f " + manifest).output, "cronjob.batch/nightly created\n");
+  EXPECT_EQ(kubectl("apply -f " + manifest).output, "cronjob.batch/nightly unchanged\n");
+  EXPECT_NE(kubectl("get all -o name").output.find("cronjob.batch/nightly\n"), std::string::npos);
+  const std::string stored = write_manifest(kapi(), "nightly-stored.yaml", kubectl("get cj nightly -o yaml").output);
+  EXPECT_EQ(kubectl("replace -f " + stored).output, "cronjob.batch/nightly replaced\n");
+  EXPECT_EQ(kubectl("patch cj nightly --type=json -p '[{\"op\":\"replace\",\"path\":\"/spec/suspend\",\"value\":true}]'").output,
+            "cronjob.batch/nightly patched\n");
+  EXPECT_EQ(kubectl("get cj nightly -o jsonpath={.spec.timeZone}/{.spec.concurrencyPolicy}").output, "Etc/UTC/Forbid");
+  EXPECT_EQ(kubectl("delete -f " + manifest).output, "cronjob.batch \"nightly\" deleted\n");
 }
 
 TEST_F(BatchResourcesTest, InvalidCronJobsGetKubesCauses) {
