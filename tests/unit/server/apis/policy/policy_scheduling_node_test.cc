@@ -95,6 +95,13 @@ TEST(RuntimeClassesTest, HandlerIsAnImmutableDnsLabel) {
             std::string::npos);
   EXPECT_EQ(messages(storage.strategy->validate_update(parse(R"({"handler":"kata"})"), parse(R"({"handler":"runc"})"))),
             "handler: Invalid value: \"kata\": field is immutable\n");
+  EXPECT_EQ(messages(storage.strategy->validate(parse(R"({"handler":"runc","overhead":{"podFixed":{"cpu":"-1"}},
+      "scheduling":{"tolerations":[{"key":"a","operator":"Exists"},{"key":"a","operator":"Exists"},{"operator":"Equal","value":"x"}]}})"))),
+            "overhead.limits[cpu]: Invalid value: \"-1\": must be greater than or equal to 0\n"
+            "scheduling.tolerations[2].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, "
+            "which means \"match all values and all keys\"\n"
+            "scheduling.tolerations[1]: Duplicate value: core.Toleration{Key:\"a\", Operator:\"Exists\", Value:\"\", "
+            "Effect:\"\", TolerationSeconds:(*int64)(nil)}\n");
 }
 
 }  // namespace
