@@ -176,6 +176,33 @@ TEST_F(PolicySchedulingTest, EvictionHonoursTheDisruptionBudget) {
   kubectl("delete pod strict-pod loose-pod-2 loose-on-node --grace-period=0 --force");
 }
 
+TEST_F(PolicySchedulingTest, KubectlDrainWaitsForTheDisruptionBudget) {
+  ASSERT_EQ(call("POST", "/api/v1/nodes", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"guarded-node"}})").status,
+            201);
+  ASSERT_EQ(kubectl("create pdb drain-guard --selector=app=drained --min-available=1").output,
+            "poddisruptionbudget.policy/drain-guard created\n");
+  set_budget_status("drain-guard", 0, 1, 1);
+  create_pod("drained", "drained");
+  ASSERT_EQ(call("POST", std::string(kPods) + "/drained/binding",
+                 R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"drained"},"target":{"kind":"Node","name":"guarded-node"}})")
+                .status,
+            201);
+  // kubectl retries a 429 until its timeout, saying why.
+  CommandResult refused = kubectl("drain guarded-node --force --grace-period=0 --timeout=2s");
+  EXPECT_NE(refused.exit_code, 0) << refused.output;
+  EXPECT_NE(refused.output.find("error when evicting pods/\"drained\" -n \"default\" (will retry after 5s): Cannot "
+                                "evict pod as it would violate the pod's disruption budget."),
+            std::string::npos) << refused.output;
+  EXPECT_TRUE(pod_exists("drained"));
+
+  set_budget_status("drain-guard", 1, 1, 2);
+  CommandResult drained = kubectl("drain guarded-node --force --grace-period=0 --timeout=30s");
+  EXPECT_EQ(drained.exit_code, 0) << drained.output;
+  EXPECT_NE(drained.output.find("pod/drained evicted"), std::string::npos) << drained.output;
+  EXPECT_FALSE(pod_exists("drained"));
+  kubectl("delete pdb drain-guard");
+}
+
 TEST_F(PolicySchedulingTest, SystemPriorityClassesAreBootstrappedAndKept) {
   CommandResult listed = kubectl("get priorityclasses");
   EXPECT_EQ(first_line(listed.output), "NAME                      VALUE        GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY")
