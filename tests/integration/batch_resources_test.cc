@@ -75,9 +75,14 @@ TEST_F(BatchResourcesTest, KubectlCreatesAJobWithAGeneratedSelector) {
   kubectl("patch job pi --type=merge -p '{\"status\":{\"succeeded\":1}}'");
   EXPECT_EQ(kubectl("get job pi -o jsonpath={.status.succeeded}").output, "");
   CommandResult status = kubectl("patch job pi --subresource=status --type=merge -p "
-                                 "'{\"status\":{\"succeeded\":1,\"conditions\":[{\"type\":\"Complete\",\"status\":\"True\"}]}}'");
+                                 "'{\"status\":{\"succeeded\":1,\"startTime\":\"2026-01-01T00:00:00Z\","
+                                 "\"completionTime\":\"2026-01-01T00:00:05Z\",\"conditions\":[{\"type\":\"Complete\",\"status\":\"True\"}]}}'");
   EXPECT_EQ(status.output, "job.batch/pi patched\n");
-  EXPECT_NE(kubectl("get jobs").output.find("pi     Complete   1/1"), std::string::npos);
+  EXPECT_NE(kubectl("get jobs").output.find("pi     Complete   1/1           5s"), std::string::npos);
+  // A finished job stays finished.
+  CommandResult undone = kubectl("patch job pi --subresource=status --type=merge -p '{\"status\":{\"conditions\":[]}}'");
+  EXPECT_NE(undone.output.find("status.conditions: Invalid value: cannot disable the terminal Complete=True condition"),
+            std::string::npos) << undone.output;
   EXPECT_EQ(kubectl("get jobs --field-selector status.successful=1 -o name").output, "job.batch/pi\n");
   EXPECT_EQ(kubectl("get jobs --field-selector status.successful=0 -o name").output, "");
   // Jobs are in the "all" category.

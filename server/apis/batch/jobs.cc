@@ -4,6 +4,7 @@
 #include "server/apis/apps/workload.h"
 #include "server/apis/batch/batch.h"
 #include "server/apis/batch/job_spec.h"
+#include "server/apis/batch/job_status.h"
 #include "server/apis/core/core_validation.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/metav1_label_selector.h"
@@ -104,7 +105,7 @@ class JobStrategy final : public registry::Strategy {
         old_labels && old_labels->contains(kJobNameLabel) && old_labels->contains(kControllerUidLabel);
     validation::ErrorList errors = validate_job(object, had_prefixed_labels);
     for (auto& error : validate_spec_update(object, old)) errors.push_back(std::move(error));
-    for (auto& error : validate_status(object)) errors.push_back(std::move(error));
+    for (auto& error : batch::validate_job_status_update(object, old)) errors.push_back(std::move(error));
     return errors;
   }
 
@@ -298,17 +299,6 @@ class JobStrategy final : public registry::Strategy {
     if (!same("successPolicy"))
       errors.push_back(validation::invalid_value(spec_path.child("successPolicy"), "&batch.SuccessPolicy{...}",
                                                  "field is immutable"));
-    return errors;
-  }
-
-  // ValidateJobStatus: the counters are never negative.
-  static validation::ErrorList validate_status(const json::object& job) {
-    validation::ErrorList errors;
-    const json::object* status = object_at(job, "status");
-    for (std::string_view member : {"active", "succeeded", "failed", "ready", "terminating"})
-      if (auto value = int_at(status, member); value && *value < 0)
-        errors.push_back(validation::invalid_value(Path("status").child(member), std::to_string(*value),
-                                                   "must be greater than or equal to 0"));
     return errors;
   }
 };

@@ -2,6 +2,7 @@
 // strategies' definitions, defaults, generated selector and validation messages.
 #include "server/apis/batch/batch.h"
 #include "server/apis/batch/cron_schedule.h"
+#include "server/apis/batch/job_status.h"
 
 #include <gtest/gtest.h>
 
@@ -159,6 +160,26 @@ TEST(JobsTest, TheTemplateIsImmutableUnlessSuspendedAndNeverStarted) {
   more["spec"].as_object()["completions"] = 5;
   EXPECT_EQ(messages(storage.strategy->validate_update(more, old)),
             "spec.completions: Invalid value: 5: field is immutable\n");
+}
+
+TEST(JobsTest, StatusChangesFollowKubesTerminalRules) {
+  json::object old = parse(R"({"spec":{},"status":{"active":1,"failed":2}})");
+  json::object finished = parse(R"({"spec":{},"status":{"active":1,"failed":2,"completionTime":"2026-01-01T00:00:00Z",
+      "startTime":"2026-01-01T00:01:00Z","conditions":[{"type":"Complete","status":"True"},{"type":"Failed","status":"True"}]}})");
+  EXPECT_EQ(messages(batch::validate_job_status_update(finished, old)),
+            "status.conditions: Invalid value: cannot set Complete=True and Failed=true conditions\n"
+            "status.completionTime: Invalid value: \"2026-01-01T00:00:00Z\": completionTime cannot be set before startTime\n"
+            "status.conditions: Invalid value: cannot set Failed=True condition without the FailureTarget=true condition\n"
+            "status.active: Invalid value: 1: active>0 is invalid for finished job\n");
+  json::object complete = parse(R"({"spec":{},"status":{"failed":1,"conditions":[{"type":"Complete","status":"True"}]}})");
+  EXPECT_EQ(messages(batch::validate_job_status_update(complete, old)),
+            "status.completionTime: Required value: completionTime is required for Complete jobs\n"
+            "status.startTime: Required value: startTime is required for finished job\n"
+            "status.failed: Invalid value: 1: cannot decrease the failed counter\n");
+  EXPECT_EQ(messages(batch::validate_job_status_update(old, complete)),
+            "status.conditions: Invalid value: cannot disable the terminal Complete=True condition\n");
+  // Unchanged fields are not judged again.
+  EXPECT_EQ(messages(batch::validate_job_status_update(complete, complete)), "");
 }
 
 TEST(JobsTest, PrintsAsPrintJob) {
