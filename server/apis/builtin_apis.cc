@@ -26,7 +26,8 @@ namespace {
 std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
                                            const core::TokenRequestConfig& tokens,
                                            const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation,
-                                           const core::DisruptionBudgetStore& disruption_budgets) {
+                                           const core::DisruptionBudgetStore& disruption_budgets,
+                                           const std::shared_ptr<const DefaultPriorityClasses>& default_priority_classes) {
   return {
       // core/v1
       configmaps(),
@@ -60,7 +61,7 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       flowschemas(),
       prioritylevelconfigurations(),
       // scheduling.k8s.io/v1
-      priorityclasses(),
+      priorityclasses(default_priority_classes),
       // node.k8s.io/v1
       runtimeclasses(),
   };
@@ -90,7 +91,8 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   tokens.objects = object_getter();
   // Evictions find the budgets once the stores exist (the pods' store is made before the budgets').
   core::DisruptionBudgetStore disruption_budgets = [this] { return store("policy", "poddisruptionbudgets"); };
-  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets)) {
+  for (auto& resource : all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets,
+                                      default_priority_classes_)) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger);
     cached.store->set_namespace_check(
@@ -260,6 +262,10 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   asio::co_spawn(executor,
                  apf::run_config_producer(apf_stores, stopping_controllers_, logger_,
                                           [produced = apf_configuration_produced_] { produced->store(true); }),
+                 asio::detached);
+  asio::co_spawn(executor,
+                 follow_default_priority_classes(*store("scheduling.k8s.io", "priorityclasses"),
+                                                 default_priority_classes_, stopping_controllers_, logger_),
                  asio::detached);
   asio::co_spawn(executor,
                  ensure_system_priority_classes(*store("scheduling.k8s.io", "priorityclasses"), lifecycle, logger_,

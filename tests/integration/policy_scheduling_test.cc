@@ -5,7 +5,9 @@
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace kapi::integration {
 namespace {
@@ -248,6 +250,29 @@ TEST_F(PolicySchedulingTest, KubectlManagesAPriorityClass) {
                                  "for system use only. error: system-mine is not a known system priority class"),
             std::string::npos) << reserved.output;
   EXPECT_EQ(kubectl("delete pc high").output, "priorityclass.scheduling.k8s.io \"high\" deleted\n");
+}
+
+TEST_F(PolicySchedulingTest, OnlyOnePriorityClassIsTheGlobalDefault) {
+  ASSERT_EQ(kubectl("create priorityclass default-one --value=10 --global-default").output,
+            "priorityclass.scheduling.k8s.io/default-one created\n");
+  // The Priority admission plugin reads an informer, which sees the new default a moment later.
+  std::string refused;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    refused = kubectl("create priorityclass default-two --value=5 --global-default --dry-run=server").output;
+    if (refused.find("is forbidden") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(refused,
+            "error: failed to create priorityclass: priorityclasses.scheduling.k8s.io \"default-two\" is forbidden: "
+            "PriorityClass default-one is already marked as default. Only one default can exist\n");
+  // The default itself stays writable, and another class without the mark is no trouble.
+  EXPECT_EQ(kubectl("patch pc default-one --type=merge -p '{\"description\":\"the default\"}'").output,
+            "priorityclass.scheduling.k8s.io/default-one patched\n");
+  EXPECT_EQ(kubectl("create priorityclass plain --value=5").output, "priorityclass.scheduling.k8s.io/plain created\n");
+  CommandResult marked = kubectl("patch pc plain --type=merge -p '{\"globalDefault\":true}'");
+  EXPECT_NE(marked.output.find("PriorityClass default-one is already marked as default"), std::string::npos)
+      << marked.output;
+  kubectl("delete pc default-one plain");
 }
 
 TEST_F(PolicySchedulingTest, KubectlManagesARuntimeClass) {

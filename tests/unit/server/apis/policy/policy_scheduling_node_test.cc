@@ -85,6 +85,29 @@ TEST(PriorityClassesTest, SystemClassesCannotBeDeleted) {
   EXPECT_EQ(cells[4], "Never");
 }
 
+TEST(PriorityClassesTest, OnlyOneGlobalDefault) {
+  auto defaults = std::make_shared<DefaultPriorityClasses>();
+  ResourceStorage storage = priorityclasses(defaults);
+  const request::UserInfo admin;
+  json::object second = parse(R"({"metadata":{"name":"second"},"value":5,"globalDefault":true})");
+  EXPECT_NO_THROW(storage.strategy->authorize_write(admin, second, nullptr));
+  defaults->replace({{"first", 10}, {"lower", 1}});
+  EXPECT_EQ(defaults->lowest(), "lower");
+  try {
+    storage.strategy->authorize_write(admin, second, nullptr);
+    ADD_FAILURE() << "a second default was let in";
+  } catch (const apierrors::ApiError& error) {
+    EXPECT_EQ(error.status().code, 403);
+    EXPECT_EQ(error.status().message, "priorityclasses.scheduling.k8s.io \"second\" is forbidden: PriorityClass lower "
+                                      "is already marked as default. Only one default can exist");
+  }
+  json::object lower = parse(R"({"metadata":{"name":"lower"},"value":1,"globalDefault":true})");
+  EXPECT_NO_THROW(storage.strategy->authorize_write(admin, lower, &lower));
+  defaults->set("lower", std::nullopt);
+  defaults->set("first", std::nullopt);
+  EXPECT_EQ(defaults->lowest(), std::nullopt);
+}
+
 TEST(RuntimeClassesTest, HandlerIsAnImmutableDnsLabel) {
   ResourceStorage storage = runtimeclasses();
   EXPECT_FALSE(storage.definition.namespaced);
