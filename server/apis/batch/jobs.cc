@@ -8,6 +8,7 @@
 #include "server/apis/core/core_validation.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/metav1_label_selector.h"
+#include "server/validation/names.h"
 
 #include <chrono>
 #include <limits>
@@ -231,6 +232,14 @@ class JobStrategy final : public registry::Strategy {
       if (auto parsed = selectors::label_selector_from_metav1(*selector); parsed && !parsed->matches(expected))
         errors.push_back(validation::invalid_value(Path("spec").child("selector"), label_selector_literal(selector),
                                                    "`selector` not auto-generated"));
+    }
+    // An Indexed job's pods are named "<job>-<index>": the highest index must still make a DNS label.
+    if (auto completions = int_at(spec, "completions");
+        string_at(spec, "completionMode") == "Indexed" && completions && *completions > 0) {
+      const std::string hostname = std::string(name) + "-" + std::to_string(*completions - 1);
+      if (!validation::is_dns1123_label(hostname).empty())
+        errors.push_back(validation::invalid(Path("metadata").child("name"), name,
+                                             "will not able to create pod with invalid DNS label: " + hostname));
     }
     for (auto& error : batch::validate_job_spec(spec, Path("spec"))) errors.push_back(std::move(error));
     if (!selector) {

@@ -119,6 +119,18 @@ TEST(JobsTest, ValidatesAsKube) {
   EXPECT_NE(text.find(": must be 'u-1'"), std::string::npos) << text;
 }
 
+TEST(JobsTest, AnIndexedJobsPodNamesMustBeDnsLabels) {
+  ResourceStorage storage = jobs();
+  const std::string name(60, 'a');
+  json::object job = parse(R"({"metadata":{"uid":"u"},"spec":{"completionMode":"Indexed","completions":1000,
+      "template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}})");
+  job["metadata"].as_object()["name"] = name;
+  storage.strategy->prepare_for_create(job);
+  EXPECT_EQ(messages(storage.strategy->validate(job)),
+            "metadata.name: Invalid value: \"" + name + "\": will not able to create pod with invalid DNS label: " +
+                name + "-999\n");
+}
+
 TEST(JobsTest, ValidatesThePodFailurePolicyAsKube) {
   ResourceStorage storage = jobs();
   json::object job = parse(R"({"metadata":{"name":"pi","uid":"u-1"},"spec":{"podFailurePolicy":{"rules":[
