@@ -91,6 +91,9 @@ TEST_F(BatchResourcesTest, KubectlCreatesAJobWithAGeneratedSelector) {
   EXPECT_NE(negative.output.find("status.failed: Invalid value: -1: must be greater than or equal to 0"),
             std::string::npos) << negative.output;
 
+  CommandResult watched = kubectl("get jobs -w --output-watch-events", 3);
+  EXPECT_EQ(watched.exit_code, 124) << watched.output;
+  EXPECT_NE(watched.output.find("ADDED"), std::string::npos) << watched.output;
   EXPECT_EQ(kubectl("delete job pi").output, "job.batch \"pi\" deleted\n");
   EXPECT_EQ(kubectl("get jobs -o name").output, "");
 }
