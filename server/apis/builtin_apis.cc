@@ -30,13 +30,20 @@
 namespace kapi::apis {
 namespace {
 
+// What some resources take from the server or from the other resources (kube: what the RESTStorageProviders
+// share through their config).
+struct ResourceDependencies {
+  std::shared_ptr<core::ServiceAllocator> service_allocator;
+  core::TokenRequestConfig tokens;
+  std::shared_ptr<authorization::rbac::EscalationCheck> escalation;
+  core::DisruptionBudgetStore disruption_budgets;
+  std::shared_ptr<const core::ConnectConfig> connect;
+  std::shared_ptr<certificates::SignerAccess> signer_access;
+  std::shared_ptr<const DefaultPriorityClasses> default_priority_classes;
+};
+
 // Every built-in resource, in discovery order within its group version. A new resource is one line here.
-std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAllocator>& service_allocator,
-                                           const core::TokenRequestConfig& tokens,
-                                           const std::shared_ptr<authorization::rbac::EscalationCheck>& escalation,
-                                           const core::DisruptionBudgetStore& disruption_budgets,
-                                           const std::shared_ptr<const core::ConnectConfig>& connect,
-                                           const std::shared_ptr<certificates::SignerAccess>& signer_access) {
+std::vector<ResourceStorage> all_resources(const ResourceDependencies& with) {
   return {
       // core/v1
       configmaps(),
@@ -44,16 +51,16 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       events(),
       limitranges(),
       namespaces(),
-      nodes(connect),
+      nodes(with.connect),
       persistentvolumeclaims(),
       persistentvolumes(),
-      pods(disruption_budgets, connect),
+      pods(with.disruption_budgets, with.connect),
       podtemplates(),
       replicationcontrollers(),
       resourcequotas(),
       secrets(),
-      serviceaccounts(tokens),
-      services(service_allocator, connect),
+      serviceaccounts(with.tokens),
+      services(with.service_allocator, with.connect),
       // apps/v1
       controllerrevisions(),
       daemonsets(),
@@ -73,15 +80,15 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       // coordination.k8s.io/v1
       leases(),
       // rbac.authorization.k8s.io/v1
-      clusterrolebindings(escalation),
-      clusterroles(escalation),
-      rolebindings(escalation),
-      roles(escalation),
+      clusterrolebindings(with.escalation),
+      clusterroles(with.escalation),
+      rolebindings(with.escalation),
+      roles(with.escalation),
       // flowcontrol.apiserver.k8s.io/v1
       flowschemas(),
       prioritylevelconfigurations(),
       // scheduling.k8s.io/v1
-      priorityclasses(),
+      priorityclasses(with.default_priority_classes),
       // node.k8s.io/v1
       runtimeclasses(),
       // discovery.k8s.io/v1
@@ -97,7 +104,7 @@ std::vector<ResourceStorage> all_resources(const std::shared_ptr<core::ServiceAl
       storageclasses(),
       volumeattachments(),
       // certificates.k8s.io/v1
-      certificatesigningrequests(signer_access),
+      certificatesigningrequests(with.signer_access),
       // admissionregistration.k8s.io/v1
       mutatingwebhookconfigurations(),
       validatingadmissionpolicies(),
@@ -132,8 +139,14 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   core::DisruptionBudgetStore disruption_budgets = [this] { return store("policy", "poddisruptionbudgets"); };
   auto connect = std::make_shared<core::ConnectConfig>(
       core::ConnectConfig{std::move(kubelet), object_getter(), proxy::make_backend_tls("", true, {}, {})});
-  for (auto& resource :
-       all_resources(service_allocator_, tokens, escalation_check_, disruption_budgets, connect, signer_access_)) {
+  const ResourceDependencies dependencies{.service_allocator = service_allocator_,
+                                          .tokens = tokens,
+                                          .escalation = escalation_check_,
+                                          .disruption_budgets = std::move(disruption_budgets),
+                                          .connect = std::move(connect),
+                                          .signer_access = signer_access_,
+                                          .default_priority_classes = default_priority_classes_};
+  for (auto& resource : all_resources(dependencies)) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger,
                                     resource.conversion);
@@ -316,6 +329,10 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   asio::co_spawn(executor,
                  apf::run_config_producer(apf_stores, stopping_controllers_, logger_,
                                           [produced = apf_configuration_produced_] { produced->store(true); }),
+                 asio::detached);
+  asio::co_spawn(executor,
+                 follow_default_priority_classes(*store("scheduling.k8s.io", "priorityclasses"),
+                                                 default_priority_classes_, stopping_controllers_, logger_),
                  asio::detached);
   asio::co_spawn(executor,
                  ensure_system_priority_classes(*store("scheduling.k8s.io", "priorityclasses"), lifecycle, logger_,

@@ -6,6 +6,7 @@
 #include "server/apis/certificates/signer_access.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
+#include "server/apis/scheduling/scheduling.h"
 #include "server/chain/kube_apiserver.h"
 #include "server/authorization/rbac/reconciliation.h"
 #include "server/controllers/cluster_role_aggregation.h"
@@ -128,6 +129,8 @@ class BuiltInApis {
   std::shared_ptr<std::atomic<bool>> bootstrapped_ = std::make_shared<std::atomic<bool>>(false);
   // Set once the APF bootstrap configuration has been stored.
   std::shared_ptr<std::atomic<bool>> apf_configuration_produced_ = std::make_shared<std::atomic<bool>>(false);
+  // The globalDefault PriorityClasses, which the PriorityClass strategy reads and a reflector follows.
+  std::shared_ptr<DefaultPriorityClasses> default_priority_classes_ = std::make_shared<DefaultPriorityClasses>();
   // Set once kube's system PriorityClasses exist (scheduling/bootstrap-system-priority-classes).
   std::shared_ptr<std::atomic<bool>> system_priority_classes_ = std::make_shared<std::atomic<bool>>(false);
 };

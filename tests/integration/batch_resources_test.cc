@@ -2,6 +2,7 @@
 // from a cron job), the job's generated selector and labels, defaults, the printers (-o wide too), the
 // status.successful field selector, a bounded watch, apply/replace/patch, the immutable pod template, the status
 // subresource, and kube's 422 causes.
+#include "server/schema/transcoder.h"
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
@@ -10,6 +11,7 @@
 namespace kapi::integration {
 namespace {
 
+namespace json = boost::json;
 using Headers = std::vector<std::pair<std::string, std::string>>;
 const Headers kJson{{"Content-Type", "application/json"}};
 
@@ -73,15 +75,25 @@ TEST_F(BatchResourcesTest, KubectlCreatesAJobWithAGeneratedSelector) {
   kubectl("patch job pi --type=merge -p '{\"status\":{\"succeeded\":1}}'");
   EXPECT_EQ(kubectl("get job pi -o jsonpath={.status.succeeded}").output, "");
   CommandResult status = kubectl("patch job pi --subresource=status --type=merge -p "
-                                 "'{\"status\":{\"succeeded\":1,\"conditions\":[{\"type\":\"Complete\",\"status\":\"True\"}]}}'");
+                                 "'{\"status\":{\"succeeded\":1,\"startTime\":\"2026-01-01T00:00:00Z\","
+                                 "\"completionTime\":\"2026-01-01T00:00:05Z\",\"conditions\":[{\"type\":\"Complete\",\"status\":\"True\"}]}}'");
   EXPECT_EQ(status.output, "job.batch/pi patched\n");
-  EXPECT_NE(kubectl("get jobs").output.find("pi     Complete   1/1"), std::string::npos);
+  EXPECT_NE(kubectl("get jobs").output.find("pi     Complete   1/1           5s"), std::string::npos);
+  // A finished job stays finished.
+  CommandResult undone = kubectl("patch job pi --subresource=status --type=merge -p '{\"status\":{\"conditions\":[]}}'");
+  EXPECT_NE(undone.output.find("status.conditions: Invalid value: cannot disable the terminal Complete=True condition"),
+            std::string::npos) << undone.output;
   EXPECT_EQ(kubectl("get jobs --field-selector status.successful=1 -o name").output, "job.batch/pi\n");
   EXPECT_EQ(kubectl("get jobs --field-selector status.successful=0 -o name").output, "");
+  // Jobs are in the "all" category.
+  EXPECT_NE(kubectl("get all -o name").output.find("job.batch/pi\n"), std::string::npos);
   CommandResult negative = kubectl("patch job pi --subresource=status --type=merge -p '{\"status\":{\"failed\":-1}}'");
   EXPECT_NE(negative.output.find("status.failed: Invalid value: -1: must be greater than or equal to 0"),
             std::string::npos) << negative.output;
 
+  CommandResult watched = kubectl("get jobs -w --output-watch-events", 3);
+  EXPECT_EQ(watched.exit_code, 124) << watched.output;
+  EXPECT_NE(watched.output.find("ADDED"), std::string::npos) << watched.output;
   EXPECT_EQ(kubectl("delete job pi").output, "job.batch \"pi\" deleted\n");
   EXPECT_EQ(kubectl("get jobs -o name").output, "");
 }
@@ -178,6 +190,35 @@ TEST_F(BatchResourcesTest, KubectlManagesACronJobAndCreatesAJobFromIt) {
   kubectl("delete job manual-tick");
 }
 
+TEST_F(BatchResourcesTest, KubectlAppliesAndReplacesACronJob) {
+  const std::string manifest = write_manifest(kapi(), "nightly.yaml", R"(apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+spec:
+  schedule: "0 3 * * *"
+  timeZone: Etc/UTC
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+          - name: c
+            image: busybox
+)");
+  ASSERT_EQ(kubectl("apply -f " + manifest).output, "cronjob.batch/nightly created\n");
+  EXPECT_EQ(kubectl("apply -f " + manifest).output, "cronjob.batch/nightly unchanged\n");
+  EXPECT_NE(kubectl("get all -o name").output.find("cronjob.batch/nightly\n"), std::string::npos);
+  const std::string stored = write_manifest(kapi(), "nightly-stored.yaml", kubectl("get cj nightly -o yaml").output);
+  EXPECT_EQ(kubectl("replace -f " + stored).output, "cronjob.batch/nightly replaced\n");
+  EXPECT_EQ(kubectl("patch cj nightly --type=json -p '[{\"op\":\"replace\",\"path\":\"/spec/suspend\",\"value\":true}]'").output,
+            "cronjob.batch/nightly patched\n");
+  EXPECT_EQ(kubectl("get cj nightly -o jsonpath={.spec.timeZone}/{.spec.concurrencyPolicy}").output, "Etc/UTC/Forbid");
+  EXPECT_EQ(kubectl("delete -f " + manifest).output, "cronjob.batch \"nightly\" deleted\n");
+}
+
 TEST_F(BatchResourcesTest, InvalidCronJobsGetKubesCauses) {
   CommandResult fields = kubectl("create cronjob bad --image=busybox --schedule='* * * *'");
   EXPECT_NE(fields.output.find("spec.schedule: Invalid value: \"* * * *\": expected exactly 5 fields, found 4: [* * * *]"),
@@ -197,6 +238,30 @@ TEST_F(BatchResourcesTest, InvalidCronJobsGetKubesCauses) {
                                "\"Allow\", \"Forbid\", \"Replace\""),
             std::string::npos) << policy.output;
   kubectl("delete cj hourly");
+}
+
+TEST_F(BatchResourcesTest, JobsAndCronJobsTravelAsProtobuf) {
+  ASSERT_EQ(kubectl("create cronjob proto-cron --image=busybox --schedule=@daily").output,
+            "cronjob.batch/proto-cron created\n");
+  ASSERT_EQ(kubectl("create job proto-job --from=cronjob/proto-cron").output, "job.batch/proto-job created\n");
+  const schema::Catalog catalog = schema::Catalog::builtin();
+  const schema::Transcoder transcoder(catalog);
+  const Headers protobuf{{"Accept", "application/vnd.kubernetes.protobuf"}};
+  HttpResponse job = kapi().connect_admin().request("GET", "/apis/batch/v1/namespaces/default/jobs/proto-job", protobuf);
+  ASSERT_EQ(job.status, 200);
+  json::object decoded = transcoder.decode(job.body);
+  EXPECT_EQ(decoded["kind"], "Job");
+  EXPECT_EQ(decoded["spec"].as_object()["backoffLimit"], 6);
+  EXPECT_EQ(decoded["spec"].as_object()["manualSelector"], false);
+  EXPECT_EQ(decoded["spec"].as_object()["template"].as_object()["spec"].as_object()["restartPolicy"], "OnFailure");
+  HttpResponse list = kapi().connect_admin().request("GET", "/apis/batch/v1/namespaces/default/cronjobs", protobuf);
+  ASSERT_EQ(list.status, 200);
+  json::object cronjobs = transcoder.decode(list.body);
+  EXPECT_EQ(cronjobs["kind"], "CronJobList");
+  ASSERT_EQ(cronjobs["items"].as_array().size(), 1u);
+  EXPECT_EQ(cronjobs["items"].as_array()[0].as_object()["spec"].as_object()["schedule"], "@daily");
+  kubectl("delete job proto-job");
+  kubectl("delete cronjob proto-cron");
 }
 
 }  // namespace

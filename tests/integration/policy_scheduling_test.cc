@@ -1,10 +1,13 @@
 // policy/v1 PodDisruptionBudgets driven by kubectl on both stores, and pods/eviction honouring them as kube's
 // EvictionREST does: 429 while a budget is unprocessed or allows no disruption, a disruption taken from the budget
 // before the pod goes, 500 for a pod two budgets guard, unready and pending pods let go.
+#include "server/schema/transcoder.h"
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace kapi::integration {
 namespace {
@@ -130,8 +133,30 @@ TEST_F(PolicySchedulingTest, EvictionHonoursTheDisruptionBudget) {
                 .output,
             "0/DisruptionAllowed=False/InsufficientPods");
   EXPECT_NE(kubectl("get pdb loose -o jsonpath={.status.disruptedPods}").output.find("loose-pod"), std::string::npos);
+  // The disruptedPods map of times travels as protobuf too.
+  HttpResponse protobuf = kapi().connect_admin().request(
+      "GET", "/apis/policy/v1/namespaces/default/poddisruptionbudgets/loose",
+      {{"Accept", "application/vnd.kubernetes.protobuf"}});
+  ASSERT_EQ(protobuf.status, 200);
+  const schema::Catalog catalog = schema::Catalog::builtin();
+  json::object decoded = schema::Transcoder(catalog).decode(protobuf.body);
+  EXPECT_TRUE(decoded["status"].as_object()["disruptedPods"].as_object()["loose-pod"].is_string())
+      << json::serialize(decoded);
   create_pod("loose-pod-2", "loose");
   EXPECT_TRUE(is_status(evict("loose-pod-2"), 429, "TooManyRequests"));
+
+  // A pod a node runs is deleted gracefully, and says why it goes first.
+  create_pod("loose-on-node", "loose");
+  kubectl("patch pdb loose --subresource=status --type=merge -p '{\"status\":{\"disruptionsAllowed\":1}}'");
+  ASSERT_EQ(call("POST", std::string(kPods) + "/loose-on-node/binding",
+                 R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"loose-on-node"},"target":{"kind":"Node","name":"n1"}})")
+                .status,
+            201);
+  ASSERT_EQ(evict("loose-on-node").status, 201);
+  EXPECT_EQ(kubectl("get pod loose-on-node -o 'jsonpath={.status.conditions[?(@.type==\"DisruptionTarget\")].reason}/"
+                    "{.metadata.deletionGracePeriodSeconds}'")
+                .output,
+            "EvictionByEvictionAPI/30");
 
   // kubectl drain's eviction path: a pending pod disrupts nothing and goes whatever the budget says.
   create_pod("strict-pending", "strict", "Pending");
@@ -150,7 +175,34 @@ TEST_F(PolicySchedulingTest, EvictionHonoursTheDisruptionBudget) {
   EXPECT_EQ(status_message(ambiguous),
             "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.");
   kubectl("delete pdb strict strict-too loose");
-  kubectl("delete pod strict-pod loose-pod-2 --grace-period=0");
+  kubectl("delete pod strict-pod loose-pod-2 loose-on-node --grace-period=0 --force");
+}
+
+TEST_F(PolicySchedulingTest, KubectlDrainWaitsForTheDisruptionBudget) {
+  ASSERT_EQ(call("POST", "/api/v1/nodes", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"guarded-node"}})").status,
+            201);
+  ASSERT_EQ(kubectl("create pdb drain-guard --selector=app=drained --min-available=1").output,
+            "poddisruptionbudget.policy/drain-guard created\n");
+  set_budget_status("drain-guard", 0, 1, 1);
+  create_pod("drained", "drained");
+  ASSERT_EQ(call("POST", std::string(kPods) + "/drained/binding",
+                 R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"drained"},"target":{"kind":"Node","name":"guarded-node"}})")
+                .status,
+            201);
+  // kubectl retries a 429 until its timeout, saying why.
+  CommandResult refused = kubectl("drain guarded-node --force --grace-period=0 --timeout=2s");
+  EXPECT_NE(refused.exit_code, 0) << refused.output;
+  EXPECT_NE(refused.output.find("error when evicting pods/\"drained\" -n \"default\" (will retry after 5s): Cannot "
+                                "evict pod as it would violate the pod's disruption budget."),
+            std::string::npos) << refused.output;
+  EXPECT_TRUE(pod_exists("drained"));
+
+  set_budget_status("drain-guard", 1, 1, 2);
+  CommandResult drained = kubectl("drain guarded-node --force --grace-period=0 --timeout=30s");
+  EXPECT_EQ(drained.exit_code, 0) << drained.output;
+  EXPECT_NE(drained.output.find("pod/drained evicted"), std::string::npos) << drained.output;
+  EXPECT_FALSE(pod_exists("drained"));
+  kubectl("delete pdb drain-guard");
 }
 
 TEST_F(PolicySchedulingTest, SystemPriorityClassesAreBootstrappedAndKept) {
@@ -198,6 +250,29 @@ TEST_F(PolicySchedulingTest, KubectlManagesAPriorityClass) {
                                  "for system use only. error: system-mine is not a known system priority class"),
             std::string::npos) << reserved.output;
   EXPECT_EQ(kubectl("delete pc high").output, "priorityclass.scheduling.k8s.io \"high\" deleted\n");
+}
+
+TEST_F(PolicySchedulingTest, OnlyOnePriorityClassIsTheGlobalDefault) {
+  ASSERT_EQ(kubectl("create priorityclass default-one --value=10 --global-default").output,
+            "priorityclass.scheduling.k8s.io/default-one created\n");
+  // The Priority admission plugin reads an informer, which sees the new default a moment later.
+  std::string refused;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    refused = kubectl("create priorityclass default-two --value=5 --global-default --dry-run=server").output;
+    if (refused.find("is forbidden") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(refused,
+            "error: failed to create priorityclass: priorityclasses.scheduling.k8s.io \"default-two\" is forbidden: "
+            "PriorityClass default-one is already marked as default. Only one default can exist\n");
+  // The default itself stays writable, and another class without the mark is no trouble.
+  EXPECT_EQ(kubectl("patch pc default-one --type=merge -p '{\"description\":\"the default\"}'").output,
+            "priorityclass.scheduling.k8s.io/default-one patched\n");
+  EXPECT_EQ(kubectl("create priorityclass plain --value=5").output, "priorityclass.scheduling.k8s.io/plain created\n");
+  CommandResult marked = kubectl("patch pc plain --type=merge -p '{\"globalDefault\":true}'");
+  EXPECT_NE(marked.output.find("PriorityClass default-one is already marked as default"), std::string::npos)
+      << marked.output;
+  kubectl("delete pc default-one plain");
 }
 
 TEST_F(PolicySchedulingTest, KubectlManagesARuntimeClass) {

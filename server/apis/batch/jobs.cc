@@ -4,9 +4,11 @@
 #include "server/apis/apps/workload.h"
 #include "server/apis/batch/batch.h"
 #include "server/apis/batch/job_spec.h"
+#include "server/apis/batch/job_status.h"
 #include "server/apis/core/core_validation.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/metav1_label_selector.h"
+#include "server/validation/names.h"
 
 #include <chrono>
 #include <limits>
@@ -104,7 +106,7 @@ class JobStrategy final : public registry::Strategy {
         old_labels && old_labels->contains(kJobNameLabel) && old_labels->contains(kControllerUidLabel);
     validation::ErrorList errors = validate_job(object, had_prefixed_labels);
     for (auto& error : validate_spec_update(object, old)) errors.push_back(std::move(error));
-    for (auto& error : validate_status(object)) errors.push_back(std::move(error));
+    for (auto& error : batch::validate_job_status_update(object, old)) errors.push_back(std::move(error));
     return errors;
   }
 
@@ -231,6 +233,14 @@ class JobStrategy final : public registry::Strategy {
         errors.push_back(validation::invalid_value(Path("spec").child("selector"), label_selector_literal(selector),
                                                    "`selector` not auto-generated"));
     }
+    // An Indexed job's pods are named "<job>-<index>": the highest index must still make a DNS label.
+    if (auto completions = int_at(spec, "completions");
+        string_at(spec, "completionMode") == "Indexed" && completions && *completions > 0) {
+      const std::string hostname = std::string(name) + "-" + std::to_string(*completions - 1);
+      if (!validation::is_dns1123_label(hostname).empty())
+        errors.push_back(validation::invalid(Path("metadata").child("name"), name,
+                                             "will not able to create pod with invalid DNS label: " + hostname));
+    }
     for (auto& error : batch::validate_job_spec(spec, Path("spec"))) errors.push_back(std::move(error));
     if (!selector) {
       errors.push_back(validation::required(Path("spec").child("selector")));
@@ -298,17 +308,6 @@ class JobStrategy final : public registry::Strategy {
     if (!same("successPolicy"))
       errors.push_back(validation::invalid_value(spec_path.child("successPolicy"), "&batch.SuccessPolicy{...}",
                                                  "field is immutable"));
-    return errors;
-  }
-
-  // ValidateJobStatus: the counters are never negative.
-  static validation::ErrorList validate_status(const json::object& job) {
-    validation::ErrorList errors;
-    const json::object* status = object_at(job, "status");
-    for (std::string_view member : {"active", "succeeded", "failed", "ready", "terminating"})
-      if (auto value = int_at(status, member); value && *value < 0)
-        errors.push_back(validation::invalid_value(Path("status").child(member), std::to_string(*value),
-                                                   "must be greater than or equal to 0"));
     return errors;
   }
 };

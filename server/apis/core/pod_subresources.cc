@@ -219,6 +219,47 @@ json::object take_one_disruption(const json::object& budget, const std::string& 
   return updated;
 }
 
+// addConditionAndDeletePod: the pod records why it goes (a DisruptionTarget condition, podutil.UpdatePodCondition)
+// before it is deleted; the deletion's resourceVersion precondition, checked by that write, follows it.
+asio::awaitable<void> mark_and_delete(registry::Store& pods, std::string namespace_, std::string name,
+                                      registry::DeleteOptions options) {
+  if (!options.dry_run) {
+    const std::optional<std::string> uid = options.precondition_uid;
+    const std::optional<std::string> resource_version = options.precondition_resource_version;
+    registry::UpdateFunction add_condition = [&](const json::object* current) {
+      json::object pod = *current;
+      if (uid && registry::meta_string(pod, "uid") != *uid)
+        throw apierrors::ApiError(apierrors::conflict(
+            "", "Pod", name,
+            "the UID in the precondition (" + *uid + ") does not match the UID in record (" +
+                std::string(registry::meta_string(pod, "uid")) + "). The object might have been deleted and then recreated"));
+      // The Store refuses the write with a 409 when the stored object is no longer this version.
+      if (resource_version) registry::metadata_of(pod)["resourceVersion"] = *resource_version;
+      json::object& status = ensure_object(pod, "status");
+      if (!status["conditions"].is_array()) status["conditions"] = json::array();
+      json::array& conditions = status["conditions"].as_array();
+      json::object* target = nullptr;
+      for (auto& condition : conditions)
+        if (condition.is_object() && string_at(condition.as_object(), "type") == "DisruptionTarget")
+          target = &condition.as_object();
+      if (!target) target = &conditions.emplace_back(json::object{{"type", "DisruptionTarget"}}).as_object();
+      if (string_at(*target, "status") != "True") (*target)["lastTransitionTime"] = registry::rfc3339_now();
+      (*target)["status"] = "True";
+      (*target)["reason"] = "EvictionByEvictionAPI";
+      (*target)["message"] = "Eviction API: evicting";
+      return pod;
+    };
+    registry::WriteOptions write{.subresource = "status"};
+    auto updating = pods.update(namespace_, name, add_condition, write);
+    auto [stored, created] = co_await std::move(updating);
+    if (resource_version)
+      options.precondition_resource_version =
+          std::string(registry::meta_string(registry::parse_json(stored).as_object(), "resourceVersion"));
+  }
+  auto removing = pods.remove(std::move(namespace_), std::move(name), std::move(options));
+  co_await std::move(removing);
+}
+
 // EvictionREST.Create (pkg/registry/core/pod/storage/eviction.go): a pod no budget needs to guard is deleted; one
 // guarded by a single budget is deleted once the budget's status allowed one more disruption, which the eviction
 // takes from it first; more than one budget is a misconfiguration kube answers with 500.
@@ -242,7 +283,7 @@ asio::awaitable<registry::SubresourceAnswer> evict(DisruptionBudgetStore budget_
     if (enforces_resource_version(pod) && !options.precondition_resource_version)
       options.precondition_resource_version = std::string(registry::meta_string(pod, "resourceVersion"));
     try {
-      auto removing = pods.remove(namespace_, name, std::move(options));
+      auto removing = mark_and_delete(pods, namespace_, name, std::move(options));
       co_await std::move(removing);
       co_return std::nullopt;
     } catch (const apierrors::ApiError& error) {
@@ -289,7 +330,7 @@ asio::awaitable<registry::SubresourceAnswer> evict(DisruptionBudgetStore budget_
     options.precondition_resource_version = std::string(registry::meta_string(pod, "resourceVersion"));
   std::optional<std::string> refused_by;
   try {
-    auto removing = pods.remove(namespace_, name, std::move(options));
+    auto removing = mark_and_delete(pods, namespace_, name, std::move(options));
     co_await std::move(removing);
   } catch (const apierrors::ApiError& error) {
     // The pod changed (became ready, perhaps) since it was judged: the client is asked to try again.

@@ -262,6 +262,18 @@ const char kUpdatableFields[] =
 
 }  // namespace
 
+ErrorList tolerations_errors(const json::object& owner, const Path& path) {
+  ErrorList errors;
+  validate_tolerations(owner, path, errors);
+  return errors;
+}
+
+ErrorList resource_requirements_errors(const json::object& owner, const Path& path) {
+  ErrorList errors;
+  validate_resources(owner, path, errors);
+  return errors;
+}
+
 ErrorList validate_pod_spec(const json::object& spec, const Path& path) {
   ErrorList errors;
   const auto volumes = validate_volumes(spec, path.child("volumes"), errors);

@@ -8,6 +8,11 @@
 
 namespace kapi::apis::core {
 
+// ValidateTolerations on the "tolerations" of `owner` (a pod spec; a RuntimeClass's scheduling), at `path`.
+validation::ErrorList tolerations_errors(const boost::json::object& owner, const validation::Path& path);
+// ValidateResourceRequirements on the "resources" of `owner` (a container), at `path`.
+validation::ErrorList resource_requirements_errors(const boost::json::object& owner, const validation::Path& path);
+
 validation::ErrorList validate_pod_spec(const boost::json::object& spec, const validation::Path& path);
 validation::ErrorList validate_pod(const boost::json::object& pod);
 // ValidatePodTemplateSpec: a template's labels and annotations, its PodSpec (images may be left to fill in), and no

@@ -9,6 +9,7 @@
 #include "server/lifecycle.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
+#include "server/registry/reflector.h"
 
 #include <array>
 
@@ -51,6 +52,20 @@ std::string unknown_system_class(std::string_view name, std::int64_t value, bool
 
 class PriorityClassStrategy final : public registry::Strategy {
  public:
+  explicit PriorityClassStrategy(std::shared_ptr<const DefaultPriorityClasses> defaults)
+      : defaults_(std::move(defaults)) {}
+
+  // The Priority admission plugin's validatePriorityClass: one default at a time.
+  void authorize_write(const request::UserInfo& /*user*/, const json::object& object,
+                       const json::object* old) const override {
+    if (!defaults_ || !bool_at(object, "globalDefault")) return;
+    const std::optional<std::string> existing = defaults_->lowest();
+    const std::string_view name = registry::meta_string(object, "name");
+    if (existing && (!old || *existing != name))
+      throw apierrors::ApiError(apierrors::forbidden(
+          "scheduling.k8s.io", "priorityclasses", name,
+          "PriorityClass " + *existing + " is already marked as default. Only one default can exist"));
+  }
   validation::ErrorList validate(const json::object& object) const override {
     validation::ErrorList errors;
     const std::string_view name = registry::meta_string(object, "name");
@@ -120,15 +135,67 @@ class PriorityClassStrategy final : public registry::Strategy {
             bool_at(object, "globalDefault"), json::string(registry::age_of(object)),
             json::string(string_at(object, "preemptionPolicy"))};
   }
+
+ private:
+  std::shared_ptr<const DefaultPriorityClasses> defaults_;
 };
 
 }  // namespace
 
-ResourceStorage priorityclasses() {
+void DefaultPriorityClasses::replace(std::map<std::string, std::int64_t> defaults) {
+  std::lock_guard lock(mutex_);
+  defaults_ = std::move(defaults);
+}
+
+void DefaultPriorityClasses::set(const std::string& name, std::optional<std::int64_t> value) {
+  std::lock_guard lock(mutex_);
+  if (value) defaults_[name] = *value;
+  else defaults_.erase(name);
+}
+
+std::optional<std::string> DefaultPriorityClasses::lowest() const {
+  std::lock_guard lock(mutex_);
+  std::optional<std::string> found;
+  std::int64_t lowest_value = 0;
+  for (const auto& [name, value] : defaults_)
+    if (!found || value < lowest_value) {
+      found = name;
+      lowest_value = value;
+    }
+  return found;
+}
+
+asio::awaitable<void> follow_default_priority_classes(registry::Store& priority_classes,
+                                                      std::shared_ptr<DefaultPriorityClasses> defaults,
+                                                      std::shared_ptr<const std::atomic<bool>> stopping,
+                                                      base::Logger& logger) {
+  registry::ReflectorHandlers handlers;
+  handlers.replace = [defaults](std::vector<json::object> stored, storage::Revision) -> asio::awaitable<void> {
+    std::map<std::string, std::int64_t> found;
+    for (const auto& object : stored)
+      if (bool_at(object, "globalDefault"))
+        found[std::string(registry::meta_string(object, "name"))] = int_at(object, "value").value_or(0);
+    defaults->replace(std::move(found));
+    co_return;
+  };
+  handlers.apply = [defaults](const storage::WatchEvent& event, json::object object) -> asio::awaitable<void> {
+    const bool is_default = event.type != storage::WatchEventType::Deleted && bool_at(object, "globalDefault");
+    defaults->set(std::string(registry::meta_string(object, "name")),
+                  is_default ? std::optional<std::int64_t>(int_at(object, "value").value_or(0)) : std::nullopt);
+    co_return;
+  };
+  registry::ReflectorOptions options{"the default PriorityClasses"};
+  auto following = registry::reflect(priority_classes, std::move(handlers), std::move(options), std::move(stopping), logger);
+  co_await std::move(following);
+}
+
+ResourceStorage priorityclasses() { return priorityclasses(nullptr); }
+
+ResourceStorage priorityclasses(std::shared_ptr<const DefaultPriorityClasses> defaults) {
   registry::ResourceDefinition definition{.group = "scheduling.k8s.io", .version = "v1", .resource = "priorityclasses",
                                           .kind = "PriorityClass", .singular = "priorityclass", .namespaced = false,
                                           .short_names = {"pc"}, .storage_resource = "priorityclasses"};
-  return {std::move(definition), std::make_shared<PriorityClassStrategy>()};
+  return {std::move(definition), std::make_shared<PriorityClassStrategy>(std::move(defaults))};
 }
 
 asio::awaitable<void> ensure_system_priority_classes(registry::Store& priority_classes,

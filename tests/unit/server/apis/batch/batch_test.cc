@@ -2,6 +2,7 @@
 // strategies' definitions, defaults, generated selector and validation messages.
 #include "server/apis/batch/batch.h"
 #include "server/apis/batch/cron_schedule.h"
+#include "server/apis/batch/job_status.h"
 
 #include <gtest/gtest.h>
 
@@ -118,6 +119,39 @@ TEST(JobsTest, ValidatesAsKube) {
   EXPECT_NE(text.find(": must be 'u-1'"), std::string::npos) << text;
 }
 
+TEST(JobsTest, AnIndexedJobsPodNamesMustBeDnsLabels) {
+  ResourceStorage storage = jobs();
+  const std::string name(60, 'a');
+  json::object job = parse(R"({"metadata":{"uid":"u"},"spec":{"completionMode":"Indexed","completions":1000,
+      "template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}})");
+  job["metadata"].as_object()["name"] = name;
+  storage.strategy->prepare_for_create(job);
+  EXPECT_EQ(messages(storage.strategy->validate(job)),
+            "metadata.name: Invalid value: \"" + name + "\": will not able to create pod with invalid DNS label: " +
+                name + "-999\n");
+}
+
+TEST(JobsTest, ValidatesThePodFailurePolicyAsKube) {
+  ResourceStorage storage = jobs();
+  json::object job = parse(R"({"metadata":{"name":"pi","uid":"u-1"},"spec":{"podFailurePolicy":{"rules":[
+      {"action":"FailJob","onExitCodes":{"containerName":"nope","operator":"In","values":[3,0,3,1]}},
+      {"action":"Retry","onPodConditions":[{"type":"DisruptionTarget"}]},
+      {"action":"Ignore"}]},
+      "template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}})");
+  storage.strategy->prepare_for_create(job);
+  EXPECT_EQ(job["spec"].as_object()["podReplacementPolicy"], "Failed");
+  EXPECT_EQ(messages(storage.strategy->validate(job)),
+            "spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: \"nope\": must be one of the "
+            "container or initContainer names in the pod template\n"
+            "spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Invalid value: 0: must not be 0 for the In operator\n"
+            "spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 3\n"
+            "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{3, 0, 3, 1}: must be ordered\n"
+            "spec.podFailurePolicy.rules[1].action: Unsupported value: \"Retry\": supported values: \"Count\", "
+            "\"FailIndex\", \"FailJob\", \"Ignore\"\n"
+            "spec.podFailurePolicy.rules[2]: Invalid value: specifying one of OnExitCodes and OnPodConditions is "
+            "required\n");
+}
+
 TEST(JobsTest, TheTemplateIsImmutableUnlessSuspendedAndNeverStarted) {
   ResourceStorage storage = jobs();
   json::object old = parse(R"({"metadata":{"name":"pi","uid":"u-1"},"spec":{"suspend":true,
@@ -138,6 +172,26 @@ TEST(JobsTest, TheTemplateIsImmutableUnlessSuspendedAndNeverStarted) {
   more["spec"].as_object()["completions"] = 5;
   EXPECT_EQ(messages(storage.strategy->validate_update(more, old)),
             "spec.completions: Invalid value: 5: field is immutable\n");
+}
+
+TEST(JobsTest, StatusChangesFollowKubesTerminalRules) {
+  json::object old = parse(R"({"spec":{},"status":{"active":1,"failed":2}})");
+  json::object finished = parse(R"({"spec":{},"status":{"active":1,"failed":2,"completionTime":"2026-01-01T00:00:00Z",
+      "startTime":"2026-01-01T00:01:00Z","conditions":[{"type":"Complete","status":"True"},{"type":"Failed","status":"True"}]}})");
+  EXPECT_EQ(messages(batch::validate_job_status_update(finished, old)),
+            "status.conditions: Invalid value: cannot set Complete=True and Failed=true conditions\n"
+            "status.completionTime: Invalid value: \"2026-01-01T00:00:00Z\": completionTime cannot be set before startTime\n"
+            "status.conditions: Invalid value: cannot set Failed=True condition without the FailureTarget=true condition\n"
+            "status.active: Invalid value: 1: active>0 is invalid for finished job\n");
+  json::object complete = parse(R"({"spec":{},"status":{"failed":1,"conditions":[{"type":"Complete","status":"True"}]}})");
+  EXPECT_EQ(messages(batch::validate_job_status_update(complete, old)),
+            "status.completionTime: Required value: completionTime is required for Complete jobs\n"
+            "status.startTime: Required value: startTime is required for finished job\n"
+            "status.failed: Invalid value: 1: cannot decrease the failed counter\n");
+  EXPECT_EQ(messages(batch::validate_job_status_update(old, complete)),
+            "status.conditions: Invalid value: cannot disable the terminal Complete=True condition\n");
+  // Unchanged fields are not judged again.
+  EXPECT_EQ(messages(batch::validate_job_status_update(complete, complete)), "");
 }
 
 TEST(JobsTest, PrintsAsPrintJob) {
