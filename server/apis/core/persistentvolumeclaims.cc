@@ -64,6 +64,8 @@ json::array claim_cells(const json::object& claim) {
 
 class PersistentVolumeClaimStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& object) const override {
     // The status is cleared; decoding the stored claim then defaults its phase to Pending.
     object["status"] = json::object{{"phase", "Pending"}};

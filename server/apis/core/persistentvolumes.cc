@@ -92,6 +92,8 @@ json::array volume_cells(const json::object& volume) {
 
 class PersistentVolumeStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object{{"phase", "Pending"}, {"lastPhaseTransitionTime", registry::rfc3339_now()}};
     core::drop_volume_attributes_class(object, nullptr);

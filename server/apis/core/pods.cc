@@ -180,6 +180,8 @@ json::array pod_cells(const json::object& pod) {
 
 class PodStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   PodStrategy(core::DisruptionBudgetStore budgets, std::shared_ptr<const core::ConnectConfig> connect)
       : budgets_(std::move(budgets)), connect_(std::move(connect)) {}
   void prepare_for_create(json::object& pod) const override {

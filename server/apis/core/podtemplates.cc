@@ -27,6 +27,8 @@ std::string join_containers(const json::object* spec, std::string_view member) {
 
 class PodTemplateStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& object) const override { apply_defaults(object); }
   void prepare_for_update(json::object& object, const json::object&) const override { apply_defaults(object); }
   bool tracks_generation() const override { return true; }

@@ -146,6 +146,8 @@ json::array quota_cells(const json::object& quota) {
 
 class ResourceQuotaStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& object) const override { object["status"] = json::object(); }
   void prepare_for_update(json::object& object, const json::object& old) const override { keep_status(object, old); }
   ErrorList validate(const json::object& object) const override { return core::validate_resource_quota(object); }

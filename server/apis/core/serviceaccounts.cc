@@ -12,6 +12,8 @@ namespace json = boost::json;
 
 class ServiceAccountStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   explicit ServiceAccountStrategy(core::TokenRequestConfig tokens) {
     if (tokens.issuer) subresources_.push_back(core::serviceaccount_token(std::move(tokens)));
   }

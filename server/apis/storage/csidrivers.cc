@@ -87,6 +87,8 @@ std::string go_modes(const json::object& spec) {
 
 class CSIDriverStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& driver) const override { apply_defaults(driver); }
   // Generation is not set on create, but a spec change bumps it (the strategy's PrepareForUpdate).
   void prepare_for_update(json::object& driver, const json::object& old) const override {

@@ -56,6 +56,8 @@ void fill_go_zero_values(json::object& node) {
 
 class CSINodeStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& node) const override { fill_go_zero_values(node); }
   void prepare_for_update(json::object& node, const json::object&) const override { fill_go_zero_values(node); }
   ErrorList validate(const json::object& node) const override { return validate_csi_node(node); }

@@ -94,6 +94,8 @@ bool is_default_class(const json::object& storage_class) {
 
 class StorageClassStrategy final : public registry::Strategy {
  public:
+  // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
+  bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& storage_class) const override { apply_defaults(storage_class); }
   void prepare_for_update(json::object& storage_class, const json::object&) const override {
     apply_defaults(storage_class);

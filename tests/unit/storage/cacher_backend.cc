@@ -5,6 +5,9 @@
 #include "tests/support/temp_dir.h"
 #include "tests/unit/storage/backends.h"
 
+#include <chrono>
+#include <thread>
+
 namespace kapi::storage::conformance {
 namespace {
 
@@ -19,6 +22,11 @@ class CacherBackend final : public TestBackend {
     // The suite asks for revisions that never come ("too large"); keep those waits short.
     options.fresh_wait_timeout = std::chrono::milliseconds(300);
     cacher_ = std::make_unique<cacher::Cacher>(*store_, std::move(executor), std::move(options));
+    // The suite's first write must find the cache listed: the cache's history starts at its list, and a watch from
+    // before that is "too old" (410), as kube's cacher answers it. (A loaded machine lists after the first writes.)
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!cacher_->ready() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   Interface& store() override { return *cacher_; }
 

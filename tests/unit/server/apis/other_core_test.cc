@@ -1,6 +1,7 @@
 // Endpoints, events and nodes as kube's registries keep them: storage keys, validation messages, field
 // selectors and the cells of printEndpoints, printEvent and printNode.
 #include "server/apis/resource_storage.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -11,13 +12,9 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 std::vector<std::string> column_names(const registry::Strategy& strategy) {
   std::vector<std::string> names;

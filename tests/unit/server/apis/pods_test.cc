@@ -5,6 +5,7 @@
 #include "server/apis/core/quantity.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +18,7 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
 // A pod as decoding leaves it (the static +default markers applied).
 json::object pod(std::string_view containers = R"([{"name":"web","image":"nginx"}])") {
@@ -28,11 +29,7 @@ json::object pod(std::string_view containers = R"([{"name":"web","image":"nginx"
   return object;
 }
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 std::string rfc3339_ago(std::chrono::seconds ago) {
   return base::format_rfc3339(base::unix_time(std::chrono::system_clock::now() - ago).seconds);

@@ -2,6 +2,7 @@
 // ValidateRoleBinding, ValidateClusterRoleBinding word for word, the v1 defaults, and the printers' cells.
 #include "server/apis/resource_storage.h"
 #include "server/validation/object_meta.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -12,18 +13,14 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
 // Escalation prevention is not these tests' subject (escalation_test.cc): unconfigured, it checks nothing.
 std::shared_ptr<const authorization::rbac::EscalationCheck> unchecked() {
   return std::make_shared<authorization::rbac::EscalationCheck>();
 }
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 std::vector<std::string> column_names(const registry::Strategy& strategy) {
   std::vector<std::string> names;

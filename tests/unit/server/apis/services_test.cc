@@ -6,6 +6,7 @@
 #include "server/apis/core/service_tracker.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +23,7 @@ namespace json = boost::json;
 using core::ServiceAllocator;
 using core::ServiceNetwork;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
 // A service as decoding leaves it (markers applied) and the Store hands it over (uid and namespace set).
 json::object service(std::string_view name, std::string_view spec_extra = "") {
@@ -36,11 +37,7 @@ json::object service(std::string_view name, std::string_view spec_extra = "") {
   return object;
 }
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 class ServicesTest : public ::testing::Test {
  protected:

@@ -4,6 +4,7 @@
 // and the printers' cells.
 #include "server/apis/admissionregistration/admission_validation.h"
 #include "server/apis/admissionregistration/admissionregistration.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -15,13 +16,9 @@ namespace {
 namespace json = boost::json;
 using admissionregistration::WebhookKind;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
 // A webhook as the decoder leaves it: kube's v1 defaults filled.
 json::object webhook(std::string_view name) {

@@ -1,5 +1,6 @@
 // Deployments as kube's registry keeps them: definition, code defaults, validation messages and printDeployment.
 #include "server/apis/apps/apps.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -10,13 +11,9 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 constexpr std::string_view kWeb = R"({"metadata":{"name":"web","namespace":"default"},
   "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},

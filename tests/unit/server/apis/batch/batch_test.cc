@@ -3,6 +3,7 @@
 #include "server/apis/batch/batch.h"
 #include "server/apis/batch/cron_schedule.h"
 #include "server/apis/batch/job_status.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -15,13 +16,9 @@ namespace json = boost::json;
 using batch::cron_schedule_error;
 using batch::time_zone_error;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 TEST(CronScheduleTest, AcceptsWhatParseStandardAccepts) {
   for (std::string_view schedule : {"*/1 * * * *", "0 0 1 1 *", "5-10/2 1,2,3 ? JAN-mar mon-FRI", "@hourly",

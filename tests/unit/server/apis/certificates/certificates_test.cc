@@ -6,6 +6,7 @@
 #include "server/apierrors/errors.h"
 #include "server/apis/certificates/certificates.h"
 #include "server/apis/certificates/csr_validation.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -48,11 +49,7 @@ qmpG7aLWiFwCIE0Dejfwu+XedMO94xHX8daOXRK0NAi+D8VBcL2rzqkp
 -----END CERTIFICATE-----
 )";
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 json::object csr(std::string_view pem, std::string_view signer = "kubernetes.io/kube-apiserver-client-kubelet",
                  json::array usages = {"digital signature", "client auth"}) {

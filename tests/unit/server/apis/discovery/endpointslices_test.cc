@@ -1,6 +1,7 @@
 // discovery.k8s.io/v1 EndpointSlices as kube's registry keeps them: defaults, dropped deprecatedTopology, generation
 // on label changes, ValidateEndpointSlice messages, printEndpointSlice, and the `kubernetes` slice.
 #include "server/apis/discovery/discovery.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -11,13 +12,9 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 TEST(EndpointSlicesTest, DefaultsAndTopology) {
   auto strategy = endpointslices().strategy;

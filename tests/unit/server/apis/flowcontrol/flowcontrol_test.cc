@@ -5,6 +5,7 @@
 #include "server/apis/resource_storage.h"
 #include "server/flowcontrol/bootstrap_configuration.h"
 #include "server/validation/names.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -15,13 +16,9 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 // What the Store does with a new object before validating it: the strategy's create preparation, then validation.
 std::string create_errors(const ResourceStorage& storage, json::object object) {

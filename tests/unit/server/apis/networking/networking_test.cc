@@ -2,6 +2,7 @@
 // ValidateNetworkPolicy messages and the printers' cells.
 #include "server/apis/networking/networking.h"
 #include "server/validation/domain_names.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -12,13 +13,9 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 std::string ingress(std::string_view spec) {
   return R"({"metadata":{"name":"i","namespace":"default"},"spec":)" + std::string(spec) + "}";

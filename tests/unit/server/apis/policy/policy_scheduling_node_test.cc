@@ -4,6 +4,7 @@
 #include "server/apis/policy/policy.h"
 #include "server/apis/scheduling/scheduling.h"
 #include "server/apierrors/errors.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -14,13 +15,9 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 TEST(PodDisruptionBudgetsTest, ServedAsKubeNamesThem) {
   ResourceStorage storage = poddisruptionbudgets();

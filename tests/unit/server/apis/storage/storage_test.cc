@@ -1,6 +1,7 @@
 // storage.k8s.io/v1 as kube's registry keeps it: definitions, SetDefaults_StorageClass/_CSIDriver, the validation
 // messages of pkg/apis/storage/validation and the printers' cells.
 #include "server/apis/storage/storage.h"
+#include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -11,13 +12,9 @@ namespace {
 
 namespace json = boost::json;
 
-json::object parse(std::string_view text) { return json::parse(text).as_object(); }
+using strategy_testing::parse;
 
-std::string messages(const validation::ErrorList& errors) {
-  std::string out;
-  for (const auto& error : errors) out += error.text() + "\n";
-  return out;
-}
+using strategy_testing::messages;
 
 TEST(StorageTest, ServedAsKubeNamesThem) {
   EXPECT_EQ(storageclasses().definition.short_names, (std::vector<std::string>{"sc"}));
