@@ -313,6 +313,13 @@ TEST_F(CoreMoreResourcesTest, ResourceQuotaStatusAndValidation) {
       << causes_text(invalid);
   EXPECT_TRUE(has_cause(invalid, "spec.hard[pods]: Invalid value: \"1.5\": must be an integer")) << causes_text(invalid);
   kubectl("delete quota rq");
+
+  // kubectl's generator, which sends a protobuf ResourceQuota.
+  EXPECT_EQ(kubectl("create quota compute --hard=cpu=1,memory=1G,pods=2 --scopes=NotTerminating").output,
+            "resourcequota/compute created\n");
+  EXPECT_EQ(kubectl("get quota compute -o jsonpath={.spec.hard.cpu}/{.spec.hard.pods}/{.spec.scopes[0]}").output,
+            "1/2/NotTerminating");
+  kubectl("delete quota compute");
 }
 
 TEST_F(CoreMoreResourcesTest, PodTemplateCountsGenerationsAndValidates) {
