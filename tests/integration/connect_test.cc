@@ -347,7 +347,7 @@ TEST_F(ConnectTest, NodeProxyReachesTheKubelet) {
 }
 
 TEST_F(ConnectTest, ServiceProxyReachesAnEndpoint) {
-  if (pod_ip_.empty()) GTEST_SKIP() << "this machine has no global unicast IPv4 address for an endpoint";
+  ASSERT_FALSE(pod_ip_.empty()) << "this machine has no global unicast IPv4 address for an endpoint";
   auto named = call("GET", "/api/v1/namespaces/default/services/web-svc:http/proxy/hello?x=1");
   EXPECT_EQ(named.status, 200) << named.body;
   EXPECT_EQ(named.body, "pod server saw GET /hello?x=1\n");
@@ -366,7 +366,7 @@ TEST_F(ConnectTest, ServiceProxyReachesAnEndpoint) {
 }
 
 TEST_F(ConnectTest, PodProxyReachesThePod) {
-  if (pod_ip_.empty()) GTEST_SKIP() << "this machine has no global unicast IPv4 address for a pod IP";
+  ASSERT_FALSE(pod_ip_.empty()) << "this machine has no global unicast IPv4 address for a pod IP";
   auto proxied = call("POST", "/api/v1/namespaces/default/pods/web/proxy/submit", "payload");
   EXPECT_EQ(proxied.status, 200) << proxied.body;
   EXPECT_EQ(proxied.body, "pod server saw POST /submit\n");

@@ -133,29 +133,6 @@ spec:
 
 // The real `helm create` chart, installed by the real helm with its ingress enabled (className empty, pathType
 // ImplementationSpecific, backend.service.port.number): kapi accepts what kube accepts.
-TEST_F(NetworkingTest, HelmInstallsTheCreateChartWithItsIngress) {
-  if (!std::filesystem::exists("/usr/local/bin/helm")) GTEST_SKIP() << "helm is not installed";
-  const auto home = kapi().work_dir() / "helm-home";
-  std::filesystem::create_directories(home);
-  const std::string env = "env HOME='" + home.string() + "' XDG_CACHE_HOME='" + (home / "cache").string() +
-                          "' XDG_CONFIG_HOME='" + (home / "config").string() + "' XDG_DATA_HOME='" +
-                          (home / "data").string() + "' KUBECONFIG='" + kapi().admin_kubeconfig().string() + "' ";
-  const std::string chart = (home / "webchart").string();
-  CommandResult created = test_support::run_command(env + "timeout 60 helm create '" + chart + "'");
-  ASSERT_EQ(created.exit_code, 0) << created.output;
-  CommandResult installed = test_support::run_command(
-      env + "timeout 60 helm install web '" + chart + "' --set ingress.enabled=true --namespace default");
-  ASSERT_EQ(installed.exit_code, 0) << installed.output;
-  EXPECT_TRUE(has_line(kubectl("get ingress web-webchart").output, "web-webchart +<none> +chart-example.local +80 +"));
-  EXPECT_EQ(kubectl("get ingress web-webchart -o jsonpath={.spec.rules[0].http.paths[0].pathType}/"
-                    "{.spec.rules[0].http.paths[0].backend.service.port.number}")
-                .output,
-            "ImplementationSpecific/80");
-  CommandResult uninstalled = test_support::run_command(env + "timeout 60 helm uninstall web --namespace default");
-  EXPECT_EQ(uninstalled.exit_code, 0) << uninstalled.output;
-  EXPECT_NE(kubectl("get ingress web-webchart").output.find("NotFound"), std::string::npos);
-}
-
 TEST_F(NetworkingTest, InvalidIngressGetsKubesCauses) {
   HttpResponse refused = call("POST", "/apis/networking.k8s.io/v1/namespaces/default/ingresses", R"({
     "apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"bad"},
