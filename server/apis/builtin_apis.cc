@@ -241,7 +241,7 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
   std::vector<registry::ResourceDefinition> definitions;
   for (const auto& service : services_)
     for (const auto& served : service->resources()) definitions.push_back(*served.definition);
-  openapi_ = std::make_unique<schema::OpenApiDocuments>(catalog_, definitions, server::VersionInfo{}.git_version);
+  openapi_ = std::make_unique<schema::OpenApiDocuments>(catalog_, std::move(definitions), server::VersionInfo{}.git_version);
   openapi_handler_ = std::make_unique<schema::OpenApiHandler>(*openapi_);
 
   auto& director = kube.generic().director;

@@ -455,36 +455,45 @@ std::string group_version_path(std::string_view group, std::string_view version)
   return group.empty() ? "api/" + std::string(version) : "apis/" + std::string(group) + "/" + std::string(version);
 }
 
-OpenApiDocuments::OpenApiDocuments(const Catalog& catalog, const std::vector<registry::ResourceDefinition>& resources,
+OpenApiDocuments::OpenApiDocuments(const Catalog& catalog, std::vector<registry::ResourceDefinition> resources,
                                    std::string server_version)
-    : catalog_(catalog), server_version_(server_version) {
-  std::map<std::string, std::vector<const registry::ResourceDefinition*>> by_group_version;
-  for (const auto& resource : resources)
-    by_group_version[group_version_path(resource.group, resource.version)].push_back(&resource);
+    : catalog_(catalog), server_version_(std::move(server_version)), resources_(std::move(resources)) {}
 
-  json::object root_paths;
-  for (const auto& [path, members] : by_group_version) {
-    SchemaWriter schemas(catalog, Dialect::kV3);
-    json::object paths = write_paths(catalog, schemas, Dialect::kV3, members);
-    json::object document = v3_document_of(server_version, std::move(paths), schemas.take_definitions());
-    OpenApiDocument made = make_document(document);
-    root_paths[path] = json::object{{"serverRelativeURL", "/openapi/v3/" + path + "?hash=" + made.hash}};
-    v3_.emplace(path, std::move(made));
-  }
-  v3_root_paths_ = root_paths;
-  v3_root_ = make_document(json::object{{"paths", std::move(root_paths)}});
+const OpenApiDocuments::V3Documents& OpenApiDocuments::v3_documents() const {
+  std::call_once(v3_made_, [this] {
+    std::map<std::string, std::vector<const registry::ResourceDefinition*>> by_group_version;
+    for (const auto& resource : resources_)
+      by_group_version[group_version_path(resource.group, resource.version)].push_back(&resource);
+    json::object root_paths;
+    for (const auto& [path, members] : by_group_version) {
+      SchemaWriter schemas(catalog_, Dialect::kV3);
+      json::object paths = write_paths(catalog_, schemas, Dialect::kV3, members);
+      json::object document = v3_document_of(server_version_, std::move(paths), schemas.take_definitions());
+      OpenApiDocument made = make_document(document);
+      root_paths[path] = json::object{{"serverRelativeURL", "/openapi/v3/" + path + "?hash=" + made.hash}};
+      v3_.by_path.emplace(path, std::move(made));
+    }
+    v3_.root_paths = root_paths;
+    v3_.root = make_document(json::object{{"paths", std::move(root_paths)}});
+  });
+  return v3_;
+}
 
-  SchemaWriter schemas(catalog, Dialect::kV2);
-  std::vector<const registry::ResourceDefinition*> all;
-  for (const auto& resource : resources) all.push_back(&resource);
-  json::object paths = write_paths(catalog, schemas, Dialect::kV2, all);
-  v2_ = make_document(json::object{
-      {"swagger", "2.0"},
-      {"info", info(server_version)},
-      {"paths", std::move(paths)},
-      {"definitions", schemas.take_definitions()},
-      {"securityDefinitions", security_schemes()},
-      {"security", json::array{json::object{{"BearerToken", json::array{}}}}}});
+const OpenApiDocument& OpenApiDocuments::v2() const {
+  std::call_once(v2_made_, [this] {
+    SchemaWriter schemas(catalog_, Dialect::kV2);
+    std::vector<const registry::ResourceDefinition*> all;
+    for (const auto& resource : resources_) all.push_back(&resource);
+    json::object paths = write_paths(catalog_, schemas, Dialect::kV2, all);
+    v2_ = make_document(json::object{
+        {"swagger", "2.0"},
+        {"info", info(server_version_)},
+        {"paths", std::move(paths)},
+        {"definitions", schemas.take_definitions()},
+        {"securityDefinitions", security_schemes()},
+        {"security", json::array{json::object{{"BearerToken", json::array{}}}}}});
+  });
+  return v2_;
 }
 
 namespace {
@@ -581,8 +590,9 @@ OpenApiDocument v2_document(const OpenApiDocuments& base, const std::vector<Sche
 OpenApiDocument openapi_document(const boost::json::value& document) { return make_document(document); }
 
 const OpenApiDocument* OpenApiDocuments::v3(std::string_view group_version_path) const {
-  auto found = v3_.find(group_version_path);
-  return found == v3_.end() ? nullptr : &found->second;
+  const auto& documents = v3_documents().by_path;
+  auto found = documents.find(group_version_path);
+  return found == documents.end() ? nullptr : &found->second;
 }
 
 }  // namespace kapi::schema

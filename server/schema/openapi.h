@@ -10,6 +10,7 @@
 #include <boost/json/object.hpp>
 
 #include <map>
+#include <mutex>
 #include <utility>
 #include <string>
 #include <vector>
@@ -21,30 +22,41 @@ struct OpenApiDocument {
   std::string hash;  // upper-case hex SHA-512 of body, as kube-openapi's handler3 computes it
 };
 
+// The documents are made on first use, as kube-openapi's lazy handlers make them: they are megabytes of JSON
+// that most clients never ask for, and making them at start would double the time to ready. Thread-safe.
 class OpenApiDocuments {
  public:
   // `resources`: every served resource; `server_version`: the gitVersion info.version reports.
-  OpenApiDocuments(const Catalog& catalog, const std::vector<registry::ResourceDefinition>& resources,
+  OpenApiDocuments(const Catalog& catalog, std::vector<registry::ResourceDefinition> resources,
                    std::string server_version);
 
   // {"paths":{"api/v1":{"serverRelativeURL":"/openapi/v3/api/v1?hash=..."},...}}
-  const OpenApiDocument& v3_root() const { return v3_root_; }
+  const OpenApiDocument& v3_root() const { return v3_documents().root; }
   // The document of "api/v1" or "apis/<group>/<version>"; nullptr for others.
   const OpenApiDocument* v3(std::string_view group_version_path) const;
   // The Swagger 2.0 document of every served resource.
-  const OpenApiDocument& v2() const { return v2_; }
+  const OpenApiDocument& v2() const;
   // The v3 root's "paths" member, for a root that lists other documents too.
-  const boost::json::object& v3_root_paths() const { return v3_root_paths_; }
+  const boost::json::object& v3_root_paths() const { return v3_documents().root_paths; }
   const Catalog& catalog() const { return catalog_; }
   const std::string& server_version() const { return server_version_; }
 
  private:
+  struct V3Documents {
+    boost::json::object root_paths;
+    std::map<std::string, OpenApiDocument, std::less<>> by_path;
+    OpenApiDocument root;
+  };
+  // The root lists every document's hash, so the v3 documents are made together.
+  const V3Documents& v3_documents() const;
+
   const Catalog& catalog_;
   std::string server_version_;
-  boost::json::object v3_root_paths_;
-  std::map<std::string, OpenApiDocument, std::less<>> v3_;
-  OpenApiDocument v3_root_;
-  OpenApiDocument v2_;
+  std::vector<registry::ResourceDefinition> resources_;
+  mutable std::once_flag v3_made_;
+  mutable V3Documents v3_;
+  mutable std::once_flag v2_made_;
+  mutable OpenApiDocument v2_;
 };
 
 // A resource described by a JSON schema rather than a catalog message (a custom resource, the CRD kind): its
