@@ -80,4 +80,16 @@ std::shared_ptr<asio::ssl::context> make_backend_tls(std::string_view ca_bundle_
   return context;
 }
 
+LazyTlsContext::LazyTlsContext(Maker make) : state_(std::make_shared<State>()) { state_->make = std::move(make); }
+
+LazyTlsContext::LazyTlsContext(std::shared_ptr<asio::ssl::context> made) : state_(std::make_shared<State>()) {
+  state_->make = [made = std::move(made)] { return made; };
+}
+
+std::shared_ptr<asio::ssl::context> LazyTlsContext::get() const {
+  if (!state_) return nullptr;
+  std::call_once(state_->made, [state = state_.get()] { state->context = state->make(); });
+  return state_->context;
+}
+
 }  // namespace kapi::proxy

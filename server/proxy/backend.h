@@ -10,7 +10,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -37,5 +39,29 @@ std::string join_host_port(std::string_view host, std::uint16_t port);
 std::shared_ptr<asio::ssl::context> make_backend_tls(std::string_view ca_bundle_pem, bool insecure_skip_verify,
                                                      const std::filesystem::path& client_cert_file,
                                                      const std::filesystem::path& client_key_file);
+
+// A client TLS context made on its first use, once, from any thread; copies share it. Trusting the system's roots
+// reads a bundle of ~150 certificates (~25 ms): a server that may never dial such a backend (kubelets, when no
+// --kubelet-certificate-authority is given) should not pay that at every start. Go's crypto/x509 also loads its
+// system pool on first use.
+class LazyTlsContext {
+ public:
+  using Maker = std::function<std::shared_ptr<asio::ssl::context>()>;
+  LazyTlsContext() = default;  // none: get() returns null
+  explicit LazyTlsContext(Maker make);
+  explicit LazyTlsContext(std::shared_ptr<asio::ssl::context> made);
+
+  // The context; made now if it is the first call. Throws what `make` throws (and tries again on the next call).
+  std::shared_ptr<asio::ssl::context> get() const;
+  explicit operator bool() const { return state_ != nullptr; }
+
+ private:
+  struct State {
+    std::once_flag made;
+    Maker make;
+    std::shared_ptr<asio::ssl::context> context;
+  };
+  std::shared_ptr<State> state_;
+};
 
 }  // namespace kapi::proxy

@@ -53,9 +53,16 @@ KubeletClientConfig make_kubelet_client_config(const std::string& ca_file, const
                                                std::vector<std::string> preferred_address_types,
                                                std::chrono::milliseconds timeout) {
   KubeletClientConfig config;
-  const std::string ca_pem = ca_file.empty() ? std::string() : pki::read_file(ca_file);
-  config.tls = proxy::make_backend_tls(ca_pem, false, client_cert_file, client_key_file);
+  // The insecure context reads the client certificate and key now, so that a bad file fails the start.
   config.insecure_tls = proxy::make_backend_tls("", true, client_cert_file, client_key_file);
+  if (ca_file.empty()) {
+    config.tls = proxy::LazyTlsContext([client_cert_file, client_key_file] {
+      return proxy::make_backend_tls("", false, client_cert_file, client_key_file);
+    });
+  } else {
+    config.tls = proxy::LazyTlsContext(
+        proxy::make_backend_tls(pki::read_file(ca_file), false, client_cert_file, client_key_file));
+  }
   if (!preferred_address_types.empty()) config.preferred_address_types = std::move(preferred_address_types);
   config.timeout = timeout;
   return config;
@@ -75,7 +82,7 @@ asio::awaitable<proxy::Backend> kubelet_backend(const ConnectConfig& config, std
   backend.port = port && *port > 0 && *port < 65536 ? static_cast<std::uint16_t>(*port) : config.kubelet.default_port;
   // Go verifies the URL's host: the address itself, an IP against the certificate's IP SANs.
   backend.server_name = backend.host;
-  backend.tls = insecure_skip_tls_verify ? config.kubelet.insecure_tls : config.kubelet.tls;
+  backend.tls = insecure_skip_tls_verify ? config.kubelet.insecure_tls : config.kubelet.tls.get();
   backend.verify_server_name = !insecure_skip_tls_verify;
   co_return backend;
 }

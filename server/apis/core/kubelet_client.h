@@ -19,7 +19,7 @@ namespace kapi::apis::core {
 
 // --kubelet-* flags, made once at start.
 struct KubeletClientConfig {
-  std::shared_ptr<asio::ssl::context> tls;           // --kubelet-certificate-authority, --kubelet-client-certificate/key
+  proxy::LazyTlsContext tls;  // --kubelet-certificate-authority, --kubelet-client-certificate/key
   std::shared_ptr<asio::ssl::context> insecure_tls;  // the same client certificate, the kubelet's not checked
   std::vector<std::string> preferred_address_types{"Hostname", "InternalDNS", "InternalIP", "ExternalDNS",
                                                    "ExternalIP"};

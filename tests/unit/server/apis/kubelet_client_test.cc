@@ -18,8 +18,8 @@ class KubeletClientTest : public ::testing::Test {
  protected:
   ConnectConfig config_with(json::object node) {
     ConnectConfig config;
-    config.kubelet.tls = proxy::make_backend_tls("", true, {}, {});
-    config.kubelet.insecure_tls = config.kubelet.tls;
+    config.kubelet.insecure_tls = proxy::make_backend_tls("", true, {}, {});
+    config.kubelet.tls = proxy::LazyTlsContext(config.kubelet.insecure_tls);
     config.objects = [node](std::string resource, std::string, std::string name)
         -> asio::awaitable<std::optional<json::object>> {
       if (resource != "nodes" || name != "n1") co_return std::nullopt;
