@@ -246,7 +246,12 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
   const std::string object_key = key(namespace_, name);
   storage::TryUpdate try_update = [&](const storage::KeyValue* current) -> std::optional<std::string> {
     std::optional<json::object> old;
-    if (current) old = parse_object(current->value);
+    if (current) {
+      // As read from storage, with its resourceVersion: a patch of it keeps that version, so that it is no
+      // unconditional update.
+      old = parse_object(current->value);
+      metadata_of(*old)["resourceVersion"] = std::to_string(current->mod_revision);
+    }
     if (!old && !strategy_->allow_create_on_update())
       throw ApiError(apierrors::not_found(definition_.group, definition_.resource, name));
     json::object object = update(old ? &*old : nullptr);
@@ -278,6 +283,12 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
     } else {
       std::string_view version = meta_string(object, "resourceVersion");
+      if (version.empty() && !strategy_->allow_unconditional_update())
+        // kube names the resource where the kind would be: `csidrivers.storage.k8s.io "x" is invalid`.
+        throw ApiError(apierrors::invalid(
+            definition_.group, definition_.resource, name,
+            {validation::invalid_value(validation::Path("metadata").child("resourceVersion"), "0x0",
+                                       "must be specified for an update")}));
       if (!version.empty() && version != std::to_string(current->mod_revision))
         throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
                                     std::string(kObjectModifiedMessage));

@@ -117,6 +117,9 @@ class Strategy {
   virtual bool name_is_path_segment() const { return false; }
   // PUT of a missing object creates it (e.g. leases do not; kube: AllowCreateOnUpdate).
   virtual bool allow_create_on_update() const { return false; }
+  // An update without metadata.resourceVersion overwrites whatever is stored (kube: AllowUnconditionalUpdate). When
+  // false, such an update is refused with 422, so that writers cannot lose each other's changes.
+  virtual bool allow_unconditional_update() const { return true; }
   // Whether metadata.generation is kept and bumped when anything but metadata and status changes.
   virtual bool tracks_generation() const { return false; }
   // Whether a status change bumps it too (custom resources without a status subresource, where status is just

@@ -60,6 +60,7 @@ class ConvertedStrategy final : public Strategy {
   bool name_is_dns_label() const override { return inner_->name_is_dns_label(); }
   bool name_is_path_segment() const override { return inner_->name_is_path_segment(); }
   bool allow_create_on_update() const override { return inner_->allow_create_on_update(); }
+  bool allow_unconditional_update() const override { return inner_->allow_unconditional_update(); }
   bool tracks_generation() const override { return inner_->tracks_generation(); }
   bool generation_counts_status() const override { return inner_->generation_counts_status(); }
   std::optional<json::object> mark_for_deletion(const json::object& current,

@@ -282,8 +282,25 @@ TEST_F(StorageTest, KubectlDrivesEveryKind) {
                                    "/" + plural + "?watch=1&resourceVersion=0&timeoutSeconds=1&fieldSelector=metadata.name%3D" + c.name;
     CommandResult watched = kubectl("get --raw '" + watch_path + "'");
     EXPECT_NE(watched.output.find("{\"type\":\"ADDED\""), std::string::npos) << watched.output;
-    // With the read resourceVersion: CSIDrivers, CSINodes, CSIStorageCapacities and VolumeAttachments refuse
-    // unconditional updates in kube.
+    // CSIDrivers, CSINodes, CSIStorageCapacities and VolumeAttachments refuse updates without a resourceVersion
+    // (kube's AllowUnconditionalUpdate false), naming the resource where the kind would be; the others take them.
+    // (kubectl replace fills in the version it reads first, so the PUT is sent as is.)
+    const std::string object_path = "/apis/" + group_version + (c.namespace_.empty() ? "" : "/namespaces/" + c.namespace_) +
+                                    "/" + plural + "/" + c.name;
+    HttpResponse current = call("GET", object_path);
+    json::object unversioned = json_object(current.body);
+    unversioned["metadata"].as_object().erase("resourceVersion");
+    HttpResponse unconditional = call("PUT", object_path, json::serialize(unversioned));
+    if (c.resource.starts_with("csi") || c.resource.starts_with("volumeattachments.")) {
+      ASSERT_TRUE(is_status(unconditional, 422, "Invalid")) << unconditional.body;
+      EXPECT_EQ(json_object(unconditional.body).at("message").as_string(),
+                c.resource + " \"" + c.name + "\" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be "
+                "specified for an update");
+      EXPECT_EQ(causes(unconditional), "metadata.resourceVersion: FieldValueInvalid: Invalid value: 0x0: must be "
+                                       "specified for an update\n");
+    } else {
+      EXPECT_EQ(unconditional.status, 200) << unconditional.body;
+    }
     const std::string version =
         kubectl("get " + c.resource + " " + c.name + ns + " -o jsonpath={.metadata.resourceVersion}").output;
     CommandResult replaced = kubectl("replace -f " + manifest("replaced", version) + ns);

@@ -87,6 +87,7 @@ std::string go_modes(const json::object& spec) {
 
 class CSIDriverStrategy final : public registry::Strategy {
  public:
+  bool allow_unconditional_update() const override { return false; }
   // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
   bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& driver) const override { apply_defaults(driver); }

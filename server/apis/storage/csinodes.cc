@@ -56,6 +56,7 @@ void fill_go_zero_values(json::object& node) {
 
 class CSINodeStrategy final : public registry::Strategy {
  public:
+  bool allow_unconditional_update() const override { return false; }
   // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
   bool return_deleted_object() const override { return true; }
   void prepare_for_create(json::object& node) const override { fill_go_zero_values(node); }

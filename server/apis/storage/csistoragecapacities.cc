@@ -33,6 +33,7 @@ ErrorList validate_capacity(const json::object& capacity) {
 
 class CSIStorageCapacityStrategy final : public registry::Strategy {
  public:
+  bool allow_unconditional_update() const override { return false; }
   ErrorList validate(const json::object& capacity) const override { return validate_capacity(capacity); }
   ErrorList validate_update(const json::object& capacity, const json::object& old) const override {
     ErrorList errors = validate_capacity(capacity);

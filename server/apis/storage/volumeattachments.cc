@@ -64,6 +64,7 @@ ErrorList validate_attachment(const json::object& attachment) {
 
 class VolumeAttachmentStrategy final : public registry::Strategy {
  public:
+  bool allow_unconditional_update() const override { return false; }
   // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
   bool return_deleted_object() const override { return true; }
   // Create cannot set status; what is left is VolumeAttachmentStatus{} as Go writes it (attached has no omitempty).
