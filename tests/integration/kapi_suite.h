@@ -102,6 +102,18 @@ inline std::string status_message(const HttpResponse& response) {
   return message && message->is_string() ? std::string(message->as_string()) : "";
 }
 
+// The causes of a Status (a 422's field errors) as "field: reason: message" lines.
+inline std::string status_causes(const HttpResponse& response) {
+  std::string out;
+  auto status = json_object(response.body);
+  if (auto* details = status.if_contains("details"); details && details->is_object())
+    if (auto* list = details->as_object().if_contains("causes"); list && list->is_array())
+      for (const auto& cause : list->as_array())
+        out += std::string(cause.at("field").as_string()) + ": " + std::string(cause.at("reason").as_string()) +
+               ": " + std::string(cause.at("message").as_string()) + "\n";
+  return out;
+}
+
 // Seconds since `start`, for timing assertions.
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

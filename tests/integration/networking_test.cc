@@ -26,17 +26,6 @@ class NetworkingTest : public KapiSuite<NetworkingTest> {
   std::string apply(const std::string& name, const std::string& manifest) {
     return kubectl("apply -f " + write_manifest(kapi(), name, manifest)).output;
   }
-  // The causes of a 422 as "field: reason: message" lines.
-  static std::string causes(const HttpResponse& response) {
-    std::string out;
-    auto status = json_object(response.body);
-    if (auto* details = status.if_contains("details"); details && details->is_object())
-      if (auto* list = details->as_object().if_contains("causes"); list && list->is_array())
-        for (const auto& cause : list->as_array())
-          out += std::string(cause.at("field").as_string()) + ": " + std::string(cause.at("reason").as_string()) +
-                 ": " + std::string(cause.at("message").as_string()) + "\n";
-    return out;
-  }
 
   void SetUp() override {
     KapiSuite::SetUp();
@@ -141,7 +130,7 @@ TEST_F(NetworkingTest, InvalidIngressGetsKubesCauses) {
       {"path":"/x","pathType":"Weird","backend":{"service":{"name":"svc"}}},
       {"path":"/y","backend":{"service":{"name":"svc","port":{"number":80}}}}]}}]}})");
   ASSERT_TRUE(is_status(refused, 422, "Invalid")) << refused.body;
-  EXPECT_EQ(causes(refused),
+  EXPECT_EQ(status_causes(refused),
             "spec.rules[0].host: FieldValueInvalid: Invalid value: \"*.*.example.com\": a wildcard DNS-1123 subdomain "
             "must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric "
             "characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for "
@@ -154,7 +143,7 @@ TEST_F(NetworkingTest, InvalidIngressGetsKubesCauses) {
   HttpResponse empty = call("POST", "/apis/networking.k8s.io/v1/namespaces/default/ingresses",
                             R"({"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"empty"},"spec":{}})");
   ASSERT_TRUE(is_status(empty, 422, "Invalid")) << empty.body;
-  EXPECT_EQ(causes(empty), "spec: FieldValueInvalid: Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified\n");
+  EXPECT_EQ(status_causes(empty), "spec: FieldValueInvalid: Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified\n");
 }
 
 TEST_F(NetworkingTest, IngressClassesAndNetworkPolicies) {
@@ -209,7 +198,7 @@ spec:
     "spec":{"podSelector":{},"ingress":[{"from":[{}],"ports":[{"port":80,"endPort":70}]}],
             "egress":[{"to":[{"ipBlock":{"cidr":"10.0.0.0/24","except":["10.1.0.0/25"]}}]}]}})");
   ASSERT_TRUE(is_status(invalid, 422, "Invalid")) << invalid.body;
-  EXPECT_EQ(causes(invalid),
+  EXPECT_EQ(status_causes(invalid),
             "spec.ingress[0].ports[0].endPort: FieldValueInvalid: Invalid value: 70: must be greater than or equal to `port`\n"
             "spec.ingress[0].from[0]: FieldValueRequired: Required value: must specify a peer\n"
             "spec.egress[0].to[0].ipBlock.except[0]: FieldValueInvalid: Invalid value: \"10.1.0.0/25\": must be a strict subset of `cidr`\n");
@@ -252,7 +241,7 @@ endpoints:
     "endpoints":[{"addresses":["fe80::1"]},{"addresses":[]}],
     "ports":[{"name":"Http","port":80},{"name":"Http","protocol":"ICMP"}]})");
   ASSERT_TRUE(is_status(invalid, 422, "Invalid")) << invalid.body;
-  EXPECT_EQ(causes(invalid),
+  EXPECT_EQ(status_causes(invalid),
             "endpoints[0].addresses[0]: FieldValueInvalid: Invalid value: \"fe80::1\": must be a valid IPv4 address\n"
             "endpoints[0].addresses[0]: FieldValueInvalid: Invalid value: \"fe80::1\": may not be in the link-local range (169.254.0.0/16, fe80::/10)\n"
             "endpoints[1].addresses: FieldValueRequired: Required value: must contain at least 1 address\n"

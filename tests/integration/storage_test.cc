@@ -28,16 +28,6 @@ class StorageTest : public KapiSuite<StorageTest> {
   std::string apply(const std::string& name, const std::string& manifest) {
     return kubectl("apply -f " + write_manifest(kapi(), name, manifest)).output;
   }
-  static std::string causes(const HttpResponse& response) {
-    std::string out;
-    auto status = json_object(response.body);
-    if (auto* details = status.if_contains("details"); details && details->is_object())
-      if (auto* list = details->as_object().if_contains("causes"); list && list->is_array())
-        for (const auto& cause : list->as_array())
-          out += std::string(cause.at("field").as_string()) + ": " + std::string(cause.at("reason").as_string()) +
-                 ": " + std::string(cause.at("message").as_string()) + "\n";
-    return out;
-  }
 
   void SetUp() override {
     KapiSuite::SetUp();
@@ -99,7 +89,7 @@ parameters:
                               R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"bad"},
                                   "reclaimPolicy":"Recycle","volumeBindingMode":"Later"})");
   ASSERT_TRUE(is_status(invalid, 422, "Invalid")) << invalid.body;
-  EXPECT_EQ(causes(invalid),
+  EXPECT_EQ(status_causes(invalid),
             "provisioner: FieldValueRequired: Required value\n"
             "reclaimPolicy: FieldValueNotSupported: Unsupported value: \"Recycle\": supported values: \"Delete\", \"Retain\"\n"
             "volumeBindingMode: FieldValueNotSupported: Unsupported value: \"Later\": supported values: \"Immediate\", "
@@ -217,7 +207,7 @@ status:
                               R"({"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment","metadata":{"name":"bad"},
                                   "spec":{"attacher":"","nodeName":"Node_1","source":{}}})");
   ASSERT_TRUE(is_status(invalid, 422, "Invalid")) << invalid.body;
-  EXPECT_EQ(causes(invalid),
+  EXPECT_EQ(status_causes(invalid),
             "spec.attacher: FieldValueRequired: Required value\n"
             "spec.source: FieldValueRequired: Required value: must specify exactly one of inlineVolumeSpec and "
             "persistentVolumeName\n"
@@ -296,7 +286,7 @@ TEST_F(StorageTest, KubectlDrivesEveryKind) {
       EXPECT_EQ(json_object(unconditional.body).at("message").as_string(),
                 c.resource + " \"" + c.name + "\" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be "
                 "specified for an update");
-      EXPECT_EQ(causes(unconditional), "metadata.resourceVersion: FieldValueInvalid: Invalid value: 0x0: must be "
+      EXPECT_EQ(status_causes(unconditional), "metadata.resourceVersion: FieldValueInvalid: Invalid value: 0x0: must be "
                                        "specified for an update\n");
     } else {
       EXPECT_EQ(unconditional.status, 200) << unconditional.body;
