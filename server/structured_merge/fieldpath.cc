@@ -290,7 +290,10 @@ ParsedPathElement parse_path_element(std::string_view serialized) {
     }
     case 'k': {
       std::optional<json::value> value = parse_json_value(content, parsed.error);
-      if (!value) break;
+      if (!value) {
+        parsed.error = "ReadObjectCB: " + parsed.error;  // the reader jsoniter reports a key's errors from
+        break;
+      }
       Key key;
       if (value->is_object()) {
         key.reserve(value->get_object().size());
