@@ -177,7 +177,7 @@ json::object entry_json(const EncodedEntry& entry) {
     }
   }
   out.emplace("fieldsType", kFieldsV1);
-  out.emplace("fieldsV1", json::parse(entry.set->to_fields_v1()));
+  out.emplace("fieldsV1", entry.set->to_fields_v1_object());
   if (!entry.subresource.empty()) out.emplace("subresource", entry.subresource);
   return out;
 }
