@@ -619,6 +619,12 @@ TEST(FieldpathEdgeCases, Numbers) {
   // An item written from an int and read back: the same element.
   EXPECT_EQ(*PathElement::parse("v:80"), PathElement::value(json::value(80.0)));
   EXPECT_EQ(*PathElement::parse(R"(k:{"port":80})"), K({"port", "80.0"}));
+  // Read back, numbers are float64s as jsoniter reads them: so they show, and so they round.
+  EXPECT_TRUE(PathElement::parse("v:1000000")->item_value().is_double());
+  EXPECT_EQ(PathElement::parse("v:1000000")->to_string(), "[=1e+06]");
+  EXPECT_EQ(PathElement::parse(R"(k:{"a":[1,{"b":2}]})")->to_string(), "[a=[1,b=2]]");
+  EXPECT_EQ(PathElement::parse("v:9007199254740993")->serialize(), "v:9007199254740992");
+  EXPECT_EQ(V("1000000").to_string(), "[=1000000]");  // an int64 from an object shows as one
 }
 
 TEST(FieldpathEdgeCases, DeepNesting) {
