@@ -60,23 +60,16 @@ std::optional<std::string> entry_time(const json::object& entry) {
 }
 
 // fmt's %v of the metav1.ManagedFieldsEntry kube names in its decoding errors: {manager operation apiVersion time
-// fieldsType fieldsV1 subresource}, the time as time.Time.String and fieldsV1 as its generated String method.
+// fieldsType fieldsV1 subresource}, the time as time.Time.String and fieldsV1 as FieldsV1.String (its raw text).
 std::string go_entry_string(const json::object& entry) {
   std::string time = "<nil>";
   if (std::optional<std::string> rfc3339 = entry_time(entry)) {
     time = *rfc3339;
     if (time.size() == 20 && time[10] == 'T' && time[19] == 'Z') time = time.substr(0, 10) + " " + time.substr(11, 8) + " +0000 UTC";
   }
-  std::string fields = "nil";
+  std::string fields = "<nil>";
   if (const json::value* raw = entry.if_contains("fieldsV1"); raw != nullptr && !raw->is_null()) {
-    fields = "&FieldsV1{Raw:*[";
-    bool first = true;
-    for (unsigned char byte : json::serialize(*raw)) {
-      if (!first) fields += ' ';
-      first = false;
-      fields += std::to_string(byte);
-    }
-    fields += "],}";
+    fields = json::serialize(*raw);  // FieldsV1.String: the raw text, here as re-written compactly
   }
   std::string out = "{";
   for (std::string_view part : {string_member(entry, "manager"), string_member(entry, "operation"),

@@ -66,11 +66,10 @@ TEST(ManagedFieldsDecode, MalformedFieldsV1) {
   const std::string error = decode_error(
       R"([{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"k:{invalid json}":{"f:name":{},".":{}}},"manager":"foo","operation":"Update","time":"2001-02-03T04:05:06Z"}])");
   EXPECT_EQ(error.rfind("failed to decode managed fields: error decoding versioned set from {foo Update v1 "
-                        "2001-02-03 04:05:06 +0000 UTC FieldsV1 &FieldsV1{Raw:*[123 34 107 58 ",
+                        R"(2001-02-03 04:05:06 +0000 UTC FieldsV1 {"k:{invalid json}":{"f:name":{},".":{}}} }: )"
+                        "error decoding set: parsing key as path element: ReadObjectCB: ",
                         0),
             0u)
-      << error;
-  EXPECT_NE(error.find("],} }: error decoding set: parsing key as path element: ReadObjectCB"), std::string::npos)
       << error;
 }
 
