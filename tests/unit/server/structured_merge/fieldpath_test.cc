@@ -497,8 +497,8 @@ TEST(FieldpathSerializeV1, NonNormalizedInputIsNormalized) {
   EXPECT_EQ(Set::from_fields_v1(input).to_fields_v1(),
             R"({"f:aaa":{},"f:aab":{},"f:aac":{},"f:aad":{},"f:aae":{},"f:aaf":{},"k:{\"name\":\"first\"}":{},"k:{\"name\":\"second\"}":{},"k:{\"port\":443,\"protocol\":\"tcp\"}":{},"k:{\"port\":443,\"protocol\":\"udp\"}":{},"v:1":{},"v:2":{},"v:3":{},"v:\"aa\"":{},"v:\"ab\"":{},"v:true":{},"i:1":{},"i:2":{},"i:3":{},"i:4":{}})");
   // Out-of-order children and a member that is also a parent.
-  EXPECT_EQ(Set::from_fields_v1(R"({"f:b":{"f:y":{},"f:x":{}},"f:a":{},"f:b":{}})").to_fields_v1(),
-            R"({"f:a":{},"f:b":{}})");  // the later "f:b" replaces the earlier one, as smd's reader does
+  EXPECT_EQ(Set::from_fields_v1(R"({"f:c":{},"f:a":{},"f:b":{".":{},"f:y":{},"f:x":{}}})").to_fields_v1(),
+            R"({"f:a":{},"f:b":{".":{},"f:x":{},"f:y":{}},"f:c":{}})");
   EXPECT_EQ(Set::from_fields_v1(R"({"f:b":{"f:y":{}},"f:a":{"f:z":{}}})").to_fields_v1(),
             R"({"f:a":{"f:z":{}},"f:b":{"f:y":{}}})");
 }
