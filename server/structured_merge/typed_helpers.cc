@@ -189,6 +189,23 @@ std::optional<PathElement> list_item_element(const TypeDef& list, const json::va
   return set_item_element(item, error);
 }
 
+std::vector<std::size_t> first_occurrences(const std::vector<std::optional<PathElement>>& elements) {
+  std::vector<std::size_t> first(elements.size());
+  std::vector<std::size_t> order;
+  order.reserve(elements.size());
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    first[i] = i;
+    if (elements[i]) order.push_back(i);
+  }
+  // Stable: within a run of equal elements the lowest index comes first.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return *elements[a] < *elements[b]; });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (*elements[order[k]] == *elements[order[k - 1]]) first[order[k]] = first[order[k - 1]];
+  }
+  return first;
+}
+
 namespace {
 
 std::optional<double> as_float(const json::value& value) {
