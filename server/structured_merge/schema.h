@@ -9,9 +9,12 @@
 //
 // A Schema owns its TypeDefs; a TypeRef points into it and stays valid while the Schema lives (it never moves
 // them). Immutable once built: const use from any thread.
+#include <boost/json/value.hpp>
+
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +30,9 @@ using TypeRef = const TypeDef*;
 struct StructField {
   std::string name;
   TypeRef type = nullptr;
+  // The field's OpenAPI default (smd's StructField.Default): a map-list item without this key field is keyed by
+  // it (containerPort 80 without a protocol is the port {containerPort=80,protocol="TCP"}).
+  std::optional<boost::json::value> default_value;
 };
 
 struct TypeDef {
