@@ -21,6 +21,11 @@ using schema::Special;
 
 namespace {
 
+// Where schemaconv reports a problem of a field's own (inline) schema.
+std::string inlined_in(const pb::FieldDescriptor* field) {
+  return "inlined in " + Catalog::openapi_name(field->containing_type());
+}
+
 sm::TypeDef scalar_def(sm::ScalarKind kind) {
   sm::TypeDef def;
   def.scalar = true;
@@ -195,7 +200,7 @@ void CatalogTypes::field_type(const pb::FieldDescriptor* field, sm::TypeRef& slo
     map.map_element = element_type(field->message_type()->map_value());
     if (markers.map_type == "atomic") map.map_relationship = sm::ElementRelationship::kAtomic;
     else if (!markers.map_type.empty() && markers.map_type != "granular")
-      types_.report(Catalog::openapi_name(field->containing_type()), "unknown map type " + markers.map_type);
+      types_.report(inlined_in(field), "unknown map type " + markers.map_type);
     slot = &types_.add(std::move(map));
     return;
   }
@@ -234,7 +239,7 @@ sm::TypeRef CatalogTypes::list_type(const pb::FieldDescriptor* field) {
   sm::TypeDef list;
   list.list = true;
   list.list_element = element_type(field);
-  const std::string where = Catalog::openapi_name(field->containing_type());
+  const std::string where = inlined_in(field);
   if (!markers.list_type.empty()) {
     if (markers.list_type == "set") {
       list.list_relationship = sm::ElementRelationship::kAssociative;
