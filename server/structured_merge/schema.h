@@ -14,7 +14,6 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,9 +29,9 @@ using TypeRef = const TypeDef*;
 struct StructField {
   std::string name;
   TypeRef type = nullptr;
-  // The field's OpenAPI default (smd's StructField.Default): a map-list item without this key field is keyed by
-  // it (containerPort 80 without a protocol is the port {containerPort=80,protocol="TCP"}).
-  std::optional<boost::json::value> default_value;
+  // The OpenAPI default (smd's StructField.Default; null: none). Only a map list's key fields use it: an item that
+  // omits such a key field is keyed by its default ({"containerPort": 80} is [containerPort=80,protocol="TCP"]).
+  boost::json::value default_value;
 };
 
 struct TypeDef {
