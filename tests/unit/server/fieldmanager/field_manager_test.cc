@@ -87,6 +87,111 @@ TEST_F(FieldManagerTest, KubectlCreateLabelThenServerSideApplyConfigMap) {
        "fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{".":{},"f:x":{}}}}}])"));
 }
 
+TEST_F(FieldManagerTest, ClientSideApplyThenServerSideApply) {
+  FieldManager manager = make("v1", "ConfigMap");
+  // kubectl apply (client-side) creates the object with its last-applied annotation.
+  json::object created = stored(manager.update(nullptr, object_from_json(R"({"apiVersion":"v1","kind":"ConfigMap",
+      "metadata":{"name":"cm","namespace":"default","annotations":{"kubectl.kubernetes.io/last-applied-configuration":
+      "{\"apiVersion\":\"v1\",\"data\":{\"a\":\"1\"},\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"cm\",\"namespace\":\"default\"}}\n"}},
+      "data":{"a":"1"}})"),
+                                               "kubectl-client-side-apply"));
+  EXPECT_EQ(created.at("metadata").at("managedFields"), json::parse(R"([{"manager":"kubectl-client-side-apply",
+      "operation":"Update","apiVersion":"v1","time":"2026-12-01T21:00:00Z","fieldsType":"FieldsV1",
+      "fieldsV1":{"f:data":{".":{},"f:a":{}},"f:metadata":{"f:annotations":{".":{},
+        "f:kubectl.kubernetes.io/last-applied-configuration":{}}}}}])"));
+
+  // kubectl apply --server-side: what the annotation applied (and still holds) is taken over without conflicts.
+  later();
+  json::object applied = manager.apply(&created, object_from_json(R"({"apiVersion":"v1","kind":"ConfigMap",
+      "metadata":{"name":"cm","namespace":"default"},"data":{"a":"2"}})"),
+                                       "kubectl", false);
+  EXPECT_EQ(applied.at("data"), json::parse(R"({"a":"2"})"));
+  EXPECT_EQ(applied.at("metadata").at("annotations"), json::parse(R"({"kubectl.kubernetes.io/last-applied-configuration":
+      "{\"apiVersion\":\"v1\",\"data\":{\"a\":\"2\"},\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\",\"namespace\":\"default\"}}\n"})"));
+  EXPECT_EQ(applied.at("metadata").at("managedFields"), json::parse(R"([
+      {"manager":"kubectl","operation":"Apply","apiVersion":"v1","time":"2026-12-01T21:00:10Z",
+       "fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}},
+      {"manager":"kubectl-client-side-apply","operation":"Update","apiVersion":"v1","time":"2026-12-01T21:00:00Z",
+       "fieldsType":"FieldsV1","fieldsV1":{"f:data":{},"f:metadata":{"f:annotations":{".":{},
+         "f:kubectl.kubernetes.io/last-applied-configuration":{}}}}}])"));
+}
+
+TEST_F(FieldManagerTest, UpgradeClientSideToServerSideApplyDeployment) {
+  // kube's integration test TestUpgradeClientSideToServerSideApply, at the field manager.
+  FieldManager manager = make("apps/v1", "Deployment");
+  json::object created = stored(manager.update(nullptr, object_from_yaml(R"(
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: my-deployment
+  annotations:
+    "kubectl.kubernetes.io/last-applied-configuration": |
+      {"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"my-deployment","labels":{"app":"my-app"}},"spec":{"replicas": 3,"template":{"metadata":{"labels":{"app":"my-app"}},"spec":{"containers":[{"name":"my-c","image":"my-image"}]}}}}
+  labels:
+    app: my-app
+spec:
+  replicas: 100000
+  selector:
+    matchLabels:
+      app: my-app
+  template:
+    metadata:
+      labels:
+        app: my-app
+    spec:
+      containers:
+      - name: my-c
+        image: my-image
+)"),
+                                               "kubectl-client-side-apply"));
+  auto status = api_error([&] {
+    manager.apply(&created, object_from_yaml(R"(
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: my-deployment
+  labels:
+    app: my-new-label
+spec:
+  replicas: 3 # expect conflict
+  template:
+    metadata:
+      labels:
+        app: my-app
+    spec:
+      containers:
+      - name: my-c
+        image: my-image
+)"),
+                  "kubectl", false);
+  });
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->message,
+            R"(Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas)");
+
+  json::object applied = manager.apply(&created, object_from_yaml(R"(
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: my-deployment
+  labels:
+    app: my-new-label
+spec:
+  template:
+    metadata:
+      labels:
+        app: my-app
+    spec:
+      containers:
+      - name: my-c
+        image: my-image-new
+)"),
+                                       "kubectl", false);
+  EXPECT_EQ(applied.at("spec").at("replicas"), 100000);
+  EXPECT_EQ(applied.at("spec").at("template").at("spec").at("containers").at(0).at("image"), "my-image-new");
+  EXPECT_EQ(applied.at("metadata").at("labels"), json::parse(R"({"app":"my-new-label"})"));
+}
+
 TEST_F(FieldManagerTest, ApplyingTheSameValueSharesOwnership) {
   FieldManager manager = make("v1", "ConfigMap");
   json::object created = stored(manager.update(
