@@ -144,7 +144,11 @@ json::object ChainFieldManager::apply(const json::object& live, const json::obje
     object = live;
     remove_managed_fields(object);
   }
-  set_managed_fields(object, applied.managed);
+  try {
+    set_managed_fields(object, applied.managed);
+  } catch (const std::exception& error) {
+    throw apierrors::ApiError(unknown_error(std::string("failed to encode managed fields: ") + error.what()));
+  }
   return object;
 }
 
