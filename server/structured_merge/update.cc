@@ -36,10 +36,16 @@ class UpdaterSteps {
   // Updater.reconcileManagedFieldsWithSchemaChanges: managers whose version is not served any more are dropped.
   ManagedFields reconcile_with_schema(const TypedValue& live, const ManagedFields& managers) const {
     ManagedFields reconciled;
+    // Managers mostly share a version or two: the live object is converted once per version, not per manager.
+    std::map<std::string, std::optional<TypeRef>> type_at_version;
     for (const auto& [manager, versioned] : managers) {
-      std::optional<TypedValue> at_version = convert_if_served(live, versioned.api_version);
-      if (!at_version) continue;
-      std::optional<Set> set = detail::reconcile_field_set_with_schema(versioned.set, at_version->type);
+      auto [at_version, inserted] = type_at_version.try_emplace(versioned.api_version);
+      if (inserted) {
+        std::optional<TypedValue> converted = convert_if_served(live, versioned.api_version);
+        if (converted) at_version->second = converted->type;
+      }
+      if (!at_version->second) continue;
+      std::optional<Set> set = detail::reconcile_field_set_with_schema(versioned.set, *at_version->second);
       if (set) {
         reconciled.emplace(manager, VersionedSet{std::move(*set), versioned.api_version, versioned.applied});
       } else {

@@ -25,8 +25,8 @@ namespace kapi::structured_merge::testing {
 //       keys: [name]
 // A type reference is `namedType` (optionally with an `elementRelationship` overriding the named map's or list's),
 // or an inlined atom (scalar: numeric|string|boolean|untyped, list, map; several for a type like the deduced one).
-// Struct fields may have a `default`. `__untyped_deduced_` is the schema's own deduced type. Throws
-// std::invalid_argument on a reference to an unknown type or a malformed document.
+// Struct fields may have a `default`. `__untyped_deduced_` is the schema's own deduced type. A reference to a
+// type the document does not define is nullptr (no type). Throws std::invalid_argument on a malformed document.
 Schema schema_from_yaml(std::string_view yaml);
 
 // A value as smd's ParseableType.FromYAML reads it (null for an empty document).

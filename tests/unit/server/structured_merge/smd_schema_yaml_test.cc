@@ -101,9 +101,10 @@ TEST(SmdSchemaYamlTest, NamedInlinedAndOverriddenTypes) {
   EXPECT_EQ(untyped_atomic->map_element, untyped_atomic);
 }
 
-TEST(SmdSchemaYamlTest, UnknownNamedTypeIsRefused) {
-  EXPECT_THROW(schema_from_yaml("types:\n- name: a\n  map:\n    elementType:\n      namedType: b\n"),
-               std::invalid_argument);
+TEST(SmdSchemaYamlTest, UnknownNamedTypeIsNoType) {
+  const Schema schema = schema_from_yaml("types:\n- name: a\n  map:\n    elementType:\n      namedType: b\n");
+  ASSERT_NE(schema.find("a"), nullptr);
+  EXPECT_EQ(schema.find("a")->map_element, nullptr);
 }
 
 TEST(SmdSchemaYamlTest, ValuesAreTypedAsGoYamlTypesThem) {
