@@ -366,6 +366,27 @@ TEST_F(FieldManagerTest, UpdateThatCannotBeTypedResetsManagedFields) {
   EXPECT_EQ(written.at("data"), json::parse("[1,2]"));
 }
 
+TEST_F(FieldManagerTest, ResetIsLoggedAtMostOnceASecond) {
+  base::Logger logger;
+  const Types& types = Types::get();
+  FieldManager::Options options;
+  options.schema = types.schema;
+  options.types = {{"v1", types.kind_type("v1", "ConfigMap").type}};
+  options.api_version = "v1";
+  options.kind = "ConfigMap";
+  options.logger = &logger;
+  FieldManager manager(std::move(options));
+  json::object broken = object_from_json(
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"ns"},"data":[1]})");
+  ::testing::internal::CaptureStderr();
+  manager.update(nullptr, broken, "a");
+  manager.update(nullptr, broken, "b");
+  std::string logged = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(logged.find(R"("[SHOULD NOT HAPPEN] failed to update managedFields" err=)"), std::string::npos) << logged;
+  EXPECT_NE(logged.find(R"(versionKind="/v1, Kind=ConfigMap" namespace="ns" name="cm")"), std::string::npos) << logged;
+  EXPECT_EQ(logged.find("SHOULD NOT HAPPEN"), logged.rfind("SHOULD NOT HAPPEN")) << "logged twice within a second";
+}
+
 TEST_F(FieldManagerTest, NoopApplyKeepsTheTime) {
   FieldManager manager = make("v1", "ConfigMap");
   json::object config =
