@@ -387,6 +387,36 @@ TEST_F(FieldManagerTest, ResetIsLoggedAtMostOnceASecond) {
   EXPECT_EQ(logged.find("SHOULD NOT HAPPEN"), logged.rfind("SHOULD NOT HAPPEN")) << "logged twice within a second";
 }
 
+TEST_F(FieldManagerTest, ResetFieldsAreOwnedByNobody) {
+  // The main resource resets status (kube's ResetFieldsStrategy of deployments): what a write does there is not
+  // recorded.
+  const Types& types = Types::get();
+  FieldManager::Options options;
+  options.schema = types.schema;
+  options.types = {{"apps/v1", types.kind_type("apps/v1", "Deployment").type}};
+  options.api_version = "apps/v1";
+  options.kind = "Deployment";
+  options.new_object = types.zero_object("apps/v1", "Deployment");
+  options.clock = clock.clock();
+  structured_merge::Set status;
+  status.insert({structured_merge::PathElement::field("status")});
+  options.reset_fields = {{"apps/v1", status}};
+  FieldManager manager(std::move(options));
+
+  json::object created = stored(manager.apply(nullptr, object_from_json(R"({"apiVersion":"apps/v1","kind":"Deployment",
+      "metadata":{"name":"d"},"spec":{"replicas":1},"status":{"replicas":5}})"),
+                                              "kubectl", false));
+  EXPECT_EQ(created.at("metadata").at("managedFields"), json::parse(R"([{"manager":"kubectl","operation":"Apply",
+      "apiVersion":"apps/v1","time":"2026-12-01T21:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}}])"));
+  later();
+  json::object updated = created;
+  updated["spec"].as_object()["replicas"] = 2;
+  updated["status"].as_object()["replicas"] = 7;
+  EXPECT_EQ(manager.update(&created, updated, "editor").at("metadata").at("managedFields"), json::parse(R"([
+      {"manager":"editor","operation":"Update","apiVersion":"apps/v1","time":"2026-12-01T21:00:10Z",
+       "fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}}])"));
+}
+
 TEST_F(FieldManagerTest, NoopApplyKeepsTheTime) {
   FieldManager manager = make("v1", "ConfigMap");
   json::object config =
