@@ -1,5 +1,4 @@
 #include "base/go_quote.h"
-#include "server/apiextensions/schema/go_values.h"
 #include "server/patch/go_json.h"
 #include "server/structured_merge/typed_internal.h"
 
@@ -99,7 +98,7 @@ namespace {
 // fmt's %v and %#v of smd's *valueUnstructured, the wrapper kube's unstructured objects are read through.
 std::string value_v(const json::value& value) { return "&{" + patch::detail::go_value(value) + "}"; }
 std::string value_sharp_v(const json::value& value) {
-  return "&value.valueUnstructured{Value:" + apiextensions::schema::go_sharp_v(value) + "}";
+  return "&value.valueUnstructured{Value:" + patch::detail::go_sharp_value(value) + "}";
 }
 
 }  // namespace
