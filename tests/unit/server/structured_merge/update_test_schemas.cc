@@ -342,6 +342,31 @@ const Parser& multiversion_with_reliant_fields_parser() {
   return kParser;
 }
 
+// multiple_appliers_test.go: versionDoesntMatchTypeName
+const Parser& version_doesnt_match_type_name_parser() {
+  static const SchemaParser kParser(R"(types:
+- name: TypeV1
+  map:
+    fields:
+      - name: field_foo_rely_on_bar
+        type:
+          scalar: string
+      - name: common_field
+        type:
+          scalar: string
+- name: TypeV2
+  map:
+    fields:
+      - name: required_field_bar
+        type:
+          scalar: string
+      - name: common_field
+        type:
+          scalar: string
+)");
+  return kParser;
+}
+
 // preserve_unknown_test.go: preserveUnknownParser
 const Parser& preserve_unknown_parser() {
   static const SameVersionParser kParser(R"(types:
@@ -653,18 +678,19 @@ TypedValue SpecificVersionConverter::convert(const TypedValue& object, const std
 }
 
 TypedValue ReliantFieldsConverter::convert(const TypedValue& object, const std::string& api_version) const {
-  if (object.type->name == api_version) return object;
-  const Parser& parser = multiversion_with_reliant_fields_parser();
+  std::string from_version = object.type->name == v1_type_ ? "v1" : object.type->name == v2_type_ ? "v2" : "";
+  if (from_version.empty()) throw std::runtime_error("invalid typename: " + object.type->name);
+  if (from_version == api_version) return object;
   if (api_version == "v1") {
     if (!object.value.is_object() || !object.value.get_object().contains("required_field_bar")) {
       throw std::runtime_error("missing requried field bar");
     }
-    return as_typed(rename_fields(object.value, "required_field_bar", "field_foo_rely_on_bar"), parser.schema(),
-                    parser.type(api_version));
+    return as_typed(rename_fields(object.value, "required_field_bar", "field_foo_rely_on_bar"), parser_.schema(),
+                    parser_.schema().find(v1_type_));
   }
   if (api_version == "v2") {
-    return as_typed(rename_fields(object.value, "field_foo_rely_on_bar", "required_field_bar"), parser.schema(),
-                    parser.type(api_version));
+    return as_typed(rename_fields(object.value, "field_foo_rely_on_bar", "required_field_bar"), parser_.schema(),
+                    parser_.schema().find(v2_type_));
   }
   throw MissingVersion("cannot convert to invalid version");
 }
