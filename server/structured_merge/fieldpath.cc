@@ -121,6 +121,22 @@ std::string value_to_string(const json::value& value) {
   }
 }
 
+// jsoniter reads every JSON number into a float64, so an item read back from FieldsV1 holds floats: they show as
+// fmt's %v of a float64 in messages ("1e+06") and round to float64 as Go rounds them.
+void numbers_to_doubles(json::value& value) {
+  switch (value.kind()) {
+    case json::kind::int64: value = static_cast<double>(value.get_int64()); break;
+    case json::kind::uint64: value = static_cast<double>(value.get_uint64()); break;
+    case json::kind::array:
+      for (json::value& item : value.get_array()) numbers_to_doubles(item);
+      break;
+    case json::kind::object:
+      for (auto& member : value.get_object()) numbers_to_doubles(member.value());
+      break;
+    default: break;
+  }
+}
+
 std::optional<json::value> parse_json_value(std::string_view text, std::string& error) {
   json::parse_options options;
   options.max_depth = detail::kMaxFieldsDepth;
@@ -131,6 +147,7 @@ std::optional<json::value> parse_json_value(std::string_view text, std::string& 
     error = ec.message();
     return std::nullopt;
   }
+  numbers_to_doubles(value);
   return value;
 }
 
@@ -290,7 +307,10 @@ ParsedPathElement parse_path_element(std::string_view serialized) {
     }
     case 'k': {
       std::optional<json::value> value = parse_json_value(content, parsed.error);
-      if (!value) break;
+      if (!value) {
+        parsed.error = "ReadObjectCB: " + parsed.error;  // the reader jsoniter reports a key's errors from
+        break;
+      }
       Key key;
       if (value->is_object()) {
         key.reserve(value->get_object().size());

@@ -205,11 +205,13 @@ Set Set::read_fields_v1(const json::object& object, bool& is_member) {
     }
     if (child_is_member) {
       any = true;
-      if (set.members_.empty() || element_less(set.members_.back(), *parsed.element)) {
-        set.members_.push_back(*parsed.element);
-      } else if (!set.has_member(*parsed.element)) {
-        set.members_.insert(std::lower_bound(set.members_.begin(), set.members_.end(), *parsed.element, element_less),
-                            *parsed.element);
+      // The element goes on to the children too when it has a subtree: only then is it copied.
+      PathElement member = grandchildren.empty() ? std::move(*parsed.element) : *parsed.element;
+      if (set.members_.empty() || element_less(set.members_.back(), member)) {
+        set.members_.push_back(std::move(member));
+      } else if (!set.has_member(member)) {
+        auto position = std::lower_bound(set.members_.begin(), set.members_.end(), member, element_less);
+        set.members_.insert(position, std::move(member));
       }
     }
     if (!grandchildren.empty()) {
@@ -254,6 +256,12 @@ void for_each_under(const Set& set, Path& prefix, const std::function<void(const
 }
 
 void append_member_name(std::string& out, const PathElement& element) {
+  if (element.is_field()) {  // most names: written straight in, without serialize's temporary
+    out += "\"f:";
+    detail::append_jsoniter_escaped(out, element.field_name());
+    out += "\":";
+    return;
+  }
   detail::append_jsoniter_name(out, element.serialize());
   out += ':';
 }
@@ -291,7 +299,35 @@ void emit_fields_v1(const Set& set, bool include_self, std::string& out) {
   }
 }
 
+// emit_fields_v1's walk, building the JSON object instead of its text.
+void build_fields_v1(const Set& set, bool include_self, json::object& out) {
+  out.reserve(set.members().size() + set.children().size() + (include_self ? 1 : 0));
+  if (include_self && !set.empty()) out.emplace(".", json::object());
+  const auto& members = set.members();
+  const auto& children = set.children();
+  auto m = members.begin();
+  auto c = children.begin();
+  while (m != members.end() || c != children.end()) {
+    const int order = m == members.end() ? 1 : (c == children.end() ? -1 : m->compare(c->first));
+    if (order < 0) {
+      out.emplace(m++->serialize(), json::object());
+      continue;
+    }
+    json::object child;
+    build_fields_v1(c->second, order == 0, child);
+    out.emplace(c->first.serialize(), std::move(child));
+    if (order == 0) ++m;
+    ++c;
+  }
+}
+
 }  // namespace
+
+json::object Set::to_fields_v1_object() const {
+  json::object out;
+  build_fields_v1(*this, false, out);
+  return out;
+}
 
 void Set::for_each(const std::function<void(const Path&)>& visit) const {
   Path prefix;

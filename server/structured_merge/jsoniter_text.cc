@@ -83,6 +83,11 @@ void append_float(std::string& out, double value) {
 
 void append_jsoniter_name(std::string& out, std::string_view text) {
   out.push_back('"');
+  append_jsoniter_escaped(out, text);
+  out.push_back('"');
+}
+
+void append_jsoniter_escaped(std::string& out, std::string_view text) {
   std::size_t start = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
@@ -92,7 +97,6 @@ void append_jsoniter_name(std::string& out, std::string_view text) {
     start = i + 1;
   }
   out.append(text.substr(start));
-  out.push_back('"');
 }
 
 void append_jsoniter_value(std::string& out, const json::value& value) {

@@ -12,6 +12,8 @@ namespace kapi::structured_merge::detail {
 
 // jsoniter's Stream.WriteString: only '"', '\\' and control bytes escaped; everything else byte for byte.
 void append_jsoniter_name(std::string& out, std::string_view text);
+// The same without the quotes, for a name written in parts.
+void append_jsoniter_escaped(std::string& out, std::string_view text);
 
 // jsoniter's WriteVal of the value json.Unmarshal would hold: strings HTML-escaped (<, >, &, U+2028, U+2029, and
 // invalid UTF-8 as \ufffd), objects with members in byte order, floats as Go writes float64.

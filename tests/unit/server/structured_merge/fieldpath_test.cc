@@ -3,6 +3,7 @@
 #include "server/structured_merge/fieldpath.h"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -469,6 +470,10 @@ TEST(FieldpathSerializeV1, RandomRoundTrips) {
     const Set parsed = Set::from_fields_v1(text);
     ASSERT_EQ(parsed, set) << text;
     ASSERT_EQ(parsed.to_fields_v1(), text);
+    // The object form has the same members in the same order (no name here needs escaping).
+    const json::object object = set.to_fields_v1_object();
+    ASSERT_EQ(json::serialize(object), text);
+    ASSERT_EQ(Set::from_fields_v1(json::value(object)), set);
   }
 }
 
@@ -492,8 +497,8 @@ TEST(FieldpathSerializeV1, NonNormalizedInputIsNormalized) {
   EXPECT_EQ(Set::from_fields_v1(input).to_fields_v1(),
             R"({"f:aaa":{},"f:aab":{},"f:aac":{},"f:aad":{},"f:aae":{},"f:aaf":{},"k:{\"name\":\"first\"}":{},"k:{\"name\":\"second\"}":{},"k:{\"port\":443,\"protocol\":\"tcp\"}":{},"k:{\"port\":443,\"protocol\":\"udp\"}":{},"v:1":{},"v:2":{},"v:3":{},"v:\"aa\"":{},"v:\"ab\"":{},"v:true":{},"i:1":{},"i:2":{},"i:3":{},"i:4":{}})");
   // Out-of-order children and a member that is also a parent.
-  EXPECT_EQ(Set::from_fields_v1(R"({"f:b":{"f:y":{},"f:x":{}},"f:a":{},"f:b":{}})").to_fields_v1(),
-            R"({"f:a":{},"f:b":{}})");  // the later "f:b" replaces the earlier one, as smd's reader does
+  EXPECT_EQ(Set::from_fields_v1(R"({"f:c":{},"f:a":{},"f:b":{".":{},"f:y":{},"f:x":{}}})").to_fields_v1(),
+            R"({"f:a":{},"f:b":{".":{},"f:x":{},"f:y":{}},"f:c":{}})");
   EXPECT_EQ(Set::from_fields_v1(R"({"f:b":{"f:y":{}},"f:a":{"f:z":{}}})").to_fields_v1(),
             R"({"f:a":{"f:z":{}},"f:b":{"f:y":{}}})");
 }
@@ -568,6 +573,81 @@ TEST(FieldpathSerializeV1, DeploymentManagedFieldsRoundTrip) {
                                 F("ports"), K({"containerPort", "80", "protocol", R"("TCP")"}), F("containerPort")})));
   EXPECT_TRUE(deployment.has(P({F("metadata"), F("labels")})));
   EXPECT_FALSE(deployment.has(P({F("metadata")})));
+}
+
+// --- edge cases ---------------------------------------------------------------------------------------------
+
+TEST(FieldpathEdgeCases, KeysWithSeveralFieldsAndObjectValues) {
+  // Key fields in name order; values that are objects (members sorted) and lists.
+  const PathElement key = K({"z", R"({"b":[2,1],"a":{"y":null,"x":1.5}})", "a", R"("x")", "m", "[true,\"s\"]"});
+  const std::string text = key.serialize();
+  EXPECT_EQ(text, R"(k:{"a":"x","m":[true,"s"],"z":{"a":{"x":1.5,"y":null},"b":[2,1]}})");
+  std::optional<PathElement> parsed = PathElement::parse(text);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(*parsed, key);
+  EXPECT_EQ(parsed->serialize(), text);
+  EXPECT_EQ(key.to_string(), R"([a="x",m=[true,"s"],z=a=x=1.5y=nullb=[2,1]])");
+  // Items of one list with several keys: ordered field by field.
+  const Set set = S({P({F("ports"), K({"port", "443", "protocol", R"("UDP")"})}),
+                     P({F("ports"), K({"port", "80", "protocol", R"("TCP")"})}),
+                     P({F("ports"), K({"port", "443", "protocol", R"("TCP")"})})});
+  EXPECT_EQ(set.to_fields_v1(),
+            R"({"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{},"k:{\"port\":443,\"protocol\":\"TCP\"}":{},"k:{\"port\":443,\"protocol\":\"UDP\"}":{}}})");
+  EXPECT_EQ(Set::from_fields_v1(set.to_fields_v1()), set);
+}
+
+TEST(FieldpathEdgeCases, UnicodeInNamesAndValues) {
+  // Names are written as their bytes, U+2028 included; values escape U+2028/U+2029 and replace invalid UTF-8.
+  const Set set = S({P({F("metadata"), F("annotations"), F("é\u2028✓")}),
+                     P({F("spec"), F("list"), V("\"\u2029ü\"")})});
+  const std::string text = set.to_fields_v1();
+  EXPECT_EQ(text, "{\"f:metadata\":{\"f:annotations\":{\"f:é\u2028✓\":{}}},"
+                  R"("f:spec":{"f:list":{"v:\"\\u2029ü\"":{}}}})");
+  EXPECT_EQ(Set::from_fields_v1(text), set);
+  json::string invalid;
+  invalid.push_back('a');
+  invalid.push_back(static_cast<char>(0xff));
+  EXPECT_EQ(PathElement::value(json::value(invalid)).serialize(), R"(v:"a\ufffd")");
+  EXPECT_EQ(PathElement::field(std::string("a\xff")).serialize(), "f:a\xff");
+}
+
+TEST(FieldpathEdgeCases, Numbers) {
+  EXPECT_EQ(V("9007199254740993").serialize(), "v:9007199254740993");
+  EXPECT_EQ(V("-0.5").serialize(), "v:-0.5");
+  EXPECT_EQ(V("123456789.125").serialize(), "v:123456789.125");
+  EXPECT_EQ(V("1e-6").serialize(), "v:0.000001");
+  // An item written from an int and read back: the same element.
+  EXPECT_EQ(*PathElement::parse("v:80"), PathElement::value(json::value(80.0)));
+  EXPECT_EQ(*PathElement::parse(R"(k:{"port":80})"), K({"port", "80.0"}));
+  // Read back, numbers are float64s as jsoniter reads them: so they show, and so they round.
+  EXPECT_TRUE(PathElement::parse("v:1000000")->item_value().is_double());
+  EXPECT_EQ(PathElement::parse("v:1000000")->to_string(), "[=1e+06]");
+  EXPECT_EQ(PathElement::parse(R"(k:{"a":[1,{"b":2}]})")->to_string(), "[a=[1,b=2]]");
+  EXPECT_EQ(PathElement::parse("v:9007199254740993")->serialize(), "v:9007199254740992");
+  EXPECT_EQ(V("1000000").to_string(), "[=1000000]");  // an int64 from an object shows as one
+}
+
+TEST(FieldpathEdgeCases, DeepNesting) {
+  Path deep;
+  for (int i = 0; i < 200; ++i) deep.push_back(F("n" + std::to_string(i % 7)));
+  const Set set = S({deep});
+  const Set parsed = Set::from_fields_v1(set.to_fields_v1());
+  EXPECT_EQ(parsed, set);
+  EXPECT_TRUE(parsed.has(deep));
+  EXPECT_EQ(parsed.size(), 1u);
+}
+
+TEST(FieldpathEdgeCases, UnionKeepsOperandsIntact) {
+  const Set a = S({P({F("a"), F("x")})});
+  const Set b = S({P({F("a"), F("y")}), P({F("a")})});
+  const Set u = a.union_with(b);
+  EXPECT_EQ(u.to_fields_v1(), R"({"f:a":{".":{},"f:x":{},"f:y":{}}})");
+  EXPECT_EQ(a.to_fields_v1(), R"({"f:a":{"f:x":{}}})");
+  EXPECT_EQ(b.to_fields_v1(), R"({"f:a":{".":{},"f:y":{}}})");
+  EXPECT_EQ(u.difference(b), a);
+  EXPECT_EQ(u.recursive_difference(b), Set());  // b has "a" itself: all under it goes
+  EXPECT_EQ(u.intersection(a), a);
+  EXPECT_EQ(u.leaves(), S({P({F("a"), F("x")}), P({F("a"), F("y")})}));
 }
 
 }  // namespace
