@@ -78,6 +78,21 @@ TEST(SmdUpdaterTest, ConverterErrorsOtherThanAMissingVersionAreThrown) {
                std::runtime_error);
 }
 
+// A conversion that fails midway reads as smd's error for that step, which kube answers with.
+TEST(SmdUpdaterTest, ConversionFailuresSayWhichObjectFailed) {
+  const Parser& parser = multiversion_with_reliant_fields_parser();
+  ReliantFieldsConverter converter(parser, "v1", "v2");
+  Updater updater(converter, UpdaterOptions{});
+  ManagedFields managers{{"v1_applier", VersionedSet{NS(P("common_field")), "v1", true}}};
+  TypedValue live = parser.parse(R"({"required_field_bar": "a", "common_field": "b"})", "v2");
+  try {
+    updater.update(live, parser.parse(R"({"common_field": "b"})", "v2"), "v2", managers, "writer");
+    FAIL() << "the update did not fail";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "failed to convert new object: missing requried field bar");
+  }
+}
+
 TEST(SmdUpdaterTest, ManagersAtAVersionNoLongerServedAreDroppedOnApply) {
   const Parser& parser = leaf_fields_parser();
   SpecificVersionConverter converter({"v2"});
