@@ -14,6 +14,7 @@ const Parser& nested_type_parser();
 const Parser& struct_multiversion_parser();
 const Parser& atomic_map_parser();
 const Parser& multiversion_with_reliant_fields_parser();
+const Parser& version_doesnt_match_type_name_parser();
 const Parser& preserve_unknown_parser();
 const Parser& duplicates_parser();
 const Parser& extract_parser();
@@ -59,10 +60,18 @@ class SpecificVersionConverter : public Converter {
 };
 
 // v2's required_field_bar is v1's field_foo_rely_on_bar; converting to v1 fails without it (merge tests'
-// reliantFieldsConverter).
+// reliantFieldsConverter). The versions' types are named `v1_type` and `v2_type` in the parser's schema (as kube's
+// are not named after versions: versionDoesntMatchTypenameConverter).
 class ReliantFieldsConverter : public Converter {
  public:
+  ReliantFieldsConverter(const Parser& parser, std::string v1_type, std::string v2_type)
+      : parser_(parser), v1_type_(std::move(v1_type)), v2_type_(std::move(v2_type)) {}
   TypedValue convert(const TypedValue& object, const std::string& api_version) const override;
+
+ private:
+  const Parser& parser_;
+  std::string v1_type_;
+  std::string v2_type_;
 };
 
 }  // namespace kapi::structured_merge::testing

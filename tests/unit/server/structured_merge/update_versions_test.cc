@@ -1,6 +1,7 @@
 // Ported from structured-merge-diff v4.4.2's merge/multiple_appliers_test.go (managers at different versions,
 // through its renaming and reliant-fields converters) and merge/obsolete_versions_test.go; its real-conversion cases
 // through the repeating converter.
+#include "tests/unit/server/structured_merge/smd_schema_yaml.h"
 #include "tests/unit/server/structured_merge/update_test_schemas.h"
 
 #include <gtest/gtest.h>
@@ -287,7 +288,34 @@ TEST(SmdReliantFieldsTest, MultipleVersionsWithReliantFields) {
   test.api_version = "v2";
   test.managed = ManagedFields{{"v2_applier", VersionedSet{NS(P("required_field_bar")), "v2", true}},
                                {"v1_applier", VersionedSet{NS(P("common_field")), "v1", true}}};
-  run(test, multiversion_with_reliant_fields_parser(), ReliantFieldsConverter());
+  run(test, multiversion_with_reliant_fields_parser(),
+      ReliantFieldsConverter(multiversion_with_reliant_fields_parser(), "v1", "v2"));
+}
+
+// TestVersionDoesntMatchTypename: the versions' types are not named after them, as kube's are not.
+TEST(SmdReliantFieldsTest, VersionsNeedNotBeTypeNames) {
+  const Parser& parser = version_doesnt_match_type_name_parser();
+  const Schema& schema = parser.schema();
+  ReliantFieldsConverter converter(parser, "TypeV1", "TypeV2");
+  Updater updater(converter, UpdaterOptions{});
+  auto at = [&](const char* json, const char* type) {
+    return as_typed(value_from_yaml(json), schema, schema.find(type));
+  };
+  ManagedFields managers;
+  auto [live, after_first] = updater.apply(at("{}", "TypeV2"), at(R"({"required_field_bar": "a"})", "TypeV2"), "v2",
+                                           managers, "v2_applier", false);
+  ASSERT_TRUE(live);
+  auto [second, after_second] = updater.apply(converter.convert(*live, "v1"), at(R"({"common_field": "b"})", "TypeV1"),
+                                              "v1", after_first, "v1_applier", false);
+  ASSERT_TRUE(second);
+  auto [third, after_third] =
+      updater.apply(converter.convert(*second, "v2"), at(R"({"required_field_bar": "b"})", "TypeV2"), "v2",
+                    after_second, "v2_applier", false);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->value, value_from_yaml(R"({"required_field_bar": "b", "common_field": "b"})"));
+  ASSERT_EQ(after_third.size(), 2u);
+  EXPECT_EQ(after_third.at("v2_applier"), (VersionedSet{NS(P("required_field_bar")), "v2", true}));
+  EXPECT_EQ(after_third.at("v1_applier"), (VersionedSet{NS(P("common_field")), "v1", true}));
 }
 
 // TestObsoleteVersions: managers of a version no longer served are dropped.
