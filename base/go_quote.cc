@@ -68,6 +68,8 @@ void append_escaped_rune(std::string& out, char32_t rune, char quote) {
 
 }  // namespace
 
+bool go_is_print(char32_t rune) { return is_print(rune); }
+
 std::string go_quote(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 2);

@@ -17,6 +17,10 @@ std::string go_quote_list(const std::vector<std::string>& items);
 // fmt's %#v of a non-nil []string, as field errors print a list value: []string{"a", "b"}.
 std::string go_string_slice(const std::vector<std::string>& items);
 
+// unicode.IsPrint, as strconv.Quote and kube's prefixFromUserAgent decide what to keep (see go_quote.cc for how
+// closely).
+bool go_is_print(char32_t rune);
+
 // strconv.QuoteRune: 'x', with the same escapes as go_quote and \' for the quote itself.
 std::string go_quote_rune(char32_t rune);
 

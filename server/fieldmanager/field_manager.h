@@ -6,12 +6,15 @@
 //
 // One FieldManager per resource, version and subresource, made at install; const and thread-safe. Objects are
 // JSON objects at `Options::api_version`, with apiVersion and kind set.
+#include "base/log.h"
 #include "server/structured_merge/fieldpath.h"
 #include "server/structured_merge/schema.h"
 #include "server/structured_merge/update.h"
 
 #include <boost/json/object.hpp>
 
+#include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,6 +36,19 @@ class FieldManager {
     std::map<std::string, structured_merge::Set> reset_fields;
     // Converts objects between `types`' versions; nullptr when there is only one.
     std::shared_ptr<const structured_merge::Converter> converter;
+    // kube's ObjectCreater.New(kind): the kind's zero object as kube serializes it (what schema::Transcoder::to_json
+    // makes of an empty message: {"metadata":{"creationTimestamp":null},"spec":{...},"status":{}} for a Deployment;
+    // {} for a custom resource). It is the live object of a create and what "before-first-apply" is diffed against,
+    // so its zero members (status: {}, creationTimestamp: null) are owned by nobody, as in kube. apiVersion and kind
+    // are set on it here.
+    boost::json::object new_object = {};
+    // kube's ObjectDefaulter, run on the object an apply merged (kube defaults it: it is never decoded); nullptr: none.
+    std::function<void(boost::json::object&)> defaulter = nullptr;
+    // The time entries record; nullptr: the system clock.
+    std::function<std::chrono::system_clock::time_point()> clock = nullptr;
+    // Where update's "[SHOULD NOT HAPPEN] failed to update managedFields" goes (at most once a second, as kube logs
+    // it); nullptr: nowhere.
+    base::Logger* logger = nullptr;
   };
   explicit FieldManager(Options options);
   ~FieldManager();
@@ -44,8 +60,10 @@ class FieldManager {
 
   // Apply: `config` (the applied configuration, decoded from YAML/JSON) applied by `manager` to `live`, or to a new
   // object when live is nullptr (create through apply). Returns the object to store. Throws apierrors::ApiError:
-  // 409 Conflict with kube's message and causes unless `force`; 422/400 for a configuration that does not fit the
-  // type (kube's "failed to create typed patch object (...): ..." wording).
+  // 409 Conflict with kube's message and causes unless `force`; 400 for a config of another kind or version
+  // ("invalid object type: apps/v1, Kind=Deployment") or with managedFields; 500 with no reason, as kube 1.32 answers,
+  // for a configuration that does not fit the type ("failed to create typed patch object (ns/name; /v1,
+  // Kind=ConfigMap): .foo: field not declared in schema").
   boost::json::object apply(const boost::json::object* live, const boost::json::object& config,
                             const std::string& manager, bool force) const;
 
