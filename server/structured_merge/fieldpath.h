@@ -114,12 +114,18 @@ class Set {
 
   // FieldsV1, byte for byte as smd's Set.ToJSON writes it: {"f:metadata":{"f:labels":{".":{},"f:app":{}}}}.
   std::string to_fields_v1() const;
+  // The same as a JSON object (member names as serialize() gives them, in the same order), for the fieldsV1 member
+  // of a managedFields entry without writing and re-reading the text.
+  boost::json::object to_fields_v1_object() const;
   // The inverse (Set.FromJSON); throws std::invalid_argument with smd's message on malformed input.
   static Set from_fields_v1(std::string_view json);
   static Set from_fields_v1(const boost::json::value& json);
+  // A literal is text, not a JSON string value.
+  static Set from_fields_v1(const char* json) { return from_fields_v1(std::string_view(json)); }
 
  private:
   Set* child_for_insert(const PathElement& element);
+  static Set read_fields_v1(const boost::json::object& object, bool& is_member);
   std::vector<PathElement> members_;                    // sorted
   std::vector<std::pair<PathElement, Set>> children_;   // sorted by element
 };
