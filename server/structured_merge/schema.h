@@ -9,6 +9,8 @@
 //
 // A Schema owns its TypeDefs; a TypeRef points into it and stays valid while the Schema lives (it never moves
 // them). Immutable once built: const use from any thread.
+#include <boost/json/value.hpp>
+
 #include <deque>
 #include <map>
 #include <memory>
@@ -27,6 +29,9 @@ using TypeRef = const TypeDef*;
 struct StructField {
   std::string name;
   TypeRef type = nullptr;
+  // The OpenAPI default (smd's StructField.Default; null: none). Only a map list's key fields use it: an item that
+  // omits such a key field is keyed by its default ({"containerPort": 80} is [containerPort=80,protocol="TCP"]).
+  boost::json::value default_value;
 };
 
 struct TypeDef {
