@@ -1,0 +1,228 @@
+#include "server/structured_merge/update.h"
+
+#include "server/structured_merge/set_schema.h"
+
+#include <utility>
+
+namespace kapi::structured_merge {
+namespace {
+
+using detail::ensure_named_fields_are_members;
+
+// The steps of smd's Updater, over one converter and one set of options.
+class UpdaterSteps {
+ public:
+  UpdaterSteps(const Converter& converter, const UpdaterOptions& options) : converter_(converter), options_(options) {}
+
+  // Converter::convert, or std::nullopt when the version is not served any more.
+  std::optional<TypedValue> convert_if_served(const TypedValue& object, const std::string& api_version) const {
+    try {
+      return converter_.convert(object, api_version);
+    } catch (const Converter::MissingVersion&) {
+      return std::nullopt;
+    }
+  }
+
+  TypedValue convert(const TypedValue& object, const std::string& api_version) const {
+    return converter_.convert(object, api_version);
+  }
+
+  // The fields that are nobody's at `version` taken out of `set` (the exclude filter of Updater.IgnoreFilter).
+  Set without_ignored(const Set& set, const std::string& version) const {
+    const Set* ignored = ignored_fields(version);
+    return ignored == nullptr ? set : set.recursive_difference(*ignored);
+  }
+
+  // Updater.reconcileManagedFieldsWithSchemaChanges: managers whose version is not served any more are dropped.
+  ManagedFields reconcile_with_schema(const TypedValue& live, const ManagedFields& managers) const {
+    ManagedFields reconciled;
+    // Managers mostly share a version or two: the live object is converted once per version, not per manager.
+    std::map<std::string, std::optional<TypeRef>> type_at_version;
+    for (const auto& [manager, versioned] : managers) {
+      auto [at_version, inserted] = type_at_version.try_emplace(versioned.api_version);
+      if (inserted) {
+        std::optional<TypedValue> converted = convert_if_served(live, versioned.api_version);
+        if (converted) at_version->second = converted->type;
+      }
+      if (!at_version->second) continue;
+      std::optional<Set> set = detail::reconcile_field_set_with_schema(versioned.set, *at_version->second);
+      if (set) {
+        reconciled.emplace(manager, VersionedSet{std::move(*set), versioned.api_version, versioned.applied});
+      } else {
+        reconciled.emplace(manager, versioned);
+      }
+    }
+    return reconciled;
+  }
+
+  // Updater.update: every manager but `workflow` loses what changed from `old_object` to `new_object` (compared at
+  // its own version); unless `force`, a change to a field another manager owns is a conflict. Returns the change at
+  // `version`.
+  Comparison take_changed_fields(const TypedValue& old_object, const TypedValue& new_object, const std::string& version,
+                                 ManagedFields& managers, const std::string& workflow, bool force) const {
+    std::map<std::string, Comparison> by_version;
+    by_version.emplace(version, exclude_ignored(compare(old_object, new_object), version));
+
+    ManagedFields conflicts;
+    std::map<std::string, const Set*> removed;
+    for (auto it = managers.begin(); it != managers.end();) {
+      const auto& [manager, versioned] = *it;
+      if (manager == workflow) {
+        ++it;
+        continue;
+      }
+      auto comparison = by_version.find(versioned.api_version);
+      if (comparison == by_version.end()) {
+        std::optional<TypedValue> old_at_version = convert_if_served(old_object, versioned.api_version);
+        std::optional<TypedValue> new_at_version =
+            old_at_version ? convert_if_served(new_object, versioned.api_version) : std::nullopt;
+        if (!new_at_version) {
+          it = managers.erase(it);
+          continue;
+        }
+        Comparison changes = exclude_ignored(compare(*old_at_version, *new_at_version), versioned.api_version);
+        comparison = by_version.emplace(versioned.api_version, std::move(changes)).first;
+      }
+      const Comparison& changes = comparison->second;
+      Set conflicting = versioned.set.intersection(changes.modified.union_with(changes.added));
+      if (!conflicting.empty()) {
+        conflicts.emplace(manager, VersionedSet{std::move(conflicting), versioned.api_version, false});
+      }
+      if (!changes.removed.empty()) removed.emplace(manager, &changes.removed);
+      ++it;
+    }
+
+    if (!force && !conflicts.empty()) throw Conflicts(conflicts_from_managers(conflicts));
+    for (const auto& [manager, versioned] : conflicts) {
+      VersionedSet& owned = managers.at(manager);
+      owned.set = owned.set.difference(versioned.set);
+    }
+    for (const auto& [manager, set] : removed) {
+      VersionedSet& owned = managers.at(manager);
+      owned.set = owned.set.difference(*set);
+    }
+    std::erase_if(managers, [](const auto& entry) { return entry.second.set.empty(); });
+    return std::move(by_version.at(version));
+  }
+
+  // Updater.prune: removes what `applier` applied last time and not this time, unless a manager (the applier's new
+  // configuration included) owns it or it was never the applier's to begin with.
+  TypedValue prune(const TypedValue& merged, const ManagedFields& managers, const std::string& applier,
+                   const VersionedSet& last_applied) const {
+    std::optional<TypedValue> merged_at_last = convert_if_served(merged, last_applied.api_version);
+    if (!merged_at_last) return merged;
+    TypedValue pruned =
+        remove_items(*merged_at_last, ensure_named_fields_are_members(last_applied.set, merged_at_last->type));
+    pruned = add_back_owned_items(*merged_at_last, std::move(pruned), last_applied.api_version, managers);
+    pruned = add_back_dangling_items(*merged_at_last, pruned, last_applied);
+    return convert(pruned, managers.at(applier).api_version);
+  }
+
+ private:
+  const Set* ignored_fields(const std::string& version) const {
+    auto found = options_.ignored_fields.find(version);
+    return found == options_.ignored_fields.end() ? nullptr : &found->second;
+  }
+
+  // Comparison.ExcludeFields with the version's ignored fields: what changed there is nobody's.
+  Comparison exclude_ignored(Comparison comparison, const std::string& version) const {
+    const Set* ignored = ignored_fields(version);
+    if (ignored == nullptr || ignored->empty()) return comparison;
+    comparison.removed = comparison.removed.recursive_difference(*ignored);
+    comparison.modified = comparison.modified.recursive_difference(*ignored);
+    comparison.added = comparison.added.recursive_difference(*ignored);
+    return comparison;
+  }
+
+  // ConflictsFromManagers, in manager then path order.
+  static std::vector<Conflict> conflicts_from_managers(const ManagedFields& conflicts) {
+    std::vector<Conflict> found;
+    for (const auto& [manager, versioned] : conflicts) {
+      versioned.set.for_each([&](const Path& path) { found.push_back(Conflict{manager, path}); });
+    }
+    return found;
+  }
+
+  // Updater.addBackOwnedItems: what pruning removed and some manager owns comes back, version by version (the
+  // pruned version first: its fields may be what converting to the others needs).
+  TypedValue add_back_owned_items(TypedValue merged, TypedValue pruned, const std::string& pruned_version,
+                                  const ManagedFields& managers) const {
+    std::map<std::string, Set> owned_at_version;
+    for (const auto& [manager, versioned] : managers) {
+      Set& owned = owned_at_version[versioned.api_version];
+      owned = owned.union_with(versioned.set);
+    }
+    auto add_back = [&](const std::string& version, const Set& owned) {
+      std::optional<TypedValue> merged_at_version = convert_if_served(merged, version);
+      if (!merged_at_version) return;
+      merged = std::move(*merged_at_version);
+      std::optional<TypedValue> pruned_at_version = convert_if_served(pruned, version);
+      if (!pruned_at_version) return;
+      TypeRef type = merged.type;
+      Set merged_fields = ensure_named_fields_are_members(to_field_set(merged), type);
+      Set kept = ensure_named_fields_are_members(to_field_set(*pruned_at_version), type)
+                     .union_with(ensure_named_fields_are_members(owned, type));
+      pruned = remove_items(merged, merged_fields.difference(kept));
+    };
+    if (auto at_pruned = owned_at_version.find(pruned_version); at_pruned != owned_at_version.end()) {
+      add_back(at_pruned->first, at_pruned->second);
+      owned_at_version.erase(at_pruned);
+    }
+    for (const auto& [version, owned] : owned_at_version) add_back(version, owned);
+    return pruned;
+  }
+
+  // Updater.addBackDanglingItems: pruning only removes what the applier owned last time; what it removed beyond
+  // that (unowned fields, or fields of updaters) comes back.
+  TypedValue add_back_dangling_items(const TypedValue& merged, const TypedValue& pruned,
+                                     const VersionedSet& last_applied) const {
+    std::optional<TypedValue> pruned_at_last = convert_if_served(pruned, last_applied.api_version);
+    if (!pruned_at_last) return merged;
+    TypeRef type = merged.type;
+    Set pruned_fields = ensure_named_fields_are_members(to_field_set(*pruned_at_last), type);
+    Set merged_fields = ensure_named_fields_are_members(to_field_set(merged), type);
+    Set last = ensure_named_fields_are_members(last_applied.set, type);
+    return remove_items(merged, merged_fields.difference(pruned_fields).intersection(last));
+  }
+
+  const Converter& converter_;
+  const UpdaterOptions& options_;
+};
+
+}  // namespace
+
+Updater::Updater(const Converter& converter, UpdaterOptions options)
+    : converter_(converter), options_(std::move(options)) {}
+
+std::pair<TypedValue, ManagedFields> Updater::update(const TypedValue& live, const TypedValue& updated,
+                                                     const std::string& version, ManagedFields managers,
+                                                     const std::string& manager) const {
+  UpdaterSteps steps(converter_, options_);
+  managers = steps.reconcile_with_schema(live, managers);
+  Comparison changes = steps.take_changed_fields(live, updated, version, managers, manager, /*force=*/true);
+  auto [owned, inserted] = managers.try_emplace(manager, VersionedSet{Set(), version, false});
+  Set set = owned->second.set.difference(changes.removed).union_with(changes.modified).union_with(changes.added);
+  owned->second = VersionedSet{steps.without_ignored(set, version), version, false};
+  if (owned->second.set.empty()) managers.erase(owned);
+  return {updated, std::move(managers)};
+}
+
+std::pair<std::optional<TypedValue>, ManagedFields> Updater::apply(const TypedValue& live, const TypedValue& config,
+                                                                   const std::string& version, ManagedFields managers,
+                                                                   const std::string& manager, bool force) const {
+  UpdaterSteps steps(converter_, options_);
+  managers = steps.reconcile_with_schema(live, managers);
+  TypedValue merged = merge(live, config);
+  std::optional<VersionedSet> last_applied;
+  if (auto last = managers.find(manager); last != managers.end()) last_applied = last->second;
+  managers[manager] = VersionedSet{steps.without_ignored(to_field_set(config), version), version, true};
+  if (last_applied && !last_applied->set.empty()) merged = steps.prune(merged, managers, manager, *last_applied);
+  steps.take_changed_fields(live, merged, version, managers, manager, force);
+  // value.Equals: numbers compare as numbers and members in any order, as compare_values has them.
+  if (!options_.return_input_on_noop && compare_values(live.value, merged.value) == 0) {
+    return {std::nullopt, std::move(managers)};
+  }
+  return {std::move(merged), std::move(managers)};
+}
+
+}  // namespace kapi::structured_merge
