@@ -3,8 +3,9 @@
 // kube-openapi's schemaconv). One source of types, two front ends:
 // - built-in kinds from the catalog (protos/k8s markers): +listType / +listMapKey / +mapType / +structType, and,
 //   where a list has no +listType, its +patchStrategy=merge (+patchMergeKey) as schemaconv reads
-//   x-kubernetes-patch-strategy; IntOrString, Quantity, Time and the like are scalars; RawExtension and FieldsV1
-//   are deduced (untyped);
+//   x-kubernetes-patch-strategy; IntOrString, Quantity, Time and the like are scalars; RawExtension is untyped and
+//   atomic (schemaconv's "__untyped_atomic_"), FieldsV1 a map of deduced members; fields carry their OpenAPI
+//   default (StructField::default_value), which keys map-list items missing a key field;
 // - custom resources from a CRD version's structural schema (x-kubernetes-list-type / -list-map-keys / -map-type,
 //   x-kubernetes-preserve-unknown-fields → deduced members, x-kubernetes-embedded-resource, x-kubernetes-int-or-string),
 //   with apiVersion, kind and metadata (ObjectMeta's type) added as kube's CRD handler adds them.

@@ -158,6 +158,15 @@ Special Catalog::special(const pb::Descriptor* message) {
   return Special::kNone;
 }
 
+bool Catalog::has_type_meta(const pb::Descriptor* message) {
+  const pb::FieldDescriptor* metadata = message->FindFieldByName("metadata");
+  if (metadata && metadata->message_type()) {
+    std::string_view type = metadata->message_type()->full_name();
+    if (type.ends_with("meta.v1.ObjectMeta") || type.ends_with("meta.v1.ListMeta")) return true;
+  }
+  return message->name() == "DeleteOptions";
+}
+
 std::string Catalog::openapi_name(const pb::Descriptor* message) {
   // "k8s.io.api.core.v1.ConfigMap" → "io.k8s.api.core.v1.ConfigMap", as kube's OpenAPI names Go packages.
   std::string_view name = message->full_name();

@@ -74,6 +74,9 @@ class Catalog {
                                                       std::string_view name) const;
 
   static Special special(const google::protobuf::Descriptor* message);
+  // Whether the message's JSON has apiVersion and kind (Go's inline TypeMeta, which protobuf leaves out): kinds,
+  // lists and option kinds.
+  static bool has_type_meta(const google::protobuf::Descriptor* message);
   // The name OpenAPI documents give a message: "io.k8s.api.core.v1.ConfigMap".
   static std::string openapi_name(const google::protobuf::Descriptor* message);
   // The protobuf package of a group version: "k8s.io.api.core.v1", "k8s.io.api.apps.v1".

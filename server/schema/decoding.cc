@@ -47,21 +47,12 @@ std::string go_type(const pb::FieldDescriptor* field, bool element = false) {
   }
 }
 
-bool has_type_meta(const pb::Descriptor* message) {
-  const pb::FieldDescriptor* metadata = message->FindFieldByName("metadata");
-  if (metadata && metadata->message_type()) {
-    std::string_view type = metadata->message_type()->full_name();
-    if (type.ends_with("meta.v1.ObjectMeta") || type.ends_with("meta.v1.ListMeta")) return true;
-  }
-  return message->name() == "DeleteOptions";
-}
-
 class Conformer {
  public:
   explicit Conformer(const Catalog& catalog) : catalog_(catalog) {}
 
   void message(const pb::Descriptor* type, json::object& object, const std::string& path) {
-    const bool type_meta = has_type_meta(type);
+    const bool type_meta = Catalog::has_type_meta(type);
     std::size_t dropped = 0;
     for (auto& entry : object) {
       const std::string key(entry.key());

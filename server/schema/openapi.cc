@@ -137,7 +137,7 @@ class SchemaWriter {
     schema["type"] = "object";
     std::map<std::string, json::value> properties;
     json::array required;
-    if (has_type_meta(message)) {
+    if (Catalog::has_type_meta(message)) {
       properties["apiVersion"] = json::object{
           {"description", "The versioned schema of this representation of an object."}, {"type", "string"}};
       properties["kind"] =
@@ -153,16 +153,6 @@ class SchemaWriter {
     if (!required.empty()) schema["required"] = std::move(required);
     if (markers.struct_type == "atomic") schema["x-kubernetes-map-type"] = "atomic";
     return schema;
-  }
-
-  // Kinds, lists and option kinds carry apiVersion and kind (Go's inline TypeMeta, which protobuf leaves out).
-  static bool has_type_meta(const pb::Descriptor* message) {
-    const pb::FieldDescriptor* metadata = message->FindFieldByName("metadata");
-    if (metadata && metadata->message_type()) {
-      std::string_view type = metadata->message_type()->full_name();
-      if (type.ends_with("meta.v1.ObjectMeta") || type.ends_with("meta.v1.ListMeta")) return true;
-    }
-    return message->name() == "DeleteOptions";
   }
 
   json::object field_schema(const pb::FieldDescriptor* field) {

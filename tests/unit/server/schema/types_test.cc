@@ -228,7 +228,7 @@ TEST(TypesTest, StrategicMergeAndListMarkersAreKubes) {
       {core("EphemeralContainerCommon"), "env", "merge", "name", "map", {"name"}},
       {core("PodStatus"), "conditions", "merge", "type", "map", {"type"}},
       {core("PodStatus"), "podIPs", "merge", "ip", "map", {"ip"}},
-      {core("PodStatus"), "hostIPs", "merge", "ip", "map", {"ip"}},
+      {core("PodStatus"), "hostIPs", "merge", "ip", "atomic", {}},  // k8s.io/api v0.32: +listType=atomic
       {core("PodStatus"), "containerStatuses", "", "", "atomic", {}},
       {core("ServiceSpec"), "ports", "merge", "port", "map", {"port", "protocol"}},
       {core("ServiceStatus"), "conditions", "merge", "type", "map", {"type"}},
