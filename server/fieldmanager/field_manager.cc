@@ -41,9 +41,14 @@ bool is_reset_managed_fields(const json::array* entries) {
   if (!entries) return false;
   if (entries->empty()) return true;
   if (entries->size() != 1 || !entries->front().is_object()) return false;
+  // reflect.DeepEqual with ManagedFieldsEntry{} after decoding: empty strings, no time, no fieldsV1 (members the
+  // type does not have are dropped by decoding).
   for (const auto& [name, value] : entries->front().get_object()) {
-    const bool zero = value.is_null() || (value.is_string() && value.get_string().empty());
-    if (!zero) return false;
+    if (value.is_null()) continue;
+    if (name == "time" || name == "fieldsV1") return false;
+    const bool string_member = name == "manager" || name == "operation" || name == "apiVersion" ||
+                               name == "fieldsType" || name == "subresource";
+    if (string_member && !(value.is_string() && value.get_string().empty())) return false;
   }
   return true;
 }
@@ -139,7 +144,11 @@ json::object ChainFieldManager::apply(const json::object& live, const json::obje
     object = live;
     remove_managed_fields(object);
   }
-  set_managed_fields(object, applied.managed);
+  try {
+    set_managed_fields(object, applied.managed);
+  } catch (const std::exception& error) {
+    throw apierrors::ApiError(unknown_error(std::string("failed to encode managed fields: ") + error.what()));
+  }
   return object;
 }
 
