@@ -158,7 +158,7 @@ std::vector<sm::StructField> CatalogTypes::struct_fields(const pb::Descriptor* m
     members.push_back({{.name = "kind", .type = types_.scalar(sm::ScalarKind::kString)}, nullptr});
   }
   for (const pb::FieldDescriptor* field : catalog_.json_fields(message)) {
-    members.emplace_back(sm::StructField{.name = field->name(), .default_value = default_of(field)}, field);
+    members.emplace_back(sm::StructField{.name = field->name(), .default_value = default_of(field).value_or(nullptr)}, field);
   }
   std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first.name < b.first.name; });
   std::vector<sm::StructField> fields;

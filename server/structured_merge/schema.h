@@ -14,7 +14,6 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,11 +30,8 @@ struct StructField {
   std::string name;
   TypeRef type = nullptr;
   // The OpenAPI default (smd's StructField.Default; null: none). Only a map list's key fields use it: an item that
-  // The field's OpenAPI default (smd's StructField.Default): a map-list item without this key field is keyed by
-  // it (containerPort 80 without a protocol is the port {containerPort=80,protocol="TCP"}).
   // omits such a key field is keyed by its default ({"containerPort": 80} is [containerPort=80,protocol="TCP"]).
   boost::json::value default_value;
-  std::optional<boost::json::value> default_value;
 };
 
 struct TypeDef {
