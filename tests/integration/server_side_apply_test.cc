@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <algorithm>
 #include <regex>
 
 namespace kapi::integration {
@@ -38,9 +39,12 @@ class ServerSideApplyTest : public KapiSuite<ServerSideApplyTest> {
     json::array out;
     const json::value* entries = object["metadata"].as_object().if_contains("managedFields");
     if (!entries) return out;
-    for (json::value entry : entries->as_array()) {
-      entry.as_object().erase("time");
-      out.push_back(std::move(entry));
+    // (json::object::erase moves the last member into the gap: the entries are copied member by member instead.)
+    for (const json::value& entry : entries->as_array()) {
+      json::object without_time;
+      for (const auto& [name, value] : entry.as_object())
+        if (name != "time") without_time.emplace(name, value);
+      out.push_back(std::move(without_time));
     }
     return out;
   }
@@ -94,10 +98,11 @@ TEST_F(ServerSideApplyTest, ApplyCreatesThenUpdatesAndRecordsTheApplier) {
   EXPECT_EQ(created.output, "configmap/ssa-create serverside-applied\n");
   const std::string path = "/api/v1/namespaces/default/configmaps/ssa-create";
   EXPECT_EQ(json::serialize(managed_fields(path)),
-            R"([{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}},"manager":"kubectl",)"
-            R"("operation":"Apply"}])");
+            R"([{"manager":"kubectl","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1",)"
+            R"("fieldsV1":{"f:data":{"f:a":{}}}}])");
   HttpResponse got = request("GET", path);
-  const json::object& entry = json_object(got.body)["metadata"].as_object()["managedFields"].as_array()[0].as_object();
+  json::object object = json_object(got.body);
+  const json::object& entry = object["metadata"].as_object()["managedFields"].as_array()[0].as_object();
   EXPECT_TRUE(std::regex_match(std::string(entry.at("time").as_string()),
                                std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
       << got.body;
@@ -137,15 +142,14 @@ TEST_F(ServerSideApplyTest, ConflictsFailWithKubesMessageUntilForced) {
   EXPECT_EQ(fields_of(path, "other", "Apply"), R"({"f:data":{"f:a":{}}})");
 }
 
-TEST_F(ServerSideApplyTest, AConflictWithAnUpdaterNamesItsVersionAndTime) {
+// An Update manager is named with its version (kube's printManager; its identifier never holds a time).
+TEST_F(ServerSideApplyTest, AConflictWithAnUpdaterNamesItsVersion) {
   ASSERT_EQ(kubectl("create configmap ssa-updater --from-literal=a=1").exit_code, 0);
   CommandResult conflict = apply("u.yaml", config_map("ssa-updater", "  a: \"2\"\n"));
   EXPECT_EQ(conflict.exit_code, 1);
-  EXPECT_TRUE(std::regex_search(
-      conflict.output,
-      std::regex(R"(^error: Apply failed with 1 conflict: conflict with "kubectl-create" using v1 at )"
-                 R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: \.data\.a\n)")))
-      << conflict.output;
+  EXPECT_EQ(conflict.output, std::string("error: Apply failed with 1 conflict: conflict with \"kubectl-create\" using "
+                                         "v1: .data.a\n") +
+                                 kConflictAdvice);
 }
 
 TEST_F(ServerSideApplyTest, TwoManagersShareAFieldAndItGoesWithItsLastOwner) {
@@ -184,9 +188,10 @@ spec:
 )";
   ASSERT_EQ(apply("d1.yaml", deployment).exit_code, 0);
   const std::string path = "/apis/apps/v1/namespaces/default/deployments/ssa-scaled";
+  // kubectl scale sends no fieldManager: its manager is its User-Agent's "kubectl", an Update through /scale.
   ASSERT_EQ(kubectl("scale deployment ssa-scaled --replicas=3").output, "deployment.apps/ssa-scaled scaled\n");
-  EXPECT_EQ(managers(path), (std::vector<std::string>{"kubectl/Apply", "kubectl-scale/Update/scale"}));
-  EXPECT_EQ(fields_of(path, "kubectl-scale", "Update"), R"({"f:spec":{"f:replicas":{}}})");
+  EXPECT_EQ(managers(path), (std::vector<std::string>{"kubectl/Apply", "kubectl/Update/scale"}));
+  EXPECT_EQ(fields_of(path, "kubectl", "Update"), R"({"f:spec":{"f:replicas":{}}})");
   EXPECT_EQ(fields_of(path, "kubectl", "Apply").find("f:replicas"), std::string::npos);
 
   // Applying replicas again conflicts with the scaler (whose entry kube writes without a time).
@@ -194,7 +199,7 @@ spec:
   replicas_2.replace(replicas_2.find("replicas: 1"), 11, "replicas: 2");
   CommandResult conflict = apply("d2.yaml", replicas_2);
   EXPECT_EQ(conflict.exit_code, 1);
-  EXPECT_EQ(conflict.output, std::string("error: Apply failed with 1 conflict: conflict with \"kubectl-scale\" with "
+  EXPECT_EQ(conflict.output, std::string("error: Apply failed with 1 conflict: conflict with \"kubectl\" with "
                                          "subresource \"scale\" using apps/v1: .spec.replicas\n") +
                                  kConflictAdvice);
   CommandResult forced = apply("d2.yaml", replicas_2, "--force-conflicts");
@@ -217,7 +222,13 @@ TEST_F(ServerSideApplyTest, ClientSideApplyMigratesToServerSide) {
   // kubectl hands the client-side manager's fields to its applier, then applies without b: b goes.
   CommandResult server_side = apply("m2.yaml", config_map("ssa-migrated", "  a: \"1\"\n"));
   ASSERT_EQ(server_side.exit_code, 0) << server_side.output;
-  EXPECT_EQ(managers(path), (std::vector<std::string>{"kubectl/Apply"}));
+  // kubectl keeps the last-applied annotation current through an apply of its own ("kubectl-last-applied"); the two
+  // Apply entries are sorted by the second each was written in, so their order is the clock's.
+  std::vector<std::string> names = managers(path);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"kubectl-last-applied/Apply", "kubectl/Apply"}));
+  EXPECT_EQ(fields_of(path, "kubectl-last-applied", "Apply"),
+            R"({"f:metadata":{"f:annotations":{"f:kubectl.kubernetes.io/last-applied-configuration":{}}}})");
   EXPECT_EQ(kubectl("get cm ssa-migrated -o jsonpath={.data}").output, R"({"a":"1"})");
   EXPECT_NE(fields_of(path, "kubectl", "Apply").find(R"("f:data":{"f:a":{}})"), std::string::npos);
 }
@@ -311,7 +322,7 @@ spec:
 TEST_F(ServerSideApplyTest, DeploymentManagedFieldsAfterCreateLabelScaleAndApplyAreKubes) {
   ASSERT_EQ(kubectl("create deployment ssa-web --image=nginx").exit_code, 0);
   ASSERT_EQ(kubectl("label deployment ssa-web tier=frontend").exit_code, 0);
-  ASSERT_EQ(kubectl("scale deployment ssa-web --replicas=3").exit_code, 0);
+  ASSERT_EQ(kubectl("scale deployment ssa-web --replicas=3").exit_code, 0);  // manager "kubectl" (its User-Agent)
   const std::string manifest = R"(apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -331,7 +342,7 @@ spec:
   CommandResult applied = apply("web.yaml", manifest);
   ASSERT_EQ(applied.exit_code, 0) << applied.output;
   // What kube-apiserver 1.32 writes for this sequence (derived from its field manager and kubectl's requests:
-  // kubectl-create's Update of the defaulted object, kubectl-label's merge patch, kubectl-scale's /scale patch
+  // kubectl-create's Update of the defaulted object, kubectl-label's merge patch, kubectl scale's /scale patch
   // taking .spec.replicas from kubectl-create, kubectl's apply sharing the fields it sets), in kube's order:
   // Apply before Update, then by time (the /scale entry has none), then by manager.
   const std::string expected =
@@ -339,7 +350,7 @@ spec:
       R"("f:spec":{"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":)"
       R"({"k:{\"name\":\"nginx\"}":{".":{},"f:image":{},"f:name":{}}}}}}},"manager":"kubectl","operation":"Apply"},)"
       R"({"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}},)"
-      R"("manager":"kubectl-scale","operation":"Update","subresource":"scale"},)"
+      R"("manager":"kubectl","operation":"Update","subresource":"scale"},)"
       R"({"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{".":{},)"
       R"("f:app":{}}},"f:spec":{"f:progressDeadlineSeconds":{},"f:revisionHistoryLimit":{},"f:selector":{},)"
       R"("f:strategy":{"f:rollingUpdate":{".":{},"f:maxSurge":{},"f:maxUnavailable":{}},"f:type":{}},)"
@@ -350,11 +361,16 @@ spec:
       R"("manager":"kubectl-create","operation":"Update"},)"
       R"({"apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:tier":{}}}},)"
       R"("manager":"kubectl-label","operation":"Update"}])";
-  EXPECT_EQ(json::serialize(managed_fields("/apis/apps/v1/namespaces/default/deployments/ssa-web")), expected);
-  // Every entry but the /scale one carries the time of its write.
+  EXPECT_EQ(json::value(managed_fields("/apis/apps/v1/namespaces/default/deployments/ssa-web")), json::parse(expected));
+  // The Updates carry the time of their write; the /scale entry has none (ScaleHandler.ToParent takes the parent's,
+  // which a new manager lacks), and neither has the apply, which changed nothing in the object (kube's
+  // managedFieldsUpdater times an apply only when it returns an object).
   HttpResponse got = request("GET", "/apis/apps/v1/namespaces/default/deployments/ssa-web");
-  for (const auto& entry : json_object(got.body)["metadata"].as_object()["managedFields"].as_array())
-    EXPECT_EQ(entry.as_object().contains("time"), !entry.as_object().contains("subresource")) << entry;
+  json::object deployment = json_object(got.body);
+  std::vector<bool> timed;
+  for (const auto& entry : deployment["metadata"].as_object()["managedFields"].as_array())
+    timed.push_back(entry.as_object().contains("time"));
+  EXPECT_EQ(timed, (std::vector<bool>{false, false, true, true})) << got.body;
 }
 
 TEST_F(ServerSideApplyTest, ApplyOverHttpCreatesChecksItsOptionsAndDecodesYaml) {
