@@ -1,5 +1,6 @@
 #include "server/apiextensions/custom_resource_server.h"
 
+#include "server/apiextensions/custom_resource_field_managers.h"
 #include "server/apiextensions/custom_resource_strategy.h"
 #include "server/apiextensions/none_conversion.h"
 #include "server/chain/not_found.h"
@@ -93,7 +94,7 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
       if (definition.namespaced && config_.namespace_check) store->set_namespace_check(config_.namespace_check);
       endpoints::FieldManagers field_managers;
       if (config_.field_types)
-        field_managers = endpoints::custom_resource_field_managers(*crd, version, strategy, config_.catalog,
+        field_managers = custom_resource_field_managers(*crd, version, strategy, config_.catalog,
                                                                   config_.field_types);
       next->served.push_back(std::make_shared<Served>(
           Served{crd, version.name, storage, std::move(store), std::move(field_managers)}));

@@ -176,9 +176,9 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
           return check_namespace(namespace_, resource, name);
         });
 
-    service_for(resource.definition)
-        .add(*cached.store, endpoints::builtin_field_managers(resource.definition, cached.store->strategy(),
-                                                              field_types_, catalog_, peer_versions(resources, resource)));
+    endpoints::FieldManagers field_managers = endpoints::builtin_field_managers(
+        resource.definition, cached.store->strategy(), field_types_, catalog_, peer_versions(resources, resource));
+    service_for(resource.definition).add(*cached.store, std::move(field_managers));
     resources_.push_back(std::move(cached));
   }
   {  // componentstatuses are probed on each read, neither stored nor cached (kube's componentstatus REST)

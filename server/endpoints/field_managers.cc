@@ -1,6 +1,6 @@
 #include "server/endpoints/field_managers.h"
+#include "server/endpoints/field_managers_internal.h"
 
-#include "server/apiextensions/crd_model.h"
 #include "server/fieldmanager/type_converter.h"
 #include "server/schema/decoding.h"
 #include "server/schema/transcoder.h"
@@ -18,45 +18,11 @@ namespace {
 namespace json = boost::json;
 namespace smd = structured_merge;
 
-using Conversion = std::function<json::object(json::object)>;
-
 std::string group_version(std::string_view group, std::string_view version) {
   return group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
 }
 
-// merge.Converter over kapi's conversions: an object reaches another version of its kind through the function
-// registered for the pair; a version no function reaches is gone (its managers are dropped).
-class ObjectConverter final : public smd::Converter {
- public:
-  struct Typed {
-    const smd::Schema* schema = nullptr;
-    smd::TypeRef type = nullptr;
-  };
-
-  void add_type(const std::string& api_version, Typed typed) { types_[api_version] = typed; }
-  void add_conversion(const std::string& from, const std::string& to, Conversion conversion) {
-    conversions_[{from, to}] = std::move(conversion);
-  }
-
-  smd::TypedValue convert(const smd::TypedValue& object, const std::string& api_version) const override {
-    auto typed = types_.find(api_version);
-    if (typed == types_.end() || !object.value.is_object())
-      throw MissingVersion("no conversion to " + api_version);
-    const json::object& source = object.value.as_object();
-    std::string from;
-    if (auto it = source.find("apiVersion"); it != source.end() && it->value().is_string())
-      from = it->value().as_string();
-    if (from == api_version) return object;
-    auto conversion = conversions_.find({from, api_version});
-    if (conversion == conversions_.end()) throw MissingVersion("no conversion from " + from + " to " + api_version);
-    json::object converted = conversion->second(source);
-    return smd::as_typed(std::move(converted), *typed->second.schema, typed->second.type, true);
-  }
-
- private:
-  std::map<std::string, Typed> types_;
-  std::map<std::pair<std::string, std::string>, Conversion> conversions_;
-};
+}  // namespace
 
 smd::Set paths_set(const std::vector<std::vector<std::string>>& paths) {
   smd::Set set;
@@ -67,6 +33,8 @@ smd::Set paths_set(const std::vector<std::vector<std::string>>& paths) {
   }
   return set;
 }
+
+namespace {
 
 bool has_subresource(const registry::ResourceDefinition& definition, std::string_view name) {
   return std::find(definition.subresources.begin(), definition.subresources.end(), name) !=
@@ -91,6 +59,8 @@ std::vector<std::string> update_subresources(const registry::ResourceDefinition&
   return out;
 }
 
+}  // namespace
+
 smd::Path replicas_path(std::string_view dotted) {
   smd::Path path;
   if (dotted.starts_with('.')) dotted.remove_prefix(1);
@@ -102,6 +72,8 @@ smd::Path replicas_path(std::string_view dotted) {
   }
   return path;
 }
+
+namespace {
 
 // kube's ObjectCreater.New(kind) as JSON: the empty message as kube serializes it.
 json::object zero_object(const schema::Catalog& catalog, const google::protobuf::Descriptor* message) {
@@ -116,6 +88,8 @@ std::function<void(json::object&)> catalog_defaulter(const schema::Catalog& cata
   if (!message) return nullptr;
   return [&catalog, message](json::object& object) { schema::conform(catalog, message, object); };
 }
+
+}  // namespace
 
 // The manager of /scale: autoscaling/v1 Scale objects, nothing reset (ScaleREST is no ResetFieldsStrategy).
 std::shared_ptr<const fieldmanager::FieldManager> scale_manager(std::shared_ptr<const smd::Schema> schema,
@@ -133,8 +107,6 @@ std::shared_ptr<const fieldmanager::FieldManager> scale_manager(std::shared_ptr<
   options.subresource = "scale";
   return std::make_shared<const fieldmanager::FieldManager>(std::move(options));
 }
-
-}  // namespace
 
 const fieldmanager::FieldManager* FieldManagers::of(std::string_view subresource) const {
   auto it = by_subresource.find(subresource);
@@ -183,81 +155,6 @@ FieldManagers builtin_field_managers(const registry::ResourceDefinition& definit
     managers.by_subresource["scale"] = scale_manager(schema, catalog);
     // Built-in scalable kinds keep replicas at spec.replicas at every version (replicasPathInDeployment, ...).
     for (const auto& [version, type] : types) managers.replicas_paths[version] = replicas_path("spec.replicas");
-  }
-  return managers;
-}
-
-FieldManagers custom_resource_field_managers(const apiextensions::Crd& crd, const apiextensions::CrdVersion& version,
-                                             std::shared_ptr<const registry::Strategy> strategy,
-                                             const schema::Catalog& catalog,
-                                             std::shared_ptr<const smd::Schema> builtin_types) {
-  FieldManagers managers;
-  managers.api_version = group_version(crd.group, version.name);
-  // Every served version's types, each in its own schema: one handle keeps them all alive.
-  struct Schemas {
-    std::vector<std::shared_ptr<const smd::Schema>> held;
-  };
-  auto schemas = std::make_shared<Schemas>();
-  std::map<std::string, smd::TypeRef> types;
-  auto converter = std::make_shared<ObjectConverter>();
-  const json::object preserve_unknown{{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
-  for (const auto& served : crd.versions) {
-    if (!served.served) continue;
-    const std::string api_version = group_version(crd.group, served.name);
-    fieldmanager::CustomResourceSchema made;
-    try {
-      made = fieldmanager::schema_from_structural(served.raw_schema.empty() ? preserve_unknown : served.raw_schema,
-                                                  apiextensions::openapi_definition_name(crd.group, served.name,
-                                                                                        crd.accepted_names.kind),
-                                                  catalog);
-    } catch (const std::invalid_argument&) {
-      // kube serves such a version without managed fields only when it is not the request's; here every write of
-      // the version then goes untracked.
-      continue;
-    }
-    if (!made.schema || !made.root) continue;
-    schemas->held.push_back(made.schema);
-    types[api_version] = made.root;
-    converter->add_type(api_version, {made.schema.get(), made.root});
-    if (served.scale) managers.replicas_paths[api_version] = replicas_path(served.scale->spec_replicas_path);
-    else managers.replicas_paths[api_version] = {};
-  }
-  if (!types.contains(managers.api_version)) return managers;
-  // The None conversion: the same object with another apiVersion.
-  for (const auto& [from, from_type] : types)
-    for (const auto& [to, to_type] : types)
-      if (from != to)
-        converter->add_conversion(from, to, [to = to](json::object o) {
-          o["apiVersion"] = to;
-          return o;
-        });
-  // TypeRefs point into the Schema that made them: the request version's is the one that knows its root type.
-  std::shared_ptr<const smd::Schema> schema;
-  const smd::TypeRef root = types.at(managers.api_version);
-  for (const auto& held : schemas->held)
-    if (!schema && held->find(root->name) == root) schema = std::shared_ptr<const smd::Schema>(schemas, held.get());
-  if (!schema) schema = std::shared_ptr<const smd::Schema>(schemas, schemas->held.front().get());
-  std::vector<std::string> subresources{""};
-  if (version.status_subresource) subresources.push_back("status");
-  for (const auto& subresource : subresources) {
-    fieldmanager::FieldManager::Options options;
-    // A custom resource's zero object is empty; its defaults are its schema's, as its strategy conforms them.
-    options.defaulter = [strategy](json::object& object) { strategy->conform(object); };
-    options.schema = schema;
-    options.types = types;
-    options.api_version = managers.api_version;
-    options.kind = crd.accepted_names.kind;
-    options.subresource = subresource;
-    // customResourceStrategy / statusStrategy GetResetFields, at the request's version only.
-    if (version.status_subresource)
-      options.reset_fields[managers.api_version] =
-          subresource == "status" ? paths_set({{"apiVersion"}, {"kind"}, {"metadata"}, {"spec"}})
-                                  : paths_set({{"status"}});
-    if (types.size() > 1) options.converter = converter;
-    managers.by_subresource[subresource] = std::make_shared<const fieldmanager::FieldManager>(std::move(options));
-  }
-  if (version.scale) {
-    managers.by_subresource["scale"] = scale_manager(builtin_types, catalog);
   }
   return managers;
 }

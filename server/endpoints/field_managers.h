@@ -2,7 +2,7 @@
 // The FieldManagers of one served resource version, made once when it is installed (kube's installer:
 // reqScope.FieldManager per resource, version and subresource, with the kind's types, the storage's reset fields
 // (rest.ResetFieldsStrategy) and a converter between the versions the kind is served at; apiextensions' crdHandler
-// does the same for each CRD version). The scale subresource's works on autoscaling/v1 Scale objects: its
+// does the same for each CRD version: server/apiextensions/custom_resource_field_managers.h). The scale subresource's works on autoscaling/v1 Scale objects: its
 // managedFields are mapped to and from the parent's by ScaleHandler (scale_managed_fields.h).
 #include "server/fieldmanager/field_manager.h"
 #include "server/registry/resource.h"
@@ -18,11 +18,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-namespace kapi::apiextensions {
-struct Crd;
-struct CrdVersion;
-}  // namespace kapi::apiextensions
 
 namespace kapi::endpoints {
 
@@ -52,13 +47,5 @@ struct PeerVersion {
 FieldManagers builtin_field_managers(const registry::ResourceDefinition& definition, const registry::Strategy& strategy,
                                      std::shared_ptr<const structured_merge::Schema> schema,
                                      const schema::Catalog& catalog, const std::vector<PeerVersion>& peers = {});
-
-// A custom resource version's managers: the types of every served version of `crd` (converted between them as its
-// None conversion does), status and scale as `version`'s subresources say, defaulted as `strategy` conforms objects;
-// `builtin_types` (schema_from_catalog) gives ObjectMeta's and Scale's types.
-FieldManagers custom_resource_field_managers(const apiextensions::Crd& crd, const apiextensions::CrdVersion& version,
-                                             std::shared_ptr<const registry::Strategy> strategy,
-                                             const schema::Catalog& catalog,
-                                             std::shared_ptr<const structured_merge::Schema> builtin_types);
 
 }  // namespace kapi::endpoints

@@ -71,7 +71,8 @@ std::string write_manager(const Scope& scope, WriteOptionsKind kind) {
     errors.push_back(validation::forbidden(validation::Path("force"), "may not be specified for non-apply patch"));
   if (kind == WriteOptionsKind::Apply && field_manager.empty())
     errors.push_back(validation::required(path, "is required for apply patch"));
-  if (field_manager.size() > kFieldManagerMaxLength) errors.push_back(validation::too_long(path, kFieldManagerMaxLength));
+  if (field_manager.size() > kFieldManagerMaxLength)
+    errors.push_back(validation::too_long(path, kFieldManagerMaxLength));
   for (std::size_t at = 0; at < field_manager.size();) {
     const std::size_t position = at;
     const char32_t rune = next_rune(field_manager, at);

@@ -18,7 +18,8 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
 // The update function of a scale write: `desired` turns the current Scale, with the managedFields its manager sees
 // (ScaleHandler.ToSubresource), into the wanted one; the parent gets its replicas and the Scale's managedFields
 // mapped back (ToParent).
-registry::UpdateFunction scale_update(const Scope& scope, std::function<boost::json::object(boost::json::object)> desired);
+registry::UpdateFunction scale_update(const Scope& scope,
+                                      std::function<boost::json::object(boost::json::object)> desired);
 // The Scale a write made from `old_scale`, recorded as `manager`'s Update.
 boost::json::object track_scale_update(const Scope& scope, const boost::json::object& old_scale,
                                        boost::json::object scale, const std::string& manager);
