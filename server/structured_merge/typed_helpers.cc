@@ -1,6 +1,6 @@
 #include "base/go_quote.h"
+#include "server/apiextensions/schema/go_values.h"
 #include "server/patch/go_json.h"
-#include "server/validation/go_values.h"
 #include "server/structured_merge/typed_internal.h"
 
 #include <boost/json.hpp>
@@ -99,7 +99,7 @@ namespace {
 // fmt's %v and %#v of smd's *valueUnstructured, the wrapper kube's unstructured objects are read through.
 std::string value_v(const json::value& value) { return "&{" + patch::detail::go_value(value) + "}"; }
 std::string value_sharp_v(const json::value& value) {
-  return "&value.valueUnstructured{Value:" + validation::go_sharp_v(value) + "}";
+  return "&value.valueUnstructured{Value:" + apiextensions::schema::go_sharp_v(value) + "}";
 }
 
 }  // namespace

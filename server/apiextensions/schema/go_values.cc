@@ -1,4 +1,4 @@
-#include "server/validation/go_values.h"
+#include "server/apiextensions/schema/go_values.h"
 
 #include "base/utf8.h"
 #include "server/validation/field_error.h"
@@ -12,7 +12,7 @@
 #include <limits>
 #include <vector>
 
-namespace kapi::validation {
+namespace kapi::apiextensions::schema {
 namespace {
 
 namespace json = boost::json;
@@ -182,4 +182,4 @@ std::string openapi_type_of(const json::value& value) {
   return "";
 }
 
-}  // namespace kapi::validation
+}  // namespace kapi::apiextensions::schema
