@@ -374,6 +374,42 @@ std::string go_value(const boost::json::value& value) {
   return "";
 }
 
+std::string go_sharp_value(const boost::json::value& value) {
+  switch (value.kind()) {
+    case boost::json::kind::null: return "interface {}(nil)";
+    case boost::json::kind::bool_: return value.get_bool() ? "true" : "false";
+    case boost::json::kind::int64: return std::to_string(value.get_int64());
+    case boost::json::kind::uint64: return std::to_string(value.get_uint64());
+    case boost::json::kind::double_: return go_float(value.get_double());
+    case boost::json::kind::string: return base::go_quote(value.get_string());
+    case boost::json::kind::array: {
+      std::string out = "[]interface {}{";
+      bool first = true;
+      for (const auto& element : value.get_array()) {
+        if (!first) out += ", ";
+        first = false;
+        out += go_sharp_value(element);
+      }
+      return out + "}";
+    }
+    case boost::json::kind::object: {
+      // fmt prints maps in key order.
+      std::vector<const boost::json::key_value_pair*> members;
+      for (const auto& member : value.get_object()) members.push_back(&member);
+      std::sort(members.begin(), members.end(), [](auto* l, auto* r) { return l->key() < r->key(); });
+      std::string out = "map[string]interface {}{";
+      bool first = true;
+      for (const auto* member : members) {
+        if (!first) out += ", ";
+        first = false;
+        out += base::go_quote(member->key()) + ":" + go_sharp_value(member->value());
+      }
+      return out + "}";
+    }
+  }
+  return "";
+}
+
 std::string go_type_name(const boost::json::value& value) {
   switch (go_type(value)) {
     case GoType::kNil: return "%!s(<nil>)";

@@ -25,6 +25,10 @@ std::string go_syntax_error(std::string_view text);
 // fmt's %v of the value json.Unmarshal into interface{} would hold: map[a:1 b:[x y]], <nil>, 1.5e+06.
 std::string go_value(const boost::json::value& value);
 
+// fmt's %#v of that value: map[string]interface {}{"a":1}, []interface {}{"x", 2}, "text", 1.5, true,
+// interface {}(nil).
+std::string go_sharp_value(const boost::json::value& value);
+
 // reflect.TypeOf(v).String() for that value ("map[string]interface {}", "[]interface {}", "string", "int64",
 // "float64", "bool"), or fmt's "%!s(<nil>)" for null, as %s renders a nil reflect.Type.
 std::string go_type_name(const boost::json::value& value);

@@ -1,5 +1,4 @@
 #include "base/go_quote.h"
-#include "server/apiextensions/schema/go_values.h"
 #include "server/patch/go_json.h"
 #include "server/structured_merge/typed_internal.h"
 
@@ -99,7 +98,7 @@ namespace {
 // fmt's %v and %#v of smd's *valueUnstructured, the wrapper kube's unstructured objects are read through.
 std::string value_v(const json::value& value) { return "&{" + patch::detail::go_value(value) + "}"; }
 std::string value_sharp_v(const json::value& value) {
-  return "&value.valueUnstructured{Value:" + apiextensions::schema::go_sharp_v(value) + "}";
+  return "&value.valueUnstructured{Value:" + patch::detail::go_sharp_value(value) + "}";
 }
 
 }  // namespace
@@ -188,6 +187,23 @@ std::optional<PathElement> list_item_element(const TypeDef& list, const json::va
   }
   if (!list.keys.empty()) return keyed_item_element(list, item, error);
   return set_item_element(item, error);
+}
+
+std::vector<std::size_t> first_occurrences(const std::vector<std::optional<PathElement>>& elements) {
+  std::vector<std::size_t> first(elements.size());
+  std::vector<std::size_t> order;
+  order.reserve(elements.size());
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    first[i] = i;
+    if (elements[i]) order.push_back(i);
+  }
+  // Stable: within a run of equal elements the lowest index comes first.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return *elements[a] < *elements[b]; });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (*elements[order[k]] == *elements[order[k - 1]]) first[order[k]] = first[order[k - 1]];
+  }
+  return first;
 }
 
 namespace {

@@ -62,6 +62,10 @@ std::string expected_map_message(const boost::json::value& value);
 // a set); nullopt with `error` set for an item that cannot be.
 std::optional<PathElement> list_item_element(const TypeDef& list, const boost::json::value& item, std::string& error);
 
+// For each list item, the index of the first item with the same path element (its own index when it is the
+// first, or has none): duplicates found by sorting, without copying the elements.
+std::vector<std::size_t> first_occurrences(const std::vector<std::optional<PathElement>>& elements);
+
 // value.Equals: numbers by value (an int and a float are equal when the float is), maps regardless of order.
 bool values_equal(const boost::json::value& lhs, const boost::json::value& rhs);
 

@@ -4,7 +4,6 @@
 #include <boost/json.hpp>
 
 #include <optional>
-#include <set>
 #include <vector>
 
 namespace kapi::structured_merge {
@@ -39,20 +38,20 @@ class FieldSetWalker {
     // Items are identified by key or value; an item that is there more than once is one leaf, not descended into.
     std::vector<std::optional<PathElement>> elements;
     elements.reserve(items.size());
-    std::set<PathElement> seen;
-    std::set<PathElement> duplicates;
     for (const json::value& item : items) {
       std::string error;  // validation reported it; such an item has no path
       elements.push_back(list_item_element(type, item, error));
-      const std::optional<PathElement>& element = elements.back();
-      if (!element || seen.insert(*element).second) continue;
-      if (duplicates.insert(*element).second) {
-        PathScope scope(path_, *element);
-        set_.insert(path_);
-      }
+    }
+    const std::vector<std::size_t> first = first_occurrences(elements);
+    std::vector<bool> duplicated(items.size(), false);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (first[i] == i || duplicated[first[i]]) continue;
+      duplicated[first[i]] = true;
+      PathScope scope(path_, *elements[i]);
+      set_.insert(path_);
     }
     for (std::size_t i = 0; i < items.size(); ++i) {
-      if (!elements[i] || (!duplicates.empty() && duplicates.count(*elements[i]) != 0)) continue;
+      if (!elements[i] || duplicated[first[i]]) continue;
       PathScope scope(path_, std::move(*elements[i]));
       walk(type.list_element, items[i]);
       set_.insert(path_);

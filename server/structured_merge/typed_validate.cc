@@ -3,8 +3,10 @@
 
 #include <boost/json.hpp>
 
-#include <set>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace kapi::structured_merge {
 namespace {
@@ -32,27 +34,33 @@ class Validator {
     if (value.is_null()) return;
     if (!value.is_array()) return detail::add_error(errors, detail::expected_list_message(value));
     const json::array& items = value.get_array();
-    const bool associative = type.list_relationship == ElementRelationship::kAssociative;
-    std::set<PathElement> observed;  // for the duplicate check
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      std::optional<PathElement> element;
-      if (!associative) {
-        element = PathElement::index(static_cast<int>(i));
-      } else {
-        std::string error;
-        element = detail::list_item_element(type, items[i], error);
-        if (!element) {
-          // Without its path element nothing deeper can be reported; smd stops at this item.
-          detail::add_error(errors, "element " + std::to_string(i) + ": " + error);
-          return;
-        }
-        if (!observed.insert(*element).second && !allow_duplicates_)
-          detail::add_error(errors, "duplicate entries for key " + element->to_string());
+    if (type.list_relationship != ElementRelationship::kAssociative) {
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::size_t first = errors.size();
+        validate(type.list_element, items[i], errors);
+        if (errors.size() > first) detail::prefix_errors(errors, first, PathElement::index(static_cast<int>(i)));
       }
+      return;
+    }
+    // Without its path element nothing deeper can be reported: smd stops at the first item that has none.
+    std::vector<std::optional<PathElement>> elements;
+    elements.reserve(items.size());
+    std::string element_error;
+    for (const json::value& item : items) {
+      std::optional<PathElement> element = detail::list_item_element(type, item, element_error);
+      if (!element) break;
+      elements.push_back(std::move(element));
+    }
+    const std::vector<std::size_t> first_occurrence = detail::first_occurrences(elements);
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+      if (first_occurrence[i] != i && !allow_duplicates_)
+        detail::add_error(errors, "duplicate entries for key " + elements[i]->to_string());
       const std::size_t first = errors.size();
       validate(type.list_element, items[i], errors);
-      detail::prefix_errors(errors, first, *element);
+      detail::prefix_errors(errors, first, *elements[i]);
     }
+    if (elements.size() < items.size())
+      detail::add_error(errors, "element " + std::to_string(elements.size()) + ": " + element_error);
   }
 
   void validate_map(const TypeDef& type, const json::value& value, ValidationErrors& errors) const {

@@ -1,6 +1,7 @@
 #include "server/apiextensions/schema/go_values.h"
 
 #include "base/utf8.h"
+#include "server/patch/go_json.h"
 #include "server/validation/field_error.h"
 
 #include <boost/json.hpp>
@@ -18,13 +19,6 @@ namespace {
 namespace json = boost::json;
 
 bool is_integer(const json::value& value) { return value.is_int64() || value.is_uint64(); }
-
-std::vector<const json::key_value_pair*> sorted_members(const json::object& object) {
-  std::vector<const json::key_value_pair*> members;
-  for (const auto& member : object) members.push_back(&member);
-  std::sort(members.begin(), members.end(), [](auto* l, auto* r) { return l->key() < r->key(); });
-  return members;
-}
 
 bool fits_int64(const json::value& v) {
   return v.is_int64() ||
@@ -89,38 +83,6 @@ std::string go_number(const json::value& number) {
   return "";
 }
 
-std::string go_sharp_v(const json::value& value) {
-  switch (value.kind()) {
-    case json::kind::null: return "interface {}(nil)";
-    case json::kind::bool_: return value.get_bool() ? "true" : "false";
-    case json::kind::int64:
-    case json::kind::uint64:
-    case json::kind::double_: return go_number(value);
-    case json::kind::string: return validation::quoted(value.get_string());
-    case json::kind::array: {
-      std::string out = "[]interface {}{";
-      bool first = true;
-      for (const auto& element : value.get_array()) {
-        if (!first) out += ", ";
-        first = false;
-        out += go_sharp_v(element);
-      }
-      return out + "}";
-    }
-    case json::kind::object: {
-      std::string out = "map[string]interface {}{";
-      bool first = true;
-      for (const auto* member : sorted_members(value.get_object())) {
-        if (!first) out += ", ";
-        first = false;
-        out += validation::quoted(member->key()) + ":" + go_sharp_v(member->value());
-      }
-      return out + "}";
-    }
-  }
-  return "";
-}
-
 std::string field_error_value(const json::value& value) {
   switch (value.kind()) {
     case json::kind::null: return validation::quoted("null");
@@ -129,7 +91,7 @@ std::string field_error_value(const json::value& value) {
     case json::kind::int64:
     case json::kind::uint64:
     case json::kind::double_: return value.is_bool() ? (value.get_bool() ? "true" : "false") : go_number(value);
-    default: return go_sharp_v(value);
+    default: return patch::detail::go_sharp_value(value);
   }
 }
 

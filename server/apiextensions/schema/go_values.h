@@ -13,12 +13,8 @@ std::string go_float(double value);
 // fmt's %v of a number as kube's JSON decoding holds it: integers as int64, others as float64.
 std::string go_number(const boost::json::value& number);
 
-// fmt's %#v of the value held in an interface{}: map[string]interface {}{"a":1}, []interface {}{"x", 2},
-// "text", 1.5, true, interface {}(nil).
-std::string go_sharp_v(const boost::json::value& value);
-
 // How field.Error.ErrorBody() prints a BadValue: strings quoted, numbers and booleans bare, nil as "null",
-// maps and slices with %#v.
+// maps and slices with %#v (patch::detail::go_sharp_value).
 std::string field_error_value(const boost::json::value& value);
 
 // reflect.DeepEqual of two decoded JSON values: int64 and float64 never compare equal, objects regardless of

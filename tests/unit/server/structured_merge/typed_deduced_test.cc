@@ -12,25 +12,6 @@
 namespace kapi::structured_merge::testing {
 namespace {
 
-struct MergeTriplet {
-  std::string_view lhs;
-  std::string_view rhs;
-  std::string_view out;
-};
-
-struct ObjectSetPair {
-  std::string_view object;
-  Set set;
-};
-
-struct SymdiffQuint {
-  std::string_view lhs;
-  std::string_view rhs;
-  Set removed;
-  Set modified;
-  Set added;
-};
-
 constexpr std::string_view kDeduced = "";  // Parser's name for the deduced type
 
 TEST(TypedDeducedTest, Validate) {
@@ -414,20 +395,7 @@ TEST(TypedDeducedTest, Symdiff) {
   const Parser parser;
   for (std::size_t i = 0; i < quints.size(); ++i) {
     SCOPED_TRACE(std::to_string(i));
-    const SymdiffQuint& quint = quints[i];
-    const TypedValue lhs = parser.typed(kDeduced, quint.lhs);
-    const TypedValue rhs = parser.typed(kDeduced, quint.rhs);
-    const Comparison got = compare(lhs, rhs);
-    EXPECT_TRUE(got.added == quint.added) << "expected added:\n" << describe(quint.added) << "got:\n"
-                                          << describe(got.added);
-    EXPECT_TRUE(got.modified == quint.modified) << "expected modified:\n" << describe(quint.modified) << "got:\n"
-                                                << describe(got.modified);
-    EXPECT_TRUE(got.removed == quint.removed) << "expected removed:\n" << describe(quint.removed) << "got:\n"
-                                              << describe(got.removed);
-    const Comparison reverse = compare(rhs, lhs);
-    EXPECT_TRUE(reverse.modified == got.modified) << "reverse modified:\n" << describe(reverse.modified);
-    EXPECT_TRUE(reverse.removed == got.added) << "reverse removed:\n" << describe(reverse.removed);
-    EXPECT_TRUE(reverse.added == got.removed) << "reverse added:\n" << describe(reverse.added);
+    expect_symdiff(parser, kDeduced, quints[i], false);
   }
 }
 

@@ -11,12 +11,6 @@
 namespace kapi::structured_merge::testing {
 namespace {
 
-struct MergeTriplet {
-  std::string_view lhs;
-  std::string_view rhs;
-  std::string_view out;
-};
-
 struct MergeCase {
   std::string_view name;
   std::string_view root_type_name;

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace kapi::structured_merge::testing {
 
@@ -82,6 +83,62 @@ inline std::string describe(const Set& set) {
   std::string text;
   set.for_each([&](const Path& path) { text += path_to_string(path) + "\n"; });
   return text.empty() ? "(empty)\n" : text;
+}
+
+// The rows of smd's tables.
+struct ObjectSetPair {
+  std::string_view object;
+  Set set;
+};
+
+struct MergeTriplet {
+  std::string_view lhs;
+  std::string_view rhs;
+  std::string_view out;
+};
+
+struct SymdiffQuint {
+  std::string_view lhs;
+  std::string_view rhs;
+  // Everything is checked both ways: removed and added are symmetric.
+  Set removed;
+  Set modified;
+  Set added;
+};
+
+struct SymdiffCase {
+  std::string_view name;
+  std::string_view root_type_name;
+  std::string_view schema;
+  std::vector<SymdiffQuint> quints;
+};
+
+// symdiffTestCase.test: Compare finds what the quint says, and the reverse comparison agrees.
+inline void expect_symdiff(const Parser& parser, std::string_view type_name, const SymdiffQuint& quint,
+                           bool allow_duplicates) {
+  const TypedValue lhs = parser.typed(type_name, quint.lhs, allow_duplicates);
+  const TypedValue rhs = parser.typed(type_name, quint.rhs, allow_duplicates);
+  const Comparison got = compare(lhs, rhs);
+  EXPECT_TRUE(got.added == quint.added) << "expected added:\n" << describe(quint.added) << "got:\n"
+                                        << describe(got.added);
+  EXPECT_TRUE(got.modified == quint.modified) << "expected modified:\n" << describe(quint.modified) << "got:\n"
+                                              << describe(got.modified);
+  EXPECT_TRUE(got.removed == quint.removed) << "expected removed:\n" << describe(quint.removed) << "got:\n"
+                                            << describe(got.removed);
+  const Comparison reverse = compare(rhs, lhs);
+  EXPECT_TRUE(reverse.modified == got.modified) << "reverse modified:\n" << describe(reverse.modified);
+  EXPECT_TRUE(reverse.removed == got.added) << "reverse removed:\n" << describe(reverse.removed);
+  EXPECT_TRUE(reverse.added == got.removed) << "reverse added:\n" << describe(reverse.added);
+}
+
+inline void expect_symdiff_cases(const std::vector<SymdiffCase>& cases) {
+  for (const SymdiffCase& test : cases) {
+    const Parser parser(test.schema);
+    for (std::size_t i = 0; i < test.quints.size(); ++i) {
+      SCOPED_TRACE(std::string(test.name) + "-valid-" + std::to_string(i));
+      expect_symdiff(parser, test.root_type_name, test.quints[i], true);
+    }
+  }
 }
 
 }  // namespace kapi::structured_merge::testing

@@ -10,11 +10,6 @@
 namespace kapi::structured_merge::testing {
 namespace {
 
-struct ObjectSetPair {
-  std::string_view object;
-  Set set;
-};
-
 struct FieldSetCase {
   std::string_view name;
   std::string_view root_type_name;
