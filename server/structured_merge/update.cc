@@ -2,12 +2,26 @@
 
 #include "server/structured_merge/set_schema.h"
 
+#include <stdexcept>
 #include <utility>
 
 namespace kapi::structured_merge {
 namespace {
 
 using detail::ensure_named_fields_are_members;
+
+// Runs `step`; a failure other than a conflict reads as smd's error for that step does: "<context>: <error>" (kube
+// answers such errors as they are).
+template <typename Step>
+auto in_context(const std::string& context, Step&& step) -> decltype(step()) {
+  try {
+    return step();
+  } catch (const Conflicts&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw std::runtime_error(context + ": " + error.what());
+  }
+}
 
 // The steps of smd's Updater, over one converter and one set of options.
 class UpdaterSteps {
@@ -61,7 +75,9 @@ class UpdaterSteps {
   Comparison take_changed_fields(const TypedValue& old_object, const TypedValue& new_object, const std::string& version,
                                  ManagedFields& managers, const std::string& workflow, bool force) const {
     std::map<std::string, Comparison> by_version;
-    by_version.emplace(version, exclude_ignored(compare(old_object, new_object), version));
+    Comparison changes_at_version =
+        in_context("failed to compare objects", [&] { return compare(old_object, new_object); });
+    by_version.emplace(version, exclude_ignored(std::move(changes_at_version), version));
 
     ManagedFields conflicts;
     std::map<std::string, const Set*> removed;
@@ -73,14 +89,19 @@ class UpdaterSteps {
       }
       auto comparison = by_version.find(versioned.api_version);
       if (comparison == by_version.end()) {
-        std::optional<TypedValue> old_at_version = convert_if_served(old_object, versioned.api_version);
+        std::optional<TypedValue> old_at_version = in_context(
+            "failed to convert old object", [&] { return convert_if_served(old_object, versioned.api_version); });
         std::optional<TypedValue> new_at_version =
-            old_at_version ? convert_if_served(new_object, versioned.api_version) : std::nullopt;
+            old_at_version ? in_context("failed to convert new object",
+                                        [&] { return convert_if_served(new_object, versioned.api_version); })
+                           : std::nullopt;
         if (!new_at_version) {
           it = managers.erase(it);
           continue;
         }
-        Comparison changes = exclude_ignored(compare(*old_at_version, *new_at_version), versioned.api_version);
+        Comparison changes = exclude_ignored(
+            in_context("failed to compare objects", [&] { return compare(*old_at_version, *new_at_version); }),
+            versioned.api_version);
         comparison = by_version.emplace(versioned.api_version, std::move(changes)).first;
       }
       const Comparison& changes = comparison->second;
@@ -109,12 +130,17 @@ class UpdaterSteps {
   // configuration included) owns it or it was never the applier's to begin with.
   TypedValue prune(const TypedValue& merged, const ManagedFields& managers, const std::string& applier,
                    const VersionedSet& last_applied) const {
-    std::optional<TypedValue> merged_at_last = convert_if_served(merged, last_applied.api_version);
+    std::optional<TypedValue> merged_at_last =
+        in_context("failed to convert merged object to last applied version",
+                   [&] { return convert_if_served(merged, last_applied.api_version); });
     if (!merged_at_last) return merged;
     TypedValue pruned =
         remove_items(*merged_at_last, ensure_named_fields_are_members(last_applied.set, merged_at_last->type));
-    pruned = add_back_owned_items(*merged_at_last, std::move(pruned), last_applied.api_version, managers);
-    pruned = add_back_dangling_items(*merged_at_last, pruned, last_applied);
+    pruned = in_context("failed add back owned items", [&] {
+      return add_back_owned_items(*merged_at_last, std::move(pruned), last_applied.api_version, managers);
+    });
+    pruned = in_context("failed add back dangling items",
+                        [&] { return add_back_dangling_items(*merged_at_last, pruned, last_applied); });
     return convert(pruned, managers.at(applier).api_version);
   }
 
@@ -153,15 +179,21 @@ class UpdaterSteps {
       owned = owned.union_with(versioned.set);
     }
     auto add_back = [&](const std::string& version, const Set& owned) {
-      std::optional<TypedValue> merged_at_version = convert_if_served(merged, version);
+      std::optional<TypedValue> merged_at_version = in_context("failed to convert merged object at version " + version,
+                                                               [&] { return convert_if_served(merged, version); });
       if (!merged_at_version) return;
       merged = std::move(*merged_at_version);
-      std::optional<TypedValue> pruned_at_version = convert_if_served(pruned, version);
+      std::optional<TypedValue> pruned_at_version = in_context("failed to convert pruned object at version " + version,
+                                                               [&] { return convert_if_served(pruned, version); });
       if (!pruned_at_version) return;
       TypeRef type = merged.type;
-      Set merged_fields = ensure_named_fields_are_members(to_field_set(merged), type);
-      Set kept = ensure_named_fields_are_members(to_field_set(*pruned_at_version), type)
-                     .union_with(ensure_named_fields_are_members(owned, type));
+      Set merged_fields = in_context("failed to create field set from merged object at version " + version,
+                                     [&] { return to_field_set(merged); });
+      Set pruned_fields = in_context("failed to create field set from pruned object at version " + version,
+                                     [&] { return to_field_set(*pruned_at_version); });
+      merged_fields = ensure_named_fields_are_members(merged_fields, type);
+      Set kept =
+          ensure_named_fields_are_members(pruned_fields, type).union_with(ensure_named_fields_are_members(owned, type));
       pruned = remove_items(merged, merged_fields.difference(kept));
     };
     if (auto at_pruned = owned_at_version.find(pruned_version); at_pruned != owned_at_version.end()) {
@@ -176,11 +208,17 @@ class UpdaterSteps {
   // that (unowned fields, or fields of updaters) comes back.
   TypedValue add_back_dangling_items(const TypedValue& merged, const TypedValue& pruned,
                                      const VersionedSet& last_applied) const {
-    std::optional<TypedValue> pruned_at_last = convert_if_served(pruned, last_applied.api_version);
+    std::optional<TypedValue> pruned_at_last =
+        in_context("failed to convert pruned object to last applied version",
+                   [&] { return convert_if_served(pruned, last_applied.api_version); });
     if (!pruned_at_last) return merged;
     TypeRef type = merged.type;
-    Set pruned_fields = ensure_named_fields_are_members(to_field_set(*pruned_at_last), type);
-    Set merged_fields = ensure_named_fields_are_members(to_field_set(merged), type);
+    Set pruned_fields = in_context("failed to create field set from pruned object in last applied version",
+                                   [&] { return to_field_set(*pruned_at_last); });
+    Set merged_fields = in_context("failed to create field set from merged object in last applied version",
+                                   [&] { return to_field_set(merged); });
+    pruned_fields = ensure_named_fields_are_members(pruned_fields, type);
+    merged_fields = ensure_named_fields_are_members(merged_fields, type);
     Set last = ensure_named_fields_are_members(last_applied.set, type);
     return remove_items(merged, merged_fields.difference(pruned_fields).intersection(last));
   }
@@ -212,11 +250,15 @@ std::pair<std::optional<TypedValue>, ManagedFields> Updater::apply(const TypedVa
                                                                    const std::string& manager, bool force) const {
   UpdaterSteps steps(converter_, options_);
   managers = steps.reconcile_with_schema(live, managers);
-  TypedValue merged = merge(live, config);
+  TypedValue merged = in_context("failed to merge config", [&] { return merge(live, config); });
   std::optional<VersionedSet> last_applied;
   if (auto last = managers.find(manager); last != managers.end()) last_applied = last->second;
-  managers[manager] = VersionedSet{steps.without_ignored(to_field_set(config), version), version, true};
-  if (last_applied && !last_applied->set.empty()) merged = steps.prune(merged, managers, manager, *last_applied);
+  Set applied = in_context("failed to get field set", [&] { return to_field_set(config); });
+  managers[manager] = VersionedSet{steps.without_ignored(applied, version), version, true};
+  if (last_applied && !last_applied->set.empty()) {
+    merged =
+        in_context("failed to prune fields", [&] { return steps.prune(merged, managers, manager, *last_applied); });
+  }
   steps.take_changed_fields(live, merged, version, managers, manager, force);
   // value.Equals: numbers compare as numbers and members in any order, as compare_values has them.
   if (!options_.return_input_on_noop && compare_values(live.value, merged.value) == 0) {
