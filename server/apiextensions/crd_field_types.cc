@@ -78,7 +78,7 @@ class StructuralConverter {
       if (type_meta && (property.name == "apiVersion" || property.name == "kind" || property.name == "metadata"))
         continue;  // replaced below, as the builder's SetProperty replaces them
       sm::StructField field{.name = property.name, .type = member(property.schema, where, preserve_unknown_fields)};
-      field.default_value = property.schema.default_value.value_or(nullptr);
+      if (property.schema.default_value) field.default_value = *property.schema.default_value;
       def.fields.push_back(std::move(field));
     }
     if (type_meta) {

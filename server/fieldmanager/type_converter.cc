@@ -158,7 +158,7 @@ std::vector<sm::StructField> CatalogTypes::struct_fields(const pb::Descriptor* m
     members.push_back({{.name = "kind", .type = types_.scalar(sm::ScalarKind::kString)}, nullptr});
   }
   for (const pb::FieldDescriptor* field : catalog_.json_fields(message)) {
-    members.emplace_back(sm::StructField{.name = field->name(), .default_value = default_of(field).value_or(nullptr)}, field);
+    members.emplace_back(sm::StructField{.name = field->name(), .default_value = default_of(field)}, field);
   }
   std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first.name < b.first.name; });
   std::vector<sm::StructField> fields;
@@ -174,18 +174,18 @@ std::vector<sm::StructField> CatalogTypes::struct_fields(const pb::Descriptor* m
 // The "default" kube's OpenAPI gives the field: its +default, else the zero value openapi-gen enforces for a
 // scalar that Go always encodes (neither a pointer nor omitempty): a map-list item missing such a key field is
 // keyed by it. (openapi-gen's {} for struct fields is left out: no list is keyed by a struct.)
-std::optional<boost::json::value> CatalogTypes::default_of(const pb::FieldDescriptor* field) const {
+boost::json::value CatalogTypes::default_of(const pb::FieldDescriptor* field) const {
   const Markers& markers = catalog_.markers(field);
   if (markers.default_json) {
     boost::json::error_code ec;
     boost::json::value value = boost::json::parse(*markers.default_json, ec);
     if (!ec) return value;
   }
-  if (markers.omit_empty || markers.pointer || field->is_repeated()) return std::nullopt;
+  if (markers.omit_empty || markers.pointer || field->is_repeated()) return nullptr;
   switch (field->type()) {
     case pb::FieldDescriptor::TYPE_MESSAGE:
     case pb::FieldDescriptor::TYPE_GROUP:
-    case pb::FieldDescriptor::TYPE_BYTES: return std::nullopt;  // []byte is a slice: no enforced default
+    case pb::FieldDescriptor::TYPE_BYTES: return nullptr;  // []byte is a slice: no enforced default
     case pb::FieldDescriptor::TYPE_STRING: return boost::json::value("");
     case pb::FieldDescriptor::TYPE_BOOL: return boost::json::value(false);
     default: return boost::json::value(0);

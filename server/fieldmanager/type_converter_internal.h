@@ -6,7 +6,6 @@
 
 #include <google/protobuf/descriptor.h>
 
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -67,7 +66,7 @@ class CatalogTypes {
   structured_merge::TypeDef special_def(schema::Special special) const;
   std::vector<structured_merge::StructField> struct_fields(const google::protobuf::Descriptor* message,
                                                            std::vector<const google::protobuf::FieldDescriptor*>& descriptors);
-  std::optional<boost::json::value> default_of(const google::protobuf::FieldDescriptor* field) const;
+  boost::json::value default_of(const google::protobuf::FieldDescriptor* field) const;
   // The type of `field`'s value; `slot` receives it (a relationship override may replace it later).
   void field_type(const google::protobuf::FieldDescriptor* field, structured_merge::TypeRef& slot);
   structured_merge::TypeRef element_type(const google::protobuf::FieldDescriptor* field);

@@ -115,8 +115,7 @@ TEST(TypeConverterCrdTest, MapListWithTwoKeysAndKeyDefaults) {
   EXPECT_EQ(ports->keys, (std::vector<std::string>{"port", "protocol"}));
   const sm::StructField* protocol = field(ports->list_element, "protocol");
   ASSERT_NE(protocol, nullptr);
-  ASSERT_TRUE(protocol->default_value.has_value());
-  EXPECT_EQ(*protocol->default_value, boost::json::value("TCP"));
+  EXPECT_EQ(protocol->default_value, boost::json::value("TCP"));
 }
 
 TEST(TypeConverterCrdTest, SetsAtomicListsAndMaps) {
