@@ -1,6 +1,7 @@
 // kube's FieldManager as the handlers use it (fieldmanager_test.go): managedFields on create, update and apply of
 // built-in kinds, byte for byte as kube writes them for kubectl's commands.
 #include "server/fieldmanager/field_manager.h"
+#include "server/fieldmanager/scale_handler.h"
 
 #include "tests/unit/server/fieldmanager/field_manager_test_util.h"
 
@@ -201,8 +202,9 @@ TEST_F(FieldManagerTest, ApplyingTheSameValueSharesOwnership) {
   json::object applied = manager.apply(
       &created, object_from_json(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm"},"data":{"a":"1"}})"),
       "kubectl", false);
+  // The apply changes nothing in the object, so kube 1.32 (managedFieldsUpdater) gives the new applier no time.
   EXPECT_EQ(applied.at("metadata").at("managedFields"), json::parse(R"([
-      {"manager":"kubectl","operation":"Apply","apiVersion":"v1","time":"2026-12-01T21:00:10Z",
+      {"manager":"kubectl","operation":"Apply","apiVersion":"v1",
        "fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}},
       {"manager":"kubectl-create","operation":"Update","apiVersion":"v1","time":"2026-12-01T21:00:00Z",
        "fieldsType":"FieldsV1","fieldsV1":{"f:data":{".":{},"f:a":{}}}}])"));
@@ -364,6 +366,57 @@ TEST_F(FieldManagerTest, UpdateThatCannotBeTypedResetsManagedFields) {
   EXPECT_EQ(written.at("data"), json::parse("[1,2]"));
 }
 
+TEST_F(FieldManagerTest, ResetIsLoggedAtMostOnceASecond) {
+  base::Logger logger;
+  const Types& types = Types::get();
+  FieldManager::Options options;
+  options.schema = types.schema;
+  options.types = {{"v1", types.kind_type("v1", "ConfigMap").type}};
+  options.api_version = "v1";
+  options.kind = "ConfigMap";
+  options.logger = &logger;
+  FieldManager manager(std::move(options));
+  json::object broken = object_from_json(
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"ns"},"data":[1]})");
+  ::testing::internal::CaptureStderr();
+  manager.update(nullptr, broken, "a");
+  manager.update(nullptr, broken, "b");
+  std::string logged = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(logged.find(R"("[SHOULD NOT HAPPEN] failed to update managedFields" err=)"), std::string::npos) << logged;
+  EXPECT_NE(logged.find(R"(versionKind="/v1, Kind=ConfigMap" namespace="ns" name="cm")"), std::string::npos) << logged;
+  EXPECT_EQ(logged.find("SHOULD NOT HAPPEN"), logged.rfind("SHOULD NOT HAPPEN")) << "logged twice within a second";
+}
+
+TEST_F(FieldManagerTest, ResetFieldsAreOwnedByNobody) {
+  // The main resource resets status (kube's ResetFieldsStrategy of deployments): what a write does there is not
+  // recorded.
+  const Types& types = Types::get();
+  FieldManager::Options options;
+  options.schema = types.schema;
+  options.types = {{"apps/v1", types.kind_type("apps/v1", "Deployment").type}};
+  options.api_version = "apps/v1";
+  options.kind = "Deployment";
+  options.new_object = types.zero_object("apps/v1", "Deployment");
+  options.clock = clock.clock();
+  structured_merge::Set status;
+  status.insert({structured_merge::PathElement::field("status")});
+  options.reset_fields = {{"apps/v1", status}};
+  FieldManager manager(std::move(options));
+
+  json::object created = stored(manager.apply(nullptr, object_from_json(R"({"apiVersion":"apps/v1","kind":"Deployment",
+      "metadata":{"name":"d"},"spec":{"replicas":1},"status":{"replicas":5}})"),
+                                              "kubectl", false));
+  EXPECT_EQ(created.at("metadata").at("managedFields"), json::parse(R"([{"manager":"kubectl","operation":"Apply",
+      "apiVersion":"apps/v1","time":"2026-12-01T21:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}}])"));
+  later();
+  json::object updated = created;
+  updated["spec"].as_object()["replicas"] = 2;
+  updated["status"].as_object()["replicas"] = 7;
+  EXPECT_EQ(manager.update(&created, updated, "editor").at("metadata").at("managedFields"), json::parse(R"([
+      {"manager":"editor","operation":"Update","apiVersion":"apps/v1","time":"2026-12-01T21:00:10Z",
+       "fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}}])"));
+}
+
 TEST_F(FieldManagerTest, NoopApplyKeepsTheTime) {
   FieldManager manager = make("v1", "ConfigMap");
   json::object config =
@@ -372,6 +425,69 @@ TEST_F(FieldManagerTest, NoopApplyKeepsTheTime) {
   later();
   json::object second = manager.apply(&first, config, "kubectl", false);
   EXPECT_EQ(second, first);
+}
+
+TEST_F(FieldManagerTest, ScaleTakesReplicasFromTheMainResource) {
+  // kube's TestSubresourceField: an applier's replicas taken through /scale by an update.
+  FieldManager deployments = make("apps/v1", "Deployment");
+  FieldManager scale = make("autoscaling/v1", "Scale", "scale");
+  json::object deployment = stored(deployments.apply(nullptr, object_from_json(R"({"apiVersion":"apps/v1",
+      "kind":"Deployment","metadata":{"name":"deployment","namespace":"default","labels":{"app":"nginx"}},
+      "spec":{"replicas":3,"selector":{"matchLabels":{"app":"nginx"}},
+        "template":{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx","image":"nginx:latest"}]}}}})"),
+                                                     "manager", false));
+  later();
+
+  const ScaleHandler handler(deployment.at("metadata").at("managedFields").as_array(), "apps/v1",
+                             {{"apps/v1", {structured_merge::PathElement::field("spec"),
+                                           structured_merge::PathElement::field("replicas")}}});
+  json::array scale_entries = handler.to_subresource();
+  EXPECT_EQ(scale_entries, json::parse(R"([{"manager":"manager","operation":"Apply","apiVersion":"autoscaling/v1",
+      "time":"2026-12-01T21:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}}}])"));
+
+  // PATCH /scale {"spec":{"replicas":32}} with fieldManager=manager, on the Scale made from the deployment.
+  json::object live_scale = object_from_json(R"({"kind":"Scale","apiVersion":"autoscaling/v1",
+      "metadata":{"name":"deployment","namespace":"default","uid":"6a4e3c1d-0000-4000-8000-000000000001",
+        "resourceVersion":"1","creationTimestamp":"2026-12-01T21:00:00Z"},
+      "spec":{"replicas":3},"status":{"replicas":0,"selector":"app=nginx"}})");
+  live_scale["metadata"].as_object()["managedFields"] = scale_entries;
+  json::object patched_scale = live_scale;
+  patched_scale["spec"].as_object()["replicas"] = 32;
+  json::object updated_scale = scale.update(&live_scale, patched_scale, "manager");
+  EXPECT_EQ(updated_scale.at("metadata").at("managedFields"), json::parse(R"([{"manager":"manager",
+      "operation":"Update","apiVersion":"autoscaling/v1","time":"2026-12-01T21:00:10Z","fieldsType":"FieldsV1",
+      "fieldsV1":{"f:spec":{"f:replicas":{}}},"subresource":"scale"}])"));
+
+  // Back on the deployment: the applier no longer owns replicas; the scale's updater does, with no time (kube takes
+  // times from the main resource's entries).
+  EXPECT_EQ(handler.to_parent(updated_scale.at("metadata").at("managedFields").as_array()), json::parse(R"([
+      {"manager":"manager","operation":"Apply","apiVersion":"apps/v1","time":"2026-12-01T21:00:00Z",
+       "fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{"f:app":{}}},
+         "f:spec":{"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},
+           "f:spec":{"f:containers":{"k:{\"name\":\"nginx\"}":{".":{},"f:image":{},"f:name":{}}}}}}}},
+      {"manager":"manager","operation":"Update","apiVersion":"apps/v1","fieldsType":"FieldsV1",
+       "fieldsV1":{"f:spec":{"f:replicas":{}}},"subresource":"scale"}])"));
+}
+
+TEST_F(FieldManagerTest, FirstApplyToAnUntrackedObjectMakesBeforeFirstApply) {
+  FieldManager manager = make("v1", "ConfigMap");
+  // An object stored without managers (they were reset).
+  json::object untracked = stored(object_from_json(
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"default"},"data":{"a":"1","b":"2"}})"));
+  later();
+  json::object config = object_from_json(
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"default"},"data":{"a":"9"}})");
+  auto status = api_error([&] { manager.apply(&untracked, config, "kubectl", false); });
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->message, R"(Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.a)");
+
+  json::object applied = manager.apply(&untracked, config, "kubectl", true);
+  EXPECT_EQ(applied.at("data"), json::parse(R"({"a":"9","b":"2"})"));
+  EXPECT_EQ(applied.at("metadata").at("managedFields"), json::parse(R"([
+      {"manager":"kubectl","operation":"Apply","apiVersion":"v1","time":"2026-12-01T21:00:10Z",
+       "fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}},
+      {"manager":"before-first-apply","operation":"Update","apiVersion":"v1","time":"2026-12-01T21:00:10Z",
+       "fieldsType":"FieldsV1","fieldsV1":{"f:data":{".":{},"f:b":{}}}}])"));
 }
 
 }  // namespace

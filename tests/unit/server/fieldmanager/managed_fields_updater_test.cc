@@ -100,7 +100,10 @@ TEST_F(ManagedFieldsUpdater, CoOwningByApplyingTheSameObject) {
   auto after = entries_by_manager(f);
   EXPECT_EQ(after["fieldmanager_a_test"], before["fieldmanager_a_test"]);
   EXPECT_EQ(after["fieldmanager_a_test"].at("fieldsV1"), after["fieldmanager_b_test"].at("fieldsV1"));
-  EXPECT_EQ(after["fieldmanager_b_test"].at("time"), "2026-12-01T21:00:01Z");
+  // The object did not change, so the second applier's entry has no time: kube 1.32's managedFieldsUpdater stamps
+  // an apply only when the object changed (the later test TestCoOwningManagedFieldsByApplyingSameObjResultsInNewManagerTime
+  // is not 1.32's).
+  EXPECT_FALSE(after["fieldmanager_b_test"].contains("time"));
 }
 
 TEST_F(ManagedFieldsUpdater, UpdatesOfOneManagerMergeIntoItsEntry) {
