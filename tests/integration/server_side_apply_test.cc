@@ -439,6 +439,31 @@ TEST_F(ServerSideApplyTest, StatusSubresourceAppliesStatusOnly) {
   EXPECT_EQ(managers(path), (std::vector<std::string>{"status-writer/Apply/status", "kubectl-create/Update"}));
 }
 
+// HorizontalPodAutoscalers are served at autoscaling/v1 from v2's storage: managers of either version are compared
+// on one, through the version conversion.
+TEST_F(ServerSideApplyTest, ManagersOfTwoServedVersionsConflict) {
+  const std::string v2 = R"(apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: ssa-hpa
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 1
+  maxReplicas: 3
+)";
+  ASSERT_EQ(apply("hpa2.yaml", v2, "--field-manager=v2-applier").exit_code, 0);
+  HttpResponse conflict = request(
+      "PATCH", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/ssa-hpa?fieldManager=v1-applier",
+      R"({"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"ssa-hpa"},)"
+      R"("spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":5}})",
+      "application/apply-patch+yaml");
+  EXPECT_TRUE(is_status(conflict, 409, "Conflict"));
+  EXPECT_EQ(json_object(conflict.body)["message"].as_string(),
+            "Apply failed with 1 conflict: conflict with \"v2-applier\": .spec.maxReplicas");
+  EXPECT_EQ(managers("/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/ssa-hpa"),
+            (std::vector<std::string>{"v2-applier/Apply"}));
+}
+
 TEST_F(ServerSideApplyTest, PythonClientAppliesServerSide) {
   const char* source_root = std::getenv("KAPI_SOURCE_ROOT");
   ASSERT_NE(source_root, nullptr) << "KAPI_SOURCE_ROOT names the repository (meson test sets it)";
