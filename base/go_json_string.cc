@@ -2,7 +2,37 @@
 
 #include "base/utf8.h"
 
+#include <boost/json/value.hpp>
+
+#include <charconv>
+#include <cmath>
+
 namespace kapi::base {
+namespace {
+
+namespace json = boost::json;
+
+void append_go_float(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";  // Go refuses to encode these; kube objects never hold them
+    return;
+  }
+  char buffer[64];
+  const double magnitude = std::fabs(value);
+  const bool exponent = magnitude != 0 && (magnitude < 1e-6 || magnitude >= 1e21);
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value,
+                              exponent ? std::chars_format::scientific : std::chars_format::fixed);
+  std::string text(buffer, result.ptr);
+  if (exponent) {
+    // Go writes e-7 where C++ writes e-07.
+    auto e = text.find('e');
+    if (e != std::string::npos && e + 2 < text.size() && text[e + 2] == '0' && e + 3 < text.size()) text.erase(e + 2, 1);
+  }
+  out += text;
+}
+
+}  // namespace
+
 
 void append_go_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -43,6 +73,41 @@ void append_go_json_string(std::string& out, std::string_view text) {
     i += rune.width;
   }
   out.push_back('"');
+}
+
+void append_go_json(std::string& out, const json::value& value) {
+  switch (value.kind()) {
+    case json::kind::null: out += "null"; break;
+    case json::kind::bool_: out += value.get_bool() ? "true" : "false"; break;
+    case json::kind::int64: out += std::to_string(value.get_int64()); break;
+    case json::kind::uint64: out += std::to_string(value.get_uint64()); break;
+    case json::kind::double_: append_go_float(out, value.get_double()); break;
+    case json::kind::string: append_go_json_string(out, value.get_string()); break;
+    case json::kind::array: {
+      out.push_back('[');
+      bool first = true;
+      for (const auto& item : value.get_array()) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_go_json(out, item);
+      }
+      out.push_back(']');
+      break;
+    }
+    case json::kind::object: {
+      out.push_back('{');
+      bool first = true;
+      for (const auto& [key, item] : value.get_object()) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_go_json_string(out, key);
+        out.push_back(':');
+        append_go_json(out, item);
+      }
+      out.push_back('}');
+      break;
+    }
+  }
 }
 
 }  // namespace kapi::base

@@ -469,7 +469,8 @@ int run_apiserver(const Options& options) {
                                                  .executor = io.get_executor(), .lifecycle = lifecycle,
                                                  .logger = logger, .catalog = apis.catalog(),
                                                  .patch_schemas = apis.patch_schemas(),
-                                                 .namespace_check = apis.namespace_check()});
+                                                 .namespace_check = apis.namespace_check(),
+                                                 .field_types = apis.field_types()});
     ReactorWhileUnwinding::Trigger unwinding_extensions(reactor_while_unwinding);
     extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
     apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });

@@ -16,7 +16,11 @@ ApiExtensionsApis::ApiExtensionsApis(CustomResourceServerConfig config) : config
   crd_service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
                                                                    config_.lifecycle, config_.catalog,
                                                                    config_.patch_schemas);
-  crd_service_->add(*crds_.store);
+  endpoints::FieldManagers field_managers;
+  if (config_.field_types)
+    field_managers = endpoints::builtin_field_managers(definition, crds_.store->strategy(), config_.field_types,
+                                                       config_.catalog);
+  crd_service_->add(*crds_.store, std::move(field_managers));
   own_discovery_ = std::make_unique<discovery::DiscoveryService>(
       std::vector<const endpoints::GroupVersionService*>{crd_service_.get()});
   custom_resources_ = std::make_unique<CustomResourceServer>(config_);

@@ -1,5 +1,6 @@
 #include "server/apiextensions/custom_resource_server.h"
 
+#include "server/apiextensions/custom_resource_field_managers.h"
 #include "server/apiextensions/custom_resource_strategy.h"
 #include "server/apiextensions/none_conversion.h"
 #include "server/chain/not_found.h"
@@ -22,6 +23,7 @@ struct CustomResourceServer::Served {
   std::string version;
   std::shared_ptr<Storage> storage;
   std::shared_ptr<registry::Store> store;
+  endpoints::FieldManagers field_managers;  // remade with the CRD: its schemas are the version's
 };
 
 struct CustomResourceServer::Snapshot {
@@ -90,7 +92,12 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
       kept.insert(identity);
       auto store = std::make_shared<registry::Store>(definition, strategy, *storage->cacher, config_.key_root);
       if (definition.namespaced && config_.namespace_check) store->set_namespace_check(config_.namespace_check);
-      next->served.push_back(std::make_shared<Served>(Served{crd, version.name, storage, std::move(store)}));
+      endpoints::FieldManagers field_managers;
+      if (config_.field_types)
+        field_managers = custom_resource_field_managers(*crd, version, strategy, config_.catalog,
+                                                                  config_.field_types);
+      next->served.push_back(std::make_shared<Served>(
+          Served{crd, version.name, storage, std::move(store), std::move(field_managers)}));
     }
   }
 
@@ -108,7 +115,8 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
       auto service = std::make_unique<endpoints::GroupVersionService>(group, version, config_.lifecycle,
                                                                        config_.catalog, config_.patch_schemas);
       for (const auto& served : next->served)
-        if (served->crd->group == group && served->version == version) service->add(*served->store);
+        if (served->crd->group == group && served->version == version)
+          service->add(*served->store, served->field_managers);
       services.push_back(service.get());
       next->services.push_back(std::move(service));
     }

@@ -12,6 +12,7 @@
 #include "server/schema/catalog.h"
 #include "server/schema/openapi_handler.h"
 #include "server/schema/patch_schema.h"
+#include "server/structured_merge/schema.h"
 #include "storage/cacher/cacher.h"
 
 #include <asio/any_io_executor.hpp>
@@ -39,6 +40,8 @@ struct CustomResourceServerConfig {
   const kapi::schema::Catalog& catalog;
   const kapi::schema::PatchSchemas& patch_schemas;
   registry::Store::NamespaceCheck namespace_check;
+  // The built-in kinds' server-side apply types (ObjectMeta, Scale); none: custom resources track no managedFields.
+  std::shared_ptr<const structured_merge::Schema> field_types;
 };
 
 class CustomResourceServer {

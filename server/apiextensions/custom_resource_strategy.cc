@@ -125,6 +125,13 @@ class CustomResourceStrategy final : public registry::Strategy {
     return unknown;
   }
 
+  // customResourceStrategy's and statusStrategy's GetResetFields.
+  std::optional<std::vector<std::vector<std::string>>> reset_fields(std::string_view subresource) const override {
+    if (!status_subresource_) return std::vector<std::vector<std::string>>{};
+    if (subresource == "status")
+      return std::vector<std::vector<std::string>>{{"apiVersion"}, {"kind"}, {"metadata"}, {"spec"}};
+    return std::vector<std::vector<std::string>>{{"status"}};
+  }
   std::optional<registry::ScalePaths> scale_paths() const override { return scale_; }
   bool strategic_merge_patch() const override { return false; }
 

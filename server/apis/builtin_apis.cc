@@ -16,6 +16,7 @@
 #include "server/apis/core/connect.h"
 #include "server/apis/core/service_tracker.h"
 #include "server/apis/flowcontrol/config_producer.h"
+#include "server/fieldmanager/type_converter.h"
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
 #include "server/version.h"
@@ -128,6 +129,24 @@ std::vector<registry::Creater> all_reviews(const std::shared_ptr<const authoriza
   };
 }
 
+// The other versions a resource's objects are served at, for its managers' converter: the storage version of a
+// version served from another's storage, and the versions served from a storage version's.
+std::vector<endpoints::PeerVersion> peer_versions(const std::vector<ResourceStorage>& resources,
+                                                  const ResourceStorage& resource) {
+  std::vector<endpoints::PeerVersion> peers;
+  for (const auto& other : resources) {
+    const auto& definition = other.definition;
+    if (&other == &resource || definition.group != resource.definition.group ||
+        definition.resource != resource.definition.resource)
+      continue;
+    if (resource.conversion && !other.conversion)
+      peers.push_back({definition.group, definition.version, definition.kind, resource.conversion, true});
+    else if (!resource.conversion && other.conversion)
+      peers.push_back({definition.group, definition.version, definition.kind, other.conversion, false});
+  }
+  return peers;
+}
+
 }  // namespace
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
@@ -146,7 +165,9 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                                           .connect = std::move(connect),
                                           .signer_access = signer_access_,
                                           .default_priority_classes = default_priority_classes_};
-  for (auto& resource : all_resources(dependencies)) {
+  field_types_ = fieldmanager::schema_from_catalog(catalog_);
+  const std::vector<ResourceStorage> resources = all_resources(dependencies);
+  for (const auto& resource : resources) {
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger,
                                     resource.conversion);
@@ -155,7 +176,9 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
           return check_namespace(namespace_, resource, name);
         });
 
-    service_for(resource.definition).add(*cached.store);
+    endpoints::FieldManagers field_managers = endpoints::builtin_field_managers(
+        resource.definition, cached.store->strategy(), field_types_, catalog_, peer_versions(resources, resource));
+    service_for(resource.definition).add(*cached.store, std::move(field_managers));
     resources_.push_back(std::move(cached));
   }
   {  // componentstatuses are probed on each read, neither stored nor cached (kube's componentstatus REST)

@@ -15,6 +15,7 @@
 #include "server/endpoints/installer.h"
 #include "server/registry/cached_store.h"
 #include "server/schema/catalog.h"
+#include "server/structured_merge/schema.h"
 #include "server/schema/openapi_handler.h"
 #include "storage/cacher/cacher.h"
 
@@ -71,6 +72,8 @@ class BuiltInApis {
   // The type schemas of every built-in kind.
   const schema::Catalog& catalog() const { return catalog_; }
   const schema::PatchSchemas& patch_schemas() const { return patch_schemas_; }
+  // Every built-in kind's server-side apply types (fieldmanager::schema_from_catalog), for other servers' kinds too.
+  std::shared_ptr<const structured_merge::Schema> field_types() const { return field_types_; }
   // /openapi/v2 and /openapi/v3, once installed: later servers add their documents to it.
   schema::OpenApiHandler& openapi() { return *openapi_handler_; }
   // /api and /apis, once installed: later servers add their groups to it.
@@ -95,6 +98,7 @@ class BuiltInApis {
 
   schema::Catalog catalog_ = schema::Catalog::builtin();
   schema::PatchSchemas patch_schemas_{catalog_};
+  std::shared_ptr<const structured_merge::Schema> field_types_;
   std::shared_ptr<core::ServiceAllocator> service_allocator_;
   std::shared_ptr<authorization::rbac::EscalationCheck> escalation_check_ =
       std::make_shared<authorization::rbac::EscalationCheck>();

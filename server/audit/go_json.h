@@ -11,8 +11,8 @@
 
 namespace kapi::audit {
 
+using base::append_go_json;
 using base::append_go_json_string;
-void append_go_json(std::string& out, const boost::json::value& value);
 
 // A JSON document re-written compactly (json.Compact of a RawMessage); std::nullopt when `text` is not JSON.
 // With `omit_managed_fields`, metadata.managedFields is dropped from the object, from a list's items and from a

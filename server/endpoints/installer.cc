@@ -70,7 +70,10 @@ asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange,
   if (info.subresource.empty() &&
       std::find(definition.verbs.begin(), definition.verbs.end(), info.verb) == definition.verbs.end())
     throw apierrors::ApiError(apierrors::method_not_supported(definition.group, definition.resource, info.verb));
-  handlers::Scope scope{exchange, store, info, lifecycle_, catalog_, patch_schemas_};
+  auto managers = field_managers_.find(info.resource);
+  const FieldManagers* field_managers =
+      managers != field_managers_.end() && !managers->second.by_subresource.empty() ? &managers->second : nullptr;
+  handlers::Scope scope{exchange, store, info, lifecycle_, catalog_, patch_schemas_, field_managers};
   if (!info.subresource.empty()) {
     for (const auto& subresource : store.strategy().connect_subresources()) {
       if (subresource.name != info.subresource) continue;

@@ -3,6 +3,7 @@
 // /api/v1 or /apis/<group>/<version>, dispatched to the verb handlers of each resource's Store, and the
 // APIResourceList at the root path.
 #include "request/exchange.h"
+#include "server/endpoints/field_managers.h"
 #include "server/lifecycle.h"
 #include "server/registry/creater.h"
 #include "server/registry/store.h"
@@ -26,7 +27,11 @@ class GroupVersionService {
         catalog_(catalog),
         patch_schemas_(patch_schemas) {}
 
-  void add(registry::Store& store) { stores_[store.definition().resource] = &store; }
+  // `field_managers`: what records the resource's managedFields (none when empty).
+  void add(registry::Store& store, FieldManagers field_managers = {}) {
+    stores_[store.definition().resource] = &store;
+    field_managers_[store.definition().resource] = std::move(field_managers);
+  }
   void add(const registry::Creater& creater) { creaters_[creater.definition.resource] = &creater; }
 
   const std::string& group() const { return group_; }
@@ -55,6 +60,7 @@ class GroupVersionService {
   const schema::PatchSchemas& patch_schemas_;
   std::map<std::string, registry::Store*, std::less<>> stores_;
   std::map<std::string, const registry::Creater*, std::less<>> creaters_;
+  std::map<std::string, FieldManagers, std::less<>> field_managers_;
 };
 
 }  // namespace kapi::endpoints

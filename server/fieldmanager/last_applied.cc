@@ -1,7 +1,7 @@
 // Client-side apply → server-side apply (internal/lastappliedmanager.go, lastappliedupdater.go, lastapplied.go): a
 // "kubectl" apply may take over what kubectl's last-applied-configuration annotation says it applied, and keeps that
 // annotation in step with what it applies.
-#include "server/audit/go_json.h"
+#include "base/go_json_string.h"
 #include "server/fieldmanager/manager.h"
 #include "server/validation/object_meta.h"
 
@@ -124,7 +124,7 @@ std::string build_last_applied(const json::object& config) {
     }
   }
   std::string text;
-  audit::append_go_json(text, sorted(copy));
+  base::append_go_json(text, sorted(copy));
   text += '\n';
   return text;
 }

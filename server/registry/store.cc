@@ -31,6 +31,40 @@ bool spec_changed(const json::object& object, const json::object& old, bool stat
   return without_meta_and_status(object) != without_meta_and_status(old);
 }
 
+// managedFields entries equal but for their times.
+bool same_but_times(const json::value* lhs, const json::value* rhs) {
+  if (!lhs || !rhs || !lhs->is_array() || !rhs->is_array()) return false;
+  const json::array& a = lhs->as_array();
+  const json::array& b = rhs->as_array();
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_object() || !b[i].is_object()) return a[i] == b[i];
+    json::object x = a[i].as_object(), y = b[i].as_object();
+    x.erase("time");
+    y.erase("time");
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// IgnoreManagedFieldsTimestampsTransformer: an update that changes nothing but the times of managedFields keeps
+// the stored times, so that it stays a no-op (no new resourceVersion).
+void keep_times_of_a_noop(json::object& object, const json::object& old) {
+  const json::object* meta = object.at("metadata").if_object();
+  const json::object* old_meta = old.at("metadata").if_object();
+  if (!meta || !old_meta) return;
+  const json::value* entries = meta->if_contains("managedFields");
+  const json::value* old_entries = old_meta->if_contains("managedFields");
+  if (!entries || !old_entries || *entries == *old_entries || !same_but_times(entries, old_entries)) return;
+  json::object compared = object, stored = old;
+  for (json::object* o : {&compared, &stored}) {
+    json::object& m = o->at("metadata").as_object();
+    m.erase("managedFields");
+    m.erase("resourceVersion");
+  }
+  if (compared == stored) metadata_of(object)["managedFields"] = *old_entries;
+}
+
 ReadObject read_object(const storage::ObjectRef& object) {
   return {with_resource_version(object->value, object->mod_revision),
           std::shared_ptr<const storage::EncodingCache>(object, &object->encodings)};
@@ -152,6 +186,7 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
   else meta.erase("generation");
   strategy_->prepare_for_create(object);
   if (options.user) strategy_->record_requestor(object, *options.user);
+  if (options.record_managed_fields) options.record_managed_fields(nullptr, object);
   if (definition_.namespaced && namespace_check_)
     co_await namespace_check_(namespace_, definition_, std::string(meta_string(object, "name")));
 
@@ -252,7 +287,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       old = parse_object(current->value);
       metadata_of(*old)["resourceVersion"] = std::to_string(current->mod_revision);
     }
-    if (!old && !strategy_->allow_create_on_update())
+    if (!old && !strategy_->allow_create_on_update() && !options.force_allow_create)
       throw ApiError(apierrors::not_found(definition_.group, definition_.resource, name));
     json::object object = update(old ? &*old : nullptr);
     set_type_meta(object);
@@ -279,6 +314,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       if (strategy_->tracks_generation()) meta["generation"] = 1;
       strategy_->prepare_for_create(object);
       if (options.user) strategy_->record_requestor(object, *options.user);
+      if (options.record_managed_fields) options.record_managed_fields(nullptr, object);
       validate(object, nullptr);
       if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
     } else {
@@ -310,10 +346,12 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       }
       if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
       else strategy_->prepare_for_subresource_update(options.subresource, object, *old);
+      if (options.record_managed_fields) options.record_managed_fields(&*old, object);
       if (strategy_->tracks_generation() && spec_changed(object, *old, strategy_->generation_counts_status())) {
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
       }
+      keep_times_of_a_noop(object, *old);
       validate(object, &*old, !options.bypass_strategy_validation, options.subresource);
       if (options.user && options.subresource.empty()) strategy_->authorize_write(*options.user, object, &*old);
       else if (options.user) strategy_->authorize_subresource_write(options.subresource, *options.user, object, *old);

@@ -27,8 +27,15 @@ struct WriteOptions {
   // A write the resource's own rules do not apply to (kube's direct storage updates, e.g. pods/binding setting
   // spec.nodeName, which pod updates may not change): only the generic metadata checks run.
   bool bypass_strategy_validation = false;
+  // An update of a missing object creates it even where the resource does not allow that (kube's
+  // forceAllowCreate: server-side apply creates through PATCH).
+  bool force_allow_create = false;
   // Who asks, for the strategy's authorize_write; none for the server's own writes.
   std::optional<request::UserInfo> user;
+  // Records the write in the object's metadata.managedFields (the FieldManager's Update), given the stored object
+  // (null on create): called once the object is as kube's decoding and strategy leave it (after prepare_for_create
+  // or prepare_for_update, so that defaulted fields count as kube counts them), before validation; again on a retry.
+  std::function<void(const boost::json::object* old, boost::json::object& object)> record_managed_fields;
 };
 
 struct DeleteOptions {

@@ -153,6 +153,13 @@ class Strategy {
   virtual std::vector<std::string> write_warnings(const boost::json::object& /*object*/) const { return {}; }
   // Warnings every request to the resource gets (a deprecated custom resource version's deprecationWarning).
   virtual std::vector<std::string> request_warnings() const { return {}; }
+  // The fields a write through `subresource` ("" for the main resource) resets, whose ownership server-side apply
+  // does not track there (kube's ResetFieldsStrategy.GetResetFields), as paths of field names from the root;
+  // nullopt for the generic rule of a resource with a status subresource: the main resource resets status, the
+  // status subresource spec, the other subresources status.
+  virtual std::optional<std::vector<std::vector<std::string>>> reset_fields(std::string_view /*subresource*/) const {
+    return std::nullopt;
+  }
   // Whether PATCH takes strategic merge patches (custom resources do not: 415, as in kube).
   virtual bool strategic_merge_patch() const { return true; }
   // What strategic merge patch needs to know of the type (merge keys, strategies). The default knows ObjectMeta.

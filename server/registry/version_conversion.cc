@@ -81,6 +81,9 @@ class ConvertedStrategy final : public Strategy {
     return inner_->write_warnings(stored_form(object));
   }
   std::vector<std::string> request_warnings() const override { return inner_->request_warnings(); }
+  std::optional<std::vector<std::vector<std::string>>> reset_fields(std::string_view subresource) const override {
+    return inner_->reset_fields(subresource);
+  }
   std::vector<TableColumn> table_columns() const override { return inner_->table_columns(); }
   json::array table_cells(const json::object& object) const override {
     return inner_->table_cells(stored_form(object));

@@ -279,9 +279,10 @@ class PathWriter {
 
     const std::vector<std::string> json_body{"application/json", "application/yaml",
                                              "application/vnd.kubernetes.protobuf"};
-    const std::vector<std::string> patch_body{"application/apply-patch+yaml", "application/json-patch+json",
-                                              "application/merge-patch+json",
-                                              "application/strategic-merge-patch+json"};
+    // Custom resources take no strategic merge patch (crd_handler.go's patch types, its OpenAPI builder's consumes).
+    std::vector<std::string> patch_body{"application/apply-patch+yaml", "application/json-patch+json",
+                                        "application/merge-patch+json"};
+    if (!resource.unstructured) patch_body.push_back("application/strategic-merge-patch+json");
     auto list_query = [&] {
       return std::vector<json::object>{
           query("allowWatchBookmarks", "boolean"), query("continue", "string"), query("fieldSelector", "string"),

@@ -16,6 +16,11 @@ class DeploymentStrategy final : public WorkloadStrategy {
     apply_defaults(object);
   }
   void prepare_for_update(json::object& object, const json::object& /*old*/) const override { apply_defaults(object); }
+  // deploymentStatusStrategy.GetResetFields: a status write owns neither the spec nor the labels.
+  std::optional<std::vector<std::vector<std::string>>> reset_fields(std::string_view subresource) const override {
+    if (subresource == "status") return std::vector<std::vector<std::string>>{{"spec"}, {"metadata", "labels"}};
+    return std::vector<std::vector<std::string>>{{"status"}};
+  }
   validation::ErrorList validate(const json::object& object) const override {
     validation::ErrorList errors = validate_workload_spec(object, {.kind = "deployment"});
     const json::object* spec = object_at(object, "spec");

@@ -208,6 +208,13 @@ class PodStrategy final : public registry::Strategy {
     core::append(errors, core::validate_pod_update(pod, old));
     return errors;
   }
+  // podStatusStrategy.GetResetFields: kubelets' status writes own neither the spec nor these.
+  std::optional<std::vector<std::vector<std::string>>> reset_fields(std::string_view subresource) const override {
+    if (subresource == "status")
+      return std::vector<std::vector<std::string>>{
+          {"spec"}, {"metadata", "deletionTimestamp"}, {"metadata", "ownerReferences"}};
+    return std::vector<std::vector<std::string>>{{"status"}};
+  }
   // pods/ephemeralcontainers (podEphemeralContainersStrategy): its handler keeps everything but the list; the new
   // containers take the code defaults kube's decoding gives them, and ValidatePodEphemeralContainersUpdate applies.
   void prepare_for_subresource_update(std::string_view subresource, json::object& pod,

@@ -4,6 +4,7 @@
 // apierrors::ApiError; the installer turns them into Status responses.
 #include "request/exchange.h"
 #include "server/apierrors/errors.h"
+#include "server/endpoints/field_managers.h"
 #include "server/lifecycle.h"
 #include "server/registry/creater.h"
 #include "server/registry/store.h"
@@ -33,6 +34,8 @@ struct Scope {
   server::Lifecycle& lifecycle;
   const schema::Catalog& catalog;  // the type schemas request bodies are decoded against
   const schema::PatchSchemas& patch_schemas;
+  // The resource's managers of managedFields; null for a resource that tracks none.
+  const FieldManagers* field_managers = nullptr;
 
   const http::Request& request() const { return exchange.request; }
   const http::QueryParams& query() const { return exchange.request.query; }

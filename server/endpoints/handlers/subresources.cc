@@ -1,6 +1,10 @@
 #include "server/endpoints/handlers/subresources.h"
 
+#include "server/endpoints/handlers/managed_fields.h"
 #include "server/endpoints/handlers/response.h"
+#include "server/fieldmanager/field_manager.h"
+#include "server/fieldmanager/managed_fields.h"
+#include "server/fieldmanager/scale_handler.h"
 #include "server/patch/json_patch.h"
 #include "server/patch/merge_patch.h"
 #include "server/patch/strategic_merge_patch.h"
@@ -57,14 +61,36 @@ asio::awaitable<void> write_json(Scope& scope, int status, const json::object& o
   co_await scope.exchange.response->write(status, json::serialize(object));
 }
 
-// The update function of a scale write: `desired` turns the current Scale into the wanted one.
+// What the status strategies keep of the request's metadata (ResetObjectMetaForStatus leaves managedFields): the
+// managedFields the write's manager recorded.
+void keep_managed_fields(const json::object& wanted, json::object& result) {
+  const json::object* meta = object_at(wanted, "metadata");
+  const json::value* entries = meta ? meta->if_contains("managedFields") : nullptr;
+  if (entries) result["metadata"].as_object()["managedFields"] = *entries;
+}
+
+}  // namespace
+
+// The update function of a scale write: `desired` turns the current Scale (with the managedFields the Scale's
+// manager sees, ScaleHandler.ToSubresource) into the wanted one, whose managedFields go back onto the parent's.
 registry::UpdateFunction scale_update(const Scope& scope, std::function<json::object(json::object)> desired) {
   const auto& definition = scope.store.definition();
   const std::string name = scope.info.name;
   auto paths = scope.store.strategy().scale_paths();
-  return [&definition, name, paths, desired = std::move(desired)](const json::object* current) -> json::object {
+  const FieldManagers* managers = scope.field_managers;
+  const bool tracked = managers && managers->of("scale");
+  return [&definition, name, paths, managers, tracked,
+          desired = std::move(desired)](const json::object* current) -> json::object {
     if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
-    json::object scale = desired(scale_of(*current, paths));
+    json::object old_scale = scale_of(*current, paths);
+    std::optional<fieldmanager::ScaleHandler> handler;
+    if (tracked) {
+      const json::array* entries = fieldmanager::managed_fields_of(*current);
+      handler.emplace(entries ? *entries : json::array{}, managers->api_version, managers->replicas_paths);
+      json::array scale_entries = handler->to_subresource();
+      if (!scale_entries.empty()) old_scale["metadata"].as_object()["managedFields"] = std::move(scale_entries);
+    }
+    json::object scale = desired(std::move(old_scale));
     const json::object* spec = object_at(scale, "spec");
     auto replicas = spec ? spec->find("replicas") : nullptr;
     std::int64_t wanted = 0;
@@ -93,11 +119,25 @@ registry::UpdateFunction scale_update(const Scope& scope, std::function<json::ob
     json::object& meta = object["metadata"].as_object();
     if (version.empty()) meta.erase("resourceVersion");
     else meta["resourceVersion"] = version;
+    if (handler) {
+      const json::array* scale_entries = fieldmanager::managed_fields_of(scale);
+      json::array parent_entries = handler->to_parent(scale_entries ? *scale_entries : json::array{});
+      if (parent_entries.empty()) meta.erase("managedFields");
+      else meta["managedFields"] = std::move(parent_entries);
+    }
     return object;
   };
 }
 
-}  // namespace
+// The Scale a write made, as `manager`'s Update of the Scale it started from.
+json::object track_scale_update(const Scope& scope, const json::object& old_scale, json::object scale,
+                                const std::string& manager) {
+  const fieldmanager::FieldManager* field_manager = scope.field_managers ? scope.field_managers->of("scale") : nullptr;
+  if (!field_manager) return scale;
+  scale["apiVersion"] = "autoscaling/v1";
+  scale["kind"] = "Scale";
+  return field_manager->update(&old_scale, std::move(scale), manager);
+}
 
 json::object scale_of(const json::object& object, const std::optional<registry::ScalePaths>& paths) {
   const json::object* meta = object_at(object, "metadata");
@@ -145,6 +185,7 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
       json::object& meta = result["metadata"].as_object();
       if (version.empty()) meta.erase("resourceVersion");
       else meta["resourceVersion"] = version;
+      keep_managed_fields(wanted, result);
       return result;
     };
   }
@@ -165,6 +206,7 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
       json::object& meta = result["metadata"].as_object();
       if (version.empty()) meta.erase("resourceVersion");
       else meta["resourceVersion"] = version;
+      keep_managed_fields(wanted, result);
       return result;
     };
   }
@@ -189,6 +231,7 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
     json::object& meta = result["metadata"].as_object();
     if (version.empty()) meta.erase("resourceVersion");
     else meta["resourceVersion"] = version;
+    keep_managed_fields(wanted, result);
     return result;
   };
 }
@@ -200,25 +243,27 @@ asio::awaitable<void> get_scale(Scope scope) {
 }
 
 asio::awaitable<void> update_scale(Scope scope) {
+  const std::string manager = write_manager(scope, WriteOptionsKind::Update);
   body_format(scope.request(), false);
   auto body = std::make_shared<json::object>(decode_object(scope.request().body));
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
-  registry::UpdateFunction update = scale_update(scope, [body](json::object) { return *body; });
+  registry::UpdateFunction update = scale_update(scope, [&scope, body, &manager](json::object scale) {
+    return track_scale_update(scope, scale, *body, manager);
+  });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
   json::object scale = scale_of(registry::parse_json(stored).as_object(), scope.store.strategy().scale_paths());
   co_await write_json(scope, 200, scale);
 }
 
 asio::awaitable<void> patch_scale(Scope scope) {
-  const BodyFormat format = body_format(scope.request(), true);
-  if (format == BodyFormat::ApplyPatch)
-    throw apierrors::ApiError(apierrors::unsupported_media_type(
-        "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json"));
+  const BodyFormat format = patch_format(scope);
+  if (format == BodyFormat::ApplyPatch) co_return co_await apply_scale_patch(std::move(scope));
+  const std::string manager = write_manager(scope, WriteOptionsKind::Patch);
   auto body = std::make_shared<std::string>(scope.request().body);
   const patch::PatchSchema* schema = scope.patch_schemas.of(scope.catalog.kind("autoscaling", "v1", "Scale"));
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
-  registry::UpdateFunction update = scale_update(scope, [format, body, schema](json::object scale) {
-    json::value document = std::move(scale);
+  registry::UpdateFunction update = scale_update(scope, [&scope, &manager, format, body, schema](json::object scale) {
+    json::value document = scale;
     switch (format) {
       case BodyFormat::JsonPatch: document = patch::apply_json_patch(std::move(document), *body); break;
       case BodyFormat::MergePatch: document = patch::apply_merge_patch(std::move(document), *body); break;
@@ -228,7 +273,7 @@ asio::awaitable<void> patch_scale(Scope scope) {
         break;
     }
     if (!document.is_object()) throw apierrors::ApiError(apierrors::bad_request("the patched object is not an object"));
-    return std::move(document.as_object());
+    return track_scale_update(scope, scale, std::move(document.as_object()), manager);
   });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
   json::object scale = scale_of(registry::parse_json(stored).as_object(), scope.store.strategy().scale_paths());

@@ -6,11 +6,23 @@
 
 #include <boost/json/object.hpp>
 
+#include <functional>
+#include <string>
+
 namespace kapi::endpoints::handlers {
 
 // Wraps a write's update function with the status split for resources that have a status subresource (and
 // a namespace's finalize, which writes spec.finalizers only).
 registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFunction update);
+
+// The update function of a scale write: `desired` turns the current Scale, with the managedFields its manager sees
+// (ScaleHandler.ToSubresource), into the wanted one; the parent gets its replicas and the Scale's managedFields
+// mapped back (ToParent).
+registry::UpdateFunction scale_update(const Scope& scope,
+                                      std::function<boost::json::object(boost::json::object)> desired);
+// The Scale a write made from `old_scale`, recorded as `manager`'s Update.
+boost::json::object track_scale_update(const Scope& scope, const boost::json::object& old_scale,
+                                       boost::json::object scale, const std::string& manager);
 
 asio::awaitable<void> get_scale(Scope scope);
 asio::awaitable<void> update_scale(Scope scope);

@@ -2,7 +2,9 @@
 // builds the version's OpenAPI v3 definition (apiextensions-apiserver's builder.BuildOpenAPIV3 with default
 // options: defaults, formats and value validations kept; the root's apiVersion, kind and metadata added, and those of
 // every x-kubernetes-embedded-resource), merges it with the built-in definitions, and hands the lot to
-// managedfields.NewTypeConverter, i.e. kube-openapi's schemaconv.ToSchemaFromOpenAPI.
+// managedfields.NewTypeConverter, i.e. kube-openapi's schemaconv.ToSchemaFromOpenAPI. (It lives with apiextensions,
+// whose structural schemas it reads, though fieldmanager/type_converter.h declares it: the layers keep fieldmanager
+// below the handlers.)
 #include "server/apiextensions/schema/structural.h"
 #include "server/fieldmanager/type_converter.h"
 #include "server/fieldmanager/type_converter_internal.h"

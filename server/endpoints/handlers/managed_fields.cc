@@ -1,0 +1,116 @@
+#include "server/endpoints/handlers/managed_fields.h"
+
+#include "server/fieldmanager/field_manager.h"
+
+#include <boost/json.hpp>
+
+#include <cctype>
+#include <cstdio>
+
+namespace kapi::endpoints::handlers {
+namespace {
+
+namespace json = boost::json;
+
+constexpr std::size_t kFieldManagerMaxLength = 128;  // validation.FieldManagerMaxLength
+
+// The next UTF-8 code point at `at` (advancing it); an invalid byte reads as U+FFFD, as Go's range does.
+char32_t next_rune(std::string_view text, std::size_t& at) {
+  const auto byte = static_cast<unsigned char>(text[at]);
+  std::size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xe ? 3 : (byte >> 3) == 0x1e ? 4 : 0;
+  if (length == 0 || at + length > text.size()) {
+    ++at;
+    return 0xFFFD;
+  }
+  char32_t rune = length == 1 ? byte : byte & (0x7f >> length);
+  for (std::size_t i = 1; i < length; ++i) {
+    const auto continuation = static_cast<unsigned char>(text[at + i]);
+    if ((continuation & 0xc0) != 0x80) {
+      ++at;
+      return 0xFFFD;
+    }
+    rune = (rune << 6) | (continuation & 0x3f);
+  }
+  at += length;
+  return rune;
+}
+
+// unicode.IsPrint for what a manager name may hold: graphic characters and the ASCII space; control and format
+// characters and the other spaces are not.
+bool is_print(char32_t rune) {
+  if (rune < 0x20 || (rune >= 0x7f && rune <= 0x9f)) return false;
+  if (rune == 0xa0 || rune == 0xad || rune == 0x1680 || (rune >= 0x2000 && rune <= 0x200f) ||
+      (rune >= 0x2028 && rune <= 0x202f) || (rune >= 0x205f && rune <= 0x206f) || rune == 0x3000 ||
+      rune == 0xfeff || (rune >= 0xfff9 && rune <= 0xfffb) || (rune >= 0xd800 && rune <= 0xdfff))
+    return false;
+  return rune <= 0x10ffff;
+}
+
+// %#U of a rune that is not printable: "U+0009".
+std::string rune_name(char32_t rune) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "U+%04X", static_cast<unsigned>(rune));
+  return buffer;
+}
+
+std::string_view options_kind_name(WriteOptionsKind kind) {
+  switch (kind) {
+    case WriteOptionsKind::Create: return "CreateOptions";
+    case WriteOptionsKind::Update: return "UpdateOptions";
+    default: return "PatchOptions";
+  }
+}
+
+}  // namespace
+
+std::string write_manager(const Scope& scope, WriteOptionsKind kind) {
+  const std::string field_manager(scope.query().get("fieldManager").value_or(""));
+  const validation::Path path("fieldManager");
+  validation::ErrorList errors;
+  if (kind == WriteOptionsKind::Patch && scope.query().get("force"))
+    errors.push_back(validation::forbidden(validation::Path("force"), "may not be specified for non-apply patch"));
+  if (kind == WriteOptionsKind::Apply && field_manager.empty())
+    errors.push_back(validation::required(path, "is required for apply patch"));
+  if (field_manager.size() > kFieldManagerMaxLength)
+    errors.push_back(validation::too_long(path, kFieldManagerMaxLength));
+  for (std::size_t at = 0; at < field_manager.size();) {
+    const std::size_t position = at;
+    const char32_t rune = next_rune(field_manager, at);
+    if (!is_print(rune))
+      errors.push_back(validation::invalid(path, field_manager,
+                                           "invalid character " + rune_name(rune) + " (at position " +
+                                               std::to_string(position) + ")"));
+  }
+  if (!errors.empty())
+    throw apierrors::ApiError(apierrors::invalid("meta.k8s.io", options_kind_name(kind), "", errors));
+  const std::string user_agent(scope.request().headers.get("User-Agent").value_or(""));
+  return fieldmanager::manager_or_user_agent(field_manager, user_agent);
+}
+
+bool apply_force(const Scope& scope) {
+  // Convert_Slice_string_To_bool: only "0" and "false" (in any case) are false; any other value is true.
+  const auto force = scope.query().get("force");
+  if (!force) return false;
+  std::string lower(*force);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower != "0" && lower != "false";
+}
+
+std::function<void(const json::object*, json::object&)> managed_fields_recorder(const Scope& scope,
+                                                                             std::string manager) {
+  const fieldmanager::FieldManager* field_manager =
+      scope.field_managers ? scope.field_managers->of(scope.info.subresource) : nullptr;
+  if (!field_manager) return nullptr;
+  return [field_manager, manager = std::move(manager)](const json::object* old, json::object& object) {
+    object = field_manager->update(old, std::move(object), manager);
+  };
+}
+
+std::string accepted_patch_types(const registry::Strategy& strategy) {
+  if (!strategy.strategic_merge_patch())
+    return "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
+  return "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, "
+         "application/apply-patch+yaml";
+}
+
+}  // namespace kapi::endpoints::handlers
