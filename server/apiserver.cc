@@ -478,7 +478,7 @@ int run_apiserver(const Options& options) {
     aggregator::AggregatorApis aggregator(
         {.backend = storage->store(), .key_root = options.etcd_prefix, .executor = io.get_executor(),
          .lifecycle = lifecycle, .logger = logger, .metrics = metrics, .catalog = apis.catalog(),
-         .patch_schemas = apis.patch_schemas(),
+         .patch_schemas = apis.patch_schemas(), .field_types = apis.field_types(),
          .services = apis.store("", "services"), .endpoints = apis.store("", "endpoints"),
          .proxy_client = {options.proxy_client_cert_file.empty() ? pki_material.front_proxy_client_cert
                                                                  : options.proxy_client_cert_file,

@@ -5,6 +5,7 @@
 #include "server/aggregator/proxy_handler.h"
 #include "server/aggregator/service_resolver.h"
 #include "server/apierrors/errors.h"
+#include "server/endpoints/field_managers.h"
 #include "server/http/status_response.h"
 #include "server/version.h"
 
@@ -36,7 +37,11 @@ AggregatorApis::AggregatorApis(AggregatorConfig config) : config_(std::move(conf
   service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
                                                                config_.lifecycle, config_.catalog,
                                                                config_.patch_schemas);
-  service_->add(*apiservices_.store);
+  endpoints::FieldManagers field_managers;
+  if (config_.field_types)
+    field_managers = endpoints::builtin_field_managers(definition, apiservices_.store->strategy(), config_.field_types,
+                                                       config_.catalog);
+  service_->add(*apiservices_.store, std::move(field_managers));
   own_discovery_ = std::make_unique<discovery::DiscoveryService>(
       std::vector<const endpoints::GroupVersionService*>{service_.get()});
   own_openapi_documents_ = std::make_unique<kapi::schema::OpenApiDocuments>(

@@ -11,6 +11,7 @@
 #include "server/schema/catalog.h"
 #include "server/schema/openapi_handler.h"
 #include "server/schema/patch_schema.h"
+#include "server/structured_merge/schema.h"
 #include "server/registry/cached_store.h"
 
 #include <asio/any_io_executor.hpp>
@@ -30,6 +31,8 @@ struct AggregatorConfig {
   metrics::Registry& metrics;
   const kapi::schema::Catalog& catalog;
   const kapi::schema::PatchSchemas& patch_schemas;
+  // The types server-side apply tracks APIServices' fields by (BuiltInApis::field_types); null: none tracked.
+  std::shared_ptr<const structured_merge::Schema> field_types;
   registry::Store* services = nullptr;   // core/v1 services and endpoints: where backends are found
   registry::Store* endpoints = nullptr;
   ProxyClientCertificate proxy_client;

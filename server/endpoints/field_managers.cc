@@ -119,7 +119,9 @@ FieldManagers builtin_field_managers(const registry::ResourceDefinition& definit
   FieldManagers managers;
   managers.api_version = definition.group_version();
   smd::TypeRef own = fieldmanager::kind_type(*schema, catalog, definition.group, definition.version, definition.kind);
-  if (!own) return managers;
+  // A kind the catalog has no message for (CustomResourceDefinition) is tracked by the deduced type: granular
+  // structs and maps, atomic lists, which is what kube's OpenAPI of it says everywhere but status.conditions.
+  if (!own) own = schema->deduced();
   std::map<std::string, smd::TypeRef> types{{managers.api_version, own}};
   auto converter = std::make_shared<ObjectConverter>();
   converter->add_type(managers.api_version, {schema.get(), own});
