@@ -1,5 +1,5 @@
 // kapi-bench: a load generator for kapi (or any Kubernetes API server's plain-HTTP port) and its baselines.
-//   kapi-bench <create|get|update|patch|list|watch|mixed|static|etcd-txn|fill> [--flags]
+//   kapi-bench <create|get|update|patch|apply|list|watch|mixed|static|etcd-txn|fill> [--flags]
 //                                                                        run one scenario, print its figures
 //   kapi-bench report --out=<file>.html <run>.json...                    one HTML page from saved runs
 // Run with --help for the flags.
@@ -35,6 +35,7 @@ scenarios:
             resourceVersion=0 (from the cache), or --consistent
   update    PUT random ones of --objects ConfigMaps (created first unless --no-populate)
   patch     JSON merge patch random ones of --objects ConfigMaps (likewise)
+  apply     server-side apply (forced) of that same change to random ones of --objects ConfigMaps
   list      LIST the --objects ConfigMaps of the namespace (resourceVersion=0, or --consistent)
   watch     --watchers watch connections while a writer creates --events-per-second ConfigMaps
   mixed     --nodes kubelets renewing Leases every 10 s, --pod-changes-per-second pod creates, status

@@ -1,4 +1,4 @@
-// The request/response scenarios: create, get, update, patch, list, static (nginx baseline) and fill (load N
+// The request/response scenarios: create, get, update, patch, apply, list, static (nginx baseline) and fill (load N
 // objects, timed).
 #include "bench/scenarios/kube_api.h"
 #include "bench/scenarios/scenario.h"
@@ -60,7 +60,8 @@ asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor
   if (scenario == "create") {
     HttpConnection setup(executor, server);
     co_await ensure_namespace(setup, options.namespace_name);
-  } else if ((scenario == "get" || scenario == "update" || scenario == "patch" || scenario == "list") &&
+  } else if ((scenario == "get" || scenario == "update" || scenario == "patch" || scenario == "apply" ||
+              scenario == "list") &&
              options.populate) {
     auto fill = co_await fill_namespace(executor, server, options.namespace_name, options.objects,
                                         options.object_bytes, fill_concurrency);
@@ -91,22 +92,31 @@ asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor
     };
     result.parameters = describe_load(options.load) + " objects=" + std::to_string(options.objects) + " object=" +
                         std::to_string(options.object_bytes) + "B" + (options.consistent_list ? " consistent" : " rv=0");
-  } else if (scenario == "update" || scenario == "patch") {
+  } else if (scenario == "update" || scenario == "patch" || scenario == "apply") {
     // Each request changes one random object: a PUT of the whole object without a resourceVersion (an
-    // unconditional update, which ConfigMaps allow), or a JSON merge patch of one key. Objects keep their size.
+    // unconditional update, which ConfigMaps allow), a JSON merge patch of one key, or a server-side apply of that
+    // one key (forced: the first apply takes it from the manager that created the object). Objects keep their size.
     auto random = std::make_shared<std::mt19937_64>(42);
     const std::size_t objects = std::max<std::size_t>(options.objects, 1);
     const std::size_t bytes = options.object_bytes;
-    const bool update = scenario == "update";
-    operation = [pool, collection, random, objects, bytes, update](std::size_t slot,
-                                                                   std::uint64_t sequence) -> asio::awaitable<Outcome> {
+    operation = [pool, collection, random, objects, bytes, scenario](std::size_t slot,
+                                                                     std::uint64_t sequence) -> asio::awaitable<Outcome> {
       const std::string name = "obj-" + std::to_string((*random)() % objects);
-      const std::string target = collection + "/" + name;
       const std::string stamp = std::to_string(sequence);
-      const std::string body = update ? configmap_json(name, bytes, "revision", stamp)
-                                      : R"({"data":{"revision":")" + stamp + "\"}}";
-      HttpRequest request{.method = update ? "PUT" : "PATCH", .target = target, .body = body,
-                          .content_type = update ? "application/json" : "application/merge-patch+json"};
+      HttpRequest request{.method = "PATCH", .target = collection + "/" + name};
+      if (scenario == "update") {
+        request.method = "PUT";
+        request.body = configmap_json(name, bytes, "revision", stamp);
+        request.content_type = "application/json";
+      } else if (scenario == "patch") {
+        request.body = R"({"data":{"revision":")" + stamp + "\"}}";
+        request.content_type = "application/merge-patch+json";
+      } else {
+        request.target += "?fieldManager=kapi-bench-apply&force=true";
+        request.body = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name +
+                       R"("},"data":{"revision":")" + stamp + "\"}}";
+        request.content_type = "application/apply-patch+yaml";
+      }
       co_return co_await pool->send(slot, request);
     };
     result.parameters = describe_load(options.load) + " objects=" + std::to_string(options.objects) + " object=" +
