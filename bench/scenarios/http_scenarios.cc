@@ -103,20 +103,23 @@ asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor
                                                                      std::uint64_t sequence) -> asio::awaitable<Outcome> {
       const std::string name = "obj-" + std::to_string((*random)() % objects);
       const std::string stamp = std::to_string(sequence);
-      HttpRequest request{.method = "PATCH", .target = collection + "/" + name};
+      std::string target = collection + "/" + name;
+      std::string body;
+      HttpRequest request{.method = "PATCH"};
       if (scenario == "update") {
         request.method = "PUT";
-        request.body = configmap_json(name, bytes, "revision", stamp);
-        request.content_type = "application/json";
+        body = configmap_json(name, bytes, "revision", stamp);
       } else if (scenario == "patch") {
-        request.body = R"({"data":{"revision":")" + stamp + "\"}}";
+        body = R"({"data":{"revision":")" + stamp + "\"}}";
         request.content_type = "application/merge-patch+json";
       } else {
-        request.target += "?fieldManager=kapi-bench-apply&force=true";
-        request.body = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name +
-                       R"("},"data":{"revision":")" + stamp + "\"}}";
+        target += "?fieldManager=kapi-bench-apply&force=true";
+        body = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name + R"("},"data":{"revision":")" +
+               stamp + "\"}}";
         request.content_type = "application/apply-patch+yaml";
       }
+      request.target = target;  // views of the strings above, which outlive the request
+      request.body = body;
       co_return co_await pool->send(slot, request);
     };
     result.parameters = describe_load(options.load) + " objects=" + std::to_string(options.objects) + " object=" +
