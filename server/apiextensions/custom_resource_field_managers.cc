@@ -13,10 +13,6 @@ namespace {
 namespace json = boost::json;
 namespace smd = structured_merge;
 
-std::string group_version(std::string_view group, std::string_view version) {
-  return group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
-}
-
 }  // namespace
 
 endpoints::FieldManagers custom_resource_field_managers(const Crd& crd, const CrdVersion& version,
@@ -24,7 +20,7 @@ endpoints::FieldManagers custom_resource_field_managers(const Crd& crd, const Cr
                                                        const kapi::schema::Catalog& catalog,
                                                        std::shared_ptr<const smd::Schema> builtin_types) {
   endpoints::FieldManagers managers;
-  managers.api_version = group_version(crd.group, version.name);
+  managers.api_version = endpoints::group_version(crd.group, version.name);
   // Every served version's types, each in its own schema: one handle keeps them all alive.
   struct Schemas {
     std::vector<std::shared_ptr<const smd::Schema>> held;
@@ -35,7 +31,7 @@ endpoints::FieldManagers custom_resource_field_managers(const Crd& crd, const Cr
   const json::object preserve_unknown{{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
   for (const auto& served : crd.versions) {
     if (!served.served) continue;
-    const std::string api_version = group_version(crd.group, served.name);
+    const std::string api_version = endpoints::group_version(crd.group, served.name);
     fieldmanager::CustomResourceSchema made;
     try {
       made = fieldmanager::schema_from_structural(served.raw_schema.empty() ? preserve_unknown : served.raw_schema,

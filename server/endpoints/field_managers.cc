@@ -18,10 +18,6 @@ namespace {
 namespace json = boost::json;
 namespace smd = structured_merge;
 
-std::string group_version(std::string_view group, std::string_view version) {
-  return group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
-}
-
 }  // namespace
 
 smd::Set paths_set(const std::vector<std::vector<std::string>>& paths) {

@@ -18,6 +18,11 @@ namespace kapi::endpoints {
 
 using Conversion = std::function<boost::json::object(boost::json::object)>;
 
+// "v1" or "apps/v1": the apiVersion a FieldManager's managers record.
+inline std::string group_version(std::string_view group, std::string_view version) {
+  return group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
+}
+
 // merge.Converter over kapi's conversions: an object reaches another version of its kind through the function
 // registered for the pair; a version no function reaches is gone (its managers are dropped).
 class ObjectConverter final : public structured_merge::Converter {
