@@ -9,7 +9,6 @@
 #include <google/protobuf/descriptor.pb.h>
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -294,23 +293,6 @@ TEST(TypeConverterCatalogTest, EveryMessageIsANamedType) {
     if (message->options().map_entry()) continue;  // protobuf's form of a map field
     EXPECT_NE(builtin().find(schema::Catalog::openapi_name(message)), nullptr) << message->full_name();
   }
-}
-
-// schema_from_catalog runs at start-up, over every built-in message.
-TEST(TypeConverterCatalogTest, ConvertsTheWholeCatalogQuickly) {
-  schema_from_catalog(catalog());  // warm caches
-  constexpr int kRuns = 5;
-  auto best = std::chrono::steady_clock::duration::max();
-  for (int i = 0; i < kRuns; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    auto schema = schema_from_catalog(catalog());
-    best = std::min(best, std::chrono::steady_clock::now() - start);
-  }
-  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(best).count();
-  RecordProperty("schema_from_catalog_us", static_cast<int>(micros));
-  std::printf("schema_from_catalog: %lld us for %zu messages\n", static_cast<long long>(micros),
-              catalog().messages().size());
-  EXPECT_LT(micros, 10'000);
 }
 
 }  // namespace

@@ -12,10 +12,10 @@
 namespace kapi::structured_merge::testing {
 namespace {
 
-constexpr std::string_view kDeduced = "";  // Parser's name for the deduced type
+constexpr std::string_view kDeduced = "";  // TypedParser's name for the deduced type
 
 TEST(TypedDeducedTest, Validate) {
-  const Parser parser;
+  const TypedParser parser;
   for (std::string_view object : {
     R"({"a": null})",
     R"({"a": ["a", "b"]})",
@@ -158,7 +158,7 @@ TEST(TypedDeducedTest, Merge) {
 
     },
   };
-  const Parser parser;
+  const TypedParser parser;
   for (std::size_t i = 0; i < triplets.size(); ++i) {
     SCOPED_TRACE("triplet-" + std::to_string(i));
     const TypedValue lhs = parser.typed(kDeduced, triplets[i].lhs);
@@ -194,7 +194,7 @@ TEST(TypedDeducedTest, ToFieldSet) {
     {R"({"args":[{"key":"a","value":"b"},{"key":"c","value":"d"}]})", NS(P("args"))},
     {R"({"atomicList":["a","a","a"]})", NS(P("atomicList"))},
   };
-  const Parser parser;
+  const TypedParser parser;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     SCOPED_TRACE(std::to_string(i));
     const Set set = to_field_set(parser.typed(kDeduced, pairs[i].object));
@@ -392,7 +392,7 @@ TEST(TypedDeducedTest, Symdiff) {
     .added = NS(),
   }
   };
-  const Parser parser;
+  const TypedParser parser;
   for (std::size_t i = 0; i < quints.size(); ++i) {
     SCOPED_TRACE(std::to_string(i));
     expect_symdiff(parser, kDeduced, quints[i], false);

@@ -83,7 +83,7 @@ constexpr std::string_view kSchema = R"yaml(types:
 )yaml";
 
 std::string error_of(std::string_view object, bool allow_duplicates = false) {
-  const Parser parser(kSchema);
+  const TypedParser parser(kSchema);
   try {
     parser.typed("myRoot", object, allow_duplicates);
   } catch (const TypedError& error) {
@@ -137,7 +137,7 @@ TEST(TypedErrorsTest, SeveralErrorsAreListedUnderErrors) {
             "errors:\n"
             "  .bool: expected boolean, got &{1}\n"
             "  .numeric: expected numeric (int or float), got string");
-  const Parser parser(kSchema);
+  const TypedParser parser(kSchema);
   try {
     parser.typed("myRoot", R"({"numeric":"3","bool":1})");
     ADD_FAILURE() << "expected a TypedError";
@@ -148,7 +148,7 @@ TEST(TypedErrorsTest, SeveralErrorsAreListedUnderErrors) {
 }
 
 TEST(TypedErrorsTest, OmittedKeyFieldTakesItsDefault) {
-  const Parser parser(kSchema);
+  const TypedParser parser(kSchema);
   const TypedValue value = parser.typed("myRoot", R"({"ports":[{"port":80},{"port":53,"protocol":"UDP"}]})");
   EXPECT_TRUE(to_field_set(value) == NS(P("ports", KBF("port", 80, "protocol", "TCP")),
                                          P("ports", KBF("port", 80, "protocol", "TCP"), "port"),
@@ -166,12 +166,12 @@ TEST(TypedErrorsTest, OmittedKeyFieldTakesItsDefault) {
 }
 
 TEST(TypedErrorsTest, MergeAndCompareRefuseValuesOfOtherTypes) {
-  const Parser parser(kSchema);
+  const TypedParser parser(kSchema);
   const TypedValue root = parser.typed("myRoot", "{}");
   const TypedValue list = parser.typed("myList", "[]");
   EXPECT_THROW(merge(root, list), TypedError);
   EXPECT_THROW(compare(root, list), TypedError);
-  const Parser other(kSchema);
+  const TypedParser other(kSchema);
   EXPECT_THROW(compare(root, other.typed("myRoot", "{}")), TypedError);
 }
 

@@ -105,7 +105,7 @@ std::vector<ReversibleExtractCase> reversible_extract_cases() {
 // Applying a partially specified object and extracting its fields from the result gives it back.
 TEST(TypedRemoveTest, ReversibleExtract) {
   for (const ReversibleExtractCase& test : reversible_extract_cases()) {
-    const Parser parser(test.schema);
+    const TypedParser parser(test.schema);
     for (std::size_t i = 0; i < test.pairs.size(); ++i) {
       SCOPED_TRACE(std::string(test.name) + "-valid-" + std::to_string(i));
       const TypedValue initial = parser.typed(test.root_type_name, test.pairs[i].object);
@@ -187,7 +187,7 @@ std::vector<ExtractWithKeysCase> extract_with_keys_cases() {
 
 TEST(TypedRemoveTest, ExtractWithKeys) {
   for (const ExtractWithKeysCase& test : extract_with_keys_cases()) {
-    const Parser parser(test.schema);
+    const TypedParser parser(test.schema);
     for (std::size_t i = 0; i < test.triplets.size(); ++i) {
       SCOPED_TRACE(std::string(test.name) + "-valid-" + std::to_string(i));
       const ExtractTriplet& triplet = test.triplets[i];

@@ -467,7 +467,7 @@ std::vector<MergeCase> merge_cases() {
 
 TEST(TypedMergeTest, SmdCases) {
   for (const MergeCase& test : merge_cases()) {
-    const Parser parser(test.schema);
+    const TypedParser parser(test.schema);
     for (std::size_t i = 0; i < test.triplets.size(); ++i) {
       SCOPED_TRACE(std::string(test.name) + "-valid-" + std::to_string(i));
       const MergeTriplet& triplet = test.triplets[i];

@@ -509,7 +509,7 @@ std::vector<RemoveCase> remove_cases() {
 
 TEST(TypedRemoveTest, SmdCases) {
   for (const RemoveCase& test : remove_cases()) {
-    const Parser parser(test.schema);
+    const TypedParser parser(test.schema);
     for (std::size_t i = 0; i < test.quadruplets.size(); ++i) {
       SCOPED_TRACE(std::string(test.name) + "-valid-" + std::to_string(i));
       const RemoveQuadruplet& quadruplet = test.quadruplets[i];

@@ -17,11 +17,11 @@
 
 namespace kapi::structured_merge::testing {
 
-class Parser {
+class TypedParser {
  public:
-  explicit Parser(std::string_view schema_yaml) : schema_(schema_from_yaml(schema_yaml)) {}
+  explicit TypedParser(std::string_view schema_yaml) : schema_(schema_from_yaml(schema_yaml)) {}
   // A parser of values of the deduced type (smd's DeducedParseableType).
-  Parser() = default;
+  TypedParser() = default;
 
   TypeRef type(std::string_view name) const {
     TypeRef found = name.empty() ? schema_.deduced() : schema_.find(name);
@@ -114,7 +114,7 @@ struct SymdiffCase {
 };
 
 // symdiffTestCase.test: Compare finds what the quint says, and the reverse comparison agrees.
-inline void expect_symdiff(const Parser& parser, std::string_view type_name, const SymdiffQuint& quint,
+inline void expect_symdiff(const TypedParser& parser, std::string_view type_name, const SymdiffQuint& quint,
                            bool allow_duplicates) {
   const TypedValue lhs = parser.typed(type_name, quint.lhs, allow_duplicates);
   const TypedValue rhs = parser.typed(type_name, quint.rhs, allow_duplicates);
@@ -133,7 +133,7 @@ inline void expect_symdiff(const Parser& parser, std::string_view type_name, con
 
 inline void expect_symdiff_cases(const std::vector<SymdiffCase>& cases) {
   for (const SymdiffCase& test : cases) {
-    const Parser parser(test.schema);
+    const TypedParser parser(test.schema);
     for (std::size_t i = 0; i < test.quints.size(); ++i) {
       SCOPED_TRACE(std::string(test.name) + "-valid-" + std::to_string(i));
       expect_symdiff(parser, test.root_type_name, test.quints[i], true);

@@ -239,7 +239,7 @@ std::vector<FieldSetCase> field_set_cases() {
 
 TEST(TypedToFieldSetTest, SmdCases) {
   for (const FieldSetCase& test : field_set_cases()) {
-    const Parser parser(test.schema);
+    const TypedParser parser(test.schema);
     for (std::size_t i = 0; i < test.pairs.size(); ++i) {
       SCOPED_TRACE(std::string(test.name) + "-" + std::to_string(i));
       const ObjectSetPair& pair = test.pairs[i];

@@ -227,7 +227,7 @@ std::vector<ValidationCase> validation_cases() {
 }
 
 // The error as_typed throws for `object`; a test failure when it throws none.
-std::string validation_error(const Parser& parser, std::string_view type, std::string_view object,
+std::string validation_error(const TypedParser& parser, std::string_view type, std::string_view object,
                              bool allow_duplicates = false) {
   try {
     parser.typed(type, object, allow_duplicates);
@@ -240,7 +240,7 @@ std::string validation_error(const Parser& parser, std::string_view type, std::s
 
 TEST(TypedValidateTest, SmdCases) {
   for (const ValidationCase& test : validation_cases()) {
-    const Parser parser(test.schema);
+    const TypedParser parser(test.schema);
     for (std::size_t i = 0; i < test.valid_objects.size(); ++i) {
       SCOPED_TRACE(std::string(test.name) + "-valid-" + std::to_string(i));
       EXPECT_NO_THROW(parser.typed(test.root_type_name, test.valid_objects[i]));
