@@ -1,5 +1,7 @@
 #include "server/endpoints/handlers/managed_fields.h"
 
+#include "base/go_quote.h"
+#include "base/utf8.h"
 #include "server/fieldmanager/field_manager.h"
 
 #include <boost/json.hpp>
@@ -13,38 +15,6 @@ namespace {
 namespace json = boost::json;
 
 constexpr std::size_t kFieldManagerMaxLength = 128;  // validation.FieldManagerMaxLength
-
-// The next UTF-8 code point at `at` (advancing it); an invalid byte reads as U+FFFD, as Go's range does.
-char32_t next_rune(std::string_view text, std::size_t& at) {
-  const auto byte = static_cast<unsigned char>(text[at]);
-  std::size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xe ? 3 : (byte >> 3) == 0x1e ? 4 : 0;
-  if (length == 0 || at + length > text.size()) {
-    ++at;
-    return 0xFFFD;
-  }
-  char32_t rune = length == 1 ? byte : byte & (0x7f >> length);
-  for (std::size_t i = 1; i < length; ++i) {
-    const auto continuation = static_cast<unsigned char>(text[at + i]);
-    if ((continuation & 0xc0) != 0x80) {
-      ++at;
-      return 0xFFFD;
-    }
-    rune = (rune << 6) | (continuation & 0x3f);
-  }
-  at += length;
-  return rune;
-}
-
-// unicode.IsPrint for what a manager name may hold: graphic characters and the ASCII space; control and format
-// characters and the other spaces are not.
-bool is_print(char32_t rune) {
-  if (rune < 0x20 || (rune >= 0x7f && rune <= 0x9f)) return false;
-  if (rune == 0xa0 || rune == 0xad || rune == 0x1680 || (rune >= 0x2000 && rune <= 0x200f) ||
-      (rune >= 0x2028 && rune <= 0x202f) || (rune >= 0x205f && rune <= 0x206f) || rune == 0x3000 ||
-      rune == 0xfeff || (rune >= 0xfff9 && rune <= 0xfffb) || (rune >= 0xd800 && rune <= 0xdfff))
-    return false;
-  return rune <= 0x10ffff;
-}
 
 // %#U of a rune that is not printable: "U+0009".
 std::string rune_name(char32_t rune) {
@@ -74,12 +44,12 @@ std::string write_manager(const Scope& scope, WriteOptionsKind kind) {
   if (field_manager.size() > kFieldManagerMaxLength)
     errors.push_back(validation::too_long(path, kFieldManagerMaxLength));
   for (std::size_t at = 0; at < field_manager.size();) {
-    const std::size_t position = at;
-    const char32_t rune = next_rune(field_manager, at);
-    if (!is_print(rune))
+    const base::Rune rune = base::decode_rune(std::string_view(field_manager).substr(at));
+    if (!base::go_is_print(rune.value))
       errors.push_back(validation::invalid(path, field_manager,
-                                           "invalid character " + rune_name(rune) + " (at position " +
-                                               std::to_string(position) + ")"));
+                                           "invalid character " + rune_name(rune.value) + " (at position " +
+                                               std::to_string(at) + ")"));
+    at += rune.width;
   }
   if (!errors.empty())
     throw apierrors::ApiError(apierrors::invalid("meta.k8s.io", options_kind_name(kind), "", errors));
