@@ -244,7 +244,6 @@ boost::json::object FieldManager::apply(const boost::json::object* live, const b
 // (FieldManagerMaxLength).
 std::string manager_or_user_agent(std::string_view field_manager, std::string_view user_agent) {
   if (!field_manager.empty()) return std::string(field_manager);
-  constexpr std::size_t kFieldManagerMaxLength = 128;
   std::string_view prefix = user_agent.substr(0, user_agent.find('/'));
   std::string manager;
   while (!prefix.empty()) {

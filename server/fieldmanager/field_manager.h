@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <functional>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -71,6 +72,9 @@ class FieldManager {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// validation.FieldManagerMaxLength: the most bytes a manager name may have.
+inline constexpr std::size_t kFieldManagerMaxLength = 128;
 
 // The manager of a write: ?fieldManager= when given, else the User-Agent up to its first "/" (managerOrUserAgent).
 std::string manager_or_user_agent(std::string_view field_manager, std::string_view user_agent);

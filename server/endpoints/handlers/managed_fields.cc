@@ -14,8 +14,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr std::size_t kFieldManagerMaxLength = 128;  // validation.FieldManagerMaxLength
-
 // %#U of a rune that is not printable: "U+0009".
 std::string rune_name(char32_t rune) {
   char buffer[16];
@@ -41,8 +39,8 @@ std::string write_manager(const Scope& scope, WriteOptionsKind kind) {
     errors.push_back(validation::forbidden(validation::Path("force"), "may not be specified for non-apply patch"));
   if (kind == WriteOptionsKind::Apply && field_manager.empty())
     errors.push_back(validation::required(path, "is required for apply patch"));
-  if (field_manager.size() > kFieldManagerMaxLength)
-    errors.push_back(validation::too_long(path, kFieldManagerMaxLength));
+  if (field_manager.size() > fieldmanager::kFieldManagerMaxLength)
+    errors.push_back(validation::too_long(path, fieldmanager::kFieldManagerMaxLength));
   for (std::size_t at = 0; at < field_manager.size();) {
     const base::Rune rune = base::decode_rune(std::string_view(field_manager).substr(at));
     if (!base::go_is_print(rune.value))
