@@ -1,6 +1,7 @@
 #include "server/registry/object_meta.h"
 
 #include "base/go_time.h"
+#include "base/uuid.h"
 #include "server/registry/json_fields.h"
 
 #include <openssl/rand.h>
@@ -23,21 +24,6 @@ std::array<unsigned char, N> random_bytes() {
 }
 
 }  // namespace
-
-std::string new_uid() {
-  auto bytes = random_bytes<16>();
-  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);
-  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);
-  std::string out;
-  out.reserve(36);
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
-    out += kHex[bytes[i] >> 4];
-    out += kHex[bytes[i] & 0x0f];
-  }
-  return out;
-}
 
 std::string rfc3339_now() { return base::format_rfc3339(base::unix_time(std::chrono::system_clock::now()).seconds); }
 

@@ -14,8 +14,6 @@
 
 namespace kapi::registry {
 
-// A random RFC 4122 version 4 UUID ("6f1c…-…").
-std::string new_uid();
 // The current time as metav1.Time writes it: RFC 3339, UTC, seconds ("2026-11-29T21:08:00Z").
 std::string rfc3339_now();
 // The 5 characters kube appends to metadata.generateName (utilrand.String over its consonant/digit alphabet).

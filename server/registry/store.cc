@@ -1,5 +1,6 @@
 #include "server/registry/store.h"
 
+#include "base/uuid.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/storage_errors.h"
 #include "server/validation/object_meta.h"
@@ -178,7 +179,7 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
     throw ApiError(apierrors::bad_request("resourceVersion should not be set on objects to be created"));
   const std::string generate_name(meta_string(object, "generateName"));
   const bool generated = meta_string(object, "name").empty() && !generate_name.empty();
-  meta["uid"] = new_uid();
+  meta["uid"] = base::new_uuid();
   meta["creationTimestamp"] = rfc3339_now();
   meta.erase("deletionTimestamp");
   meta.erase("deletionGracePeriodSeconds");
@@ -309,7 +310,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
     created = !old;
     if (!old) {
       meta.erase("resourceVersion");
-      meta["uid"] = new_uid();
+      meta["uid"] = base::new_uuid();
       meta["creationTimestamp"] = rfc3339_now();
       if (strategy_->tracks_generation()) meta["generation"] = 1;
       strategy_->prepare_for_create(object);

@@ -1,6 +1,7 @@
 // Services as kube's service registry keeps them: ranges parsed as kube-apiserver's flags, cluster IPs and node
 // ports allocated once each (under concurrency too) and released when the stored service goes, ValidateService's
 // messages, the allocation errors' Status, printService's cells.
+#include "base/uuid.h"
 #include "server/apierrors/errors.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/core/service_tracker.h"
@@ -32,7 +33,7 @@ json::object service(std::string_view name, std::string_view spec_extra = "") {
   json::object object = parse(R"({"apiVersion":"v1","kind":"Service","metadata":{"namespace":"default",
       "creationTimestamp":"2020-01-01T00:00:00Z"}})");
   object["metadata"].as_object()["name"] = name;
-  object["metadata"].as_object()["uid"] = registry::new_uid();
+  object["metadata"].as_object()["uid"] = base::new_uuid();
   object["spec"] = json::parse(spec);
   return object;
 }

@@ -21,9 +21,7 @@ TEST(ObjectMetaTest, ResourceVersionIsSplicedIntoStoredBytes) {
             R"({"metadata":{"name":"x","resourceVersion":"3"}})");
 }
 
-TEST(ObjectMetaTest, UidsAndGeneratedNamesLookLikeKubes) {
-  EXPECT_TRUE(std::regex_match(new_uid(), std::regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")));
-  EXPECT_NE(new_uid(), new_uid());
+TEST(ObjectMetaTest, GeneratedNamesAndTimesLookLikeKubes) {
   EXPECT_TRUE(std::regex_match(generate_name_suffix(), std::regex("[bcdfghjklmnpqrstvwxz2456789]{5}")));
   EXPECT_TRUE(std::regex_match(rfc3339_now(), std::regex("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ")));
 }
