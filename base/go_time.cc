@@ -64,12 +64,37 @@ std::optional<unsigned> digits(std::string_view text, std::size_t at, std::size_
   return value;
 }
 
+void append_digits(std::string& out, unsigned value, int width) {
+  char digits[4];
+  for (int i = width - 1; i >= 0; --i, value /= 10) digits[i] = static_cast<char>('0' + value % 10);
+  out.append(digits, static_cast<std::size_t>(width));
+}
+
 std::string format_time(std::int64_t seconds, const char* fraction) {
   const CivilTime t = civil_from_seconds(seconds);
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%04lld-%02u-%02uT%02d:%02d:%02d%sZ", static_cast<long long>(t.year), t.month,
-                t.day, t.hour, t.minute, t.second, fraction);
-  return buffer;
+  if (t.year < 0 || t.year > 9999) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%04lld-%02u-%02uT%02d:%02d:%02d%sZ", static_cast<long long>(t.year), t.month,
+                  t.day, t.hour, t.minute, t.second, fraction);
+    return buffer;
+  }
+  // Written by hand for the years every object has: each write formats a few times (snprintf's parsing showed up).
+  std::string out;
+  out.reserve(32);
+  append_digits(out, static_cast<unsigned>(t.year), 4);
+  out += '-';
+  append_digits(out, t.month, 2);
+  out += '-';
+  append_digits(out, t.day, 2);
+  out += 'T';
+  append_digits(out, static_cast<unsigned>(t.hour), 2);
+  out += ':';
+  append_digits(out, static_cast<unsigned>(t.minute), 2);
+  out += ':';
+  append_digits(out, static_cast<unsigned>(t.second), 2);
+  out += fraction;
+  out += 'Z';
+  return out;
 }
 
 }  // namespace
