@@ -34,9 +34,12 @@ class VersionConverter final : public sm::Converter {
   explicit VersionConverter(std::shared_ptr<const sm::Converter> inner) : inner_(std::move(inner)) {}
 
   sm::TypedValue convert(const sm::TypedValue& object, const std::string& api_version) const override {
-    if (object.value.is_object() && group_version(object.value.get_object()) == api_version) return object;
+    if (is_at(object, api_version)) return object;
     if (inner_) return inner_->convert(object, api_version);
     throw MissingVersion("no kind is registered for the version \"" + api_version + "\"");
+  }
+  bool is_at(const sm::TypedValue& object, const std::string& api_version) const override {
+    return object.value.is_object() && group_version(object.value.get_object()) == api_version;
   }
 
  private:
@@ -68,8 +71,7 @@ class StructuredMergeManager final : public Manager {
                                error.what());
     }
     try {
-      auto result = updater_.update(live_typed, new_typed, type_.api_version, std::move(managed.fields), manager);
-      managed.fields = std::move(result.second);
+      managed.fields = updater_.update(live_typed, new_typed, type_.api_version, std::move(managed.fields), manager);
     } catch (const std::exception& error) {
       throw std::runtime_error("failed to update ManagedFields (" + object_gvknn(updated) + "): " + error.what());
     }

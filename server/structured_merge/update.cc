@@ -41,6 +41,15 @@ class UpdaterSteps {
     return converter_.convert(object, api_version);
   }
 
+  // convert_if_served without a copy when `object` is at the version already: `object` itself, or the converted
+  // copy kept in `storage`; nullptr when the version is not served.
+  const TypedValue* at_version(const TypedValue& object, const std::string& api_version,
+                               std::optional<TypedValue>& storage) const {
+    if (converter_.is_at(object, api_version)) return &object;
+    storage = convert_if_served(object, api_version);
+    return storage ? &*storage : nullptr;
+  }
+
   // The fields that are nobody's at `version` taken out of `set` (the exclude filter of Updater.IgnoreFilter).
   Set without_ignored(const Set& set, const std::string& version) const {
     const Set* ignored = ignored_fields(version);
@@ -48,25 +57,27 @@ class UpdaterSteps {
   }
 
   // Updater.reconcileManagedFieldsWithSchemaChanges: managers whose version is not served any more are dropped.
-  ManagedFields reconcile_with_schema(const TypedValue& live, const ManagedFields& managers) const {
-    ManagedFields reconciled;
+  void reconcile_with_schema(const TypedValue& live, ManagedFields& managers) const {
     // Managers mostly share a version or two: the live object is converted once per version, not per manager.
     std::map<std::string, std::optional<TypeRef>> type_at_version;
-    for (const auto& [manager, versioned] : managers) {
-      auto [at_version, inserted] = type_at_version.try_emplace(versioned.api_version);
+    for (auto it = managers.begin(); it != managers.end();) {
+      VersionedSet& versioned = it->second;
+      auto [type, inserted] = type_at_version.try_emplace(versioned.api_version);
       if (inserted) {
-        std::optional<TypedValue> converted = convert_if_served(live, versioned.api_version);
-        if (converted) at_version->second = converted->type;
+        std::optional<TypedValue> storage;
+        if (const TypedValue* converted = at_version(live, versioned.api_version, storage)) {
+          type->second = converted->type;
+        }
       }
-      if (!at_version->second) continue;
-      std::optional<Set> set = detail::reconcile_field_set_with_schema(versioned.set, *at_version->second);
-      if (set) {
-        reconciled.emplace(manager, VersionedSet{std::move(*set), versioned.api_version, versioned.applied});
-      } else {
-        reconciled.emplace(manager, versioned);
+      if (!type->second) {
+        it = managers.erase(it);
+        continue;
       }
+      if (std::optional<Set> set = detail::reconcile_field_set_with_schema(versioned.set, *type->second)) {
+        versioned.set = std::move(*set);
+      }
+      ++it;
     }
-    return reconciled;
   }
 
   // Updater.update: every manager but `workflow` loses what changed from `old_object` to `new_object` (compared at
@@ -89,12 +100,13 @@ class UpdaterSteps {
       }
       auto comparison = by_version.find(versioned.api_version);
       if (comparison == by_version.end()) {
-        std::optional<TypedValue> old_at_version = in_context(
-            "failed to convert old object", [&] { return convert_if_served(old_object, versioned.api_version); });
-        std::optional<TypedValue> new_at_version =
+        std::optional<TypedValue> old_storage, new_storage;
+        const TypedValue* old_at_version = in_context(
+            "failed to convert old object", [&] { return at_version(old_object, versioned.api_version, old_storage); });
+        const TypedValue* new_at_version =
             old_at_version ? in_context("failed to convert new object",
-                                        [&] { return convert_if_served(new_object, versioned.api_version); })
-                           : std::nullopt;
+                                        [&] { return at_version(new_object, versioned.api_version, new_storage); })
+                           : nullptr;
         if (!new_at_version) {
           it = managers.erase(it);
           continue;
@@ -130,9 +142,10 @@ class UpdaterSteps {
   // configuration included) owns it or it was never the applier's to begin with.
   TypedValue prune(const TypedValue& merged, const ManagedFields& managers, const std::string& applier,
                    const VersionedSet& last_applied) const {
-    std::optional<TypedValue> merged_at_last =
+    std::optional<TypedValue> storage;
+    const TypedValue* merged_at_last =
         in_context("failed to convert merged object to last applied version",
-                   [&] { return convert_if_served(merged, last_applied.api_version); });
+                   [&] { return at_version(merged, last_applied.api_version, storage); });
     if (!merged_at_last) return merged;
     TypedValue pruned =
         remove_items(*merged_at_last, ensure_named_fields_are_members(last_applied.set, merged_at_last->type));
@@ -141,7 +154,9 @@ class UpdaterSteps {
     });
     pruned = in_context("failed add back dangling items",
                         [&] { return add_back_dangling_items(*merged_at_last, pruned, last_applied); });
-    return convert(pruned, managers.at(applier).api_version);
+    const std::string& applier_version = managers.at(applier).api_version;
+    if (converter_.is_at(pruned, applier_version)) return pruned;
+    return convert(pruned, applier_version);
   }
 
  private:
@@ -208,9 +223,10 @@ class UpdaterSteps {
   // that (unowned fields, or fields of updaters) comes back.
   TypedValue add_back_dangling_items(const TypedValue& merged, const TypedValue& pruned,
                                      const VersionedSet& last_applied) const {
-    std::optional<TypedValue> pruned_at_last =
+    std::optional<TypedValue> storage;
+    const TypedValue* pruned_at_last =
         in_context("failed to convert pruned object to last applied version",
-                   [&] { return convert_if_served(pruned, last_applied.api_version); });
+                   [&] { return at_version(pruned, last_applied.api_version, storage); });
     if (!pruned_at_last) return merged;
     TypeRef type = merged.type;
     Set pruned_fields = in_context("failed to create field set from pruned object in last applied version",
@@ -232,24 +248,23 @@ class UpdaterSteps {
 Updater::Updater(const Converter& converter, UpdaterOptions options)
     : converter_(converter), options_(std::move(options)) {}
 
-std::pair<TypedValue, ManagedFields> Updater::update(const TypedValue& live, const TypedValue& updated,
-                                                     const std::string& version, ManagedFields managers,
-                                                     const std::string& manager) const {
+ManagedFields Updater::update(const TypedValue& live, const TypedValue& updated, const std::string& version,
+                              ManagedFields managers, const std::string& manager) const {
   UpdaterSteps steps(converter_, options_);
-  managers = steps.reconcile_with_schema(live, managers);
+  steps.reconcile_with_schema(live, managers);
   Comparison changes = steps.take_changed_fields(live, updated, version, managers, manager, /*force=*/true);
   auto [owned, inserted] = managers.try_emplace(manager, VersionedSet{Set(), version, false});
   Set set = owned->second.set.difference(changes.removed).union_with(changes.modified).union_with(changes.added);
   owned->second = VersionedSet{steps.without_ignored(set, version), version, false};
   if (owned->second.set.empty()) managers.erase(owned);
-  return {updated, std::move(managers)};
+  return managers;
 }
 
 std::pair<std::optional<TypedValue>, ManagedFields> Updater::apply(const TypedValue& live, const TypedValue& config,
                                                                    const std::string& version, ManagedFields managers,
                                                                    const std::string& manager, bool force) const {
   UpdaterSteps steps(converter_, options_);
-  managers = steps.reconcile_with_schema(live, managers);
+  steps.reconcile_with_schema(live, managers);
   TypedValue merged = in_context("failed to merge config", [&] { return merge(live, config); });
   std::optional<VersionedSet> last_applied;
   if (auto last = managers.find(manager); last != managers.end()) last_applied = last->second;

@@ -40,6 +40,9 @@ class Converter {
   };
   virtual ~Converter() = default;
   virtual TypedValue convert(const TypedValue& object, const std::string& api_version) const = 0;
+  // Whether `object` is at `api_version` already, where convert would return it unchanged (kube's versionConverter
+  // does): the Updater then uses it as it is instead of a converted copy.
+  virtual bool is_at(const TypedValue& /*object*/, const std::string& /*api_version*/) const { return false; }
 };
 
 struct UpdaterOptions {
@@ -55,10 +58,9 @@ class Updater {
   Updater(const Converter& converter, UpdaterOptions options);
 
   // Updater.Update: `manager` (an Update identifier) takes the fields it changed from `live` to `updated`; others
-  // lose them. Returns the object (`updated`) and the new managers.
-  std::pair<TypedValue, ManagedFields> update(const TypedValue& live, const TypedValue& updated,
-                                              const std::string& version, ManagedFields managers,
-                                              const std::string& manager) const;
+  // lose them. Returns the new managers (smd also returns `updated`, unchanged; kube does not use it).
+  ManagedFields update(const TypedValue& live, const TypedValue& updated, const std::string& version,
+                       ManagedFields managers, const std::string& manager) const;
 
   // Updater.Apply: merges `config` into `live` as `manager` (an Apply identifier), removing what it applied last
   // time and stopped applying unless another manager owns it. Throws Conflicts unless `force` (which takes the

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kapi::structured_merge::testing {
@@ -39,10 +40,11 @@ TEST(SmdConflictTest, ApplyReportsEveryConflictOfEveryManager) {
   Updater updater(converter, UpdaterOptions{});
   ManagedFields managers;
   TypedValue live = parser.empty("v1");
-  std::tie(live, managers) =
-      updater.update(live, parser.parse("obj:\n  template:\n    a: 1\n    b: 2\n", "v1"), "v1", managers, "Bob");
-  std::tie(live, managers) = updater.update(live, parser.parse("obj:\n  template:\n    a: 1\n    b: 2\nkey: x\n", "v1"),
-                                            "v1", managers, "Alice");
+  TypedValue updated = parser.parse("obj:\n  template:\n    a: 1\n    b: 2\n", "v1");
+  managers = updater.update(live, updated, "v1", managers, "Bob");
+  live = std::exchange(updated, parser.parse("obj:\n  template:\n    a: 1\n    b: 2\nkey: x\n", "v1"));
+  managers = updater.update(live, updated, "v1", managers, "Alice");
+  live = updated;
   try {
     updater.apply(live, parser.parse("obj:\n  template:\n    a: 3\n    b: 2\nkey: y\nnew: z\n", "v1"), "v1", managers,
                   "applier", false);

@@ -128,9 +128,8 @@ class State {
     TypedValue object = parser_->parse(update.object, update.api_version, /*allow_duplicates=*/true);
     init(update.api_version);
     live_ = converter_.convert(*live_, update.api_version);
-    auto [updated, managers] = updater_.update(*live_, object, update.api_version, managers_, update.manager);
-    live_ = std::move(updated);
-    managers_ = std::move(managers);
+    managers_ = updater_.update(*live_, object, update.api_version, managers_, update.manager);
+    live_ = std::move(object);
   }
 
   void operator()(const ChangeParser& change) {

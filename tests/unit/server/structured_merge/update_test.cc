@@ -61,8 +61,8 @@ TEST(SmdUpdaterTest, AnUpdateChangingNothingKeepsTheManagers) {
   DummyConverter converter;
   Updater updater(converter, UpdaterOptions{});
   TypedValue object = parser.parse("numeric: 1\n", "v1");
-  auto [created, managers] = updater.update(parser.empty("v1"), object, "v1", {}, "writer");
-  auto [updated, after] = updater.update(created, object, "v1", managers, "other");
+  ManagedFields managers = updater.update(parser.empty("v1"), object, "v1", {}, "writer");
+  ManagedFields after = updater.update(object, object, "v1", managers, "other");
   EXPECT_EQ(after, managers);
   EXPECT_FALSE(after.contains("other"));
 }

@@ -325,11 +325,15 @@ TEST(SmdObsoleteVersionsTest, ManagersOfVersionsNoLongerServedAreDropped) {
   Updater updater(converter, UpdaterOptions{});
   TypedValue live = parser.empty("v1");
   ManagedFields managers;
-  std::tie(live, managers) = updater.update(live, parser.parse(R"({"v1": 0})", "v1"), "v1", managers, "v1");
-  std::tie(live, managers) = updater.update(live, parser.parse(R"({"v1": 0, "v2": 0})", "v2"), "v2", managers, "v2");
+  // Each update's object becomes the live object of the next, as a write stores it.
+  auto update = [&](TypedValue updated, const std::string& version) {
+    managers = updater.update(live, updated, version, managers, version);
+    live = std::move(updated);
+  };
+  update(parser.parse(R"({"v1": 0})", "v1"), "v1");
+  update(parser.parse(R"({"v1": 0, "v2": 0})", "v2"), "v2");
   converter.accept({"v2", "v3"});
-  std::tie(live, managers) =
-      updater.update(live, parser.parse(R"({"v1": 0, "v2": 0, "v3": 0})", "v3"), "v3", managers, "v3");
+  update(parser.parse(R"({"v1": 0, "v2": 0, "v3": 0})", "v3"), "v3");
 
   ASSERT_EQ(managers.size(), 2u);
   EXPECT_EQ(managers.at("v2"), (VersionedSet{NS(P("v2")), "v2", false}));
