@@ -18,7 +18,7 @@ class CapManagersManager final : public Manager {
   CapManagersManager(ManagerPtr inner, int max_update_managers)
       : inner_(std::move(inner)), max_update_managers_(max_update_managers) {}
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
     managed = inner_->update(live, updated, std::move(managed), manager);
     cap_update_managers(managed);

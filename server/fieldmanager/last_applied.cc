@@ -35,7 +35,7 @@ class LastAppliedManager final : public Manager {
  public:
   LastAppliedManager(ManagerPtr inner, KindType type) : inner_(std::move(inner)), type_(std::move(type)) {}
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
     return inner_->update(live, updated, std::move(managed), manager);
   }
@@ -149,7 +149,7 @@ class LastAppliedUpdater final : public Manager {
  public:
   explicit LastAppliedUpdater(ManagerPtr inner) : inner_(std::move(inner)) {}
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
     return inner_->update(live, updated, std::move(managed), manager);
   }

@@ -44,9 +44,10 @@ class Manager {
  public:
   virtual ~Manager() = default;
   // `live`: the stored object (the kind's zero object on create); `updated`: what the write stores, its
-  // managedFields already taken out into `managed`. Returns the new managers. (kube's Update also returns the
-  // object, but every stage returns `updated` untouched, so here it is not passed along.)
-  virtual Managed update(const boost::json::object& live, const boost::json::object& updated, Managed managed,
+  // managedFields already taken out into `managed`. Returns the new managers. `updated` is as given when update
+  // returns or throws: the structured merge borrows it (moves it into a typed value and back) rather than copy it.
+  // (kube's Update also returns the object, but every stage returns it untouched, so here it is not passed along.)
+  virtual Managed update(const boost::json::object& live, boost::json::object& updated, Managed managed,
                          const std::string& manager) const = 0;
   virtual Applied apply(const boost::json::object& live, const boost::json::object& config, Managed managed,
                         const std::string& manager, bool force) const = 0;
@@ -60,8 +61,8 @@ struct KindType {
   std::string api_version;  // "apps/v1"
   std::string kind;
 
-  // ObjectToTyped; throws structured_merge::TypedError.
-  structured_merge::TypedValue to_typed(boost::json::value object, bool allow_duplicates) const;
+  // ObjectToTyped; throws structured_merge::TypedError, leaving `object` as it was.
+  structured_merge::TypedValue to_typed(boost::json::value&& object, bool allow_duplicates) const;
 };
 
 struct StructuredMergeOptions {

@@ -18,7 +18,7 @@ class VersionCheckManager final : public Manager {
   VersionCheckManager(ManagerPtr inner, std::string api_version, std::string kind)
       : inner_(std::move(inner)), expected_(group_version_kind(json::object{{"apiVersion", api_version}, {"kind", kind}})) {}
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
     return inner_->update(live, updated, std::move(managed), manager);
   }
@@ -49,7 +49,7 @@ class SkipNonAppliedManager final : public Manager {
   SkipNonAppliedManager(ManagerPtr inner, json::object new_object, bool track_on_create)
       : inner_(std::move(inner)), new_object_(std::move(new_object)), track_on_create_(track_on_create) {}
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
     // A create (the live object has no uid yet) is tracked with the configured probability; an update of an
     // untracked object stays untracked.
@@ -61,7 +61,8 @@ class SkipNonAppliedManager final : public Manager {
                 bool force) const override {
     if (managed.fields.empty()) {
       try {
-        managed = inner_->update(new_object_, live, std::move(managed), "before-first-apply");
+        json::object existing = live;
+        managed = inner_->update(new_object_, existing, std::move(managed), "before-first-apply");
       } catch (const std::exception& error) {
         throw std::runtime_error(std::string("failed to create manager for existing fields: ") + error.what());
       }
@@ -81,7 +82,7 @@ class BuildManagerInfoManager final : public Manager {
   BuildManagerInfoManager(ManagerPtr inner, std::string api_version, std::string subresource)
       : inner_(std::move(inner)), api_version_(std::move(api_version)), subresource_(std::move(subresource)) {}
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
     return inner_->update(live, updated, std::move(managed), identifier(manager, "Update"));
   }
@@ -110,7 +111,7 @@ class ManagedFieldsUpdater final : public Manager {
  public:
   ManagedFieldsUpdater(ManagerPtr inner, Clock clock) : inner_(std::move(inner)), clock_(std::move(clock)) {}
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
     static const std::string kCurrentOperation = "current-operation";
     managed = inner_->update(live, updated, std::move(managed), kCurrentOperation);
@@ -161,7 +162,7 @@ class StripMetaManager final : public Manager {
     }
   }
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
     managed = inner_->update(live, updated, std::move(managed), manager);
     strip(managed, manager);

@@ -54,15 +54,24 @@ class StructuredMergeManager final : public Manager {
         updater_(converter_, sm::UpdaterOptions{std::move(options.reset_fields), false}),
         defaulter_(std::move(options.defaulter)) {}
 
-  Managed update(const json::object& live, const json::object& updated, Managed managed,
+  Managed update(const json::object& live, json::object& updated, Managed managed,
                  const std::string& manager) const override {
+    // The write's object is borrowed, not copied: moved into the typed value, and back whatever happens.
+    json::value borrowed(std::move(updated));
+    struct GiveBack {
+      json::value& borrowed;
+      json::object& owner;
+      ~GiveBack() { owner = std::move(borrowed.get_object()); }
+    };
     sm::TypedValue new_typed;
     try {
-      new_typed = type_.to_typed(updated, true);
+      new_typed = type_.to_typed(std::move(borrowed), true);
     } catch (const std::exception& error) {
+      updated = std::move(borrowed.get_object());
       throw std::runtime_error("failed to convert new object (" + object_gvknn(updated) + ") to smd typed: " +
                                error.what());
     }
+    GiveBack give_back{new_typed.value, updated};
     sm::TypedValue live_typed;
     try {
       live_typed = type_.to_typed(live, true);
@@ -73,7 +82,8 @@ class StructuredMergeManager final : public Manager {
     try {
       managed.fields = updater_.update(live_typed, new_typed, type_.api_version, std::move(managed.fields), manager);
     } catch (const std::exception& error) {
-      throw std::runtime_error("failed to update ManagedFields (" + object_gvknn(updated) + "): " + error.what());
+      throw std::runtime_error("failed to update ManagedFields (" + object_gvknn(new_typed.value.get_object()) +
+                               "): " + error.what());
     }
     return managed;
   }
@@ -124,7 +134,7 @@ class StructuredMergeManager final : public Manager {
 
 }  // namespace
 
-sm::TypedValue KindType::to_typed(json::value object, bool allow_duplicates) const {
+sm::TypedValue KindType::to_typed(json::value&& object, bool allow_duplicates) const {
   return sm::as_typed(std::move(object), *schema, type, allow_duplicates);
 }
 

@@ -33,8 +33,9 @@ struct TypedValue {
 };
 
 // AsTyped: checks `value` against `type` (the errors above); throws TypedError. With `allow_duplicates`, duplicate
-// items of sets and map lists are accepted (kube reads live objects that way: they may predate the rule).
-TypedValue as_typed(boost::json::value value, const Schema& schema, TypeRef type, bool allow_duplicates = false);
+// items of sets and map lists are accepted (kube reads live objects that way: they may predate the rule). `value` is
+// moved from only when it fits.
+TypedValue as_typed(boost::json::value&& value, const Schema& schema, TypeRef type, bool allow_duplicates = false);
 
 // The fields `value` sets (TypedValue.ToFieldSet): every member path, list items by key/value/index as their list
 // type says; an atomic map or list is one leaf.

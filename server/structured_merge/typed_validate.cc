@@ -84,7 +84,7 @@ class Validator {
 
 }  // namespace
 
-TypedValue as_typed(json::value value, const Schema& schema, TypeRef type, bool allow_duplicates) {
+TypedValue as_typed(json::value&& value, const Schema& schema, TypeRef type, bool allow_duplicates) {
   ValidationErrors errors;
   Validator(allow_duplicates).validate(type, value, errors);
   detail::throw_if_any(errors);

@@ -117,7 +117,7 @@ TEST_F(ManagedFieldsUpdater, UpdatesOfOneManagerMergeIntoItsEntry) {
 // A chain stage whose apply changes nothing.
 class NoopManager final : public internal::Manager {
  public:
-  Managed update(const json::object&, const json::object&, Managed managed, const std::string&) const override {
+  Managed update(const json::object&, json::object&, Managed managed, const std::string&) const override {
     return managed;
   }
   internal::Applied apply(const json::object&, const json::object&, Managed managed, const std::string&,

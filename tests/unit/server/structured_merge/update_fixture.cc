@@ -138,7 +138,7 @@ class State {
     // The live object's type by name in the new schema: the same type, changed.
     TypeRef type = parser_->schema().find(live_->type->name);
     if (type == nullptr) throw std::runtime_error("type " + live_->type->name + " is not in the new schema");
-    live_ = as_typed(live_->value, parser_->schema(), type);
+    live_ = as_typed(boost::json::value(live_->value), parser_->schema(), type);
   }
 
   // The live object at `api_version`, as the YAML `expected` would be.
