@@ -55,7 +55,11 @@ std::string identifier_json(std::string_view manager, std::string_view operation
 std::optional<std::string> entry_time(const json::object& entry) {
   std::string_view text = string_member(entry, "time");
   if (text.empty()) return std::nullopt;
-  if (std::optional<base::UnixTime> time = base::parse_rfc3339(text)) return base::format_rfc3339(time->seconds);
+  if (std::optional<base::UnixTime> time = base::parse_rfc3339(text)) {
+    // Already whole seconds in UTC, as kube writes it: kept as it is rather than formatted again.
+    if (text.size() == 20 && text.back() == 'Z') return std::string(text);
+    return base::format_rfc3339(time->seconds);
+  }
   return std::string(text);  // not a time; decoding the object would have refused it before this
 }
 
