@@ -186,30 +186,37 @@ class UpdaterSteps {
 
   // Updater.addBackOwnedItems: what pruning removed and some manager owns comes back, version by version (the
   // pruned version first: its fields may be what converting to the others needs).
-  TypedValue add_back_owned_items(TypedValue merged, TypedValue pruned, const std::string& pruned_version,
+  TypedValue add_back_owned_items(const TypedValue& merged_object, TypedValue pruned, const std::string& pruned_version,
                                   const ManagedFields& managers) const {
+    // The merged object at the version being worked on: the given one until a version needs a converted copy.
+    const TypedValue* merged = &merged_object;
+    std::optional<TypedValue> merged_converted;
     std::map<std::string, Set> owned_at_version;
     for (const auto& [manager, versioned] : managers) {
       Set& owned = owned_at_version[versioned.api_version];
       owned = owned.union_with(versioned.set);
     }
     auto add_back = [&](const std::string& version, const Set& owned) {
-      std::optional<TypedValue> merged_at_version = in_context("failed to convert merged object at version " + version,
-                                                               [&] { return convert_if_served(merged, version); });
+      std::optional<TypedValue> merged_storage, pruned_storage;
+      const TypedValue* merged_at_version = in_context("failed to convert merged object at version " + version,
+                                                       [&] { return at_version(*merged, version, merged_storage); });
       if (!merged_at_version) return;
-      merged = std::move(*merged_at_version);
-      std::optional<TypedValue> pruned_at_version = in_context("failed to convert pruned object at version " + version,
-                                                               [&] { return convert_if_served(pruned, version); });
+      if (merged_storage) {
+        merged_converted = std::move(merged_storage);
+        merged = &*merged_converted;
+      }
+      const TypedValue* pruned_at_version = in_context("failed to convert pruned object at version " + version,
+                                                       [&] { return at_version(pruned, version, pruned_storage); });
       if (!pruned_at_version) return;
-      TypeRef type = merged.type;
+      TypeRef type = merged->type;
       Set merged_fields = in_context("failed to create field set from merged object at version " + version,
-                                     [&] { return to_field_set(merged); });
+                                     [&] { return to_field_set(*merged); });
       Set pruned_fields = in_context("failed to create field set from pruned object at version " + version,
                                      [&] { return to_field_set(*pruned_at_version); });
       merged_fields = ensure_named_fields_are_members(merged_fields, type);
       Set kept =
           ensure_named_fields_are_members(pruned_fields, type).union_with(ensure_named_fields_are_members(owned, type));
-      pruned = remove_items(merged, merged_fields.difference(kept));
+      pruned = remove_items(*merged, merged_fields.difference(kept));
     };
     if (auto at_pruned = owned_at_version.find(pruned_version); at_pruned != owned_at_version.end()) {
       add_back(at_pruned->first, at_pruned->second);
