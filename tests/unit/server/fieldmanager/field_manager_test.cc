@@ -366,6 +366,22 @@ TEST_F(FieldManagerTest, UpdateThatCannotBeTypedResetsManagedFields) {
   EXPECT_EQ(written.at("data"), json::parse("[1,2]"));
 }
 
+// The structured merge borrows the write's object; when a later step fails (here the live object cannot be typed),
+// the write still gets all of it back.
+TEST_F(FieldManagerTest, UpdateOfALiveObjectThatCannotBeTypedKeepsTheWrittenObject) {
+  FieldManager manager = make("v1", "ConfigMap");
+  json::object live = object_from_json(
+      R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm","uid":"u","managedFields":[{"manager":"a",
+          "operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{}}}]},"data":[1]})");
+  json::object written = manager.update(
+      &live, object_from_json(R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm","uid":"u"},
+          "data":{"a":"1"}})"),
+      "kubectl-edit");
+  EXPECT_FALSE(written.at("metadata").as_object().contains("managedFields"));
+  EXPECT_EQ(written.at("data"), json::parse(R"({"a":"1"})"));
+  EXPECT_EQ(written.at("metadata").at("name"), "cm");
+}
+
 TEST_F(FieldManagerTest, ResetIsLoggedAtMostOnceASecond) {
   base::Logger logger;
   const Types& types = Types::get();
