@@ -129,19 +129,56 @@ struct EncodedEntry {
 
 // encodeManagerVersionedSet: the identifier gives manager, operation and subresource; the versioned set gives
 // apiVersion and, when applied, the operation.
+// The members of an identifier as identifier_json writes them, read without a JSON parser when none needs
+// unescaping (every manager with a plain name); false when the text is not of that form.
+bool read_plain_identifier(std::string_view text, EncodedEntry& entry) {
+  if (text.size() < 2 || text.front() != '{' || text.back() != '}') return false;
+  text = text.substr(1, text.size() - 2);
+  while (!text.empty()) {
+    // "name":"value"
+    if (text.front() != '"') return false;
+    const std::size_t name_end = text.find('"', 1);
+    if (name_end == std::string_view::npos || text.substr(name_end, 3) != "\":\"") return false;
+    const std::string_view name = text.substr(1, name_end - 1);
+    const std::size_t value_start = name_end + 3;
+    const std::size_t value_end = text.find('"', value_start);
+    if (value_end == std::string_view::npos) return false;
+    const std::string_view value = text.substr(value_start, value_end - value_start);
+    if (value.find('\\') != std::string_view::npos || name.find('\\') != std::string_view::npos) return false;
+    if (name == "manager") {
+      entry.manager = value;
+    } else if (name == "operation") {
+      entry.operation = value;
+    } else if (name == "subresource") {
+      entry.subresource = value;
+    } else if (name != "apiVersion") {
+      return false;
+    }
+    text.remove_prefix(value_end + 1);
+    if (!text.empty()) {
+      if (text.front() != ',') return false;
+      text.remove_prefix(1);
+    }
+  }
+  return true;
+}
+
 EncodedEntry encode_entry(const std::string& identifier, const sm::VersionedSet& versioned) {
   EncodedEntry entry;
-  json::error_code ec;
-  json::value parsed = json::parse(identifier, ec);
-  if (ec || !parsed.is_object()) {
-    throw std::invalid_argument("failed to convert back managed fields to API: error encoding versioned set for " +
-                                identifier + ": error unmarshalling manager identifier " + identifier + ": " +
-                                (ec ? ec.message() : std::string("not an object")));
+  if (!read_plain_identifier(identifier, entry)) {
+    entry = EncodedEntry();
+    json::error_code ec;
+    json::value parsed = json::parse(identifier, ec);
+    if (ec || !parsed.is_object()) {
+      throw std::invalid_argument("failed to convert back managed fields to API: error encoding versioned set for " +
+                                  identifier + ": error unmarshalling manager identifier " + identifier + ": " +
+                                  (ec ? ec.message() : std::string("not an object")));
+    }
+    const json::object& fields = parsed.get_object();
+    entry.manager = std::string(string_member(fields, "manager"));
+    entry.operation = std::string(string_member(fields, "operation"));
+    entry.subresource = std::string(string_member(fields, "subresource"));
   }
-  const json::object& fields = parsed.get_object();
-  entry.manager = std::string(string_member(fields, "manager"));
-  entry.operation = std::string(string_member(fields, "operation"));
-  entry.subresource = std::string(string_member(fields, "subresource"));
   entry.api_version = versioned.api_version;
   if (versioned.applied) entry.operation = std::string(kApply);
   entry.set = &versioned.set;

@@ -135,6 +135,22 @@ TEST(ManagedFieldsRoundTrip, DecodeThenEncode) {
   EXPECT_EQ(encoded(decode_managed_fields(object_with("null"))), "<none>");
 }
 
+// Identifiers are read back directly when nothing in them is escaped, and as JSON otherwise: both give the entry.
+TEST(ManagedFieldsRoundTrip, ManagerNamesThatNeedEscaping) {
+  const char* cases[] = {
+      R"([{"manager":"a\"b","operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{}}}])",
+      R"([{"manager":"a<b>","operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{}},"subresource":"status"}])",
+      R"([{"manager":"é\\x","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{}}}])",
+      R"([{"operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{}}}])",
+  };
+  for (const char* text : cases) {
+    const json::array expected = json::parse(text).as_array();
+    json::object object = json::parse(R"({"metadata":{"name":"x"}})").as_object();
+    set_managed_fields(object, decode_managed_fields(object_with(text)));
+    EXPECT_EQ(*managed_fields_of(object), expected) << text;
+  }
+}
+
 TEST(ManagedFieldsEncode, NoManagersRemovesTheMember) {
   json::object object = object_with(R"([{"manager":"a","operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1"}])");
   set_managed_fields(object, Managed());
