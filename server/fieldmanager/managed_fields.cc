@@ -219,10 +219,14 @@ json::object entry_json(const EncodedEntry& entry) {
 }  // namespace
 
 std::string manager_identifier(const json::object& entry) {
-  const std::string_view operation = string_member(entry, "operation");
+  return manager_identifier(string_member(entry, "manager"), string_member(entry, "operation"),
+                            string_member(entry, "apiVersion"), string_member(entry, "subresource"));
+}
+
+std::string manager_identifier(std::string_view manager, std::string_view operation, std::string_view api_version,
+                               std::string_view subresource) {
   // Appliers are one manager whatever version they applied at, so their apiVersion stays out.
-  const std::string_view api_version = operation == kApply ? std::string_view() : string_member(entry, "apiVersion");
-  return identifier_json(string_member(entry, "manager"), operation, api_version, string_member(entry, "subresource"));
+  return identifier_json(manager, operation, operation == kApply ? std::string_view() : api_version, subresource);
 }
 
 const json::array* managed_fields_of(const json::object& object) {

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace kapi::fieldmanager {
 
@@ -25,6 +26,9 @@ struct Managed {
 // JSON with kube's member order: {"manager":"kubectl","operation":"Update","apiVersion":"v1"}. Apply entries have
 // no apiVersion in it.
 std::string manager_identifier(const boost::json::object& entry);
+// The same from an entry's parts, without building the entry.
+std::string manager_identifier(std::string_view manager, std::string_view operation, std::string_view api_version,
+                               std::string_view subresource);
 
 // DecodeManagedFields of an object's metadata.managedFields (absent: empty). Throws std::invalid_argument with
 // kube's text ("failed to decode managed fields: ...") for a malformed one.

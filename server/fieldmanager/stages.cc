@@ -93,11 +93,8 @@ class BuildManagerInfoManager final : public Manager {
 
  private:
   std::string identifier(const std::string& manager, std::string_view operation) const {
-    json::object entry{{"manager", manager.empty() ? std::string("unknown") : manager},
-                       {"operation", operation},
-                       {"apiVersion", api_version_}};
-    if (!subresource_.empty()) entry["subresource"] = subresource_;
-    return manager_identifier(entry);
+    return manager_identifier(manager.empty() ? std::string_view("unknown") : std::string_view(manager), operation,
+                              api_version_, subresource_);
   }
 
   ManagerPtr inner_;
