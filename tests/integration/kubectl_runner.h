@@ -14,12 +14,13 @@ using test_support::CommandResult;
 
 // kubectl with the generated admin kubeconfig, a private HOME and cache dir (no discovery or OpenAPI cache
 // leaks in from elsewhere) and a time bound (past it, the exit code is 124: how a `get -w` is ended).
+// `environment`: more NAME='value' words for env (KUBE_EDITOR for `kubectl edit`).
 inline CommandResult run_kubectl(const test_support::KapiProcess& kapi, const std::string& arguments,
-                                 int timeout_seconds = 60) {
+                                 int timeout_seconds = 60, const std::string& environment = "") {
   const auto home = kapi.work_dir() / "kubectl-home";
   std::filesystem::create_directories(home);
   const std::string command = "env HOME='" + home.string() + "' KUBECACHEDIR='" + (home / "cache").string() +
-                              "' KUBECONFIG= timeout " + std::to_string(timeout_seconds) +
+                              "' KUBECONFIG= " + environment + " timeout " + std::to_string(timeout_seconds) +
                               " /usr/bin/kubectl --kubeconfig '" +
                               kapi.admin_kubeconfig().string() + "' " + arguments;
   return test_support::run_command(command);

@@ -152,6 +152,22 @@ TEST_F(ServerSideApplyTest, AConflictWithAnUpdaterNamesItsVersion) {
                                  kConflictAdvice);
 }
 
+// kubectl edit (its editor here a script that changes a) is an Update of "kubectl-edit", kubectl's default manager
+// for edit: it takes the field it changed from kubectl-create, which keeps the rest.
+TEST_F(ServerSideApplyTest, EditIsAnUpdateOfKubectlEdit) {
+  const std::string path = "/api/v1/namespaces/default/configmaps/ssa-edited";
+  ASSERT_EQ(kubectl("create configmap ssa-edited --from-literal=a=1 --from-literal=b=1").exit_code, 0);
+  const std::string editor = write_manifest(kapi(), "editor.sh", "#!/bin/sh\nsed -i 's/^  a: \"1\"$/  a: \"2\"/' \"$1\"\n");
+  std::filesystem::permissions(editor, std::filesystem::perms::owner_all);
+  CommandResult edited = run_kubectl(kapi(), "edit cm ssa-edited", 60, "KUBE_EDITOR='" + editor + "'");
+  ASSERT_EQ(edited.exit_code, 0) << edited.output;
+  EXPECT_EQ(edited.output, "configmap/ssa-edited edited\n");
+  EXPECT_EQ(kubectl("get cm ssa-edited -o jsonpath={.data}").output, R"({"a":"2","b":"1"})");
+  EXPECT_EQ(managers(path), (std::vector<std::string>{"kubectl-create/Update", "kubectl-edit/Update"}));
+  EXPECT_EQ(fields_of(path, "kubectl-create", "Update"), R"({"f:data":{".":{},"f:b":{}}})");
+  EXPECT_EQ(fields_of(path, "kubectl-edit", "Update"), R"({"f:data":{"f:a":{}}})");
+}
+
 TEST_F(ServerSideApplyTest, TwoManagersShareAFieldAndItGoesWithItsLastOwner) {
   const std::string path = "/api/v1/namespaces/default/configmaps/ssa-shared";
   ASSERT_EQ(apply("s1.yaml", config_map("ssa-shared", "  a: \"1\"\n  b: \"1\"\n"), "--field-manager=one").exit_code, 0);
