@@ -1,7 +1,6 @@
 #include "server/registry/object_meta.h"
 
 #include "base/go_time.h"
-#include "base/uuid.h"
 #include "server/registry/json_fields.h"
 
 #include <openssl/rand.h>
