@@ -127,8 +127,6 @@ struct EncodedEntry {
   const sm::Set* set = nullptr;
 };
 
-// encodeManagerVersionedSet: the identifier gives manager, operation and subresource; the versioned set gives
-// apiVersion and, when applied, the operation.
 // The members of an identifier as identifier_json writes them, read without a JSON parser when none needs
 // unescaping (every manager with a plain name); false when the text is not of that form.
 bool read_plain_identifier(std::string_view text, EncodedEntry& entry) {
@@ -163,6 +161,8 @@ bool read_plain_identifier(std::string_view text, EncodedEntry& entry) {
   return true;
 }
 
+// encodeManagerVersionedSet: the identifier gives manager, operation and subresource; the versioned set gives
+// apiVersion and, when applied, the operation.
 EncodedEntry encode_entry(const std::string& identifier, const sm::VersionedSet& versioned) {
   EncodedEntry entry;
   if (!read_plain_identifier(identifier, entry)) {
