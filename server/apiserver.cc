@@ -1,3 +1,5 @@
+#include "server/admission/config.h"
+#include "server/plugin/admission/plugins.h"
 #include "server/apiserver.h"
 
 #include "base/duration.h"
@@ -245,6 +247,27 @@ std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& 
   }
 }
 
+// The admission chain (--enable-admission-plugins, --disable-admission-plugins, --admission-control-config-file).
+std::unique_ptr<admission::Chain> admission_from(const Options& options, apis::BuiltInApis& apis,
+                                                 const authorization::Authorizer* authorizer,
+                                                 asio::any_io_executor executor, metrics::Registry& metrics,
+                                                 base::Logger& logger) {
+  try {
+    admission::PluginContext context{
+        .stores = [&apis](std::string_view group, std::string_view resource) { return apis.store(group, resource); },
+        .authorizer = authorizer,
+        .logger = &logger,
+        .metrics = &metrics,
+        .executor = executor,
+        .proxy_client_cert_file = options.proxy_client_cert_file,
+        .proxy_client_key_file = options.proxy_client_key_file};
+    return admission::make_chain(options.enable_admission_plugins, options.disable_admission_plugins, context,
+                                 admission::read_admission_configuration(options.admission_control_config_file.string()));
+  } catch (const std::exception& error) {
+    fail_startup(logger, std::string("failed to initialize admission: ") + error.what());
+  }
+}
+
 // API priority and fairness (--enable-priority-and-fairness) shares the server's seats; none: max-in-flight.
 std::shared_ptr<flowcontrol::Controller> priority_and_fairness_from(const Options& options, apis::BuiltInApis& apis,
                                                                    metrics::Registry& metrics,
@@ -464,12 +487,15 @@ int run_apiserver(const Options& options) {
     std::unique_ptr<authorization::rbac::RbacMode> rbac = rbac_from(options, apis, logger);
     chain_config.authorizer = authorizer_from(options, rbac.get(), logger);
     apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
+    const std::unique_ptr<admission::Chain> admission =
+        admission_from(options, apis, chain_config.authorizer.get(), io.get_executor(), metrics, logger);
+    apis.set_admission(admission.get());
     apis.install(servers.kube(), chain_config.authorizer, chain_config.authenticator);
     apiextensions::ApiExtensionsApis extensions({.backend = storage->store(), .key_root = options.etcd_prefix,
                                                  .executor = io.get_executor(), .lifecycle = lifecycle,
                                                  .logger = logger, .catalog = apis.catalog(),
                                                  .patch_schemas = apis.patch_schemas(),
-                                                 .namespace_check = apis.namespace_check(),
+                                                 .admission = admission.get(),
                                                  .field_types = apis.field_types()});
     ReactorWhileUnwinding::Trigger unwinding_extensions(reactor_while_unwinding);
     extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
@@ -483,7 +509,8 @@ int run_apiserver(const Options& options) {
          .proxy_client = {options.proxy_client_cert_file.empty() ? pki_material.front_proxy_client_cert
                                                                  : options.proxy_client_cert_file,
                           options.proxy_client_key_file.empty() ? pki_material.front_proxy_client_key
-                                                                : options.proxy_client_key_file}});
+                                                                : options.proxy_client_key_file},
+         .admission = admission.get()});
     aggregator.install(servers.aggregator(), servers.kube().generic().director.as_handler(), apis.discovery(),
                        apis.openapi());
     ReactorWhileUnwinding::Trigger unwinding_aggregator(reactor_while_unwinding);

@@ -79,6 +79,11 @@ struct Options {
   // Authorization.
   // RBAC by default (kube-apiserver's own default is AlwaysAllow; every real cluster runs RBAC).
   std::vector<std::string> authorization_mode = {"RBAC"};
+  // Admission (kube's AdmissionOptions): plugins beyond the default set, plugins taken out of it, and the
+  // AdmissionConfiguration file with the plugins' configurations.
+  std::vector<std::string> enable_admission_plugins;
+  std::vector<std::string> disable_admission_plugins;
+  std::filesystem::path admission_control_config_file;
 
   // Filters.
   std::vector<std::string> cors_allowed_origins;

@@ -73,12 +73,13 @@ asio::awaitable<ListResult> ConvertingStorage::list(std::string key_prefix, List
 asio::awaitable<KeyValue> ConvertingStorage::guaranteed_update(std::string key, bool ignore_not_found,
                                                                PreconditionCheck preconditions, TryUpdate try_update,
                                                                WriteOptions options) {
-  TryUpdate converting = [this, try_update = std::move(try_update)](const KeyValue* current) -> std::optional<std::string> {
+  TryUpdate converting = [this, try_update = std::move(try_update)](
+                             const KeyValue* current) -> asio::awaitable<std::optional<std::string>> {
     std::optional<KeyValue> as_served;
     if (current) as_served = served(*current);
-    std::optional<std::string> wanted = try_update(as_served ? &*as_served : nullptr);
+    std::optional<std::string> wanted = co_await try_update(as_served ? &*as_served : nullptr);
     if (wanted) wanted = conversion_->to_storage(*wanted);
-    return wanted;
+    co_return wanted;
   };
   PreconditionCheck checks;
   if (preconditions)

@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kapi::storage {
@@ -145,7 +146,35 @@ class WatchStream {
 // Given the current object (nullptr when absent and the caller allowed that), returns the new bytes to
 // write, or std::nullopt to leave the object unchanged. May throw to abort the update. Called again with
 // the fresh object when a concurrent write wins the race.
-using TryUpdate = std::function<std::optional<std::string>(const KeyValue* current)>;
+//
+// Either a plain function or a coroutine: an update that must wait on something (admission webhooks, which run
+// inside kube's GuaranteedUpdate too) awaits it; `current` stays valid until the coroutine completes.
+class TryUpdate {
+ public:
+  using Result = std::optional<std::string>;
+  using Sync = std::function<Result(const KeyValue* current)>;
+  using Async = std::function<asio::awaitable<Result>(const KeyValue* current)>;
+
+  TryUpdate() = default;
+  template <typename F>
+    requires std::is_invocable_v<F&, const KeyValue*>
+  TryUpdate(F update) {  // NOLINT(google-explicit-constructor): any update function is a TryUpdate
+    if constexpr (std::is_same_v<std::invoke_result_t<F&, const KeyValue*>, asio::awaitable<Result>>)
+      async_ = std::move(update);
+    else
+      sync_ = std::move(update);
+  }
+
+  explicit operator bool() const { return sync_ || async_; }
+  asio::awaitable<Result> operator()(const KeyValue* current) const {
+    if (sync_) co_return sync_(current);
+    co_return co_await async_(current);
+  }
+
+ private:
+  Sync sync_;
+  Async async_;
+};
 
 class Interface {
  public:

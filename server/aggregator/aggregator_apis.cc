@@ -37,6 +37,7 @@ AggregatorApis::AggregatorApis(AggregatorConfig config) : config_(std::move(conf
   service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
                                                                config_.lifecycle, config_.catalog,
                                                                config_.patch_schemas);
+  service_->set_admission(config_.admission);
   endpoints::FieldManagers field_managers;
   if (config_.field_types)
     field_managers = endpoints::builtin_field_managers(definition, apiservices_.store->strategy(), config_.field_types,

@@ -20,6 +20,8 @@
 #include <functional>
 #include <memory>
 
+namespace kapi::admission { class Chain; }
+
 namespace kapi::aggregator {
 
 struct AggregatorConfig {
@@ -36,6 +38,7 @@ struct AggregatorConfig {
   registry::Store* services = nullptr;   // core/v1 services and endpoints: where backends are found
   registry::Store* endpoints = nullptr;
   ProxyClientCertificate proxy_client;
+  const admission::Chain* admission = nullptr;  // of APIService writes
 };
 
 class AggregatorApis {

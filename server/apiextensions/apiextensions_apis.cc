@@ -16,6 +16,7 @@ ApiExtensionsApis::ApiExtensionsApis(CustomResourceServerConfig config) : config
   crd_service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
                                                                    config_.lifecycle, config_.catalog,
                                                                    config_.patch_schemas);
+  crd_service_->set_admission(config_.admission);
   endpoints::FieldManagers field_managers;
   if (config_.field_types)
     field_managers = endpoints::builtin_field_managers(definition, crds_.store->strategy(), config_.field_types,

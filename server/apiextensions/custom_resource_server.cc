@@ -91,7 +91,6 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
       }
       kept.insert(identity);
       auto store = std::make_shared<registry::Store>(definition, strategy, *storage->cacher, config_.key_root);
-      if (definition.namespaced && config_.namespace_check) store->set_namespace_check(config_.namespace_check);
       endpoints::FieldManagers field_managers;
       if (config_.field_types)
         field_managers = custom_resource_field_managers(*crd, version, strategy, config_.catalog,
@@ -114,6 +113,7 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
     for (const auto& version : versions) {
       auto service = std::make_unique<endpoints::GroupVersionService>(group, version, config_.lifecycle,
                                                                        config_.catalog, config_.patch_schemas);
+      service->set_admission(config_.admission);
       for (const auto& served : next->served)
         if (served->crd->group == group && served->version == version)
           service->add(*served->store, served->field_managers);

@@ -29,6 +29,8 @@ namespace kapi::base {
 class Logger;
 }
 
+namespace kapi::admission { class Chain; }
+
 namespace kapi::apiextensions {
 
 struct CustomResourceServerConfig {
@@ -39,7 +41,8 @@ struct CustomResourceServerConfig {
   base::Logger& logger;
   const kapi::schema::Catalog& catalog;
   const kapi::schema::PatchSchemas& patch_schemas;
-  registry::Store::NamespaceCheck namespace_check;
+  // The admission chain of custom resources' writes (null: none).
+  const admission::Chain* admission = nullptr;
   // The built-in kinds' server-side apply types (ObjectMeta, Scale); none: custom resources track no managedFields.
   std::shared_ptr<const structured_merge::Schema> field_types;
 };

@@ -27,7 +27,6 @@
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
 #include <boost/json.hpp>
-#include <simdjson.h>
 
 namespace kapi::apis {
 namespace {
@@ -148,17 +147,6 @@ std::vector<endpoints::PeerVersion> peer_versions(const std::vector<ResourceStor
   return peers;
 }
 
-// status.phase of a namespace, read without a DOM of the whole object: every create in a namespace asks, and
-// parsing all of it (its managedFields too) was 1.7% of a create's CPU.
-std::string namespace_phase(std::string_view json) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  std::string_view phase;
-  if (parser.parse(json.data(), json.size()).get(root) != simdjson::SUCCESS) return "";
-  if (root["status"]["phase"].get(phase) != simdjson::SUCCESS) return "";
-  return std::string(phase);
-}
-
 }  // namespace
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
@@ -183,10 +171,6 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
     registry::CachedStore cached =
         registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger,
                                     resource.conversion);
-    cached.store->set_namespace_check(
-        [this](const std::string& namespace_, const registry::ResourceDefinition& resource, const std::string& name) {
-          return check_namespace(namespace_, resource, name);
-        });
 
     endpoints::FieldManagers field_managers = endpoints::builtin_field_managers(
         resource.definition, cached.store->strategy(), field_types_, catalog_, peer_versions(resources, resource));
@@ -326,31 +310,8 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
   }
 }
 
-asio::awaitable<void> BuiltInApis::check_namespace(const std::string& namespace_,
-                                                   const registry::ResourceDefinition& resource,
-                                                   const std::string& name) const {
-  registry::Store* namespaces = store("", "namespaces");
-  std::string object;
-  try {
-    registry::ReadObject cached = co_await namespaces->get("", namespace_, "0");
-    object = std::move(cached.json);
-  } catch (const apierrors::ApiError& error) {
-    if (error.status().code != 404) throw;
-  }
-  // The watch cache may not have seen a namespace created a moment ago: as NamespaceLifecycle does, a miss is
-  // confirmed by a live read before the request is refused.
-  if (object.empty()) {
-    registry::ReadObject live = co_await namespaces->get("", namespace_, "");
-    object = std::move(live.json);
-  }
-  if (namespace_phase(object) == "Terminating") {
-    apierrors::Status refused = apierrors::forbidden(
-        resource.group, resource.resource, name,
-        "unable to create new content in namespace " + namespace_ + " because it is being terminated");
-    refused.details->causes.push_back(
-        {"NamespaceTerminating", "namespace " + namespace_ + " is being terminated", "metadata.namespace"});
-    throw apierrors::ApiError(std::move(refused));
-  }
+void BuiltInApis::set_admission(const admission::Chain* chain) {
+  for (auto& service : services_) service->set_admission(chain);
 }
 
 asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle) {

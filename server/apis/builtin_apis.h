@@ -31,6 +31,8 @@ namespace kapi::base {
 class Logger;
 }
 
+namespace kapi::admission { class Chain; }
+
 namespace kapi::apis {
 
 class BuiltInApis {
@@ -83,18 +85,12 @@ class BuiltInApis {
   void set_more_namespaced_content(controllers::NamespaceController::ContentStores content) {
     more_namespaced_content_ = std::move(content);
   }
-  // NamespaceLifecycle admission for namespaced resources served elsewhere (custom resources).
-  registry::Store::NamespaceCheck namespace_check() const {
-    return [this](const std::string& namespace_, const registry::ResourceDefinition& resource, const std::string& name) {
-      return check_namespace(namespace_, resource, name);
-    };
-  }
+  // The admission chain of every built-in resource's writes (set before serving).
+  void set_admission(const admission::Chain* chain);
 
  private:
   endpoints::GroupVersionService& service_for(const registry::ResourceDefinition& definition);
   asio::awaitable<void> store_rbac_bootstrap_policy(const server::Lifecycle& lifecycle);
-  asio::awaitable<void> check_namespace(const std::string& namespace_, const registry::ResourceDefinition& resource,
-                                        const std::string& name) const;
 
   schema::Catalog catalog_ = schema::Catalog::builtin();
   schema::PatchSchemas patch_schemas_{catalog_};

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+namespace kapi::admission { class Chain; }
+
 namespace kapi::endpoints {
 
 class GroupVersionService {
@@ -33,6 +35,8 @@ class GroupVersionService {
     field_managers_[store.definition().resource] = std::move(field_managers);
   }
   void add(const registry::Creater& creater) { creaters_[creater.definition.resource] = &creater; }
+  // The admission chain every write through this service passes (set before serving; null: none).
+  void set_admission(const admission::Chain* chain) { admission_ = chain; }
 
   const std::string& group() const { return group_; }
   const std::string& version() const { return version_; }
@@ -61,6 +65,7 @@ class GroupVersionService {
   std::map<std::string, registry::Store*, std::less<>> stores_;
   std::map<std::string, const registry::Creater*, std::less<>> creaters_;
   std::map<std::string, FieldManagers, std::less<>> field_managers_;
+  const admission::Chain* admission_ = nullptr;
 };
 
 }  // namespace kapi::endpoints

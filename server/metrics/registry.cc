@@ -44,7 +44,30 @@ Registry::Registry()
       unavailable_apiservice_total("aggregator_unavailable_apiservice_total",
                                    "[ALPHA] Counter of APIServices which are marked as unavailable broken down by "
                                    "APIService name and reason.",
-                                   {"name", "reason"}) {
+                                   {"name", "reason"}),
+      admission_step_duration("apiserver_admission_step_admission_duration_seconds",
+                              "[STABLE] Admission sub-step latency histogram in seconds, broken out for each "
+                              "operation and API resource and step type (validate or admit).",
+                              {"operation", "rejected", "type"}, {0.005, 0.025, 0.1, 0.5, 1.0, 2.5}),
+      admission_controller_duration("apiserver_admission_controller_admission_duration_seconds",
+                                    "[STABLE] Admission controller latency histogram in seconds, identified by name "
+                                    "and broken out for each operation and API resource and type (validate or "
+                                    "admit).",
+                                    {"name", "operation", "rejected", "type"}, {0.005, 0.025, 0.1, 0.5, 1.0, 2.5}),
+      admission_webhook_duration("apiserver_admission_webhook_admission_duration_seconds",
+                                 "[STABLE] Admission webhook latency histogram in seconds, identified by name and "
+                                 "broken out for each operation and API resource and type (validate or admit).",
+                                 {"name", "operation", "rejected", "type"},
+                                 {0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25}),
+      admission_webhook_rejections("apiserver_admission_webhook_rejection_count",
+                                   "[ALPHA] Admission webhook rejection count, identified by name and broken out for "
+                                   "each admission type (validating or admit) and operation. Additional labels "
+                                   "specify an error type (calling_webhook_error or apiserver_internal_error if an "
+                                   "error occurred; no_error otherwise) and optionally a non-zero rejection code if "
+                                   "the webhook rejects the request with an HTTP status code (honored by the "
+                                   "apiserver when the code is greater or equal to 400). Codes greater than 600 "
+                                   "are truncated to 600, to keep the metrics cardinality bounded.",
+                                   {"error_type", "name", "operation", "rejection_code", "type"}) {
   current_inflight.set({"mutating"}, 0);
   current_inflight.set({"readOnly"}, 0);
 }
@@ -64,6 +87,10 @@ std::string Registry::render() const {
   flowcontrol.render(out);
   unavailable_apiservice.render(out);
   unavailable_apiservice_total.render(out);
+  admission_step_duration.render(out);
+  admission_controller_duration.render(out);
+  admission_webhook_duration.render(out);
+  admission_webhook_rejections.render(out);
   return out;
 }
 

@@ -27,6 +27,10 @@ class Registry {
   FlowControlFamilies flowcontrol;         // apiserver_flowcontrol_*
   GaugeFamily unavailable_apiservice;      // aggregator_unavailable_apiservice
   CounterFamily unavailable_apiservice_total;  // aggregator_unavailable_apiservice_total
+  HistogramFamily admission_step_duration;        // apiserver_admission_step_admission_duration_seconds
+  HistogramFamily admission_controller_duration;  // apiserver_admission_controller_admission_duration_seconds
+  HistogramFamily admission_webhook_duration;     // apiserver_admission_webhook_admission_duration_seconds
+  CounterFamily admission_webhook_rejections;     // apiserver_admission_webhook_rejection_count
 };
 
 }  // namespace kapi::metrics

@@ -188,14 +188,14 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
   strategy_->prepare_for_create(object);
   if (options.user) strategy_->record_requestor(object, *options.user);
   if (options.record_managed_fields) options.record_managed_fields(nullptr, object);
-  if (definition_.namespaced && namespace_check_)
-    co_await namespace_check_(namespace_, definition_, std::string(meta_string(object, "name")));
+  if (options.admit) co_await options.admit(object, nullptr);
 
   for (int attempt = 0;; ++attempt) {
     bool exists_error = false;
     if (generated) metadata_of(object)["name"] = generate_name + generate_name_suffix();
     validate(object, nullptr);
     if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
+    if (options.validate_admission) co_await options.validate_admission(object, nullptr);
     const std::string name(meta_string(object, "name"));
     if (options.dry_run) co_return json::serialize(object);
     try {
@@ -280,7 +280,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
   std::optional<storage::Revision> delete_at;  // set when the update deletes the object instead (finalized)
   std::string finalized_object;                // what that update would have stored
   const std::string object_key = key(namespace_, name);
-  storage::TryUpdate try_update = [&](const storage::KeyValue* current) -> std::optional<std::string> {
+  storage::TryUpdate try_update = [&](const storage::KeyValue* current) -> asio::awaitable<std::optional<std::string>> {
     std::optional<json::object> old;
     if (current) {
       // As read from storage, with its resourceVersion: a patch of it keeps that version, so that it is no
@@ -316,8 +316,10 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       strategy_->prepare_for_create(object);
       if (options.user) strategy_->record_requestor(object, *options.user);
       if (options.record_managed_fields) options.record_managed_fields(nullptr, object);
+      if (options.admit) co_await options.admit(object, nullptr);
       validate(object, nullptr);
       if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
+      if (options.validate_admission) co_await options.validate_admission(object, nullptr);
     } else {
       std::string_view version = meta_string(object, "resourceVersion");
       if (version.empty() && !strategy_->allow_unconditional_update())
@@ -348,6 +350,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
       else strategy_->prepare_for_subresource_update(options.subresource, object, *old);
       if (options.record_managed_fields) options.record_managed_fields(&*old, object);
+      if (options.admit) co_await options.admit(object, &*old);
       if (strategy_->tracks_generation() && spec_changed(object, *old, strategy_->generation_counts_status())) {
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
@@ -356,25 +359,26 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       validate(object, &*old, !options.bypass_strategy_validation, options.subresource);
       if (options.user && options.subresource.empty()) strategy_->authorize_write(*options.user, object, &*old);
       else if (options.user) strategy_->authorize_subresource_write(options.subresource, *options.user, object, *old);
+      if (options.validate_admission) co_await options.validate_admission(object, &*old);
     }
     std::string bytes = encode_for_storage(object);
     if (options.dry_run) {
       dry_run_result = current ? with_resource_version(bytes, current->mod_revision) : bytes;
-      return std::nullopt;
+      co_return std::nullopt;
     }
     if (old && deletes_during_update(object, *old)) {
       delete_at = current->mod_revision;
       finalized_object = std::move(bytes);
-      return std::nullopt;
+      co_return std::nullopt;
     }
-    if (current && bytes == current->value) return std::nullopt;  // a no-op update writes nothing
-    return bytes;
+    if (current && bytes == current->value) co_return std::nullopt;  // a no-op update writes nothing
+    co_return bytes;
   };
   try {
     if (options.dry_run) {
       storage::GetOptions read_options{.ignore_not_found = true};
       auto current = co_await storage_.get(object_key, read_options);
-      try_update(current ? &*current : nullptr);
+      co_await try_update(current ? &*current : nullptr);
       co_return std::pair{std::move(*dry_run_result), created};
     }
     for (;;) {
@@ -415,6 +419,7 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
     auto current = co_await storage_.get(object_key, read_options);
     json::object object = parse_object(current->value);
     check_delete_preconditions(definition_, object, std::to_string(current->mod_revision), options);
+    if (options.admission) co_await options.admission(object);
     const std::string uid(meta_string(object, "uid"));
     if (auto marked = marked_for_deletion(object, options)) {
       if (options.dry_run)

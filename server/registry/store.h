@@ -36,6 +36,14 @@ struct WriteOptions {
   // (null on create): called once the object is as kube's decoding and strategy leave it (after prepare_for_create
   // or prepare_for_update, so that defaulted fields count as kube counts them), before validation; again on a retry.
   std::function<void(const boost::json::object* old, boost::json::object& object)> record_managed_fields;
+  // Admission (the handler's chain: kube's mutating admission and its createValidation/updateValidation),
+  // given the stored object (null on create). `admit` may change the object: it runs once the object is
+  // prepared and its managedFields recorded (changes made here are no one's, as in kube); `validate_admission`
+  // sees the object as it will be stored, after the resource's validation. Both throw ApiError to refuse and run
+  // again on a retry.
+  std::function<asio::awaitable<void>(boost::json::object& object, const boost::json::object* old)> admit;
+  std::function<asio::awaitable<void>(const boost::json::object& object, const boost::json::object* old)>
+      validate_admission;
 };
 
 struct DeleteOptions {
@@ -44,6 +52,9 @@ struct DeleteOptions {
   std::optional<std::string> precondition_resource_version;
   std::optional<std::int64_t> grace_period_seconds;
   std::string propagation_policy;  // accepted; garbage collection is not part of kapi yet
+  // Admission of the deletion (kube's AdmissionToValidateObjectDeleteFunc: mutating then validating plugins,
+  // shown the stored object), once the object is read and the preconditions hold. Throws ApiError to refuse.
+  std::function<asio::awaitable<void>(const boost::json::object& existing)> admission;
 };
 
 struct ListRequest {
@@ -110,12 +121,6 @@ class Store {
   asio::awaitable<ObjectList> remove_collection(std::string namespace_, ListRequest request, DeleteOptions options);
   asio::awaitable<std::unique_ptr<storage::WatchStream>> watch(std::string namespace_, storage::WatchOptions options);
 
-  // Admission for writes that create objects in a namespace (NamespaceLifecycle): throws ApiError to refuse.
-  using NamespaceCheck = std::function<asio::awaitable<void>(const std::string& namespace_,
-                                                             const ResourceDefinition& resource,
-                                                             const std::string& name)>;
-  void set_namespace_check(NamespaceCheck check) { namespace_check_ = std::move(check); }
-
   // The bytes the backend keeps for an object: kind, apiVersion, metadata first, no resourceVersion.
   static std::string encode_for_storage(boost::json::object object);
 
@@ -138,7 +143,6 @@ class Store {
   std::shared_ptr<const Strategy> strategy_;
   storage::Interface& storage_;
   std::string key_root_;
-  NamespaceCheck namespace_check_;
 };
 
 }  // namespace kapi::registry

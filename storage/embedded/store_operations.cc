@@ -152,7 +152,7 @@ asio::awaitable<KeyValue> Store::guaranteed_update(std::string key, bool ignore_
     if (!current && !ignore_not_found) throw StorageError(ErrorCode::KeyNotFound, key, "key not found");
     // Like kube, preconditions also see the "zero" object when the key is absent.
     if (preconditions) preconditions(current ? *current : absent(key));
-    std::optional<std::string> updated = try_update(current ? &*current : nullptr);
+    std::optional<std::string> updated = co_await try_update(current ? &*current : nullptr);
     if (!updated || (current && *updated == current->value)) {
       // Nothing to write: the state just read is current, so it is the answer.
       if (!current) throw StorageError(ErrorCode::KeyNotFound, key, "key not found");

@@ -148,7 +148,7 @@ asio::awaitable<KeyValue> Store::guaranteed_update(std::string key, bool ignore_
   for (;;) {
     if (!current && !ignore_not_found) throw not_found(key);
     if (preconditions) preconditions(current ? *current : KeyValue{key, {}, 0, 0, 0});
-    std::optional<std::string> updated = try_update(current ? &*current : nullptr);
+    std::optional<std::string> updated = co_await try_update(current ? &*current : nullptr);
     if (!updated) {
       if (!current) throw not_found(key);
       co_return *current;

@@ -35,10 +35,6 @@ class NamespaceStrategy final : public registry::Strategy {
   }
   std::optional<json::object> mark_for_deletion(const json::object& current,
                                                 std::optional<std::int64_t> /*grace_period_seconds*/) const override {
-    const std::string_view name = registry::meta_string(current, "name");
-    // The NamespaceLifecycle admission plugin keeps the namespaces the cluster itself needs.
-    if (name == "default" || name == "kube-system" || name == "kube-public")
-      throw apierrors::ApiError(apierrors::forbidden("", "namespaces", name, "this namespace may not be deleted"));
     if (registry::meta_string(current, "deletionTimestamp").empty()) {
       json::object marked = current;
       registry::metadata_of(marked)["deletionTimestamp"] = registry::rfc3339_now();

@@ -1,6 +1,7 @@
 // PATCH with application/apply-patch+yaml (handlers/patch.go's applyPatcher): the body is an applied configuration
 // in YAML (JSON being YAML), merged into the live object by the resource's FieldManager as the request's manager;
 // a missing object is created through apply (201). Runs inside Store::update, so a lost race applies again.
+#include "server/endpoints/handlers/admission.h"
 #include "server/endpoints/handlers/managed_fields.h"
 #include "server/endpoints/handlers/response.h"
 #include "server/endpoints/handlers/subresources.h"
@@ -93,6 +94,7 @@ asio::awaitable<void> apply_patch(Scope scope) {
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
                                  .force_allow_create = scope.info.subresource.empty(),
                                  .user = scope.exchange.context.user};
+  add_admission(scope, options, manager);
   bool warned = false;
   registry::UpdateFunction apply =
       split_status(scope, [&, configuration](const json::object* current) -> json::object {
@@ -116,6 +118,7 @@ asio::awaitable<void> apply_scale_patch(Scope scope) {
   const fieldmanager::FieldManager& field_manager = field_manager_of(scope, "scale");
   auto configuration = std::make_shared<AppliedConfiguration>(decode_configuration(scope.request().body));
   registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  add_admission(scope, options, manager);
   bool warned = false;
   registry::UpdateFunction update =
       scale_update(scope, [&, configuration](json::object scale) -> json::object {

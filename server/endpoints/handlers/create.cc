@@ -1,4 +1,5 @@
 // POST (handlers/create.go).
+#include "server/endpoints/handlers/admission.h"
 #include "server/endpoints/handlers/body.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/managed_fields.h"
@@ -12,6 +13,7 @@ asio::awaitable<void> create(Scope scope) {
   conform_decoded(scope.body_target(), body);
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .user = scope.exchange.context.user,
                                  .record_managed_fields = managed_fields_recorder(scope, manager)};
+  add_admission(scope, options, manager);
   std::string created = co_await scope.store.create(scope.info.namespace_, std::move(body.object), options);
   co_await write_object(scope, 201, created);
 }

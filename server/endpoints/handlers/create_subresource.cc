@@ -2,6 +2,7 @@
 // account's /token): the body is decoded as that kind and conformed to its schema, the resource's strategy applies
 // it, and the answer is the object it makes or else a Success Status, both with code 201, as kube's create
 // handler answers what a rest.Creater returns.
+#include "server/endpoints/handlers/admission.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
@@ -19,6 +20,7 @@ asio::awaitable<void> create_subresource(Scope scope, const registry::CreateSubr
     for (auto& warning : schema::report_unknown_fields(validation, schema::conform(scope.catalog, kind, body)))
       scope.exchange.context.warnings.push_back(std::move(warning));
   }
+  co_await admit_subresource_create(scope, subresource, body);
   registry::SubresourceAnswer answer = co_await subresource.create(
       scope.store, scope.info.namespace_, scope.info.name, std::move(body), dry_run(scope.query()));
   if (answer) {

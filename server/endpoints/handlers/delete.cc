@@ -1,4 +1,5 @@
 // DELETE (handlers/delete.go) of one object, and DELETE of a collection.
+#include "server/endpoints/handlers/admission.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
@@ -47,6 +48,7 @@ registry::DeleteOptions delete_options(const Scope& scope) {
 
 asio::awaitable<void> remove(Scope scope) {
   registry::DeleteOptions options = delete_options(scope);
+  add_delete_admission(scope, options);
   registry::DeleteResult result = co_await scope.store.remove(scope.info.namespace_, scope.info.name, options);
   if (!result.deleted || scope.store.strategy().return_deleted_object()) {
     co_await write_object(scope, 200, result.object);
@@ -62,6 +64,7 @@ asio::awaitable<void> remove(Scope scope) {
 
 asio::awaitable<void> remove_collection(Scope scope) {
   registry::DeleteOptions options = delete_options(scope);
+  add_delete_admission(scope, options, true);
   registry::ListRequest request = list_request(scope);
   registry::ObjectList listed = co_await scope.store.remove_collection(scope.info.namespace_, std::move(request),
                                                                        std::move(options));

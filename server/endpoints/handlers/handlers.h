@@ -13,6 +13,8 @@
 
 #include <asio/awaitable.hpp>
 
+namespace kapi::admission { class Chain; }
+
 namespace kapi::endpoints::handlers {
 
 // What decoding a request body needs: the exchange (its request, and its warnings under fieldValidation=Warn), the
@@ -36,6 +38,8 @@ struct Scope {
   const schema::PatchSchemas& patch_schemas;
   // The resource's managers of managedFields; null for a resource that tracks none.
   const FieldManagers* field_managers = nullptr;
+  // The server's admission chain; null where writes are not admitted (tests of the handlers alone).
+  const admission::Chain* admission = nullptr;
 
   const http::Request& request() const { return exchange.request; }
   const http::QueryParams& query() const { return exchange.request.query; }

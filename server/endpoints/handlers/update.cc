@@ -1,5 +1,6 @@
 // PUT (handlers/update.go) and PATCH (handlers/patch.go): both are a read-modify-write through Store::update,
 // so a patch is re-applied to the fresh object when a concurrent writer wins.
+#include "server/endpoints/handlers/admission.h"
 #include "server/endpoints/handlers/body.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/managed_fields.h"
@@ -33,6 +34,7 @@ asio::awaitable<void> update(Scope scope) {
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
                                  .user = scope.exchange.context.user,
                                  .record_managed_fields = managed_fields_recorder(scope, manager)};
+  add_admission(scope, options, manager);
   // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.
   registry::UpdateFunction replace =
       split_status(scope, [object](const boost::json::object*) { return *object; });
@@ -54,6 +56,7 @@ asio::awaitable<void> patch(Scope scope) {
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
                                  .user = scope.exchange.context.user,
                                  .record_managed_fields = managed_fields_recorder(scope, manager)};
+  add_admission(scope, options, manager);
   registry::UpdateFunction apply = split_status(scope, [&](const boost::json::object* current) -> boost::json::object {
     if (!current) throw apierrors::ApiError(apierrors::not_found(definition.group, definition.resource, name));
     boost::json::value document = *current;

@@ -1,0 +1,41 @@
+#pragma once
+// The admission chain (k8s.io/apiserver/pkg/admission/chain.go with the metrics of its metrics.go): the enabled
+// plugins in kube's order; a request's mutating step runs every mutating plugin that handles it, then, once the
+// object has passed the resource's own validation, its validating step runs every validating plugin. The first
+// refusal ends the step with that plugin's error.
+//
+// Made once at start; shared read-only by every request thread (plugins keep their own state thread-safe).
+#include "server/admission/plugin.h"
+
+#include <asio/awaitable.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kapi::metrics { class Registry; }
+
+namespace kapi::admission {
+
+class Chain {
+ public:
+  struct NamedPlugin {
+    std::string name;
+    std::unique_ptr<Plugin> plugin;
+  };
+
+  explicit Chain(std::vector<NamedPlugin> plugins, metrics::Registry* metrics = nullptr);
+
+  // Whether any plugin would run for the request (lets a handler skip building what only plugins read).
+  bool handles(const Attributes& attributes) const;
+  asio::awaitable<void> admit(Attributes& attributes) const;
+  asio::awaitable<void> validate(const Attributes& attributes) const;
+
+  const std::vector<NamedPlugin>& plugins() const { return plugins_; }
+
+ private:
+  std::vector<NamedPlugin> plugins_;
+  metrics::Registry* metrics_;
+};
+
+}  // namespace kapi::admission

@@ -1,0 +1,98 @@
+#include "server/endpoints/handlers/admission.h"
+
+#include "server/admission/chain.h"
+#include "server/endpoints/handlers/response.h"
+#include "server/registry/object_meta.h"
+
+#include <boost/json.hpp>
+
+#include <memory>
+
+namespace kapi::endpoints::handlers {
+namespace {
+
+namespace json = boost::json;
+
+admission::Attributes attributes_of(const Scope& scope, admission::Operation operation) {
+  const registry::ResourceDefinition& definition = scope.store.definition();
+  admission::Attributes attributes;
+  attributes.operation = operation;
+  attributes.kind = {definition.group, definition.version, definition.kind};
+  attributes.resource = {scope.info.api_group, scope.info.api_version, scope.info.resource};
+  attributes.subresource = scope.info.subresource;
+  attributes.namespace_ = scope.info.namespace_;
+  attributes.name = scope.info.name;
+  attributes.user = scope.exchange.context.user ? &*scope.exchange.context.user : nullptr;
+  attributes.context = &scope.exchange.context;
+  return attributes;
+}
+
+// CreateOptions / UpdateOptions / DeleteOptions as AdmissionReview's `options` carries them.
+json::object options_object(std::string_view kind, bool dry_run, const std::string& manager) {
+  json::object options{{"kind", kind}, {"apiVersion", "meta.k8s.io/v1"}};
+  if (dry_run) options["dryRun"] = json::array{"All"};
+  if (!manager.empty()) options["fieldManager"] = manager;
+  return options;
+}
+
+}  // namespace
+
+void add_admission(const Scope& scope, registry::WriteOptions& options, const std::string& manager) {
+  const admission::Chain* chain = scope.admission;
+  if (!chain || chain->plugins().empty()) return;
+  // One record for the request, shared by both steps (they run one after the other, never at once).
+  auto attributes = std::make_shared<admission::Attributes>(attributes_of(scope, admission::Operation::Create));
+  attributes->dry_run = options.dry_run;
+  auto prepare = [attributes, dry_run = options.dry_run, manager](const json::object& object,
+                                                                  const json::object* old) {
+    attributes->operation = old ? admission::Operation::Update : admission::Operation::Create;
+    attributes->old_object = old;
+    // On create the request names no object: its name is the body's (maybe empty, with generateName).
+    if (!old) attributes->name = std::string(registry::meta_string(object, "name"));
+    attributes->options = options_object(old ? "UpdateOptions" : "CreateOptions", dry_run, manager);
+  };
+  options.admit = [chain, attributes, prepare](json::object& object,
+                                               const json::object* old) -> asio::awaitable<void> {
+    prepare(object, old);
+    attributes->object = &object;
+    co_await chain->admit(*attributes);
+  };
+  options.validate_admission = [chain, attributes, prepare](const json::object& object,
+                                                            const json::object* old) -> asio::awaitable<void> {
+    prepare(object, old);
+    // Validating plugins only read the object (Attributes holds it mutable for the mutating step).
+    attributes->object = const_cast<json::object*>(&object);
+    co_await chain->validate(*attributes);
+  };
+}
+
+asio::awaitable<void> admit_subresource_create(const Scope& scope, const registry::CreateSubresource& subresource,
+                                               json::object& body) {
+  const admission::Chain* chain = scope.admission;
+  if (!chain || chain->plugins().empty()) co_return;
+  admission::Attributes attributes = attributes_of(scope, admission::Operation::Create);
+  attributes.kind = {subresource.group, subresource.version, subresource.kind};
+  attributes.dry_run = dry_run(scope.query());
+  attributes.options = options_object("CreateOptions", attributes.dry_run, {});
+  attributes.object = &body;
+  co_await chain->admit(attributes);
+  co_await chain->validate(attributes);
+}
+
+void add_delete_admission(const Scope& scope, registry::DeleteOptions& options, bool collection) {
+  const admission::Chain* chain = scope.admission;
+  if (!chain || chain->plugins().empty()) return;
+  auto attributes = std::make_shared<admission::Attributes>(attributes_of(scope, admission::Operation::Delete));
+  if (collection) attributes->name.clear();
+  attributes->dry_run = options.dry_run;
+  attributes->options = options_object("DeleteOptions", options.dry_run, {});
+  if (!options.propagation_policy.empty()) attributes->options["propagationPolicy"] = options.propagation_policy;
+  if (options.grace_period_seconds) attributes->options["gracePeriodSeconds"] = *options.grace_period_seconds;
+  options.admission = [chain, attributes](const json::object& existing) -> asio::awaitable<void> {
+    attributes->old_object = &existing;
+    co_await chain->admit(*attributes);
+    co_await chain->validate(*attributes);
+  };
+}
+
+}  // namespace kapi::endpoints::handlers
