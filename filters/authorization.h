@@ -25,6 +25,7 @@ inline authorization::Attributes request_attributes(const Exchange& exchange) {
     attributes.resource = info->resource;
     attributes.subresource = info->subresource;
     attributes.name = info->name;
+    attributes.field_selector = info->field_selector;
   } else {
     attributes.path = exchange.request.path;
   }

@@ -19,6 +19,7 @@
 #include "server/apiextensions/apiextensions_apis.h"
 #include "server/apis/builtin_apis.h"
 #include "server/audit/setup.h"
+#include "server/plugin/auth/node/node_mode.h"
 #include "server/authorization/rbac/rbac_mode.h"
 #include "server/flowcontrol/controller.h"
 #include "server/storage_backend.h"
@@ -237,11 +238,23 @@ std::unique_ptr<authorization::rbac::RbacMode> rbac_from(const Options& options,
   return rbac;
 }
 
+// Node, when --authorization-mode names it: kubelets' access follows the pods bound to them.
+std::unique_ptr<authorization::node::NodeMode> node_mode_from(const Options& options, apis::BuiltInApis& apis,
+                                                              base::Logger& logger) {
+  const auto& modes = options.authorization_mode;
+  if (std::find(modes.begin(), modes.end(), "Node") == modes.end()) return nullptr;
+  authorization::node::NodeMode::Stores stores{apis.store("", "pods"), apis.store("", "persistentvolumes"),
+                                               apis.store("storage.k8s.io", "volumeattachments")};
+  return std::make_unique<authorization::node::NodeMode>(stores, logger);
+}
+
 std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& options,
                                                                  const authorization::rbac::RbacMode* rbac,
+                                                                 const authorization::node::NodeMode* node,
                                                                  base::Logger& logger) {
   try {
-    return authorization::build_authorizer(options.authorization_mode, rbac ? rbac->authorizer() : nullptr);
+    return authorization::build_authorizer(options.authorization_mode, rbac ? rbac->authorizer() : nullptr,
+                                           node ? node->authorizer() : nullptr);
   } catch (const std::exception& error) {
     fail_startup(logger, std::string("invalid authorization config: ") + error.what());
   }
@@ -430,7 +443,8 @@ void run_reactor(asio::io_context& io, int threads) {
 asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Lifecycle& lifecycle,
                                 http::HttpServer& http, apis::BuiltInApis& apis,
                                 apiextensions::ApiExtensionsApis& extensions, aggregator::AggregatorApis& aggregator,
-                                authorization::rbac::RbacMode* rbac, asio::io_context& io) {
+                                authorization::rbac::RbacMode* rbac, authorization::node::NodeMode* node_mode,
+                                asio::io_context& io) {
   logger.info("received termination signal: /readyz now fails; shutting down after " +
               base::format_go_duration(options.shutdown_delay_duration));
   lifecycle.initiate_shutdown();
@@ -453,6 +467,7 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
     co_await base::sleep_for(10ms);
   }
   if (rbac) rbac->stop();  // its watches end with the Cachers and must not relist
+  if (node_mode) node_mode->stop();
   co_await aggregator.shutdown();
   co_await extensions.shutdown();
   co_await apis.shutdown();
@@ -485,7 +500,8 @@ int run_apiserver(const Options& options) {
     filters::ChainConfig chain_config(logger, metrics, lifecycle);
     chain_config.authenticator = authenticator_from(options, config.signing_key, apis, logger);
     std::unique_ptr<authorization::rbac::RbacMode> rbac = rbac_from(options, apis, logger);
-    chain_config.authorizer = authorizer_from(options, rbac.get(), logger);
+    std::unique_ptr<authorization::node::NodeMode> node_mode = node_mode_from(options, apis, logger);
+    chain_config.authorizer = authorizer_from(options, rbac.get(), node_mode.get(), logger);
     apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
     const std::unique_ptr<admission::Chain> admission =
         admission_from(options, apis, chain_config.authorizer.get(), io.get_executor(), metrics, logger);
@@ -532,13 +548,15 @@ int run_apiserver(const Options& options) {
     asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](const asio::error_code& ec, int) {
       if (ec) return;
-      asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, extensions, aggregator, rbac.get(), io),
+      asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, extensions, aggregator, rbac.get(),
+                               node_mode.get(), io),
                      asio::detached);
       storage->stop();
     });
     storage->start_health_probe(std::chrono::seconds(1));
     start_post_start_hooks(options, config, io, logger, lifecycle, apis, rbac.get(), extensions, aggregator,
                            priority_and_fairness.get());
+    if (node_mode) node_mode->run(io.get_executor());
     http.start();
     run_reactor(io, config.threads);
     if (audit.log) audit.log->shutdown();  // no request is left: write every queued event before exiting

@@ -22,6 +22,8 @@ struct Attributes {
   std::string resource;
   std::string subresource;
   std::string name;
+  // The request's fieldSelector, as the request info keeps it (authorizers that scope lists by it: Node).
+  std::string field_selector;
 };
 
 enum class Decision { Deny, Allow, NoOpinion };

@@ -40,9 +40,10 @@ class PrivilegedGroupsAuthorizer final : public Authorizer {
   std::vector<std::string> groups_;
 };
 
-// The modes kapi implements; `rbac` stands in for "RBAC" (null when the caller has none to give).
-// Throws AuthorizationModeError for an unknown, repeated or unavailable mode, or for none.
+// The modes kapi implements; `rbac` and `node` stand in for "RBAC" and "Node" (null when the caller has none to
+// give). Throws AuthorizationModeError for an unknown, repeated or unavailable mode, or for none.
 std::shared_ptr<const Authorizer> build_authorizer(const std::vector<std::string>& modes,
-                                                   std::shared_ptr<const Authorizer> rbac = nullptr);
+                                                   std::shared_ptr<const Authorizer> rbac = nullptr,
+                                                   std::shared_ptr<const Authorizer> node = nullptr);
 
 }  // namespace kapi::authorization

@@ -5,7 +5,11 @@
 #include "server/endpoints/handlers/response.h"
 #include "server/registry/object_meta.h"
 
+#include "base/go_quote.h"
+
 #include <boost/json.hpp>
+
+#include <charconv>
 
 namespace kapi::endpoints::handlers {
 namespace {
@@ -37,6 +41,14 @@ registry::DeleteOptions delete_options(const Scope& scope) {
   }
   if (dry_run(scope.query())) options.dry_run = true;
   if (auto policy = scope.query().get("propagationPolicy")) options.propagation_policy = std::string(*policy);
+  if (auto grace = scope.query().get("gracePeriodSeconds")) {
+    std::int64_t seconds = 0;
+    const auto [end, error] = std::from_chars(grace->data(), grace->data() + grace->size(), seconds);
+    if (error != std::errc() || end != grace->data() + grace->size())
+      throw apierrors::ApiError(apierrors::bad_request("strconv.ParseInt: parsing " + base::go_quote(*grace) +
+                                                       ": invalid syntax"));
+    options.grace_period_seconds = seconds;
+  }
   if (auto policy = options.propagation_policy;
       !policy.empty() && policy != "Orphan" && policy != "Background" && policy != "Foreground")
     throw apierrors::ApiError(apierrors::bad_request("propagationPolicy: Unsupported value: \"" + policy +
