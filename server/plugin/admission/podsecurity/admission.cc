@@ -66,12 +66,10 @@ void record(const Attributes& attributes, const AuditAnnotations& annotations) {
 
 // The template a pod controller carries: the pod's metadata and spec, or nothing for a controller without one.
 std::optional<PodView> pod_template(const Attributes& attributes, const json::object& object) {
-  const json::object* spec = object_at(&object, "spec");
-  const json::value* template_value = nullptr;
-  if (is_resource(attributes, "", "podtemplates")) template_value = object.if_contains("template");
-  else if (is_resource(attributes, "batch", "cronjobs"))
-    template_value = object_at(object_at(spec, "jobTemplate"), "spec") ? object_at(object_at(spec, "jobTemplate"), "spec")->if_contains("template") : nullptr;
-  else template_value = spec ? spec->if_contains("template") : nullptr;
+  const json::object* holder = object_at(&object, "spec");  // the object holding `template`
+  if (is_resource(attributes, "", "podtemplates")) holder = &object;
+  else if (is_resource(attributes, "batch", "cronjobs")) holder = object_at(object_at(holder, "jobTemplate"), "spec");
+  const json::value* template_value = holder ? holder->if_contains("template") : nullptr;
   // Only a replication controller's template is optional (a pointer); the others are always there, maybe empty.
   if (is_resource(attributes, "", "replicationcontrollers") && (!template_value || template_value->is_null()))
     return std::nullopt;
@@ -100,25 +98,15 @@ class PodSecurity final : public Plugin {
 
   asio::awaitable<void> validate(const Attributes& attributes) override {
     if (!attributes.object) co_return;
-    if (is_resource(attributes, "", "namespaces")) validate_namespace(attributes);
-    if (is_resource(attributes, "", "namespaces") && attributes.operation == Operation::Update) {
-      std::optional<LevelVersion> dry_run = enforce_to_dry_run(attributes);
-      if (dry_run) {
-        const std::string name(registry_name(attributes));
-        std::vector<std::string> warnings = co_await evaluate_pods_in_namespace(name, *dry_run);
-        for (std::string& warning : warnings) attributes.add_warning(std::move(warning));
-      }
-      co_return;
-    }
-    if (is_resource(attributes, "", "namespaces")) co_return;
-    if (is_resource(attributes, "", "pods")) co_await validate_pod(attributes);
+    if (is_resource(attributes, "", "namespaces")) co_await validate_namespace(attributes);
+    else if (is_resource(attributes, "", "pods")) co_await validate_pod(attributes);
     else co_await validate_pod_controller(attributes);
   }
 
  private:
   // The namespace a request is in; a namespace's own requests are "in" it (kube's create handler names a new
   // namespace as the request's namespace).
-  static std::string_view registry_name(const Attributes& attributes) {
+  static std::string_view request_namespace(const Attributes& attributes) {
     if (!attributes.namespace_.empty()) return attributes.namespace_;
     return attributes.name.empty() ? string_at(object_at(attributes.object, "metadata"), "name")
                                    : std::string_view(attributes.name);
@@ -139,8 +127,20 @@ class PodSecurity final : public Plugin {
     throw apierrors::ApiError(apierrors::invalid(attributes.kind.group, attributes.kind.kind, attributes.name, errors));
   }
 
-  // ValidateNamespace's label checks and its warning for an exempt namespace (the dry run of pods is separate).
-  void validate_namespace(const Attributes& attributes) const {
+  // ValidateNamespace: valid labels, and a dry run of the namespace's pods against a stricter enforce level.
+  asio::awaitable<void> validate_namespace(const Attributes& attributes) const {
+    check_namespace_labels(attributes);
+    if (attributes.operation != Operation::Update) co_return;
+    const std::optional<LevelVersion> dry_run = enforce_to_dry_run(attributes);
+    if (!dry_run) co_return;
+    const std::string name(string_at(object_at(attributes.object, "metadata"), "name"));
+    std::vector<std::string> warnings = co_await evaluate_pods_in_namespace(name, *dry_run);
+    for (std::string& warning : warnings) attributes.add_warning(std::move(warning));
+  }
+
+  // Labels are required to be valid on create, and on update when they changed; an exempt namespace is told
+  // that its labels are ignored.
+  void check_namespace_labels(const Attributes& attributes) const {
     const PolicyEvaluation updated = policy_of(labels_of(*attributes.object));
     if (attributes.operation == Operation::Create) {
       if (!updated.errors.empty()) refuse_labels(attributes, updated.errors);
@@ -168,7 +168,7 @@ class PodSecurity final : public Plugin {
     if (updated.enforce.level == Level::Privileged) return std::nullopt;
     if (updated.enforce.version == old.enforce.version && compare_levels(updated.enforce.level, old.enforce.level) < 1)
       return std::nullopt;
-    if (exempt_namespace(registry_name(attributes))) {
+    if (exempt_namespace(request_namespace(attributes))) {
       warn_exempt_namespace(attributes, updated);
       return std::nullopt;
     }
@@ -177,7 +177,7 @@ class PodSecurity final : public Plugin {
 
   // exemptNamespaceWarning: labels asking an exempt namespace for more than privileged (and than the defaults).
   void warn_exempt_namespace(const Attributes& attributes, const Policy& policy) const {
-    if (!exempt_namespace(registry_name(attributes))) return;
+    if (!exempt_namespace(request_namespace(attributes))) return;
     if (policy.fully_privileged() || policy.equivalent(configuration_.defaults)) return;
     const json::object* labels = labels_of(*attributes.object);
     auto labelled = [&](std::string_view level, std::string_view version) {
@@ -191,7 +191,7 @@ class PodSecurity final : public Plugin {
     add("enforce", policy.enforce, labelled(kEnforceLevelLabel, kEnforceVersionLabel));
     add("audit", policy.audit, labelled(kAuditLevelLabel, kAuditVersionLabel));
     add("warn", policy.warn, labelled(kWarnLevelLabel, kWarnVersionLabel));
-    attributes.add_warning("namespace " + base::go_quote(registry_name(attributes)) +
+    attributes.add_warning("namespace " + base::go_quote(request_namespace(attributes)) +
                            " is exempt from Pod Security, and the policy (" + modes + ") will be ignored");
   }
 

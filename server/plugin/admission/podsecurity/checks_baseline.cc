@@ -184,8 +184,14 @@ CheckResult se_linux_options(const PodView& pod, const std::array<std::string_vi
       ok = false;
       bad_types.emplace(type);
     }
-    if (!string_at(options, "user").empty()) ok = false, set_user = true;
-    if (!string_at(options, "role").empty()) ok = false, set_role = true;
+    if (!string_at(options, "user").empty()) {
+      ok = false;
+      set_user = true;
+    }
+    if (!string_at(options, "role").empty()) {
+      ok = false;
+      set_role = true;
+    }
     return ok;
   };
   bool pod_bad = false;

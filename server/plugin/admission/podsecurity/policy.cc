@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <map>
 
 namespace kapi::admission::podsecurity {
 
