@@ -4,9 +4,17 @@
 // be refused warns about them, invalid labels are refused, and unlabelled namespaces stay privileged.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
+#include "tests/support/temp_dir.h"
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <thread>
 
 namespace kapi::integration {
 namespace {
+
+using namespace std::chrono_literals;
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 namespace json = boost::json;
@@ -174,6 +182,144 @@ TEST_F(PodSecurityTest, KubectlPrintsKubesMessageForARefusedPod) {
   EXPECT_EQ(refused.output, "Error from server (Forbidden): error when creating \"" + manifest +
                                 "\": pods \"x\" is forbidden: violates PodSecurity \"restricted:latest\": " +
                                 kPrivilegedViolations + "\n");
+}
+
+// kapi started with a PodSecurityConfiguration (through --admission-control-config-file) whose defaults enforce
+// baseline and audit and warn restricted, with exempt namespaces and users, and an audit log to read the
+// pod-security.kubernetes.io annotations back from.
+constexpr std::string_view kAdmissionConfiguration = R"(apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: PodSecurity
+  configuration:
+    apiVersion: pod-security.admission.config.k8s.io/v1
+    kind: PodSecurityConfiguration
+    defaults:
+      enforce: baseline
+      audit: restricted
+      warn: restricted
+    exemptions:
+      namespaces: [exempt-ns]
+      usernames: [jane]
+)";
+
+constexpr std::string_view kAuditPolicy = R"(apiVersion: audit.k8s.io/v1
+kind: Policy
+rules:
+  - level: None
+    nonResourceURLs: ["/healthz*", "/readyz*", "/livez*"]
+  - level: Metadata
+)";
+
+class PodSecurityConfiguredTest : public KapiSuite<PodSecurityConfiguredTest> {
+ public:
+  static const test_support::TempDir& dir() {
+    static const test_support::TempDir dir{"kapi-pod-security-suite"};
+    return dir;
+  }
+  static std::filesystem::path log_path() { return dir().path() / "audit.log"; }
+
+  static KapiOptions kapi_options() {
+    std::ofstream(dir().path() / "admission.yaml") << kAdmissionConfiguration;
+    std::ofstream(dir().path() / "policy.yaml") << kAuditPolicy;
+    std::ofstream(dir().path() / "tokens.csv") << "jane-token,jane,1001,\"system:masters\"\n";
+    KapiOptions options;
+    options.extra_flags = {"--admission-control-config-file=" + (dir().path() / "admission.yaml").string(),
+                           "--audit-policy-file=" + (dir().path() / "policy.yaml").string(),
+                           "--audit-log-path=" + log_path().string(),
+                           "--token-auth-file=" + (dir().path() / "tokens.csv").string()};
+    return options;
+  }
+
+ protected:
+  static HttpResponse create_pod(std::string_view namespace_, const std::string& body, const std::string& audit_id,
+                                 const std::string& token = "") {
+    Headers headers = kJson;
+    headers.emplace_back("Audit-ID", audit_id);
+    if (token.empty())
+      return kapi().connect_admin().request("POST", "/api/v1/namespaces/" + std::string(namespace_) + "/pods", headers, body);
+    headers.emplace_back("Authorization", "Bearer " + token);
+    return kapi().connect_anonymous().request("POST", "/api/v1/namespaces/" + std::string(namespace_) + "/pods",
+                                              headers, body);
+  }
+
+  // The pod-security.kubernetes.io annotations of the request's ResponseComplete event (bounded wait for the
+  // log writer).
+  static std::map<std::string, std::string> pod_security_annotations(const std::string& audit_id) {
+    for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
+         std::this_thread::sleep_for(20ms)) {
+      std::ifstream in(log_path());
+      for (std::string line; std::getline(in, line);) {
+        if (line.find("\"auditID\":\"" + audit_id + "\"") == std::string::npos) continue;
+        if (line.find("\"stage\":\"ResponseComplete\"") == std::string::npos) continue;
+        boost::system::error_code error;
+        json::value event = json::parse(line, error);
+        if (error) break;  // being written: read again
+        std::map<std::string, std::string> found;
+        if (const auto* annotations = event.as_object().if_contains("annotations"))
+          for (const auto& [key, value] : annotations->as_object())
+            if (std::string_view(key).starts_with("pod-security.kubernetes.io/"))
+              found.emplace(std::string(key), std::string(value.as_string()));
+        return found;
+      }
+    }
+    ADD_FAILURE() << "no ResponseComplete event for " << audit_id;
+    return {};
+  }
+};
+
+TEST_F(PodSecurityConfiguredTest, TheConfiguredDefaultsApplyToUnlabelledNamespacesKubeSystemIncluded) {
+  HttpResponse refused = create_pod("default", privileged_pod("priv"), "psa-refused");
+  ASSERT_TRUE(is_status(refused, 403, "Forbidden")) << refused.body;
+  EXPECT_EQ(status_message(refused), "pods \"priv\" is forbidden: violates PodSecurity \"baseline:latest\": privileged "
+                                     "(container \"c\" must not set securityContext.privileged=true)");
+  EXPECT_EQ(pod_security_annotations("psa-refused"),
+            (std::map<std::string, std::string>{
+                {"pod-security.kubernetes.io/audit-violations",
+                 "would violate PodSecurity \"restricted:latest\": " + kPrivilegedViolations},
+                {"pod-security.kubernetes.io/enforce-policy", "baseline:latest"}}));
+  EXPECT_TRUE(is_status(create_pod("kube-system", privileged_pod("priv"), "psa-kube-system"), 403, "Forbidden"));
+
+  const std::string baseline_pod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"plain"},)"
+                                   R"("spec":{"containers":[{"name":"c","image":"nginx"}]}})";
+  HttpResponse created = create_pod("default", baseline_pod, "psa-warned");
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string restricted_violations =
+      R"(allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), )"
+      R"(unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot )"
+      R"(!= true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container )"
+      R"("c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"))";
+  EXPECT_EQ(created.header_values("Warning"),
+            std::vector<std::string>{
+                warning_header("would violate PodSecurity \"restricted:latest\": " + restricted_violations)});
+  EXPECT_EQ(pod_security_annotations("psa-warned"),
+            (std::map<std::string, std::string>{
+                {"pod-security.kubernetes.io/audit-violations",
+                 "would violate PodSecurity \"restricted:latest\": " + restricted_violations},
+                {"pod-security.kubernetes.io/enforce-policy", "baseline:latest"}}));
+}
+
+TEST_F(PodSecurityConfiguredTest, ExemptNamespacesAndUsersAreNotEvaluatedAndTheAuditEventSaysWhy) {
+  ASSERT_EQ(kapi().connect_admin().request("POST", "/api/v1/namespaces", kJson, namespace_body("exempt-ns")).status, 201);
+  HttpResponse in_exempt_namespace = create_pod("exempt-ns", privileged_pod("priv"), "psa-exempt-namespace");
+  ASSERT_EQ(in_exempt_namespace.status, 201) << in_exempt_namespace.body;
+  EXPECT_TRUE(in_exempt_namespace.header_values("Warning").empty());
+  EXPECT_EQ(pod_security_annotations("psa-exempt-namespace"),
+            (std::map<std::string, std::string>{{"pod-security.kubernetes.io/exempt", "namespace"}}));
+
+  HttpResponse by_exempt_user = create_pod("default", privileged_pod("janes"), "psa-exempt-user", "jane-token");
+  ASSERT_EQ(by_exempt_user.status, 201) << by_exempt_user.body;
+  EXPECT_EQ(pod_security_annotations("psa-exempt-user"),
+            (std::map<std::string, std::string>{{"pod-security.kubernetes.io/exempt", "user"}}));
+
+  // Labelling an exempt namespace is allowed, with kube's warning that the labels are ignored.
+  HttpResponse labelled = kapi().connect_admin().request(
+      "PATCH", "/api/v1/namespaces/exempt-ns", kMergePatch,
+      R"({"metadata":{"labels":{"pod-security.kubernetes.io/enforce":"restricted"}}})");
+  ASSERT_EQ(labelled.status, 200) << labelled.body;
+  EXPECT_EQ(labelled.header_values("Warning"),
+            std::vector<std::string>{warning_header("namespace \"exempt-ns\" is exempt from Pod Security, and the "
+                                                    "policy (enforce=restricted:latest) will be ignored")});
 }
 
 }  // namespace
