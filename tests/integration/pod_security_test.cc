@@ -91,6 +91,15 @@ TEST_F(PodSecurityTest, AnEnforcingNamespaceRefusesAPrivilegedPodWithKubesForbid
   HttpResponse relabelled =
       call("PATCH", pods_in("enforced") + "/good", R"({"metadata":{"labels":{"a":"b"}}})", kMergePatch);
   EXPECT_EQ(relabelled.status, 200) << relabelled.body;
+
+  // An ephemeral container added through the subresource (kubectl debug) is held to the level as well.
+  HttpResponse debugged = call("PATCH", pods_in("enforced") + "/good/ephemeralcontainers",
+                               R"({"spec":{"ephemeralContainers":[{"name":"debug","image":"busybox"}]}})", kMergePatch);
+  ASSERT_TRUE(is_status(debugged, 403, "Forbidden")) << debugged.body;
+  EXPECT_EQ(status_message(debugged),
+            "pods \"good\" is forbidden: violates PodSecurity \"restricted:latest\": allowPrivilegeEscalation != false "
+            "(container \"debug\" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities "
+            "(container \"debug\" must set securityContext.capabilities.drop=[\"ALL\"])");
 }
 
 TEST_F(PodSecurityTest, WarnLabelsGiveWarningHeadersAndTheLevelsAndVersionsTheyName) {
