@@ -6,6 +6,10 @@
 #include "server/plugin/admission/podsecurity/admission.h"
 #include "server/plugin/admission/podsecurity/configuration.h"
 #include "server/plugin/admission/podsecurity/policy.h"
+#include "server/registry/store.h"
+#include "storage/embedded/store.h"
+#include "tests/support/io_thread.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +19,10 @@
 #include <boost/json.hpp>
 
 #include <map>
+
+namespace kapi::admission {
+std::unique_ptr<Plugin> make_pod_security(const PluginContext& context);
+}
 
 namespace kapi::admission::podsecurity {
 namespace {
@@ -456,6 +464,98 @@ TEST(PodSecurityAdmissionTest, HandlesOnlyCreatesAndUpdatesOfPodsTemplatesAndNam
   Attributes finalize = fixture.attributes("", "namespaces", "Namespace", object, Operation::Update);
   finalize.subresource = "finalize";
   EXPECT_FALSE(fixture.plugin->handles(finalize));
+}
+
+// The plugin as kapi makes it (make_pod_security), over real registry Stores of namespaces and pods on the
+// embedded storage: it reads the namespace's labels and lists its pods itself.
+class PodSecurityStoresTest : public ::testing::Test {
+ protected:
+  PodSecurityStoresTest() {
+    storage::embedded::Options options;
+    options.data_dir = dir_.path() / "data";
+    backend_ = storage::embedded::Store::open(std::move(options));
+    namespaces_ = std::make_unique<registry::Store>(definition("namespaces", "Namespace", false), strategy_, *backend_);
+    pods_ = std::make_unique<registry::Store>(definition("pods", "Pod", true), strategy_, *backend_);
+    PluginContext context;
+    context.stores = [this](std::string_view group, std::string_view resource) -> registry::Store* {
+      if (!group.empty()) return nullptr;
+      return resource == "namespaces" ? namespaces_.get() : resource == "pods" ? pods_.get() : nullptr;
+    };
+    plugin_ = make_pod_security(context);
+  }
+
+  static registry::ResourceDefinition definition(std::string resource, std::string kind, bool namespaced) {
+    registry::ResourceDefinition result;
+    result.version = "v1";
+    result.resource = std::move(resource);
+    result.kind = std::move(kind);
+    result.namespaced = namespaced;
+    return result;
+  }
+
+  void create(registry::Store& store, std::string namespace_, std::string_view object) {
+    io_.run(store.create(std::move(namespace_), json::parse(object).as_object(), registry::WriteOptions{}));
+  }
+
+  std::optional<apierrors::Status> validate(Attributes& attributes) {
+    attributes.context = &context_;
+    try {
+      io_.run(plugin_->validate(attributes));
+    } catch (const apierrors::ApiError& error) {
+      return error.status();
+    }
+    return std::nullopt;
+  }
+
+  test_support::TempDir dir_{"kapi-podsecurity-stores"};
+  test_support::IoThread io_;
+  std::unique_ptr<storage::embedded::Store> backend_;
+  std::shared_ptr<registry::Strategy> strategy_ = std::make_shared<registry::Strategy>();
+  std::unique_ptr<registry::Store> namespaces_;
+  std::unique_ptr<registry::Store> pods_;
+  std::unique_ptr<Plugin> plugin_;
+  request::RequestContext context_;
+};
+
+TEST_F(PodSecurityStoresTest, ReadsTheNamespacesLabelsAndListsItsPodsFromTheStores) {
+  create(*namespaces_, "", R"({"metadata":{"name":"ns","labels":{"pod-security.kubernetes.io/enforce":"baseline"}}})");
+  json::object pod = parse(kPrivilegedPod);
+  Attributes attributes;
+  attributes.kind = {"", "v1", "Pod"};
+  attributes.resource = {"", "v1", "pods"};
+  attributes.namespace_ = "ns";
+  attributes.name = "p";
+  attributes.object = &pod;
+  const std::optional<apierrors::Status> refused = validate(attributes);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->message, "pods \"p\" is forbidden: violates PodSecurity \"baseline:latest\": privileged (container "
+                              "\"c\" must not set securityContext.privileged=true)");
+
+  // A pod in a namespace that cannot be read is refused as kube refuses it.
+  attributes.namespace_ = "missing";
+  const std::optional<apierrors::Status> unknown = validate(attributes);
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->code, 500);
+  EXPECT_EQ(unknown->message, "Internal error occurred: failed to lookup namespace \"missing\"");
+
+  create(*namespaces_, "", R"({"metadata":{"name":"running"}})");
+  create(*pods_, "running",
+         R"({"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","securityContext":{"privileged":true}}]}})");
+  json::object old_namespace = parse(R"({"metadata":{"name":"running"}})");
+  json::object updated = parse(R"({"metadata":{"name":"running","labels":{"pod-security.kubernetes.io/enforce":"baseline"}}})");
+  Attributes relabel;
+  relabel.operation = Operation::Update;
+  relabel.kind = {"", "v1", "Namespace"};
+  relabel.resource = {"", "v1", "namespaces"};
+  relabel.namespace_ = "running";
+  relabel.name = "running";
+  relabel.object = &updated;
+  relabel.old_object = &old_namespace;
+  EXPECT_FALSE(validate(relabel));
+  EXPECT_EQ(context_.warnings,
+            (std::vector<std::string>{"existing pods in namespace \"running\" violate the new PodSecurity enforce level "
+                                      "\"baseline:latest\"",
+                                      "p: privileged"}));
 }
 
 }  // namespace
