@@ -134,7 +134,9 @@ class PodSecurity final : public Plugin {
     const std::optional<LevelVersion> dry_run = enforce_to_dry_run(attributes);
     if (!dry_run) co_return;
     const std::string name(string_at(object_at(attributes.object, "metadata"), "name"));
-    std::vector<std::string> warnings = co_await evaluate_pods_in_namespace(name, *dry_run);
+    std::optional<std::chrono::steady_clock::time_point> request_deadline;
+    if (attributes.context) request_deadline = attributes.context->deadline;
+    std::vector<std::string> warnings = co_await evaluate_pods_in_namespace(name, *dry_run, request_deadline);
     for (std::string& warning : warnings) attributes.add_warning(std::move(warning));
   }
 
@@ -195,9 +197,15 @@ class PodSecurity final : public Plugin {
                            " is exempt from Pod Security, and the policy (" + modes + ") will be ignored");
   }
 
-  asio::awaitable<std::vector<std::string>> evaluate_pods_in_namespace(std::string namespace_,
-                                                                      LevelVersion enforce) const {
-    const auto deadline = std::chrono::steady_clock::now() + limits_.namespace_pod_check_timeout;
+  // EvaluatePodsInNamespace: the pods' violations of `enforce`, grouped by reason, within kube's limits (so many
+  // pods, a second or half the request's remaining time).
+  asio::awaitable<std::vector<std::string>> evaluate_pods_in_namespace(
+      std::string namespace_, LevelVersion enforce,
+      std::optional<std::chrono::steady_clock::time_point> request_deadline) const {
+    const auto now = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::duration timeout = limits_.namespace_pod_check_timeout;
+    if (request_deadline && timeout > (*request_deadline - now) / 2) timeout = (*request_deadline - now) / 2;
+    const auto deadline = now + timeout;
     std::vector<json::object> listed;
     bool failed = false;
     try {

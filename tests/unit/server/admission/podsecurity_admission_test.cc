@@ -438,6 +438,24 @@ TEST(PodSecurityAdmissionTest, TheDryRunChecksAtMostTheConfiguredNumberOfPods) {
                                       "x (and 1 other pod): host namespaces"}));
 }
 
+TEST(PodSecurityAdmissionTest, TheDryRunStopsAtHalfTheRequestsRemainingTime) {
+  Fixture fixture;
+  for (std::string name : {"x", "y", "z"})
+    fixture.pods["ns"].push_back(json::object{{"metadata", json::object{{"name", name}}},
+                                              {"spec", json::parse(R"({"hostNetwork":true})")}});
+  fixture.context.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);  // already spent
+  json::object old_namespace = parse(R"({"metadata":{"name":"ns"}})");
+  json::object updated = parse(R"({"metadata":{"name":"ns","labels":{"pod-security.kubernetes.io/enforce":"baseline"}}})");
+  Attributes update = fixture.attributes("", "namespaces", "Namespace", updated, Operation::Update);
+  update.old_object = &old_namespace;
+  EXPECT_FALSE(fixture.validate(update));
+  EXPECT_EQ(fixture.context.warnings,
+            (std::vector<std::string>{"new PodSecurity enforce level only checked against the first 1 of 3 existing pods",
+                                      "existing pods in namespace \"ns\" violate the new PodSecurity enforce level "
+                                      "\"baseline:latest\"",
+                                      "x: host namespaces"}));
+}
+
 TEST(PodSecurityAdmissionTest, ExemptNamespacesAreWarnedThatTheirLabelsAreIgnored) {
   const json::value given = json::parse(R"({"apiVersion":"pod-security.admission.config.k8s.io/v1",)"
                                         R"("kind":"PodSecurityConfiguration","exemptions":{"namespaces":["ns"]}})");
