@@ -10,6 +10,7 @@ namespace kapi::admission {
 
 // Each plugin's file under plugins/ defines its factory.
 std::unique_ptr<Plugin> make_namespace_lifecycle(const PluginContext& context);
+std::unique_ptr<Plugin> make_pod_security(const PluginContext& context);
 
 namespace {
 
@@ -27,7 +28,7 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"TaintNodesByCondition", true, nullptr},
     {"AlwaysPullImages", false, nullptr},
     {"ImagePolicyWebhook", false, nullptr},
-    {"PodSecurity", true, nullptr},
+    {"PodSecurity", true, make_pod_security},
     {"PodNodeSelector", false, nullptr},
     {"Priority", true, nullptr},
     {"DefaultTolerationSeconds", true, nullptr},
