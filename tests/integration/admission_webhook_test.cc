@@ -433,11 +433,26 @@ TEST_F(AdmissionWebhookTest, AnIfNeededWebhookIsCalledAgainWhenALaterOneChangedT
 }
 
 TEST_F(AdmissionWebhookTest, WebhookConfigurationsThemselvesAreNeverSentToWebhooks) {
+  // A webhook that fails every create and update of a cluster-scoped object (a namespaceSelector never exempts
+  // those): configurations are cluster-scoped too, yet exempt.
   make_configuration(false, "wh-everything", {{"everything.example.com", {{"url", "https://127.0.0.1:1/refused"}},
                                                "wh-nothing-has-this", "*", "*"}});
-  // The webhook matches every resource in namespaces labelled for it; configurations are cluster-scoped and would
-  // match it (cluster-scoped objects are never exempted by a namespaceSelector) but are exempt.
-  HttpResponse deleted = call("DELETE", std::string(kValidating) + "/wh-everything");
+  HttpResponse refused_role;
+  for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;) {
+    refused_role = call("POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles?dryRun=All",
+                        R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"wh-any"}})");
+    if (refused_role.status == 500) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_EQ(refused_role.status, 500) << refused_role.body;
+  const std::string target = std::string(kValidating) + "/wh-everything";
+  HttpResponse stored = call("GET", target);
+  ASSERT_EQ(stored.status, 200);
+  json::object configuration = json::parse(stored.body).as_object();
+  configuration["metadata"].as_object()["labels"] = json::object{{"touched", "yes"}};
+  HttpResponse updated = call("PUT", target, json::serialize(configuration));
+  EXPECT_EQ(updated.status, 200) << updated.body;
+  HttpResponse deleted = call("DELETE", target);
   EXPECT_EQ(deleted.status, 200) << deleted.body;
   configurations_.clear();
 }

@@ -116,10 +116,10 @@ asio::awaitable<std::string> post_review(const Webhook& webhook, std::string bod
   if (webhook.service) {
     // The dial of "<name>.<namespace>.svc:<port>" goes to an endpoint of the Service; a resolution error is the
     // dial's error.
-    if (!stores.services || !stores.endpoints) throw CallFailure(prefix + "services are not served", 503);
+    if (!stores.services || !stores.endpoints) throw CallFailure(prefix + "services are not served", 0);
     aggregator::ServiceReference reference{webhook.service->namespace_, webhook.service->name, webhook.service->port};
     aggregator::Resolution resolution = co_await aggregator::resolve_endpoint(*stores.services, *stores.endpoints, reference);
-    if (const auto* failed = std::get_if<aggregator::ResolveError>(&resolution)) throw CallFailure(prefix + failed->message, 503);
+    if (const auto* failed = std::get_if<aggregator::ResolveError>(&resolution)) throw CallFailure(prefix + failed->message, 0);
     const auto& endpoint = std::get<aggregator::ResolvedEndpoint>(resolution);
     target.backend.host = endpoint.host;
     target.backend.port = endpoint.port;
@@ -148,7 +148,7 @@ asio::awaitable<std::string> post_review(const Webhook& webhook, std::string bod
   } catch (const std::exception& error) {
     failure = error.what();
   }
-  if (!failure.empty()) throw CallFailure(prefix + failure, 503);
+  if (!failure.empty()) throw CallFailure(prefix + failure, 0);
 
   const std::string content_type(head.headers.get("Content-Type").value_or(""));
   if (head.status < 200 || head.status > 206) {
@@ -165,7 +165,7 @@ asio::awaitable<std::string> post_review(const Webhook& webhook, std::string bod
                       head.status);
   }
   if (!is_json_media_type(content_type))
-    throw CallFailure("failed to call webhook: serializer for " + content_type + " doesn't exist", 503);
+    throw CallFailure("failed to call webhook: serializer for " + content_type + " doesn't exist", 0);
   co_return response_body;
 }
 

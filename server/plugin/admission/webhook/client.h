@@ -17,7 +17,8 @@ namespace kapi::admission::webhook {
 
 // The call failed (kube's ErrCallingWebhook): `what()` is its reason as kube words it after
 // "failed calling webhook \"<name>\": " ("failed to call webhook: Post \"https://...\": context deadline exceeded"),
-// `code` the status kube's metrics record for it.
+// `code` the status kube's metrics record for it: the webhook's answer when it gave one, 0 for a transport or
+// decoding error (which the dispatchers count as kube does: 503 when mutating, 400 when validating).
 class CallFailure : public std::runtime_error {
  public:
   CallFailure(std::string reason, int code) : std::runtime_error(std::move(reason)), code_(code) {}

@@ -76,7 +76,7 @@ asio::awaitable<ReviewResponse> WebhookDispatcher::call(const Webhook& webhook, 
   try {
     response = read_review(review, answer, mutating_);
   } catch (const UndecodableResponse& error) {
-    throw CallFailure(std::string("failed to call webhook: ") + error.what(), 503);
+    throw CallFailure(std::string("failed to call webhook: ") + error.what(), 0);
   } catch (const InvalidResponse& error) {
     throw CallFailure(std::string("received invalid webhook response: ") + error.what(), 503);
   }
@@ -97,6 +97,9 @@ void WebhookDispatcher::observe(const Webhook& webhook, const Attributes& attrib
   const std::string operation(to_string(attributes.operation));
   const std::string type = mutating_ ? "admit" : "validating";
   const bool rejected = outcome != Outcome::Allowed;
+  // A call that failed without a Status is counted as kube's dispatchers wrap it (ServiceUnavailable when
+  // mutating, BadRequest when validating).
+  if (code == 0 && outcome != Outcome::InternalError) code = mutating_ ? 503 : 400;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics_->admission_webhook_duration.observe({webhook.name, operation, rejected ? "true" : "false", type}, seconds);
   if (!rejected) return;

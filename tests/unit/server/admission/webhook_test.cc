@@ -382,7 +382,7 @@ TEST_F(WebhookPluginTest, FailurePolicyDecidesWhenTheCallFails) {
             "Internal error occurred: failed calling webhook \"fail.example.com\": failed to call webhook: Post "
             "\"https://127.0.0.1:1/x?timeout=10s\": dial tcp 127.0.0.1:1: connect: connection refused");
   EXPECT_NE(metrics_.render().find("apiserver_admission_webhook_rejection_count{error_type=\"calling_webhook_error\","
-                                   "name=\"fail.example.com\",operation=\"CREATE\",rejection_code=\"503\""),
+                                   "name=\"fail.example.com\",operation=\"CREATE\",rejection_code=\"400\""),
             std::string::npos);
 
   configure(false, "w", json::array{webhook("ignore.example.com", "/", {{"clientConfig", refused_config}, {"failurePolicy", "Ignore"}})});
