@@ -307,8 +307,9 @@ TEST_F(WebhookPluginTest, AMutatingWebhookPatchesTheObjectAndIsSentKubesReview) 
   Outcome outcome = create(*plugin, "default");
   ASSERT_FALSE(outcome.error) << outcome.error->message;
   EXPECT_EQ(outcome.object.at("metadata").at("labels").at("added"), "yes");
-  ASSERT_EQ(reviews().size(), 1u);
-  const json::object& request = reviews()[0].at("request").as_object();
+  const std::vector<json::object> seen = reviews();
+  ASSERT_EQ(seen.size(), 1u);
+  const json::object& request = seen[0].at("request").as_object();
   EXPECT_EQ(paths_[0], "/add?timeout=10s");
   EXPECT_EQ(request.at("operation"), "CREATE");
   EXPECT_EQ(request.at("namespace"), "default");
