@@ -277,9 +277,9 @@ TEST_F(AdmissionWebhookTest, InvalidAnswersFailTheCall) {
                                           {"bad-patch.example.com", url_config(*server_, "/bad-patch"), "wh-patch"}});
   HttpResponse garbage = until("wh-garbage", configmap("any"), refused);
   EXPECT_TRUE(is_status(garbage, 500, "InternalError"));
-  EXPECT_THAT(status_message(garbage),
-              StartsWith("Internal error occurred: failed calling webhook \"garbage.example.com\": failed to call "
-                         "webhook: couldn't get version/kind; json parse error: invalid character"));
+  EXPECT_EQ(status_message(garbage),
+            "Internal error occurred: failed calling webhook \"garbage.example.com\": failed to call webhook: "
+            "couldn't get version/kind; json parse error: invalid character 'h' in literal true (expecting 'r')");
 
   HttpResponse uid = call("POST", configmaps("wh-uid"), configmap("any"));
   EXPECT_TRUE(is_status(uid, 500, "InternalError"));
@@ -391,6 +391,18 @@ TEST_F(AdmissionWebhookTest, AServiceReferencedWebhookIsReachedThroughItsEndpoin
   ASSERT_EQ(created.status, 201) << created.body;
   EXPECT_EQ(labels_of(call("GET", configmaps("wh-service") + "/through-service").body), "webhook-added=\"true\"");
   EXPECT_EQ(behind_service.requests_for("/mutate-add-label").back().at("query"), "timeout=10s");
+
+  // A Service that does not exist fails the dial, in the resolver's words.
+  make_namespace("wh-service-missing");
+  json::object missing_config{
+      {"service", json::object{{"namespace", "wh-service"}, {"name", "nowhere"}, {"path", "/allow"}, {"port", 8443}}},
+      {"caBundle", behind_service.ca_bundle_base64()}};
+  make_configuration(false, "wh-service-missing", {{"missing.example.com", missing_config, "wh-service-missing"}});
+  HttpResponse failed = until("wh-service-missing", configmap("any"), refused);
+  EXPECT_TRUE(is_status(failed, 500, "InternalError"));
+  EXPECT_EQ(status_message(failed),
+            "Internal error occurred: failed calling webhook \"missing.example.com\": failed to call webhook: Post "
+            "\"https://nowhere.wh-service.svc:8443/allow?timeout=10s\": service \"nowhere\" not found");
   TearDownConfigurations();
   configurations_.clear();
 }
