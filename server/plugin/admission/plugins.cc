@@ -11,6 +11,8 @@ namespace kapi::admission {
 // Each plugin's file under plugins/ defines its factory.
 std::unique_ptr<Plugin> make_namespace_lifecycle(const PluginContext& context);
 std::unique_ptr<Plugin> make_pod_security(const PluginContext& context);
+std::unique_ptr<Plugin> make_mutating_admission_webhook(const PluginContext& context);
+std::unique_ptr<Plugin> make_validating_admission_webhook(const PluginContext& context);
 
 namespace {
 
@@ -47,9 +49,9 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"DefaultIngressClass", true, nullptr},
     {"DenyServiceExternalIPs", false, nullptr},
     {"MutatingAdmissionPolicy", true, nullptr},  // behind the MutatingAdmissionPolicy gate, off in 1.32
-    {"MutatingAdmissionWebhook", true, nullptr},
+    {"MutatingAdmissionWebhook", true, make_mutating_admission_webhook},
     {"ValidatingAdmissionPolicy", true, nullptr},
-    {"ValidatingAdmissionWebhook", true, nullptr},
+    {"ValidatingAdmissionWebhook", true, make_validating_admission_webhook},
     {"ResourceQuota", true, nullptr},
     {"AlwaysDeny", false, nullptr},
 }};

@@ -1,0 +1,68 @@
+#pragma once
+// What the mutating and validating webhook plugins share (k8s.io/apiserver/pkg/admission/plugin/webhook/generic):
+// the configuration source, the matching of a request's webhooks, one call and its checks, the failure policy
+// and the metrics kube records for each call.
+#include "server/admission/plugin.h"
+#include "server/apierrors/errors.h"
+#include "server/plugin/admission/webhook/admission_review.h"
+#include "server/plugin/admission/webhook/client.h"
+#include "server/plugin/admission/webhook/configuration.h"
+#include "server/plugin/admission/webhook/matching.h"
+
+#include <asio/awaitable.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kapi::admission::webhook {
+
+// The webhook refused the request (ErrWebhookRejection): its Status goes to the client as it is.
+class Rejection : public apierrors::ApiError {
+ public:
+  using apierrors::ApiError::ApiError;
+};
+
+struct Match {
+  const Webhook* webhook;
+  Invocation invocation;
+  std::size_t index;  // among all the plugin's webhooks (the audit annotations' index)
+};
+
+class WebhookDispatcher {
+ public:
+  WebhookDispatcher(const PluginContext& context, bool mutating);
+
+  // The webhooks that apply to the request, in order; the snapshot they point into stays alive in `snapshot`.
+  asio::awaitable<std::vector<Match>> matching(const Attributes& attributes,
+                                               std::shared_ptr<const WebhookList>& snapshot);
+  // Whether the webhook still applies (reinvocation re-checks selectors against the changed object).
+  asio::awaitable<std::optional<Invocation>> applies(const Webhook& webhook, const Attributes& attributes);
+
+  // Sends the review and reads the answer, with kube's checks: dry-run against sideEffects, the response's
+  // validity, audit annotations and warnings recorded, a refusal thrown as Rejection. Throws CallFailure when the
+  // call failed (the failure policy decides), ApiError for errors kube returns as they are.
+  asio::awaitable<ReviewResponse> call(const Webhook& webhook, const Invocation& invocation,
+                                       const Attributes& attributes);
+
+  // apiserver_admission_webhook_admission_duration_seconds and, for a refusal, _rejection_count.
+  enum class Outcome { Allowed, Rejected, CallingError, InternalError };
+  void observe(const Webhook& webhook, const Attributes& attributes, std::chrono::steady_clock::time_point start,
+               Outcome outcome, int code) const;
+
+  // ErrCallingWebhook under failurePolicy Fail: 500 "Internal error occurred: failed calling webhook ...".
+  static apierrors::ApiError calling_error(const Webhook& webhook, const CallFailure& failure);
+  void log_fail_open(const Webhook& webhook, const CallFailure& failure) const;
+
+ private:
+  bool mutating_;
+  ConfigurationSource source_;
+  StoreLookup stores_;
+  registry::Store* namespaces_;
+  ServiceStores service_stores_;
+  metrics::Registry* metrics_;
+  base::Logger* logger_;
+};
+
+}  // namespace kapi::admission::webhook

@@ -1,0 +1,150 @@
+// ShouldCallHook (k8s.io/apiserver/pkg/admission/plugin/webhook/generic/webhook.go) with its predicates: rules
+// (predicates/rules/rules.go), namespaceSelector (predicates/namespace/matcher.go) and objectSelector
+// (predicates/object/matcher.go).
+#include "server/plugin/admission/webhook/matching.h"
+
+#include "server/apierrors/errors.h"
+#include "server/registry/object_meta.h"
+#include "server/registry/store.h"
+
+#include <algorithm>
+#include <array>
+
+namespace kapi::admission::webhook {
+namespace {
+
+namespace json = boost::json;
+
+bool exact_or_wildcard(const std::vector<std::string>& items, std::string_view requested) {
+  return std::ranges::any_of(items, [&](const std::string& item) { return item == "*" || item == requested; });
+}
+
+bool is_namespace_object(const Attributes& attributes) {
+  return attributes.resource.group.empty() && attributes.resource.version == "v1" &&
+         attributes.resource.resource == "namespaces";
+}
+
+bool scope_matches(const Rule& rule, const Attributes& attributes) {
+  if (rule.scope.empty() || rule.scope == "*") return true;
+  // A namespace is cluster-scoped although its requests carry its name as their namespace.
+  if (rule.scope == "Namespaced") return !is_namespace_object(attributes) && !attributes.namespace_.empty();
+  if (rule.scope == "Cluster") return is_namespace_object(attributes) || attributes.namespace_.empty();
+  return false;
+}
+
+bool operation_matches(const Rule& rule, const Attributes& attributes) {
+  const std::string_view operation = to_string(attributes.operation);
+  return std::ranges::any_of(rule.operations, [&](const std::string& item) { return item == "*" || item == operation; });
+}
+
+bool resource_matches(const Rule& rule, const Attributes& attributes) {
+  for (std::string_view item : rule.resources) {
+    const std::size_t slash = item.find('/');
+    const std::string_view resource = item.substr(0, slash);
+    const std::string_view subresource = slash == std::string_view::npos ? std::string_view() : item.substr(slash + 1);
+    if ((resource == "*" || resource == attributes.resource.resource) &&
+        (subresource == "*" || subresource == attributes.subresource))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_exempt_configuration_resource(const Attributes& attributes) {
+  static constexpr std::array<std::string_view, 6> kExempt{
+      "validatingwebhookconfigurations",   "mutatingwebhookconfigurations",   "validatingadmissionpolicies",
+      "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"};
+  return attributes.resource.group == "admissionregistration.k8s.io" &&
+         std::ranges::find(kExempt, attributes.resource.resource) != kExempt.end();
+}
+
+bool rule_matches(const Rule& rule, const Attributes& attributes, std::string_view version) {
+  return scope_matches(rule, attributes) && operation_matches(rule, attributes) &&
+         exact_or_wildcard(rule.api_groups, attributes.resource.group) && exact_or_wildcard(rule.api_versions, version) &&
+         resource_matches(rule, attributes);
+}
+
+selectors::LabelMap labels_of(const json::object* object) {
+  selectors::LabelMap labels;
+  if (!object) return labels;
+  const json::value* metadata = object->if_contains("metadata");
+  if (!metadata || !metadata->is_object()) return labels;
+  const json::value* found = metadata->as_object().if_contains("labels");
+  if (!found || !found->is_object()) return labels;
+  for (const auto& [key, value] : found->as_object())
+    if (value.is_string()) labels.emplace(std::string(key), std::string(value.as_string()));
+  return labels;
+}
+
+asio::awaitable<const selectors::LabelMap*> NamespaceLabels::get() {
+  if (labels_) co_return &*labels_;
+  // A namespace being created or updated is not in the cache yet: its own labels are those of the request.
+  if (attributes_.resource.resource == "namespaces" && attributes_.subresource.empty() &&
+      (attributes_.operation == Operation::Create || attributes_.operation == Operation::Update)) {
+    labels_ = labels_of(attributes_.object);
+    co_return &*labels_;
+  }
+  if (!namespaces_) throw apierrors::ApiError(apierrors::internal_error("namespaces are not served"));
+  std::string stored;
+  try {
+    registry::ReadObject cached = co_await namespaces_->get("", attributes_.namespace_, "0");
+    stored = std::move(cached.json);
+  } catch (const apierrors::ApiError& error) {
+    if (error.status().code != 404) throw apierrors::ApiError(apierrors::internal_error(error.status().message));
+  }
+  // The cache may lag a namespace created a moment ago: a miss is confirmed by a read from storage, whose 404 is
+  // the answer (kube keeps that status for backwards compatibility).
+  if (stored.empty()) {
+    registry::ReadObject live = co_await namespaces_->get("", attributes_.namespace_, "");
+    stored = std::move(live.json);
+  }
+  std::optional<json::object> namespace_object = registry::parse_json_object(stored);
+  labels_ = labels_of(namespace_object ? &*namespace_object : nullptr);
+  co_return &*labels_;
+}
+
+asio::awaitable<std::optional<Invocation>> should_call(const Webhook& webhook, const Attributes& attributes,
+                                                       NamespaceLabels& namespace_labels,
+                                                       const std::string& served_version) {
+  // Rules first: they cost nothing, and kube answers "no" without an error for a webhook that does not apply
+  // even when its selectors could not be evaluated.
+  std::optional<Invocation> invocation;
+  for (const Rule& rule : webhook.rules) {
+    if (rule_matches(rule, attributes, attributes.resource.version)) {
+      invocation = Invocation{attributes.resource, attributes.kind};
+      break;
+    }
+  }
+  // Equivalent: the same resource in another version kapi serves. kapi stores and serves one version of most
+  // resources, so the equivalent is the stored version; the object is sent as the request has it.
+  if (!invocation && webhook.match_equivalent && !served_version.empty() &&
+      served_version != attributes.resource.version) {
+    for (const Rule& rule : webhook.rules) {
+      if (rule_matches(rule, attributes, served_version)) {
+        GroupVersionResource resource = attributes.resource;
+        resource.version = served_version;
+        GroupVersionKind kind = attributes.kind;
+        kind.version = served_version;
+        invocation = Invocation{std::move(resource), std::move(kind)};
+        break;
+      }
+    }
+  }
+  if (!invocation) co_return std::nullopt;
+
+  if (!webhook.object_selector.empty()) {
+    const bool new_matches = attributes.object && webhook.object_selector.matches(labels_of(attributes.object));
+    const bool old_matches = attributes.old_object && webhook.object_selector.matches(labels_of(attributes.old_object));
+    if (!new_matches && !old_matches) co_return std::nullopt;
+  }
+  // A cluster-scoped resource other than a namespace is never exempted by a namespaceSelector.
+  const bool namespaced = !attributes.namespace_.empty() || attributes.resource.resource == "namespaces";
+  if (namespaced && !webhook.namespace_selector.empty()) {
+    const selectors::LabelMap* labels = co_await namespace_labels.get();
+    if (!webhook.namespace_selector.matches(*labels)) co_return std::nullopt;
+  }
+  co_return invocation;
+}
+
+}  // namespace kapi::admission::webhook

@@ -1,0 +1,54 @@
+#pragma once
+// Which webhooks a request calls (k8s.io/apiserver/pkg/admission/plugin/webhook: generic/webhook.go's
+// ShouldCallHook, predicates/rules, predicates/namespace, predicates/object).
+#include "server/admission/attributes.h"
+#include "server/plugin/admission/webhook/configuration.h"
+
+#include <asio/awaitable.hpp>
+
+#include <optional>
+#include <string>
+
+namespace kapi::registry { class Store; }
+
+namespace kapi::admission::webhook {
+
+// rules.IsExemptAdmissionConfigurationResource: webhooks never see writes of admission configuration, so a
+// broken webhook cannot lock its own configuration.
+bool is_exempt_configuration_resource(const Attributes& attributes);
+
+// One rule against the request's operation, scope, group, version, resource and subresource (rules.Matcher).
+bool rule_matches(const Rule& rule, const Attributes& attributes, std::string_view version);
+
+// The labels of the request's namespace (or of the namespace object a namespace write carries), read at most
+// once per request and only when a webhook's namespaceSelector needs them.
+class NamespaceLabels {
+ public:
+  NamespaceLabels(registry::Store* namespaces, const Attributes& attributes)
+      : namespaces_(namespaces), attributes_(attributes) {}
+  // Throws ApiError: the namespace's 404 when it does not exist, else an InternalError.
+  asio::awaitable<const selectors::LabelMap*> get();
+
+ private:
+  registry::Store* namespaces_;
+  const Attributes& attributes_;
+  std::optional<selectors::LabelMap> labels_;
+};
+
+// What the webhook is called with: the request's resource and kind, or, under matchPolicy Equivalent, those of the
+// served version a rule names.
+struct Invocation {
+  GroupVersionResource resource;
+  GroupVersionKind kind;
+};
+
+// ShouldCallHook: std::nullopt when the webhook does not apply. Throws the ApiError kube returns when the
+// namespace cannot be read for a webhook that applies. `served_version` is the version kapi stores the resource
+// in (the equivalent version matchPolicy Equivalent may match), empty when unknown.
+asio::awaitable<std::optional<Invocation>> should_call(const Webhook& webhook, const Attributes& attributes,
+                                                       NamespaceLabels& namespace_labels,
+                                                       const std::string& served_version);
+
+selectors::LabelMap labels_of(const boost::json::object* object);
+
+}  // namespace kapi::admission::webhook
