@@ -47,8 +47,13 @@ void add_admission(const Scope& scope, registry::WriteOptions& options, const st
                                                                   const json::object* old) {
     attributes->operation = old ? admission::Operation::Update : admission::Operation::Create;
     attributes->old_object = old;
-    // On create the request names no object: its name is the body's (maybe empty, with generateName).
-    if (!old) attributes->name = std::string(registry::meta_string(object, "name"));
+    // On create the request names no object: its name is the body's (maybe empty, with generateName). A new
+    // namespace is its own request's namespace, as kube's create handler makes it.
+    if (!old) {
+      attributes->name = std::string(registry::meta_string(object, "name"));
+      if (attributes->resource.group.empty() && attributes->resource.resource == "namespaces")
+        attributes->namespace_ = attributes->name;
+    }
     attributes->options = options_object(old ? "UpdateOptions" : "CreateOptions", dry_run, manager);
   };
   options.admit = [chain, attributes, prepare](json::object& object,
