@@ -1,5 +1,6 @@
 #include "server/admission/config.h"
 #include "server/plugin/admission/plugins.h"
+#include "server/plugin/admission/resourcequota/evaluators.h"
 #include "server/apiserver.h"
 
 #include "base/duration.h"
@@ -500,6 +501,13 @@ int run_apiserver(const Options& options) {
     ReactorWhileUnwinding::Trigger unwinding_extensions(reactor_while_unwinding);
     extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
     apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
+    apis.set_quota_usage([&apis](const boost::json::object& quota) -> asio::awaitable<boost::json::object> {
+      const admission::StoreLookup stores = [&apis](std::string_view group, std::string_view resource) {
+        return apis.store(group, resource);
+      };
+      const admission::quota::ResourceList used = co_await admission::quota::calculate_usage(stores, quota);
+      co_return admission::quota::to_json(used);
+    });
     const pki::PkiMaterial& pki_material = config.pki_material;
     aggregator::AggregatorApis aggregator(
         {.backend = storage->store(), .key_root = options.etcd_prefix, .executor = io.get_executor(),

@@ -10,6 +10,7 @@ namespace kapi::admission {
 
 // Each plugin's file under plugins/ defines its factory.
 std::unique_ptr<Plugin> make_namespace_lifecycle(const PluginContext& context);
+std::unique_ptr<Plugin> make_resource_quota(const PluginContext& context);
 
 namespace {
 
@@ -49,7 +50,7 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"MutatingAdmissionWebhook", true, nullptr},
     {"ValidatingAdmissionPolicy", true, nullptr},
     {"ValidatingAdmissionWebhook", true, nullptr},
-    {"ResourceQuota", true, nullptr},
+    {"ResourceQuota", true, make_resource_quota},
     {"AlwaysDeny", false, nullptr},
 }};
 
