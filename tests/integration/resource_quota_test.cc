@@ -133,16 +133,17 @@ TEST_F(ResourceQuotaEnforcementTest, ObjectCountQuotasCountConfigMaps) {
   EXPECT_EQ(call("POST", in("rq-count", "configmaps"), configmap_body("two")).status, 201);
 
   // Raising the limit is measured again: status.hard follows spec.hard.
-  ASSERT_EQ(kubectl("patch quota objects -n rq-count --type=merge -p {\"spec\":{\"hard\":{\"count/configmaps\":\"5\"}}}")
+  ASSERT_EQ(kubectl(R"(patch quota objects -n rq-count --type=merge -p '{"spec":{"hard":{"count/configmaps":"5"}}}')")
                 .exit_code,
             0);
   std::string hard;
   for (auto deadline = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < deadline;) {
-    hard = kubectl("get quota objects -n rq-count -o jsonpath={.status.hard.count/configmaps}").output;
-    if (hard == "5") break;
+    json::object quota = json_object(call("GET", in("rq-count", "resourcequotas") + "/objects").body);
+    hard = json::serialize(quota["status"].as_object()["hard"]);
+    if (hard == R"({"count/configmaps":"5","services":"3"})") break;
     std::this_thread::sleep_for(50ms);
   }
-  EXPECT_EQ(hard, "5");
+  EXPECT_EQ(hard, R"({"count/configmaps":"5","services":"3"})");
   EXPECT_EQ(call("POST", in("rq-count", "configmaps"), configmap_body("three")).status, 201);
 }
 
