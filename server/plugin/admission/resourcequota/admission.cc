@@ -15,6 +15,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 namespace kapi::admission {
@@ -38,14 +39,69 @@ bool has_usage_stats(const json::object& quota, const std::vector<std::string>& 
   return true;
 }
 
+// Go's %v of a []ScopedResourceSelectorRequirement: "[{PriorityClass In [a b]}]".
+std::string scopes_literal(const std::vector<ScopeRequirement>& scopes) {
+  std::string out = "[";
+  for (const auto& scope : scopes) {
+    std::string values;
+    for (const auto& value : scope.values) values += (values.empty() ? "" : " ") + value;
+    out += (out.size() > 1 ? " " : "") + std::string("{") + scope.scope_name + " " + scope.op + " [" + values + "]}";
+  }
+  return out + "]";
+}
+
 }  // namespace
 
+std::vector<LimitedResource> limited_resources(const json::value* configuration) {
+  std::vector<LimitedResource> out;
+  if (!configuration || !configuration->is_object()) return out;
+  const json::array* entries = registry::fields::array_at(configuration->get_object(), "limitedResources");
+  if (!entries) return out;
+  for (const auto& entry : *entries) {
+    if (!entry.is_object()) continue;
+    const json::object& limited = entry.get_object();
+    LimitedResource resource{std::string(registry::fields::string_at(limited, "apiGroup")),
+                             std::string(registry::fields::string_at(limited, "resource")),
+                             registry::fields::strings_at(limited, "matchContains"),
+                             {}};
+    if (const json::array* scopes = registry::fields::array_at(limited, "matchScopes"))
+      for (const auto& scope : *scopes)
+        if (scope.is_object())
+          resource.match_scopes.push_back({std::string(registry::fields::string_at(scope.get_object(), "scopeName")),
+                                           std::string(registry::fields::string_at(scope.get_object(), "operator")),
+                                           registry::fields::strings_at(scope.get_object(), "values")});
+    out.push_back(std::move(resource));
+  }
+  return out;
+}
+
 std::vector<QuotaCharge> check_request(const std::vector<json::object>& quotas, const Attributes& attributes,
-                                       const Evaluator& evaluator) {
+                                       const Evaluator& evaluator, const std::vector<LimitedResource>& limited) {
   const json::object& object = attributes.new_object();
+  // What the configuration requires a covering quota for: the scopes of every entry the object is in, and the
+  // resources of the entries for its kind that it consumes.
+  std::vector<ScopeRequirement> limited_scopes;
+  std::vector<std::string> limited_names;
+  for (const LimitedResource& entry : limited) {
+    for (const ScopeRequirement& scope : entry.match_scopes)
+      if (evaluator.matches_scope(scope, object)) limited_scopes.push_back(scope);
+    if (entry.group != attributes.resource.group || entry.resource != attributes.resource.resource) continue;
+    for (const auto& [name, quantity] : evaluator.usage(object)) {
+      if (quantity.value <= 0) continue;
+      const bool matched = std::ranges::any_of(entry.match_contains, [&name](const std::string& part) {
+        return name.find(part) != std::string::npos;
+      });
+      if (matched) limited_names.push_back(name);
+    }
+  }
+
   std::vector<std::size_t> interesting;
+  std::vector<std::string> restricted_resources;  // of every matching quota
+  std::vector<std::string> restricted_scopes;      // the names of the quotas' scopes the object is in
   for (std::size_t i = 0; i < quotas.size(); ++i) {
     const json::object& quota = quotas[i];
+    for (const ScopeRequirement& scope : scope_requirements(quota))
+      if (evaluator.matches_scope(scope, object)) restricted_scopes.push_back(scope.scope_name);
     if (!matches(evaluator, quota, object)) continue;
     const std::string name(registry::meta_string(quota, "name"));
     const std::vector<std::string> restricted = evaluator.matching_resources(names(status_list(quota, "hard")));
@@ -54,8 +110,8 @@ std::vector<QuotaCharge> check_request(const std::vector<json::object>& quotas, 
     if (!has_usage_stats(quota, restricted))
       throw forbidden(attributes, "status unknown for quota: " + name + ", resources: " + pretty_names(restricted));
     interesting.push_back(i);
+    restricted_resources.insert(restricted_resources.end(), restricted.begin(), restricted.end());
   }
-  if (interesting.empty()) return {};
 
   const ResourceList input = evaluator.usage(object);
   if (std::vector<std::string> below_zero = negative(input); !below_zero.empty())
@@ -75,7 +131,23 @@ std::vector<QuotaCharge> check_request(const std::vector<json::object>& quotas, 
     ResourceList delta = remove_zeros(added && matches(evaluator, quotas[index], *previous) ? *added : input);
     if (!delta.empty()) deltas.emplace_back(index, std::move(delta));
   }
-  if (deltas.empty()) return {};
+  if (!interesting.empty() ? deltas.empty() : remove_zeros(added ? *added : input).empty()) return {};
+
+  std::vector<std::string> uncovered;
+  for (const auto& name : limited_names)
+    if (!contains(restricted_resources, name) && !contains(uncovered, name)) uncovered.push_back(name);
+  if (!uncovered.empty())
+    throw forbidden(attributes, "insufficient quota to consume: " + pretty_names(uncovered));
+  std::vector<ScopeRequirement> uncovered_scopes;
+  for (const ScopeRequirement& scope : limited_scopes)
+    if (!contains(restricted_scopes, scope.scope_name)) uncovered_scopes.push_back(scope);
+  if (!uncovered_scopes.empty()) {
+    // kube returns this one as a plain error, which reaches the client as a 500 without a reason.
+    apierrors::Status status;
+    status.code = 500;
+    status.message = "insufficient quota to match these scopes: " + scopes_literal(uncovered_scopes);
+    throw apierrors::ApiError(std::move(status));
+  }
 
   std::vector<QuotaCharge> charges;
   for (const auto& [index, delta] : deltas) {
@@ -120,7 +192,8 @@ std::vector<json::object> parse_quotas(const registry::ObjectList& list, const s
 
 class ResourceQuota final : public Plugin {
  public:
-  explicit ResourceQuota(registry::Store* quotas) : quotas_(quotas) {}
+  ResourceQuota(registry::Store* quotas, std::vector<quota::LimitedResource> limited)
+      : quotas_(quotas), limited_(std::move(limited)) {}
 
   bool handles(const Attributes& attributes) const override {
     if (!quotas_ || !attributes.is_main_resource() || attributes.namespace_.empty()) return false;
@@ -140,11 +213,11 @@ class ResourceQuota final : public Plugin {
     bool live_read = false;
     for (int conflicts = 0;; ++conflicts) {
       std::vector<json::object> quotas = parse_quotas(listed, charged);
-      if (quotas.empty()) co_return;
+      if (quotas.empty() && limited_.empty()) co_return;
       std::vector<quota::QuotaCharge> charges;
       bool refused_on_cache = false;
       try {
-        charges = quota::check_request(quotas, attributes, *evaluator);
+        charges = quota::check_request(quotas, attributes, *evaluator, limited_);
       } catch (const apierrors::ApiError&) {
         // The cache may not have seen the usage given back (or the status measured) a moment ago: a refusal is
         // only given on quotas as stored.
@@ -203,12 +276,14 @@ class ResourceQuota final : public Plugin {
   }
 
   registry::Store* quotas_;
+  std::vector<quota::LimitedResource> limited_;
 };
 
 }  // namespace
 
 std::unique_ptr<Plugin> make_resource_quota(const PluginContext& context) {
-  return std::make_unique<ResourceQuota>(context.stores ? context.stores("", "resourcequotas") : nullptr);
+  return std::make_unique<ResourceQuota>(context.stores ? context.stores("", "resourcequotas") : nullptr,
+                                         quota::limited_resources(context.configuration));
 }
 
 }  // namespace kapi::admission

@@ -3,6 +3,7 @@
 // quota.CalculateUsage), as of release-1.32 (InPlacePodVerticalScaling off: pods are charged on create only).
 #include "server/plugin/admission/resourcequota/evaluators.h"
 
+#include "base/go_time.h"
 #include "server/apis/core/pod_defaults.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 
 namespace kapi::admission::quota {
 namespace {
@@ -107,10 +109,17 @@ ResourceList pod_compute_usage(const ResourceList& requests, const ResourceList&
   return result;
 }
 
-// QuotaV1Pod: pods that have finished are not charged for compute resources.
+// QuotaV1Pod: pods that have finished, or whose deletion is past its grace period (a lost node), are not charged
+// for compute resources.
 bool charged_for_compute(const json::object& pod) {
   const std::string_view phase = string_at(object_at(pod, "status"), "phase");
-  return phase != "Failed" && phase != "Succeeded";
+  if (phase == "Failed" || phase == "Succeeded") return false;
+  const json::object* metadata = object_at(pod, "metadata");
+  const std::optional<std::int64_t> grace = registry::fields::int_at(metadata, "deletionGracePeriodSeconds");
+  const std::optional<base::UnixTime> deletion = base::parse_rfc3339(string_at(metadata, "deletionTimestamp"));
+  if (!grace || !deletion) return true;
+  const base::UnixTime now = base::unix_time(std::chrono::system_clock::now());
+  return now.seconds <= deletion->seconds + *grace;
 }
 
 bool is_best_effort(const json::object& pod) {

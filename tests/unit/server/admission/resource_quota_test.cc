@@ -79,6 +79,13 @@ TEST(ResourceQuotaEvaluators, PodUsageTakesTheLargestInitContainerAndAddsSidecar
   EXPECT_EQ(printed_usage(*pods, R"({"spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"1"}}}]},
     "status":{"phase":"Succeeded"}})"),
             "count/pods=1");
+  // So does a pod whose deletion is past its grace period; one still within it is charged.
+  EXPECT_EQ(printed_usage(*pods, R"({"metadata":{"deletionTimestamp":"2020-01-01T00:00:00Z","deletionGracePeriodSeconds":30},
+    "spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"1"}}}]}})"),
+            "count/pods=1");
+  EXPECT_EQ(printed_usage(*pods, R"({"metadata":{"deletionTimestamp":"2999-01-01T00:00:00Z","deletionGracePeriodSeconds":30},
+    "spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"1"}}}]}})"),
+            "count/pods=1,cpu=1,pods=1,requests.cpu=1");
 }
 
 TEST(ResourceQuotaEvaluators, ServicesClaimsAndObjectCounts) {
@@ -292,6 +299,51 @@ TEST_F(ResourceQuotaAdmissionTest, ServiceUpdatesAreChargedWhatTheyAdd) {
               "services \"s\" is forbidden: exceeded quota: q, requested: services.nodeports=2, used: "
               "services.nodeports=0, limited: services.nodeports=1");
   }
+}
+
+TEST_F(ResourceQuotaAdmissionTest, LimitedResourcesNeedACoveringQuota) {
+  const json::value configuration = json::parse(R"({"apiVersion":"apiserver.config.k8s.io/v1",
+      "kind":"ResourceQuotaConfiguration","limitedResources":[
+        {"resource":"persistentvolumeclaims","matchContains":[".storageclass.storage.k8s.io/requests.storage"]},
+        {"resource":"pods","matchScopes":[{"scopeName":"PriorityClass","operator":"In","values":["critical"]}]}]})");
+  PluginContext context;
+  context.stores = [this](std::string_view group, std::string_view resource) -> registry::Store* {
+    return group.empty() && resource == "resourcequotas" ? quotas_.get() : nullptr;
+  };
+  context.configuration = &configuration;
+  plugin_ = make_resource_quota(context);
+
+  const json::object gold = parse(R"({"metadata":{"name":"c"},"spec":{"storageClassName":"gold",
+      "resources":{"requests":{"storage":"1Gi"}}}})");
+  EXPECT_EQ(create(gold, "persistentvolumeclaims", "PersistentVolumeClaim"),
+            "persistentvolumeclaims \"c\" is forbidden: insufficient quota to consume: "
+            "gold.storageclass.storage.k8s.io/requests.storage");
+  EXPECT_EQ(create(pod("ordinary")), "");
+  json::object critical = pod("critical");
+  critical["spec"].as_object()["priorityClassName"] = "critical";
+  Attributes attributes;
+  attributes.operation = Operation::Create;
+  attributes.kind = {"", "v1", "Pod"};
+  attributes.resource = {"", "v1", "pods"};
+  attributes.namespace_ = "ns";
+  attributes.name = "critical";
+  attributes.object = &critical;
+  try {
+    io_.run(plugin_->validate(attributes));
+    ADD_FAILURE() << "admitted";
+  } catch (const apierrors::ApiError& error) {
+    EXPECT_EQ(error.status().code, 500);
+    EXPECT_EQ(error.status().reason, "");
+    EXPECT_EQ(error.status().message, "insufficient quota to match these scopes: [{PriorityClass In [critical]}]");
+  }
+
+  add_quota("gold", R"({"gold.storageclass.storage.k8s.io/requests.storage":"10Gi"})",
+            R"({"gold.storageclass.storage.k8s.io/requests.storage":"0"})");
+  EXPECT_EQ(create(gold, "persistentvolumeclaims", "PersistentVolumeClaim"), "");
+  add_quota("critical", R"({"pods":"5"})", R"({"pods":"0"})",
+            R"(,"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"In","values":["critical"]}]})");
+  EXPECT_EQ(create(critical), "");
+  EXPECT_EQ(used("critical"), parse(R"({"pods":"1"})"));
 }
 
 TEST_F(ResourceQuotaAdmissionTest, SubresourcesDeletesAndEventsAreNotItsConcern) {
