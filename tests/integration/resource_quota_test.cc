@@ -183,6 +183,43 @@ TEST_F(ResourceQuotaEnforcementTest, ComputeQuotasRequireRequestsAndAddThemUp) {
             R"({"limits.memory":"256Mi","requests.cpu":"500m","requests.memory":"256Mi"})");
 }
 
+TEST_F(ResourceQuotaEnforcementTest, CustomResourcesAreCountedByName) {
+  CommandResult crd = kubectl("apply -f " + write_manifest(kapi(), "gears-crd.yaml", R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gears.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gears, singular: gear, kind: Gear}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+)"));
+  ASSERT_EQ(crd.exit_code, 0) << crd.output;
+  ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=20s crd/gears.example.com").exit_code, 0);
+  make_namespace("rq-custom");
+  ASSERT_EQ(call("POST", in("rq-custom", "resourcequotas"), quota_body("gears", R"({"count/gears.example.com":"1"})"))
+                .status,
+            201);
+  ASSERT_EQ(wait_for_used("rq-custom", "gears", R"({"count/gears.example.com":"0"})"),
+            R"({"count/gears.example.com":"0"})");
+  const std::string gears = "/apis/example.com/v1/namespaces/rq-custom/gears";
+  auto gear = [](std::string_view name) {
+    return R"({"apiVersion":"example.com/v1","kind":"Gear","metadata":{"name":")" + std::string(name) + R"("}})";
+  };
+  ASSERT_EQ(call("POST", gears, gear("g1")).status, 201);
+  HttpResponse refused = call("POST", gears, gear("g2"));
+  ASSERT_TRUE(is_status(refused, 403, "Forbidden")) << refused.body;
+  EXPECT_EQ(status_message(refused),
+            "gears.example.com \"g2\" is forbidden: exceeded quota: gears, requested: count/gears.example.com=1, "
+            "used: count/gears.example.com=1, limited: count/gears.example.com=1");
+  kubectl("delete crd gears.example.com");
+}
+
 TEST_F(ResourceQuotaEnforcementTest, NamespacesWithoutQuotasAreUntouched) {
   make_namespace("rq-none");
   for (int i = 0; i < 3; ++i)
