@@ -1,5 +1,7 @@
 #include "server/admission/config.h"
 #include "server/plugin/admission/plugins.h"
+#include "server/plugin/admission/resourcequota/evaluators.h"
+#include "server/registry/store.h"
 #include "server/apiserver.h"
 
 #include "base/duration.h"
@@ -516,6 +518,20 @@ int run_apiserver(const Options& options) {
     ReactorWhileUnwinding::Trigger unwinding_extensions(reactor_while_unwinding);
     extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
     apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
+    apis.set_quota_usage([&apis, &extensions](const boost::json::object& quota)
+                             -> asio::awaitable<boost::json::object> {
+      // Custom resources are counted too (count/<resource>.<group>); their stores are held while measuring.
+      const std::vector<std::shared_ptr<registry::Store>> custom = extensions.custom_resources().namespaced_stores();
+      const admission::StoreLookup stores = [&apis, &custom](std::string_view group,
+                                                             std::string_view resource) -> registry::Store* {
+        if (registry::Store* builtin = apis.store(group, resource)) return builtin;
+        for (const auto& store : custom)
+          if (store->definition().group == group && store->definition().resource == resource) return store.get();
+        return nullptr;
+      };
+      const admission::quota::ResourceList used = co_await admission::quota::calculate_usage(stores, quota);
+      co_return admission::quota::to_json(used);
+    });
     const pki::PkiMaterial& pki_material = config.pki_material;
     aggregator::AggregatorApis aggregator(
         {.backend = storage->store(), .key_root = options.etcd_prefix, .executor = io.get_executor(),

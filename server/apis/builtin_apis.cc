@@ -196,6 +196,20 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                                                                              logger_, stopping_controllers_);
   cluster_role_aggregation_ = std::make_unique<controllers::ClusterRoleAggregationController>(
       *store("rbac.authorization.k8s.io", "clusterroles"), logger_, stopping_controllers_);
+  // The resources whose deletions (and pods finishing, services and claims changing) lower a quota's usage; the
+  // periodic resync catches the others.
+  std::vector<registry::Store*> counted;
+  for (std::string_view resource :
+       {"pods", "services", "persistentvolumeclaims", "configmaps", "secrets", "replicationcontrollers"})
+    counted.push_back(store("", resource));
+  controllers::ResourceQuotaController::Usage usage =
+      [this](const boost::json::object& quota) -> asio::awaitable<boost::json::object> {
+    if (!quota_usage_) co_return boost::json::object();
+    auto measuring = quota_usage_(quota);
+    co_return co_await std::move(measuring);
+  };
+  resource_quota_controller_ = std::make_unique<controllers::ResourceQuotaController>(
+      *store("", "resourcequotas"), std::move(counted), std::move(usage), logger_, stopping_controllers_);
 }
 
 BuiltInApis::~BuiltInApis() = default;
@@ -353,6 +367,7 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
     }
   }
   asio::co_spawn(co_await asio::this_coro::executor, namespace_controller_->run(), asio::detached);
+  asio::co_spawn(co_await asio::this_coro::executor, resource_quota_controller_->run(), asio::detached);
   // Services need the allocators in step with storage before the first one is written.
   registry::Store* services = store("", "services");
   asio::co_spawn(co_await asio::this_coro::executor,

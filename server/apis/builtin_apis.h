@@ -11,6 +11,7 @@
 #include "server/authorization/rbac/reconciliation.h"
 #include "server/controllers/cluster_role_aggregation.h"
 #include "server/controllers/namespace_controller.h"
+#include "server/controllers/resource_quota_controller.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
 #include "server/registry/cached_store.h"
@@ -85,6 +86,9 @@ class BuiltInApis {
   void set_more_namespaced_content(controllers::NamespaceController::ContentStores content) {
     more_namespaced_content_ = std::move(content);
   }
+  // How the resource quota controller measures a quota's usage (the quota evaluators live above this layer); set
+  // before bootstrap. Without it quotas get status.hard and no usage.
+  void set_quota_usage(controllers::ResourceQuotaController::Usage usage) { quota_usage_ = std::move(usage); }
   // The admission chain of every built-in resource's writes (set before serving).
   void set_admission(const admission::Chain* chain);
 
@@ -114,6 +118,8 @@ class BuiltInApis {
   std::unique_ptr<controllers::NamespaceController> namespace_controller_;
   controllers::NamespaceController::ContentStores more_namespaced_content_;
   std::unique_ptr<controllers::ClusterRoleAggregationController> cluster_role_aggregation_;
+  controllers::ResourceQuotaController::Usage quota_usage_;
+  std::unique_ptr<controllers::ResourceQuotaController> resource_quota_controller_;
   // Where the bootstrap RBAC policy was stored, once it is.
   struct RbacBootstrap {
     std::atomic<storage::Revision> cluster_roles{0};

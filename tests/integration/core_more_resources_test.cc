@@ -6,7 +6,9 @@
 #include "tests/integration/kubectl_runner.h"
 #include "tests/support/etcd_process.h"
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace kapi::integration {
 namespace {
@@ -292,6 +294,14 @@ TEST_F(CoreMoreResourcesTest, ResourceQuotaStatusAndValidation) {
                               R"("status":{"used":{"pods":"3"}}})");
   ASSERT_EQ(created.status, 201) << created.body;
   EXPECT_EQ(json_object(created.body)["status"], json::object()) << created.body;  // stripped on create
+  // The resource quota controller measures the new quota; a status written before it would be measured over.
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+       std::chrono::steady_clock::now() < deadline;) {
+    const json::object quota = json_object(call("GET", path + "/rq").body);
+    const json::value* measured = quota.if_contains("status");
+    if (measured && measured->is_object() && measured->as_object().contains("used")) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   HttpResponse status = call("PATCH", path + "/rq/status",
                              R"({"status":{"hard":{"pods":"4","limits.cpu":"2"},"used":{"pods":"1","limits.cpu":"500m"}},)"
                              R"("spec":{"hard":{"pods":"9"}}})",

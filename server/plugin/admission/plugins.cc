@@ -13,6 +13,7 @@ std::unique_ptr<Plugin> make_namespace_lifecycle(const PluginContext& context);
 std::unique_ptr<Plugin> make_pod_security(const PluginContext& context);
 std::unique_ptr<Plugin> make_mutating_admission_webhook(const PluginContext& context);
 std::unique_ptr<Plugin> make_validating_admission_webhook(const PluginContext& context);
+std::unique_ptr<Plugin> make_resource_quota(const PluginContext& context);
 
 namespace {
 
@@ -52,7 +53,7 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"MutatingAdmissionWebhook", true, make_mutating_admission_webhook},
     {"ValidatingAdmissionPolicy", true, nullptr},
     {"ValidatingAdmissionWebhook", true, make_validating_admission_webhook},
-    {"ResourceQuota", true, nullptr},
+    {"ResourceQuota", true, make_resource_quota},
     {"AlwaysDeny", false, nullptr},
 }};
 
