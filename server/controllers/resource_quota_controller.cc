@@ -103,6 +103,8 @@ asio::awaitable<void> ResourceQuotaController::follow_quotas() {
         here->second.erase(name);
         if (here->second.empty()) quotas_by_namespace_.erase(here);
       }
+      // The namespace's other quotas may count resourcequotas.
+      co_await sync_namespace(namespace_);
       co_return;
     }
     quotas_by_namespace_[namespace_][name] = quota;

@@ -147,6 +147,22 @@ TEST_F(ResourceQuotaEnforcementTest, ObjectCountQuotasCountConfigMaps) {
   EXPECT_EQ(call("POST", in("rq-count", "configmaps"), configmap_body("three")).status, 201);
 }
 
+TEST_F(ResourceQuotaEnforcementTest, QuotasCountQuotas) {
+  make_namespace("rq-quotas");
+  ASSERT_EQ(call("POST", in("rq-quotas", "resourcequotas"), quota_body("counts", R"({"resourcequotas":"2"})")).status,
+            201);
+  ASSERT_EQ(wait_for_used("rq-quotas", "counts", R"({"resourcequotas":"1"})"), R"({"resourcequotas":"1"})");
+  ASSERT_EQ(call("POST", in("rq-quotas", "resourcequotas"), quota_body("second", R"({"pods":"1"})")).status, 201);
+  EXPECT_EQ(used("rq-quotas", "counts"), R"({"resourcequotas":"2"})");
+  HttpResponse refused = call("POST", in("rq-quotas", "resourcequotas"), quota_body("third", R"({"pods":"1"})"));
+  ASSERT_TRUE(is_status(refused, 403, "Forbidden")) << refused.body;
+  EXPECT_EQ(status_message(refused),
+            "resourcequotas \"third\" is forbidden: exceeded quota: counts, requested: resourcequotas=1, used: "
+            "resourcequotas=2, limited: resourcequotas=2");
+  ASSERT_EQ(call("DELETE", in("rq-quotas", "resourcequotas") + "/second").status, 200);
+  EXPECT_EQ(wait_for_used("rq-quotas", "counts", R"({"resourcequotas":"1"})"), R"({"resourcequotas":"1"})");
+}
+
 TEST_F(ResourceQuotaEnforcementTest, ComputeQuotasRequireRequestsAndAddThemUp) {
   make_namespace("rq-compute");
   ASSERT_EQ(call("POST", in("rq-compute", "resourcequotas"),
