@@ -62,15 +62,15 @@ TEST_F(PodAdmissionTest, APodRunsAsTheDefaultAccountWithItsTokenVolumeToleration
   EXPECT_TRUE(std::regex_match(volume_name, std::regex("kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}")))
       << volume_name;
   volume.erase("name");
-  EXPECT_EQ(volume, json::parse(R"({"projected":{"sources":[
+  EXPECT_EQ(json::value(volume), json::parse(R"({"projected":{"sources":[
       {"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},
       {"configMap":{"name":"kube-root-ca.crt","items":[{"key":"ca.crt","path":"ca.crt"}]}},
       {"downwardAPI":{"items":[{"path":"namespace","fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}]}}],
       "defaultMode":420}})"));
   const json::value mount = json::parse(R"({"name":")" + volume_name +
                                         R"(","readOnly":true,"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"})");
-  EXPECT_EQ(spec["initContainers"].as_array()[0].at("volumeMounts"), json::array{mount});
-  EXPECT_EQ(spec["containers"].as_array()[0].at("volumeMounts"), json::array{mount});
+  EXPECT_EQ(spec["initContainers"].as_array()[0].at("volumeMounts"), json::value(json::array{mount}));
+  EXPECT_EQ(spec["containers"].as_array()[0].at("volumeMounts"), json::value(json::array{mount}));
 
   EXPECT_EQ(spec["tolerations"], json::parse(R"([
       {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},

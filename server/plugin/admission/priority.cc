@@ -43,6 +43,7 @@ class Priority final : public Plugin {
     if (!is_resource(attributes, "", "pods")) co_return;
     json::object& spec = ensure_object(*attributes.object, "spec");
     if (attributes.operation == Operation::Update) {
+      if (!attributes.old_object) co_return;
       // Create set these; validation refuses changing them, so an update that leaves them out keeps them.
       const json::object& old_spec = object_or_empty(*attributes.old_object, "spec");
       for (std::string_view field : {"priority", "preemptionPolicy"})

@@ -8,7 +8,9 @@
 #include "server/plugin/admission/object_lookup.h"
 #include "server/registry/json_fields.h"
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace kapi::admission {
 namespace {

@@ -231,9 +231,9 @@ class ServiceAccount final : public Plugin {
       // v1's deprecated spec.serviceAccount stands for serviceAccountName when that is empty, and kube writes
       // every v1 pod with the alias equal to the name (Convert_core_PodSpec_To_v1_PodSpec).
       if (string_at(spec, "serviceAccountName").empty() && !string_at(spec, "serviceAccount").empty())
-        spec["serviceAccountName"] = spec["serviceAccount"];
+        spec["serviceAccountName"] = json::value(spec.at("serviceAccount"));
       if (string_at(spec, "serviceAccountName").empty()) spec["serviceAccountName"] = kDefaultServiceAccountName;
-      spec["serviceAccount"] = spec["serviceAccountName"];
+      spec["serviceAccount"] = json::value(spec.at("serviceAccountName"));
       const std::string account_name(string_at(spec, "serviceAccountName"));
       const json::object account = co_await service_account(attributes, account_name);
       if (should_automount(account, spec)) mount_service_account_token(spec);

@@ -6,9 +6,9 @@ std::unique_ptr<Plugin> make_default_toleration_seconds(const PluginContext& con
 
 namespace {
 
-using testing::json;
+using fixture::json;
 
-class DefaultTolerationSecondsAdmission : public testing::PluginFixture {
+class DefaultTolerationSecondsAdmission : public fixture::PluginFixture {
  protected:
   json::value tolerations_after(std::string_view tolerations, std::int64_t not_ready = 300,
                                 std::int64_t unreachable = 300) {

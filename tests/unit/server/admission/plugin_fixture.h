@@ -19,7 +19,7 @@
 #include <optional>
 #include <string>
 
-namespace kapi::admission::testing {
+namespace kapi::admission::fixture {
 
 namespace json = boost::json;
 
@@ -101,4 +101,4 @@ class PluginFixture : public ::testing::Test {
   test_support::IoThread io_;
 };
 
-}  // namespace kapi::admission::testing
+}  // namespace kapi::admission::fixture

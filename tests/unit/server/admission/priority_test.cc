@@ -8,9 +8,9 @@ std::unique_ptr<Plugin> make_priority(const PluginContext& context);
 
 namespace {
 
-using testing::json;
+using fixture::json;
 
-class PriorityAdmission : public testing::PluginFixture {
+class PriorityAdmission : public fixture::PluginFixture {
  protected:
   PriorityAdmission() : plugin_(make_priority(context())) {
     put("scheduling.k8s.io", "priorityclasses", "",

@@ -7,9 +7,9 @@ std::unique_ptr<Plugin> make_runtime_class(const PluginContext& context);
 
 namespace {
 
-using testing::json;
+using fixture::json;
 
-class RuntimeClassAdmission : public testing::PluginFixture {
+class RuntimeClassAdmission : public fixture::PluginFixture {
  protected:
   RuntimeClassAdmission() : plugin_(make_runtime_class(context())) {
     put("node.k8s.io", "runtimeclasses", "",

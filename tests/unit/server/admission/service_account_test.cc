@@ -10,9 +10,9 @@ std::unique_ptr<Plugin> make_service_account(const PluginContext& context);
 
 namespace {
 
-using testing::json;
+using fixture::json;
 
-class ServiceAccountAdmission : public testing::PluginFixture {
+class ServiceAccountAdmission : public fixture::PluginFixture {
  protected:
   ServiceAccountAdmission() : plugin_(make_service_account(context())) {}
 
@@ -45,7 +45,7 @@ TEST_F(ServiceAccountAdmission, APodRunsAsTheDefaultAccountWithAKubeApiAccessVol
   const std::string name(volume.at("name").as_string());
   EXPECT_TRUE(std::regex_match(name, std::regex("kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}"))) << name;
   volume.erase("name");
-  EXPECT_EQ(volume, json::parse(R"({"projected":{"sources":[
+  EXPECT_EQ(json::value(volume), json::parse(R"({"projected":{"sources":[
       {"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},
       {"configMap":{"name":"kube-root-ca.crt","items":[{"key":"ca.crt","path":"ca.crt"}]}},
       {"downwardAPI":{"items":[{"path":"namespace","fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}]}}],
@@ -53,7 +53,7 @@ TEST_F(ServiceAccountAdmission, APodRunsAsTheDefaultAccountWithAKubeApiAccessVol
   const json::value mount = json::parse(R"({"name":")" + name +
                                         R"(","readOnly":true,"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"})");
   for (const char* list : {"initContainers", "containers"})
-    EXPECT_EQ(spec.at(list).as_array()[0].at("volumeMounts"), json::array{mount}) << list;
+    EXPECT_EQ(spec.at(list).as_array()[0].at("volumeMounts"), json::value(json::array{mount})) << list;
   EXPECT_FALSE(spec.contains("imagePullSecrets"));
 }
 

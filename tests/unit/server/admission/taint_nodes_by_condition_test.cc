@@ -6,9 +6,9 @@ std::unique_ptr<Plugin> make_taint_nodes_by_condition(const PluginContext& conte
 
 namespace {
 
-using testing::json;
+using fixture::json;
 
-class TaintNodesByConditionAdmission : public testing::PluginFixture {
+class TaintNodesByConditionAdmission : public fixture::PluginFixture {
  protected:
   json::value taints_after(std::string_view spec) {
     auto plugin = make_taint_nodes_by_condition(context());
