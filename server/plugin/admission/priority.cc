@@ -14,6 +14,7 @@ namespace kapi::admission {
 namespace {
 
 using namespace registry::fields;
+using registry::meta_string;
 
 struct ResolvedPriority {
   std::string class_name;

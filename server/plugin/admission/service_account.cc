@@ -24,6 +24,7 @@ namespace kapi::admission {
 namespace {
 
 using namespace registry::fields;
+using registry::meta_string;
 
 constexpr std::string_view kDefaultServiceAccountName = "default";
 constexpr std::string_view kEnforceMountableSecretsAnnotation = "kubernetes.io/enforce-mountable-secrets";

@@ -6,7 +6,7 @@ std::unique_ptr<Plugin> make_default_toleration_seconds(const PluginContext& con
 
 namespace {
 
-using fixture::json;
+namespace json = boost::json;
 
 class DefaultTolerationSecondsAdmission : public fixture::PluginFixture {
  protected:

@@ -8,7 +8,7 @@ std::unique_ptr<Plugin> make_priority(const PluginContext& context);
 
 namespace {
 
-using fixture::json;
+namespace json = boost::json;
 
 class PriorityAdmission : public fixture::PluginFixture {
  protected:

@@ -7,7 +7,7 @@ std::unique_ptr<Plugin> make_runtime_class(const PluginContext& context);
 
 namespace {
 
-using fixture::json;
+namespace json = boost::json;
 
 class RuntimeClassAdmission : public fixture::PluginFixture {
  protected:

@@ -10,7 +10,7 @@ std::unique_ptr<Plugin> make_service_account(const PluginContext& context);
 
 namespace {
 
-using fixture::json;
+namespace json = boost::json;
 
 class ServiceAccountAdmission : public fixture::PluginFixture {
  protected:

@@ -6,7 +6,7 @@ std::unique_ptr<Plugin> make_taint_nodes_by_condition(const PluginContext& conte
 
 namespace {
 
-using fixture::json;
+namespace json = boost::json;
 
 class TaintNodesByConditionAdmission : public fixture::PluginFixture {
  protected:
