@@ -163,5 +163,27 @@ TEST_F(PodAdmissionTest, ANewNodeIsTaintedNotReady) {
   EXPECT_EQ(result.output, "node.kubernetes.io/not-ready:NoSchedule");
 }
 
+// kube-apiserver's --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds.
+class PodAdmissionFlagsTest : public KapiSuite<PodAdmissionFlagsTest> {
+ public:
+  static KapiOptions kapi_options() {
+    KapiOptions options;
+    options.extra_flags = {"--default-not-ready-toleration-seconds=60", "--default-unreachable-toleration-seconds=120"};
+    return options;
+  }
+  static void SetUpTestSuite() {
+    KapiSuite::SetUpTestSuite();
+    create_default_service_account(kapi(), "default");
+  }
+};
+
+TEST_F(PodAdmissionFlagsTest, TheDefaultTolerationsLastAsLongAsTheFlagsSay) {
+  HttpResponse created = kapi().connect_admin().request("POST", pods_in("default"), kJson, pod_body("tolerant"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(json_object(created.body)["spec"].as_object()["tolerations"], json::parse(R"([
+      {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":60},
+      {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":120}])"));
+}
+
 }  // namespace
 }  // namespace kapi::integration
