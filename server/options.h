@@ -84,6 +84,9 @@ struct Options {
   std::vector<std::string> enable_admission_plugins;
   std::vector<std::string> disable_admission_plugins;
   std::filesystem::path admission_control_config_file;
+  // DefaultTolerationSeconds: how long a pod stays on a not-ready or unreachable node.
+  std::int64_t default_not_ready_toleration_seconds = 300;
+  std::int64_t default_unreachable_toleration_seconds = 300;
 
   // Filters.
   std::vector<std::string> cors_allowed_origins;

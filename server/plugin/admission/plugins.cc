@@ -14,6 +14,11 @@ std::unique_ptr<Plugin> make_pod_security(const PluginContext& context);
 std::unique_ptr<Plugin> make_mutating_admission_webhook(const PluginContext& context);
 std::unique_ptr<Plugin> make_validating_admission_webhook(const PluginContext& context);
 std::unique_ptr<Plugin> make_resource_quota(const PluginContext& context);
+std::unique_ptr<Plugin> make_service_account(const PluginContext& context);
+std::unique_ptr<Plugin> make_taint_nodes_by_condition(const PluginContext& context);
+std::unique_ptr<Plugin> make_priority(const PluginContext& context);
+std::unique_ptr<Plugin> make_default_toleration_seconds(const PluginContext& context);
+std::unique_ptr<Plugin> make_runtime_class(const PluginContext& context);
 
 namespace {
 
@@ -26,15 +31,15 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"NamespaceExists", false, nullptr},
     {"LimitPodHardAntiAffinityTopology", false, nullptr},
     {"LimitRanger", true, nullptr},
-    {"ServiceAccount", true, nullptr},
+    {"ServiceAccount", true, make_service_account},
     {"NodeRestriction", false, nullptr},
-    {"TaintNodesByCondition", true, nullptr},
+    {"TaintNodesByCondition", true, make_taint_nodes_by_condition},
     {"AlwaysPullImages", false, nullptr},
     {"ImagePolicyWebhook", false, nullptr},
     {"PodSecurity", true, make_pod_security},
     {"PodNodeSelector", false, nullptr},
-    {"Priority", true, nullptr},
-    {"DefaultTolerationSeconds", true, nullptr},
+    {"Priority", true, make_priority},
+    {"DefaultTolerationSeconds", true, make_default_toleration_seconds},
     {"PodTolerationRestriction", false, nullptr},
     {"EventRateLimit", false, nullptr},
     {"ExtendedResourceToleration", false, nullptr},
@@ -42,7 +47,7 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"StorageObjectInUseProtection", true, nullptr},
     {"OwnerReferencesPermissionEnforcement", false, nullptr},
     {"PersistentVolumeClaimResize", true, nullptr},
-    {"RuntimeClass", true, nullptr},
+    {"RuntimeClass", true, make_runtime_class},
     {"CertificateApproval", true, nullptr},
     {"CertificateSigning", true, nullptr},
     {"ClusterTrustBundleAttest", true, nullptr},

@@ -34,6 +34,15 @@ TEST(Options, AcceptsPflagForms) {
   EXPECT_EQ(o.verbosity, 4);
 }
 
+TEST(Options, DefaultTolerationSecondsAreKubeApiserversFlags) {
+  Options defaults = parse({});
+  EXPECT_EQ(defaults.default_not_ready_toleration_seconds, 300);
+  EXPECT_EQ(defaults.default_unreachable_toleration_seconds, 300);
+  Options o = parse({"--default-not-ready-toleration-seconds=60", "--default-unreachable-toleration-seconds", "120"});
+  EXPECT_EQ(o.default_not_ready_toleration_seconds, 60);
+  EXPECT_EQ(o.default_unreachable_toleration_seconds, 120);
+}
+
 TEST(Options, ExplainsBadFlagsInPflagsWords) {
   try {
     parse({"--no-such-flag"});
