@@ -47,17 +47,6 @@ asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_v
                              std::to_string(response.status) + " " + response.body.substr(0, 300));
 }
 
-asio::awaitable<void> ensure_default_service_account(HttpConnection& connection, std::string_view namespace_name) {
-  const std::string target = "/api/v1/namespaces/" + std::string(namespace_name) + "/serviceaccounts";
-  HttpRequest request{.method = "POST",
-                      .target = target,
-                      .body = R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"}})"};
-  auto response = co_await connection.send(request, BodyHandling::keep);
-  if (response.status != 201 && response.status != 409)
-    throw std::runtime_error("creating the default service account of " + std::string(namespace_name) + ": HTTP " +
-                             std::to_string(response.status) + " " + response.body.substr(0, 300));
-}
-
 std::string resource_version_of(std::string_view object_json) {
   constexpr std::string_view kKey = R"("resourceVersion":")";
   const auto at = object_json.find(kKey);

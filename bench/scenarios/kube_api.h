@@ -24,9 +24,6 @@ std::string configmaps_path(std::string_view namespace_name);
 // Creates the namespace; one that already exists is fine. Throws std::runtime_error on any other answer.
 asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name);
 
-// Creates the namespace's "default" ServiceAccount, as kube-controller-manager does in every namespace (kapi runs
-// without it): the ServiceAccount admission plugin refuses pods until it exists. One that exists is fine.
-asio::awaitable<void> ensure_default_service_account(HttpConnection& connection, std::string_view namespace_name);
 
 // Creates obj-0 … obj-<count-1> in the namespace with `concurrency` connections; existing ones are kept.
 asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, ServerAddress server,

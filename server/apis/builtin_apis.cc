@@ -194,6 +194,8 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   };
   namespace_controller_ = std::make_unique<controllers::NamespaceController>(*store("", "namespaces"), std::move(content),
                                                                              logger_, stopping_controllers_);
+  service_accounts_controller_ = std::make_unique<controllers::ServiceAccountsController>(
+      *store("", "namespaces"), *store("", "serviceaccounts"), logger_, stopping_controllers_);
   cluster_role_aggregation_ = std::make_unique<controllers::ClusterRoleAggregationController>(
       *store("rbac.authorization.k8s.io", "clusterroles"), logger_, stopping_controllers_);
   // The resources whose deletions (and pods finishing, services and claims changing) lower a quota's usage; the
@@ -368,6 +370,7 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   }
   asio::co_spawn(co_await asio::this_coro::executor, namespace_controller_->run(), asio::detached);
   asio::co_spawn(co_await asio::this_coro::executor, resource_quota_controller_->run(), asio::detached);
+  asio::co_spawn(co_await asio::this_coro::executor, service_accounts_controller_->run(), asio::detached);
   // Services need the allocators in step with storage before the first one is written.
   registry::Store* services = store("", "services");
   asio::co_spawn(co_await asio::this_coro::executor,

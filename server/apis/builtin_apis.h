@@ -12,6 +12,7 @@
 #include "server/controllers/cluster_role_aggregation.h"
 #include "server/controllers/namespace_controller.h"
 #include "server/controllers/resource_quota_controller.h"
+#include "server/controllers/service_accounts_controller.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
 #include "server/registry/cached_store.h"
@@ -120,6 +121,7 @@ class BuiltInApis {
   std::unique_ptr<controllers::ClusterRoleAggregationController> cluster_role_aggregation_;
   controllers::ResourceQuotaController::Usage quota_usage_;
   std::unique_ptr<controllers::ResourceQuotaController> resource_quota_controller_;
+  std::unique_ptr<controllers::ServiceAccountsController> service_accounts_controller_;
   // Where the bootstrap RBAC policy was stored, once it is.
   struct RbacBootstrap {
     std::atomic<storage::Revision> cluster_roles{0};

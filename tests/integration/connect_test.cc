@@ -131,7 +131,6 @@ class ConnectTest : public KapiSuite<ConnectTest> {
   }
   static void SetUpTestSuite() {
     KapiSuite<ConnectTest>::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");  // the pods' account, as kube-controller-manager makes it
     create_objects();
   }
   static void TearDownTestSuite() {

@@ -179,13 +179,6 @@ std::string causes_text(const HttpResponse& response) {
 }
 
 class CoreMoreResourcesTest : public KapiSuite<CoreMoreResourcesTest> {
- public:
-  // Pods in "default" need its default ServiceAccount, which kube-controller-manager would have made.
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-  }
-
  protected:
   CommandResult kubectl(const std::string& arguments, int timeout_seconds = 60) {
     return run_kubectl(kapi(), arguments, timeout_seconds);

@@ -57,13 +57,6 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
 }
 
 class CoreResourcesTest : public KapiSuite<CoreResourcesTest> {
- public:
-  // Pods in "default" need its default ServiceAccount, which kube-controller-manager would have made.
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-  }
-
  protected:
   HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {},
                     const Headers& headers = kJson) {
@@ -308,13 +301,6 @@ TEST(CoreResourcesRestartTest, AllocationsSurviveARestart) {
 
 // The real kubectl (1.32, chosen by /usr/bin/kubectl from /version) against the core resources.
 class KubectlCoreTest : public KapiSuite<KubectlCoreTest> {
- public:
-  // Pods in "default" need its default ServiceAccount, which kube-controller-manager would have made.
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-  }
-
  protected:
   CommandResult kubectl(const std::string& arguments) { return run_kubectl(kapi(), arguments); }
 

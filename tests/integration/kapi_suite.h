@@ -65,17 +65,6 @@ class KapiSuite : public ::testing::Test {
   static inline std::unique_ptr<KapiProcess> kapi_;
 };
 
-// Creates the "default" ServiceAccount of `namespace_`, as kube-controller-manager's service account controller
-// does in every namespace: kapi does not run that controller, and the ServiceAccount admission plugin refuses
-// pods in a namespace without the account (as kube-apiserver does until the controller has made it).
-inline void create_default_service_account(const KapiProcess& kapi, std::string_view namespace_) {
-  const std::string target = "/api/v1/namespaces/" + std::string(namespace_) + "/serviceaccounts";
-  HttpResponse response = kapi.connect_admin().request(
-      "POST", target, {{"Content-Type", "application/json"}},
-      R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"}})");
-  EXPECT_TRUE(response.status == 201 || response.status == 409) << response.status << " " << response.body;
-}
-
 // The body as JSON (a failed parse fails the test with the body in the message).
 inline boost::json::object json_object(const std::string& body) {
   boost::system::error_code error;

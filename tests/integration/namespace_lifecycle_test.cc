@@ -44,13 +44,6 @@ json::object condition(const json::object& namespace_, std::string_view type) {
 }
 
 class NamespaceLifecycleTest : public KapiSuite<NamespaceLifecycleTest> {
- public:
-  // Pods in "default" need its default ServiceAccount, which kube-controller-manager would have made.
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-  }
-
  protected:
   HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {},
                     const Headers& headers = kJson) {

@@ -5,6 +5,7 @@
 #include "tests/integration/kubectl_runner.h"
 
 #include <regex>
+#include <thread>
 
 namespace kapi::integration {
 namespace {
@@ -27,14 +28,23 @@ class PodAdmissionTest : public KapiSuite<PodAdmissionTest> {
  public:
   static void SetUpTestSuite() {
     KapiSuite::SetUpTestSuite();
-    // What kube-controller-manager's service account controller makes in every namespace: kapi does not run it,
-    // so the suite creates the namespace's default account itself.
     HttpConnection admin = kapi().connect_admin();
     admin.request("POST", "/api/v1/namespaces", kJson,
                   R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + std::string(kNamespace) + R"("}})");
-    admin.request("POST", "/api/v1/namespaces/" + std::string(kNamespace) + "/serviceaccounts", kJson,
-                  R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"},
-                      "imagePullSecrets":[{"name":"registry"}]})");
+    // The service accounts controller makes the namespace's default account; the suite gives it a pull secret.
+    const std::string account = "/api/v1/namespaces/" + std::string(kNamespace) + "/serviceaccounts/default";
+    ASSERT_EQ(await_status(account, 200), 200);
+    HttpResponse patched = admin.request("PATCH", account, {{"Content-Type", "application/merge-patch+json"}},
+                                         R"({"imagePullSecrets":[{"name":"registry"}]})");
+    ASSERT_EQ(patched.status, 200) << patched.body;
+  }
+  // The status a GET of `target` answers once it is `expected` (bounded: controllers act on what they watch).
+  static int await_status(const std::string& target, int expected) {
+    int status = 0;
+    for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+         std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(std::chrono::milliseconds(20)))
+      if ((status = kapi().connect_admin().request("GET", target).status) == expected) break;
+    return status;
   }
 
  protected:
@@ -171,10 +181,6 @@ class PodAdmissionFlagsTest : public KapiSuite<PodAdmissionFlagsTest> {
     options.extra_flags = {"--default-not-ready-toleration-seconds=60", "--default-unreachable-toleration-seconds=120"};
     return options;
   }
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-  }
 };
 
 TEST_F(PodAdmissionFlagsTest, TheDefaultTolerationsLastAsLongAsTheFlagsSay) {
@@ -183,6 +189,17 @@ TEST_F(PodAdmissionFlagsTest, TheDefaultTolerationsLastAsLongAsTheFlagsSay) {
   EXPECT_EQ(json_object(created.body)["spec"].as_object()["tolerations"], json::parse(R"([
       {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":60},
       {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":120}])"));
+}
+
+TEST_F(PodAdmissionTest, EveryNamespaceGetsItsDefaultServiceAccountAgainWhenDeleted) {
+  HttpResponse created = call("POST", "/api/v1/namespaces", R"({"metadata":{"name":"fresh"}})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  // A pod right away: the ServiceAccount plugin waits for the account the controller is making, as kube's does.
+  HttpResponse pod = call("POST", pods_in("fresh"), pod_body("early"));
+  EXPECT_EQ(pod.status, 201) << pod.body;
+  const std::string account = "/api/v1/namespaces/fresh/serviceaccounts/default";
+  ASSERT_EQ(call("DELETE", account).status, 200);
+  EXPECT_EQ(await_status(account, 200), 200) << "the controller makes a deleted default account again";
 }
 
 }  // namespace

@@ -58,14 +58,6 @@ std::string warning_header(std::string_view text) {
 }
 
 class PodSecurityTest : public KapiSuite<PodSecurityTest> {
- public:
-  // The pods' accounts, which kube-controller-manager would have made.
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-    create_default_service_account(kapi(), "kube-system");
-  }
-
  protected:
   HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {},
                     const Headers& headers = kJson) {
@@ -81,7 +73,6 @@ TEST_F(PodSecurityTest, AnEnforcingNamespaceRefusesAPrivilegedPodWithKubesForbid
                  namespace_body("enforced", R"({"pod-security.kubernetes.io/enforce":"restricted"})"))
                 .status,
             201);
-  create_default_service_account(kapi(), "enforced");  // as kube-controller-manager would
   HttpResponse refused = call("POST", pods_in("enforced"), privileged_pod("priv"));
   ASSERT_TRUE(is_status(refused, 403, "Forbidden")) << refused.body;
   EXPECT_EQ(status_message(refused),
@@ -117,7 +108,6 @@ TEST_F(PodSecurityTest, WarnLabelsGiveWarningHeadersAndTheLevelsAndVersionsTheyN
                                           R"("pod-security.kubernetes.io/warn-version":"v1.28"})"))
                 .status,
             201);
-  create_default_service_account(kapi(), "warned");  // as kube-controller-manager would
   const std::string host_network = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"hostnet"},)"
                                    R"("spec":{"hostNetwork":true,"containers":[{"name":"c","image":"nginx"}]}})";
   HttpResponse created = call("POST", pods_in("warned"), host_network);
@@ -132,7 +122,6 @@ TEST_F(PodSecurityTest, ADeploymentInAnEnforcingNamespaceIsWarnedAboutButCreated
                  namespace_body("templates", R"({"pod-security.kubernetes.io/enforce":"restricted"})"))
                 .status,
             201);
-  create_default_service_account(kapi(), "templates");  // as kube-controller-manager would
   const std::string deployment =
       R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"app":"web"}},)"
       R"("template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx","securityContext":{"privileged":true}}]}}}})";
@@ -145,7 +134,6 @@ TEST_F(PodSecurityTest, ADeploymentInAnEnforcingNamespaceIsWarnedAboutButCreated
 
 TEST_F(PodSecurityTest, LabellingANamespaceWhosePodsWouldBeRefusedWarnsAboutThem) {
   ASSERT_EQ(call("POST", "/api/v1/namespaces", namespace_body("running")).status, 201);
-  create_default_service_account(kapi(), "running");  // as kube-controller-manager would
   for (std::string name : {"b-priv", "a-priv"})
     ASSERT_EQ(call("POST", pods_in("running"), privileged_pod(name)).status, 201);
   ASSERT_EQ(call("POST", pods_in("running"), compliant_pod("fine")).status, 201);
@@ -193,7 +181,6 @@ TEST_F(PodSecurityTest, UnlabelledNamespacesArePrivilegedAsKubesDefaultConfigura
 
 TEST_F(PodSecurityTest, KubectlPrintsKubesMessageForARefusedPod) {
   ASSERT_EQ(run_kubectl(kapi(), "create namespace strict").exit_code, 0);
-  create_default_service_account(kapi(), "strict");  // as kube-controller-manager would
   ASSERT_EQ(run_kubectl(kapi(), "label namespace strict pod-security.kubernetes.io/enforce=restricted").exit_code, 0);
   const std::string manifest = write_manifest(kapi(), "privileged-pod.yaml",
                                               "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n  namespace: strict\n"
@@ -236,11 +223,6 @@ rules:
 class PodSecurityConfiguredTest : public KapiSuite<PodSecurityConfiguredTest> {
  public:
   // The pods' accounts, which kube-controller-manager would have made.
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-    create_default_service_account(kapi(), "kube-system");
-  }
   static const test_support::TempDir& dir() {
     static const test_support::TempDir dir{"kapi-pod-security-suite"};
     return dir;
@@ -329,7 +311,6 @@ TEST_F(PodSecurityConfiguredTest, TheConfiguredDefaultsApplyToUnlabelledNamespac
 
 TEST_F(PodSecurityConfiguredTest, ExemptNamespacesAndUsersAreNotEvaluatedAndTheAuditEventSaysWhy) {
   ASSERT_EQ(kapi().connect_admin().request("POST", "/api/v1/namespaces", kJson, namespace_body("exempt-ns")).status, 201);
-  create_default_service_account(kapi(), "exempt-ns");  // as kube-controller-manager would
   HttpResponse in_exempt_namespace = create_pod("exempt-ns", privileged_pod("priv"), "psa-exempt-namespace");
   ASSERT_EQ(in_exempt_namespace.status, 201) << in_exempt_namespace.body;
   EXPECT_TRUE(in_exempt_namespace.header_values("Warning").empty());

@@ -31,13 +31,6 @@ std::string eviction_body(std::string_view name, std::string_view delete_options
 }
 
 class PodSubresourcesTest : public KapiSuite<PodSubresourcesTest> {
- public:
-  // Pods in "default" need its default ServiceAccount, which kube-controller-manager would have made.
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-  }
-
  protected:
   HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {}) {
     return kapi().connect_admin().request(method, target, kJson, body);

@@ -18,13 +18,6 @@ const Headers kJson{{"Content-Type", "application/json"}};
 constexpr std::string_view kPods = "/api/v1/namespaces/default/pods";
 
 class PolicySchedulingTest : public KapiSuite<PolicySchedulingTest> {
- public:
-  // Pods in "default" need its default ServiceAccount, which kube-controller-manager would have made.
-  static void SetUpTestSuite() {
-    KapiSuite::SetUpTestSuite();
-    create_default_service_account(kapi(), "default");
-  }
-
  protected:
   CommandResult kubectl(const std::string& arguments, int timeout_seconds = 60) {
     return run_kubectl(kapi(), arguments, timeout_seconds);

@@ -140,7 +140,6 @@ TEST_F(ServiceAccountTokensTest, APodBoundTokenDiesWithItsPod) {
 
 TEST_F(ServiceAccountTokensTest, TokenRequestsAreCheckedAsKubeChecksThem) {
   ASSERT_EQ(kubectl("create namespace sa-c").exit_code, 0);
-  create_default_service_account(kapi(), "sa-c");  // as kube-controller-manager would
   ASSERT_EQ(kubectl("create serviceaccount robot -n sa-c").exit_code, 0);
   CommandResult short_lived = kubectl("create token robot -n sa-c --duration=5m");
   EXPECT_NE(short_lived.exit_code, 0);
