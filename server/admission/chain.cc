@@ -15,6 +15,9 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+bool mutating(const Plugin& plugin) { return plugin.mutates(); }
+bool validating(const Plugin& plugin) { return plugin.validates(); }
+
 }  // namespace
 
 Chain::Chain(std::vector<NamedPlugin> plugins, metrics::Registry* metrics)
@@ -26,52 +29,46 @@ bool Chain::handles(const Attributes& attributes) const {
   return false;
 }
 
-// Both steps time each plugin that runs and the step as a whole, as kube's pluginHandlerWithMetrics and
-// chainAdmissionHandler do (rejected="true" when the plugin or step refused).
+// (Every argument of a co_await'ed call is a named variable: g++ 12 mishandles temporaries there.)
 asio::awaitable<void> Chain::admit(Attributes& attributes) const {
-  const auto step_start = Clock::now();
-  const std::string operation(to_string(attributes.operation));
-  for (const auto& [name, plugin] : plugins_) {
-    if (!plugin->mutates() || !plugin->handles(attributes)) continue;
-    const auto start = Clock::now();
-    std::exception_ptr refused;
-    try {
-      co_await plugin->admit(attributes);
-    } catch (...) {
-      refused = std::current_exception();
-    }
-    if (metrics_) {
-      const std::string rejected = refused ? "true" : "false";
-      metrics_->admission_controller_duration.observe({name, operation, rejected, "admit"}, seconds_since(start));
-      if (refused) metrics_->admission_step_duration.observe({operation, "true", "admit"}, seconds_since(step_start));
-    }
-    if (refused) std::rethrow_exception(refused);
-  }
-  if (metrics_) metrics_->admission_step_duration.observe({operation, "false", "admit"}, seconds_since(step_start));
+  std::function<asio::awaitable<void>(Plugin&)> admit = [&attributes](Plugin& plugin) {
+    return plugin.admit(attributes);
+  };
+  co_await run_step(attributes, "admit", &mutating, admit);
 }
 
 asio::awaitable<void> Chain::validate(const Attributes& attributes) const {
+  std::function<asio::awaitable<void>(Plugin&)> validate = [&attributes](Plugin& plugin) {
+    return plugin.validate(attributes);
+  };
+  co_await run_step(attributes, "validate", &validating, validate);
+}
+
+// Times each plugin that runs and the step as a whole, as kube's pluginHandlerWithMetrics and
+// chainAdmissionHandler do (rejected="true" when the plugin or the step refused).
+asio::awaitable<void> Chain::run_step(const Attributes& attributes, std::string_view type,
+                                      bool (*takes_part)(const Plugin&),
+                                      std::function<asio::awaitable<void>(Plugin&)> call) const {
   const auto step_start = Clock::now();
   const std::string operation(to_string(attributes.operation));
+  const std::string step(type);
   for (const auto& [name, plugin] : plugins_) {
-    if (!plugin->validates() || !plugin->handles(attributes)) continue;
+    if (!takes_part(*plugin) || !plugin->handles(attributes)) continue;
     const auto start = Clock::now();
     std::exception_ptr refused;
     try {
-      co_await plugin->validate(attributes);
+      co_await call(*plugin);
     } catch (...) {
       refused = std::current_exception();
     }
     if (metrics_) {
-      const std::string rejected = refused ? "true" : "false";
-      metrics_->admission_controller_duration.observe({name, operation, rejected, "validate"}, seconds_since(start));
-      if (refused)
-        metrics_->admission_step_duration.observe({operation, "true", "validate"}, seconds_since(step_start));
+      metrics_->admission_controller_duration.observe({name, operation, refused ? "true" : "false", step},
+                                                      seconds_since(start));
+      if (refused) metrics_->admission_step_duration.observe({operation, "true", step}, seconds_since(step_start));
     }
     if (refused) std::rethrow_exception(refused);
   }
-  if (metrics_)
-    metrics_->admission_step_duration.observe({operation, "false", "validate"}, seconds_since(step_start));
+  if (metrics_) metrics_->admission_step_duration.observe({operation, "false", step}, seconds_since(step_start));
 }
 
 }  // namespace kapi::admission

@@ -9,7 +9,9 @@
 
 #include <asio/awaitable.hpp>
 
+#include <functional>
 #include <memory>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,11 @@ class Chain {
   const std::vector<NamedPlugin>& plugins() const { return plugins_; }
 
  private:
+  // One step: every plugin that `takes_part` and handles the request, `call`ed in order.
+  asio::awaitable<void> run_step(const Attributes& attributes, std::string_view type,
+                                 bool (*takes_part)(const Plugin&),
+                                 std::function<asio::awaitable<void>(Plugin&)> call) const;
+
   std::vector<NamedPlugin> plugins_;
   metrics::Registry* metrics_;
 };
