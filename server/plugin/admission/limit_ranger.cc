@@ -46,11 +46,8 @@ std::string_view string_member(const json::object& object, std::string_view key)
 std::vector<std::pair<std::string, Quantity>> ordered_quantities(const json::object* list) {
   std::vector<std::pair<std::string, Quantity>> quantities;
   if (!list) return quantities;
-  for (const auto& [name, value] : *list) {
-    if (!value.is_string()) continue;
-    if (std::optional<Quantity> quantity = parse_resource_quantity(value.as_string()))
-      quantities.emplace_back(std::string(name), *quantity);
-  }
+  for (const auto& [name, value] : *list)
+    if (std::optional<Quantity> quantity = quantity_of(value)) quantities.emplace_back(std::string(name), *quantity);
   return quantities;
 }
 
@@ -293,6 +290,15 @@ Defaults container_defaults(const json::object& range) {
   return defaults;
 }
 
+// kube writes a resource list as a Go map: its keys in order.
+void sort_by_key(json::object& list) {
+  std::vector<std::pair<std::string, json::value>> entries;
+  for (auto& [key, value] : list) entries.emplace_back(std::string(key), std::move(value));
+  std::ranges::sort(entries, {}, &std::pair<std::string, json::value>::first);
+  list.clear();
+  for (auto& [key, value] : entries) list[key] = std::move(value);
+}
+
 // Fills what a container lacks; returns the annotation's phrases for it ("cpu, memory request for container c").
 void merge_container(json::object& container, const Defaults& defaults, std::string_view what,
                      std::vector<std::string>& phrases) {
@@ -309,6 +315,7 @@ void merge_container(json::object& container, const Defaults& defaults, std::str
       set.push_back(name);
     }
     if (list.as_object().empty()) resources.as_object().erase(key);
+    else if (!set.empty()) sort_by_key(list.as_object());
     std::ranges::sort(set);
     return set;
   };

@@ -28,8 +28,8 @@ const json::value* at(const json::object& object, std::initializer_list<std::str
 
 apis::core::Nanos requested_storage(const json::object& claim) {
   const json::value* storage = at(claim, {"spec", "resources", "requests", "storage"});
-  if (!storage || !storage->is_string()) return 0;
-  return parse_resource_quantity(storage->as_string()).value_or(Quantity{}).nanos;
+  if (!storage) return 0;
+  return quantity_of(*storage).value_or(Quantity{}).nanos;
 }
 
 // apihelper.GetPersistentVolumeClaimClass: the beta annotation first, then spec.storageClassName.

@@ -1,5 +1,6 @@
 #include "server/plugin/admission/resource_quantity.h"
 
+#include <cstdio>
 #include <string>
 
 namespace kapi::admission {
@@ -102,6 +103,18 @@ std::optional<Quantity> parse_resource_quantity(std::string_view text) {
   if (!suffix.empty() && suffix.back() == 'i') format = QuantityFormat::BinarySI;
   else if (suffix.size() > 1 && (suffix[0] == 'e' || suffix[0] == 'E')) format = QuantityFormat::DecimalExponent;
   return Quantity{*nanos, format};
+}
+
+std::optional<Quantity> quantity_of(const boost::json::value& value) {
+  if (value.is_string()) return parse_resource_quantity(value.as_string());
+  if (value.is_int64()) return parse_resource_quantity(std::to_string(value.as_int64()));
+  if (value.is_uint64()) return parse_resource_quantity(std::to_string(value.as_uint64()));
+  if (value.is_double()) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.9f", value.as_double());
+    return parse_resource_quantity(text);
+  }
+  return std::nullopt;
 }
 
 }  // namespace kapi::admission

@@ -4,6 +4,8 @@
 // LimitRanger compares. The value itself is parsed by apis::core::parse_quantity.
 #include "server/apis/core/quantity.h"
 
+#include <boost/json/value.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +31,8 @@ struct Quantity {
 
 // std::nullopt when `text` is not a quantity.
 std::optional<Quantity> parse_resource_quantity(std::string_view text);
+// A quantity as an object holds it: a string, or a JSON number (which kube's decoder accepts too).
+std::optional<Quantity> quantity_of(const boost::json::value& value);
 
 // resource.MaxMilliValue: the largest value whose MilliValue fits in an int64.
 inline constexpr std::int64_t kMaxMilliValue = INT64_MAX / 1000;
