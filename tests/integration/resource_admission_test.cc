@@ -96,6 +96,8 @@ TEST_F(ResourceAdmissionTest, ALimitRangeDefaultsAPodAndRefusesOneOverItsMax) {
   EXPECT_EQ(resources.at("limits"), json::parse(R"({"cpu":"500m","memory":"256Mi"})")) << created.body;
   EXPECT_EQ(pod["metadata"].at("annotations").at("kubernetes.io/limit-ranger"),
             "LimitRanger plugin set: cpu, memory request for container app; cpu, memory limit for container app");
+  // kube computes the QoS class after admission: from the defaulted resources.
+  EXPECT_EQ(pod["status"].at("qosClass"), "Burstable");
 
   HttpResponse refused = call("POST", pods, R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"big"},
       "spec":{"containers":[{"name":"app","image":"nginx","resources":{"limits":{"cpu":"2"},"requests":{"cpu":"10m"}}}]}})");
