@@ -39,7 +39,6 @@ struct ResourceDependencies {
   std::shared_ptr<authorization::rbac::EscalationCheck> escalation;
   core::DisruptionBudgetStore disruption_budgets;
   std::shared_ptr<const core::ConnectConfig> connect;
-  std::shared_ptr<certificates::SignerAccess> signer_access;
   std::shared_ptr<const DefaultPriorityClasses> default_priority_classes;
 };
 
@@ -105,7 +104,7 @@ std::vector<ResourceStorage> all_resources(const ResourceDependencies& with) {
       storageclasses(),
       volumeattachments(),
       // certificates.k8s.io/v1
-      certificatesigningrequests(with.signer_access),
+      certificatesigningrequests(),
       // admissionregistration.k8s.io/v1
       mutatingwebhookconfigurations(),
       validatingadmissionpolicies(),
@@ -163,7 +162,6 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                                           .escalation = escalation_check_,
                                           .disruption_budgets = std::move(disruption_budgets),
                                           .connect = std::move(connect),
-                                          .signer_access = signer_access_,
                                           .default_priority_classes = default_priority_classes_};
   field_types_ = fieldmanager::schema_from_catalog(catalog_);
   const std::vector<ResourceStorage> resources = all_resources(dependencies);
@@ -261,7 +259,6 @@ authentication::ObjectGetter BuiltInApis::object_getter() const {
 void BuiltInApis::install(server::chain::KubeApiServer& kube,
                           std::shared_ptr<const authorization::Authorizer> authorizer,
                           std::shared_ptr<const authentication::RequestAuthenticator> authenticator) {
-  signer_access_->configure(authorizer);
   for (auto& creater : all_reviews(authorizer, authenticator)) {
     const auto& stored = creaters_.emplace_back(std::make_unique<registry::Creater>(std::move(creater)));
     service_for(stored->definition).add(*stored);

@@ -3,7 +3,6 @@
 // InstallAPIGroups): for each resource a Cacher over the storage backend and a registry Store, grouped into one
 // web service per group version, plus discovery and the objects kube-apiserver creates at start.
 #include "server/apis/core/kubelet_client.h"
-#include "server/apis/certificates/signer_access.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
 #include "server/apis/scheduling/scheduling.h"
@@ -103,8 +102,6 @@ class BuiltInApis {
   std::shared_ptr<core::ServiceAllocator> service_allocator_;
   std::shared_ptr<authorization::rbac::EscalationCheck> escalation_check_ =
       std::make_shared<authorization::rbac::EscalationCheck>();
-  // Who may approve and sign CertificateSigningRequests; given the authorizer at install.
-  std::shared_ptr<certificates::SignerAccess> signer_access_ = std::make_shared<certificates::SignerAccess>();
   // Set at shutdown: the controllers' watches end with the Cachers and must not start again.
   std::shared_ptr<std::atomic<bool>> stopping_controllers_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<registry::CachedStore> resources_;

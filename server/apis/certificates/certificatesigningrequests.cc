@@ -8,7 +8,6 @@
 #include "server/apierrors/errors.h"
 #include "server/apis/certificates/certificates.h"
 #include "server/apis/certificates/csr_validation.h"
-#include "server/apis/certificates/signer_access.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
@@ -100,16 +99,8 @@ std::string condition_cell(const json::object& csr) {
   return cell;
 }
 
-// What the CertificateSigning plugin guards: a /status write that changes the certificate.
-bool certificate_changed(const json::object& csr, const json::object& old) {
-  return string_at(object_or_empty(csr, "status"), "certificate") != string_at(object_or_empty(old, "status"), "certificate");
-}
-
 class CertificateSigningRequestStrategy final : public registry::Strategy {
  public:
-  explicit CertificateSigningRequestStrategy(std::shared_ptr<const certificates::SignerAccess> signers)
-      : signers_(std::move(signers)) {}
-
   // ValidateCertificateRequestName accepts any name ("We don't care what you call your certificate requests"):
   // kubelets name theirs node-csr-<base64url digest>, with capitals and '_'. kapi still needs one a URL can
   // address.
@@ -165,33 +156,6 @@ class CertificateSigningRequestStrategy final : public registry::Strategy {
                                                      : CsrWrite::Main;
     return certificates::validate_csr_update(object, old, write);
   }
-  // The CertificateSubjectRestriction admission plugin (validating admission: after the strategy's checks), on
-  // create only.
-  void authorize_write(const request::UserInfo& /*user*/, const json::object& object,
-                       const json::object* old) const override {
-    if (old) return;
-    const json::object& spec = object_or_empty(object, "spec");
-    if (string_at(spec, "signerName") != certificates::kKubeAPIServerClientSigner) return;
-    const std::string name(registry::meta_string(object, "name"));
-    const auto refuse = [&](std::string message) {
-      throw apierrors::ApiError(apierrors::forbidden(certificates::kGroupName, "certificatesigningrequests", name,
-                                                     std::move(message)));
-    };
-    const std::optional<std::vector<std::string>> organizations =
-        certificates::csr_organizations(certificates::bytes_member(spec, "request").value_or(""));
-    if (!organizations) refuse("failed to parse CSR: PEM block type must be CERTIFICATE REQUEST");
-    if (std::find(organizations->begin(), organizations->end(), "system:masters") != organizations->end())
-      refuse("use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed");
-  }
-  // The CertificateApproval (every /approval write) and CertificateSigning (a /status write setting the
-  // certificate) admission plugins, asked about the stored request's signer.
-  void authorize_subresource_write(std::string_view subresource, const request::UserInfo& user,
-                                   const json::object& object, const json::object& old) const override {
-    const std::string name(registry::meta_string(object, "name"));
-    const std::string_view signer = string_at(object_or_empty(old, "spec"), "signerName");
-    if (subresource == "approval") signers_->require(user, "approve", signer, name);
-    if (subresource == "status" && certificate_changed(object, old)) signers_->require(user, "sign", signer, name);
-  }
   std::vector<std::string> selectable_field_names() const override { return {"spec.signerName"}; }
   void selectable_fields(const json::object& object, registry::SelectableFields& fields) const override {
     fields["spec.signerName"] = string_at(object_or_empty(object, "spec"), "signerName");
@@ -236,20 +200,17 @@ class CertificateSigningRequestStrategy final : public registry::Strategy {
             json::string(duration),
             json::string(condition_cell(object))};
   }
-
- private:
-  std::shared_ptr<const certificates::SignerAccess> signers_;
 };
 
 }  // namespace
 
-ResourceStorage certificatesigningrequests(std::shared_ptr<const certificates::SignerAccess> signers) {
+ResourceStorage certificatesigningrequests() {
   registry::ResourceDefinition definition{.group = std::string(certificates::kGroupName), .version = "v1",
                                           .resource = "certificatesigningrequests",
                                           .kind = "CertificateSigningRequest",
                                           .singular = "certificatesigningrequest", .namespaced = false,
                                           .short_names = {"csr"}, .subresources = {"approval", "status"}};
-  return {std::move(definition), std::make_shared<CertificateSigningRequestStrategy>(std::move(signers))};
+  return {std::move(definition), std::make_shared<CertificateSigningRequestStrategy>()};
 }
 
 }  // namespace kapi::apis

@@ -19,6 +19,15 @@ std::unique_ptr<Plugin> make_taint_nodes_by_condition(const PluginContext& conte
 std::unique_ptr<Plugin> make_priority(const PluginContext& context);
 std::unique_ptr<Plugin> make_default_toleration_seconds(const PluginContext& context);
 std::unique_ptr<Plugin> make_runtime_class(const PluginContext& context);
+std::unique_ptr<Plugin> make_limit_ranger(const PluginContext& context);
+std::unique_ptr<Plugin> make_default_storage_class(const PluginContext& context);
+std::unique_ptr<Plugin> make_storage_object_in_use_protection(const PluginContext& context);
+std::unique_ptr<Plugin> make_persistent_volume_claim_resize(const PluginContext& context);
+std::unique_ptr<Plugin> make_certificate_approval(const PluginContext& context);
+std::unique_ptr<Plugin> make_certificate_signing(const PluginContext& context);
+std::unique_ptr<Plugin> make_cluster_trust_bundle_attest(const PluginContext& context);
+std::unique_ptr<Plugin> make_certificate_subject_restriction(const PluginContext& context);
+std::unique_ptr<Plugin> make_default_ingress_class(const PluginContext& context);
 
 namespace {
 
@@ -30,7 +39,7 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"NamespaceLifecycle", true, make_namespace_lifecycle},
     {"NamespaceExists", false, nullptr},
     {"LimitPodHardAntiAffinityTopology", false, nullptr},
-    {"LimitRanger", true, nullptr},
+    {"LimitRanger", true, make_limit_ranger},
     {"ServiceAccount", true, make_service_account},
     {"NodeRestriction", false, nullptr},
     {"TaintNodesByCondition", true, make_taint_nodes_by_condition},
@@ -43,16 +52,16 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"PodTolerationRestriction", false, nullptr},
     {"EventRateLimit", false, nullptr},
     {"ExtendedResourceToleration", false, nullptr},
-    {"DefaultStorageClass", true, nullptr},
-    {"StorageObjectInUseProtection", true, nullptr},
+    {"DefaultStorageClass", true, make_default_storage_class},
+    {"StorageObjectInUseProtection", true, make_storage_object_in_use_protection},
     {"OwnerReferencesPermissionEnforcement", false, nullptr},
-    {"PersistentVolumeClaimResize", true, nullptr},
+    {"PersistentVolumeClaimResize", true, make_persistent_volume_claim_resize},
     {"RuntimeClass", true, make_runtime_class},
-    {"CertificateApproval", true, nullptr},
-    {"CertificateSigning", true, nullptr},
-    {"ClusterTrustBundleAttest", true, nullptr},
-    {"CertificateSubjectRestriction", true, nullptr},
-    {"DefaultIngressClass", true, nullptr},
+    {"CertificateApproval", true, make_certificate_approval},
+    {"CertificateSigning", true, make_certificate_signing},
+    {"ClusterTrustBundleAttest", true, make_cluster_trust_bundle_attest},
+    {"CertificateSubjectRestriction", true, make_certificate_subject_restriction},
+    {"DefaultIngressClass", true, make_default_ingress_class},
     {"DenyServiceExternalIPs", false, nullptr},
     {"MutatingAdmissionPolicy", true, nullptr},  // behind the MutatingAdmissionPolicy gate, off in 1.32
     {"MutatingAdmissionWebhook", true, make_mutating_admission_webhook},

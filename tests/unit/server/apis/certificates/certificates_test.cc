@@ -1,7 +1,8 @@
 // CertificateSigningRequests as kube's registry keeps them: pkg/apis/certificates/validation word for word (the
 // request's PEM and signature, signerName, usages, expirationSeconds, conditions, the certificate, and what each
-// of the main resource, /status and /approval may change), the strategy's requestor and subresource rules, the
-// CertificateSubjectRestriction plugin, and the printer's cells.
+// of the main resource, /status and /approval may change), the strategy's requestor and subresource rules and the
+// printer's cells. Who may approve, sign and ask for system:masters, the certificate admission plugins decide
+// (tests/unit/server/admission).
 #include "base/base64.h"
 #include "server/apierrors/errors.h"
 #include "server/apis/certificates/certificates.h"
@@ -68,7 +69,7 @@ json::object condition(std::string_view type, std::string_view status = "True") 
 }
 
 TEST(CertificateSigningRequestsTest, ServedAsKube) {
-  ResourceStorage storage = certificatesigningrequests(std::make_shared<certificates::SignerAccess>());
+  ResourceStorage storage = certificatesigningrequests();
   EXPECT_EQ(storage.definition.group_version(), "certificates.k8s.io/v1");
   EXPECT_EQ(storage.definition.kind, "CertificateSigningRequest");
   EXPECT_FALSE(storage.definition.namespaced);
@@ -187,7 +188,7 @@ TEST(CertificateSigningRequestsTest, CertificateOnlyThroughStatusAndOnce) {
 }
 
 TEST(CertificateSigningRequestsTest, StrategyRecordsRequestorAndNarrowsSubresourceWrites) {
-  ResourceStorage storage = certificatesigningrequests(std::make_shared<certificates::SignerAccess>());
+  ResourceStorage storage = certificatesigningrequests();
   const registry::Strategy& strategy = *storage.strategy;
   json::object object = with_conditions(csr(kKubeletCsr), {condition("Approved")});
   object["spec"].as_object()["username"] = "forged";
@@ -223,65 +224,6 @@ TEST(CertificateSigningRequestsTest, StrategyRecordsRequestorAndNarrowsSubresour
   pending["spec"].as_object()["expirationSeconds"] = 3600;
   EXPECT_EQ(strategy.table_cells(pending)[4], "60m");
   EXPECT_EQ(strategy.table_cells(pending)[5], "Pending");
-}
-
-TEST(CertificateSigningRequestsTest, SubjectRestrictionRefusesMastersForTheClientSigner) {
-  ResourceStorage storage = certificatesigningrequests(std::make_shared<certificates::SignerAccess>());
-  const request::UserInfo user{"admin", "", {"system:masters"}, {}};
-  json::object masters = csr(kMastersCsr, "kubernetes.io/kube-apiserver-client");
-  try {
-    storage.strategy->authorize_write(user, masters, nullptr);
-    ADD_FAILURE() << "system:masters was let through";
-  } catch (const apierrors::ApiError& error) {
-    EXPECT_EQ(error.status().code, 403);
-    EXPECT_EQ(error.status().message,
-              "certificatesigningrequests.certificates.k8s.io \"node-csr\" is forbidden: use of "
-              "kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed");
-  }
-  EXPECT_NO_THROW(storage.strategy->authorize_write(user, csr(kMastersCsr, "example.com/other"), nullptr));
-  EXPECT_NO_THROW(storage.strategy->authorize_write(user, csr(kKubeletCsr, "kubernetes.io/kube-apiserver-client"), nullptr));
-}
-
-// Allows `verb` on the signers it names, nothing else.
-class SignersAuthorizer final : public authorization::Authorizer {
- public:
-  SignersAuthorizer(std::string verb, std::string signer) : verb_(std::move(verb)), signer_(std::move(signer)) {}
-  authorization::Result authorize(const authorization::Attributes& attributes) const override {
-    const bool allowed = attributes.api_group == "certificates.k8s.io" && attributes.resource == "signers" &&
-                         attributes.verb == verb_ && attributes.name == signer_;
-    return {.decision = allowed ? authorization::Decision::Allow : authorization::Decision::NoOpinion};
-  }
-
- private:
-  std::string verb_, signer_;
-};
-
-TEST(CertificateSigningRequestsTest, ApprovingAndSigningNeedTheSignersVerbs) {
-  auto signers = std::make_shared<certificates::SignerAccess>();
-  ResourceStorage storage = certificatesigningrequests(signers);
-  const request::UserInfo jane{"jane", "", {"devs"}, {}};
-  const json::object pending = csr(kKubeletCsr);
-  const json::object approved = with_conditions(pending, {condition("Approved")});
-  signers->configure(std::make_shared<SignersAuthorizer>("approve", "kubernetes.io/*"));
-  const registry::Strategy& strategy = *storage.strategy;
-  EXPECT_NO_THROW(strategy.authorize_subresource_write("approval", jane, approved, pending));  // the domain wildcard
-  json::object issued = approved;
-  issued["status"].as_object()["certificate"] = base::base64_encode(kCertificate);
-  try {
-    strategy.authorize_subresource_write("status", jane, issued, approved);
-    ADD_FAILURE() << "signing was let through";
-  } catch (const apierrors::ApiError& error) {
-    EXPECT_EQ(error.status().code, 403);
-    EXPECT_EQ(error.status().message,
-              "certificatesigningrequests.certificates.k8s.io \"node-csr\" is forbidden: user not permitted to sign "
-              "requests with signerName \"kubernetes.io/kube-apiserver-client-kubelet\"");
-  }
-  signers->configure(std::make_shared<SignersAuthorizer>("sign", "kubernetes.io/kube-apiserver-client-kubelet"));
-  EXPECT_NO_THROW(strategy.authorize_subresource_write("status", jane, issued, approved));
-  // Every /approval write asks, even one that changes nothing; a /status write without a new certificate does not.
-  EXPECT_THROW(strategy.authorize_subresource_write("approval", jane, approved, approved), apierrors::ApiError);
-  EXPECT_NO_THROW(strategy.authorize_subresource_write("status", jane, approved, approved));
-  EXPECT_NO_THROW(strategy.authorize_write(jane, pending, &pending));
 }
 
 }  // namespace
