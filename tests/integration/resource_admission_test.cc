@@ -54,12 +54,6 @@ class ResourceAdmissionTest : public KapiSuite<ResourceAdmissionTest> {
                    R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + std::string(name) + R"("}})")
                   .status,
               201);
-    // The default ServiceAccount kube-controller-manager makes (the ServiceAccount plugin refuses pods without
-    // it); kapi's own controller may have made it first.
-    const int account = call("POST", "/api/v1/namespaces/" + std::string(name) + "/serviceaccounts",
-                             R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"}})")
-                            .status;
-    ASSERT_TRUE(account == 201 || account == 409) << account;
   }
   // A ClusterRole with these rules, bound to jane.
   void grant_jane(const std::string& role, const std::string& rules) {
