@@ -13,8 +13,10 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -400,21 +402,44 @@ class LimitRanger final : public Plugin {
   }
 
   // The namespace's LimitRanges from the watch cache; when it has none, from storage (kube's live lookup), so a
-  // range created a moment ago is not missed.
-  asio::awaitable<std::vector<json::object>> limit_ranges(const Attributes& attributes) const {
+  // range created a moment ago is not missed. As kube's liveLookupCache, a live answer stands for 30 s: a
+  // namespace without ranges costs each pod no storage read after the first.
+  asio::awaitable<std::vector<json::object>> limit_ranges(const Attributes& attributes) {
     registry::ListRequest cached_request{.resource_version = "0"};
     registry::ObjectList list = co_await limit_ranges_->list(attributes.namespace_, std::move(cached_request));
-    if (list.items.empty()) {
-      registry::ListRequest live_request;
-      list = co_await limit_ranges_->list(attributes.namespace_, std::move(live_request));
+    if (!list.items.empty()) co_return parsed(list);
+    const auto now = std::chrono::steady_clock::now();
+    {
+      std::lock_guard lock(live_mutex_);
+      if (auto entry = live_lookups_.find(attributes.namespace_); entry != live_lookups_.end() && entry->second.expiry > now)
+        co_return entry->second.ranges;
     }
-    std::vector<json::object> ranges;
-    for (const registry::ReadObject& item : list.items)
-      if (std::optional<json::object> range = registry::parse_json_object(item.json)) ranges.push_back(std::move(*range));
+    registry::ListRequest live_request;
+    list = co_await limit_ranges_->list(attributes.namespace_, std::move(live_request));
+    std::vector<json::object> ranges = parsed(list);
+    std::lock_guard lock(live_mutex_);
+    if (live_lookups_.size() >= kLiveLookupEntries) live_lookups_.clear();  // kube's LRU holds 10000
+    live_lookups_[attributes.namespace_] = {now + kLiveLookupTtl, ranges};
     co_return ranges;
   }
 
+  static std::vector<json::object> parsed(const registry::ObjectList& list) {
+    std::vector<json::object> ranges;
+    for (const registry::ReadObject& item : list.items)
+      if (std::optional<json::object> range = registry::parse_json_object(item.json)) ranges.push_back(std::move(*range));
+    return ranges;
+  }
+
+  static constexpr std::chrono::seconds kLiveLookupTtl{30};
+  static constexpr std::size_t kLiveLookupEntries = 10000;
+  struct LiveLookup {
+    std::chrono::steady_clock::time_point expiry;
+    std::vector<json::object> ranges;
+  };
+
   registry::Store* limit_ranges_;
+  std::mutex live_mutex_;
+  std::map<std::string, LiveLookup, std::less<>> live_lookups_;
 };
 
 }  // namespace

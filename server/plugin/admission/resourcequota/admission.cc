@@ -87,7 +87,7 @@ std::vector<QuotaCharge> check_request(const std::vector<json::object>& quotas, 
       if (evaluator.matches_scope(scope, object)) limited_scopes.push_back(scope);
     if (entry.group != attributes.resource.group || entry.resource != attributes.resource.resource) continue;
     for (const auto& [name, quantity] : evaluator.usage(object)) {
-      if (quantity.value <= 0) continue;
+      if (quantity.nanos <= 0) continue;
       const bool matched = std::ranges::any_of(entry.match_contains, [&name](const std::string& part) {
         return name.find(part) != std::string::npos;
       });

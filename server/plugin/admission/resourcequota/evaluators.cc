@@ -316,7 +316,7 @@ class ClaimEvaluator final : public Evaluator {
         resource_list_at(object_at(object_at(claim, "spec"), "resources"), "requests");
     if (auto it = requested.find("storage"); it != requested.end()) storage = it->second;
     const ResourceList allocated = resource_list_at(object_at(claim, "status"), "allocatedResources");
-    if (auto it = allocated.find("storage"); it != allocated.end() && (!storage || it->second.value > storage->value))
+    if (auto it = allocated.find("storage"); it != allocated.end() && (!storage || it->second.nanos > storage->nanos))
       storage = it->second;
     if (storage) {
       result["requests.storage"] = *storage;

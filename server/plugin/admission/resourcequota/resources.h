@@ -1,7 +1,7 @@
 #pragma once
 // Resource lists as kube's quota code handles them (k8s.io/apiserver/pkg/quota/v1/resources.go) over
 // resource.Quantity values that remember their format, so that sums print as Go prints them ("1536Mi", "500m").
-#include "server/apis/core/quantity.h"
+#include "server/plugin/admission/resource_quantity.h"
 
 #include <boost/json/object.hpp>
 
@@ -13,17 +13,13 @@
 
 namespace kapi::admission::quota {
 
-// resource.Format: how a quantity prints (taken from the text it was parsed from, or the first non-zero addend).
-enum class Format { DecimalSI, BinarySI, DecimalExponent };
+// resource.Quantity, whose format (taken from the text it was parsed from, or the first non-zero addend) decides
+// how it prints.
+using admission::Quantity;
 
-struct Quantity {
-  apis::core::Nanos value = 0;
-  Format format = Format::DecimalSI;
-};
-
-std::optional<Quantity> parse_quantity(std::string_view text);
+inline std::optional<Quantity> parse_quantity(std::string_view text) { return parse_resource_quantity(text); }
 // Quantity.String(): the canonical form ("1", "500m", "1Gi", "1536Mi", "2e3").
-std::string to_string(const Quantity& quantity);
+inline std::string to_string(const Quantity& quantity) { return quantity.to_string(); }
 Quantity count(std::int64_t value);  // resource.NewQuantity(value, DecimalSI)
 // Quantity.Add / Sub: a zero receiver takes the other's format.
 Quantity plus(Quantity a, const Quantity& b);
