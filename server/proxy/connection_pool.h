@@ -1,7 +1,7 @@
 #pragma once
 // Keep-alive connections to backends, as Go's http.Transport keeps them for kube-apiserver's webhook clients
-// (client-go's transport with k8s.io/apimachinery/pkg/util/net.SetTransportDefaults: at most 25 idle connections
-// per host, each closed after 90 s idle). A connection is dialled when no idle one fits, carries one request at a
+// (client-go's transport/cache.go: at most 25 idle connections per host, idleConnsPerHost; each closed after 90 s
+// idle, the IdleConnTimeout k8s.io/apimachinery/pkg/util/net.SetTransportDefaults takes from http.DefaultTransport). A connection is dialled when no idle one fits, carries one request at a
 // time, and goes back to the idle set only when its response was read to the end and the backend did not ask to
 // close it; a connection that failed or ran out of time is closed. Idle connections are keyed by everything that
 // makes them interchangeable: address, server name (SNI and verification), and the TLS context (the caBundle and
@@ -23,8 +23,8 @@
 namespace kapi::proxy {
 
 struct ConnectionPoolLimits {
-  std::size_t max_idle_per_target = 25;                  // utilnet's DefaultMaxIdleConnsPerHost
-  std::chrono::milliseconds idle_timeout{90'000};        // utilnet.SetTransportDefaults' IdleConnTimeout
+  std::size_t max_idle_per_target = 25;            // client-go transport/cache.go's idleConnsPerHost
+  std::chrono::milliseconds idle_timeout{90'000};  // http.DefaultTransport's IdleConnTimeout
   BackendClientLimits connection;
 };
 
