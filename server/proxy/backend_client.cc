@@ -151,7 +151,7 @@ struct BackendConnection::Parser {
     }
     s.message_done = true;
     s.keep_alive = llhttp_should_keep_alive(p) != 0;
-    return HPE_PAUSED;  // one response per connection: whatever follows is not ours to parse
+    return HPE_PAUSED;  // one response per parser: whatever follows is not this response's
   }
 
   explicit Parser(std::size_t max_headers) : max_header_bytes(max_headers) {

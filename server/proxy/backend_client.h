@@ -1,7 +1,8 @@
 #pragma once
 // The HTTP/1.1 client with which kube-apiserver reaches what it proxies to — extension API servers for the
 // aggregator, kubelets, pods and services for the connect subresources: one request per TLS connection (the
-// admission webhooks keep theirs alive through ConnectionPool, connection_pool.h), the response parsed by llhttp as it arrives so a watch streams through chunk by chunk. Errors carry messages close to
+// admission webhooks keep theirs alive through ConnectionPool, connection_pool.h), the response parsed by llhttp
+// as it arrives so a watch streams through chunk by chunk. Errors carry messages close to
 // what Go's transport says ("dial tcp 10.0.0.5:443: connect: connection refused", "context deadline exceeded"),
 // because kube-aggregator shows them to clients after "error trying to reach service: ".
 #include "server/proxy/backend.h"
