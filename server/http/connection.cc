@@ -101,6 +101,9 @@ struct ConnectionState {
   bool draining = false;  // shutdown asked: close after the current response
   bool alive = true;
   std::function<void()> close;
+  // The watchdog's timer while it waits: woken when the connection ends, so a closed keep-alive connection does not
+  // leave a wait behind for the rest of its idle timeout (or forever, when it ended while answering).
+  asio::steady_timer* watchdog_timer = nullptr;
 };
 
 template <typename Stream>
@@ -306,6 +309,7 @@ class Connection {
       // The client went away or misbehaved mid-response; nothing more can be said on this connection.
     }
     state->alive = false;
+    if (state->watchdog_timer) state->watchdog_timer->cancel();
     registry_.remove(registration_);
     close();
   }
@@ -331,6 +335,7 @@ class Connection {
 
   asio::awaitable<void> watchdog(std::shared_ptr<ConnectionState> state) {
     asio::steady_timer timer(co_await asio::this_coro::executor);
+    state->watchdog_timer = &timer;
     while (state->alive) {
       timer.expires_at(deadline_);
       co_await timer.async_wait(asio::experimental::as_tuple(use_awaitable));  // woken early when cancelled
@@ -340,6 +345,7 @@ class Connection {
         break;
       }
     }
+    state->watchdog_timer = nullptr;
   }
 
   asio::awaitable<void> serve() {

@@ -15,7 +15,10 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <sys/socket.h>
+
 #include <cctype>
+#include <cerrno>
 #include <stdexcept>
 #include <system_error>
 #include <tuple>
@@ -88,6 +91,7 @@ struct BackendConnection::Parser {
   bool head_done = false;
   bool message_done = false;
   bool head_request = false;
+  bool keep_alive = false;  // at the message's end: whether the backend lets the connection carry another one
   std::string body;  // decoded body bytes not yet handed out
   std::string error;
   std::string after_message;  // what followed the response (a 101's upgraded protocol)
@@ -146,7 +150,8 @@ struct BackendConnection::Parser {
       return 0;
     }
     s.message_done = true;
-    return HPE_PAUSED;  // one response per connection: whatever follows is not ours to parse
+    s.keep_alive = llhttp_should_keep_alive(p) != 0;
+    return HPE_PAUSED;  // one response per parser: whatever follows is not this response's
   }
 
   explicit Parser(std::size_t max_headers) : max_header_bytes(max_headers) {
@@ -203,6 +208,28 @@ BackendConnection::~BackendConnection() {
 }
 
 void BackendConnection::close() { state_->close_socket(); }
+
+bool BackendConnection::timed_out() const { return !state_->expired.empty(); }
+
+bool BackendConnection::reusable() const {
+  return parser_->message_done && parser_->keep_alive && !upgrade_sent_ && parser_->after_message.empty() &&
+         parser_->body.empty() && state_->expired.empty() && state_->stream.lowest_layer().is_open();
+}
+
+void BackendConnection::reset_for_next_request() {
+  set_deadline(Clock::time_point::max());
+  parser_ = std::make_unique<Parser>(limits_.max_header_bytes);
+  response_started_ = false;
+}
+
+bool BackendConnection::idle_and_open() {
+  auto& socket = state_->stream.lowest_layer();
+  if (!state_->expired.empty() || !socket.is_open()) return false;
+  if (!state_->plain && SSL_pending(state_->stream.native_handle()) > 0) return false;
+  char byte = 0;
+  const ssize_t peeked = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
 
 std::string BackendConnection::take_upgraded_bytes() { return std::move(parser_->after_message); }
 
@@ -315,6 +342,7 @@ asio::awaitable<void> BackendConnection::connect() {
 
 asio::awaitable<void> BackendConnection::send(const BackendRequest& request) {
   parser_->head_request = request.method == "HEAD";
+  upgrade_sent_ = request.upgrade;
   std::string out;
   out.reserve(512 + request.body.size());
   out.append(request.method).append(" ").append(request.target.empty() ? "/" : request.target).append(" HTTP/1.1\r\n");
@@ -328,7 +356,9 @@ asio::awaitable<void> BackendConnection::send(const BackendRequest& request) {
   // Go's transport sends a length for a body, and "Content-Length: 0" for the methods that expect one.
   if (!request.body.empty() || request.method == "POST" || request.method == "PUT" || request.method == "PATCH")
     out.append("Content-Length: ").append(std::to_string(request.body.size())).append("\r\n");
-  out.append(request.upgrade ? "Connection: Upgrade\r\n\r\n" : "Connection: close\r\n\r\n");
+  out.append(request.upgrade      ? "Connection: Upgrade\r\n\r\n"
+             : request.keep_alive ? "Connection: keep-alive\r\n\r\n"
+                                  : "Connection: close\r\n\r\n");
   out.append(request.body);
   auto writing = state_->write_all(asio::buffer(out));
   auto [error, written] = co_await std::move(writing);
@@ -340,6 +370,7 @@ asio::awaitable<bool> BackendConnection::read_more() {
   std::unique_ptr<char[]> buffer = std::make_unique_for_overwrite<char[]>(kReadBufferBytes);
   auto reading = state_->read_some(asio::buffer(buffer.get(), kReadBufferBytes));
   auto [error, n] = co_await std::move(reading);
+  if (!error && n > 0) response_started_ = true;
   if (error == asio::error::eof || error == asio::ssl::error::stream_truncated) {
     // The end of the stream (with or without TLS close_notify, which not every server sends): it ends a body
     // that runs until close; any other unfinished message is an error.

@@ -1,7 +1,8 @@
 #pragma once
 // The HTTP/1.1 client with which kube-apiserver reaches what it proxies to — extension API servers for the
-// aggregator, kubelets, pods and services for the connect subresources: one request per TLS connection (no pooling), the
-// response parsed by llhttp as it arrives so a watch streams through chunk by chunk. Errors carry messages close to
+// aggregator, kubelets, pods and services for the connect subresources: one request per TLS connection (the
+// admission webhooks keep theirs alive through ConnectionPool, connection_pool.h), the response parsed by llhttp
+// as it arrives so a watch streams through chunk by chunk. Errors carry messages close to
 // what Go's transport says ("dial tcp 10.0.0.5:443: connect: connection refused", "context deadline exceeded"),
 // because kube-aggregator shows them to clients after "error trying to reach service: ".
 #include "server/proxy/backend.h"
@@ -37,6 +38,9 @@ struct BackendRequest {
   // A protocol upgrade (exec, port-forward): sent with "Connection: Upgrade" instead of "Connection: close"; the
   // Upgrade header is among `headers`.
   bool upgrade = false;
+  // Sent with "Connection: keep-alive": the connection may carry another request after the response (see
+  // BackendConnection::reusable).
+  bool keep_alive = false;
 };
 
 struct ResponseHead {
@@ -79,6 +83,21 @@ class BackendConnection {
   // Closes the connection now; pending operations fail.
   void close();
 
+  // For keep-alive (ConnectionPool). Whether any byte of a response arrived since the last request was sent.
+  bool response_started() const { return response_started_; }
+  // Whether the watchdog closed the connection (its deadline passed).
+  bool timed_out() const;
+  // Whether the connection may carry another request: the response was read to its end, the backend did not ask
+  // to close (Connection: close, HTTP/1.0 without keep-alive, a body running until close), nothing followed it,
+  // the deadline did not pass and the socket is open.
+  bool reusable() const;
+  // Makes a reusable connection ready for the next request (a fresh parser, no deadline).
+  void reset_for_next_request();
+  // Whether an idle connection still looks usable: open, not expired, and nothing readable on it — an idle
+  // connection has nothing to receive, so readable bytes or the end of the stream mean the backend closed it (or
+  // is about to). A non-blocking peek: must run where the connection's other operations run.
+  bool idle_and_open();
+
  private:
   struct State;
   struct Parser;
@@ -90,6 +109,8 @@ class BackendConnection {
   Backend backend_;
   BackendClientLimits limits_;
   Clock::time_point deadline_ = Clock::time_point::max();
+  bool response_started_ = false;
+  bool upgrade_sent_ = false;
 };
 
 struct BackendResponse {

@@ -154,6 +154,31 @@ class AdmissionWebhookTest : public KapiSuite<AdmissionWebhookTest> {
 
 bool refused(const HttpResponse& response) { return response.status >= 400; }
 
+// kube-apiserver's webhook client keeps its connections alive; so does kapi's: calls one after another go over the
+// same connection (the sample webhook logs each review's client address).
+TEST_F(AdmissionWebhookTest, CallsOneAfterAnotherReuseOneKeptAliveConnection) {
+  make_namespace("wh-keepalive");
+  make_configuration(true, "wh-keepalive", {{"keepalive.example.com", url_config(*server_, "/mutate-add-other-label"), "wh-keepalive"}});
+  HttpResponse probe = until("wh-keepalive", configmap("probe"),
+                             [](const HttpResponse& r) { return r.status == 201 && r.body.find("other-added") != std::string::npos; });
+  ASSERT_EQ(probe.status, 201) << probe.body;
+  for (const char* name : {"kept-1", "kept-2", "kept-3"}) {
+    HttpResponse created = call("POST", configmaps("wh-keepalive"), configmap(name));
+    ASSERT_EQ(created.status, 201) << created.body;
+  }
+  std::vector<std::string> remotes;
+  for (auto& request : server_->requests_for("/mutate-add-other-label")) {
+    const json::object& sent = request["review"].as_object().at("request").as_object();
+    if (sent.at("namespace") == "wh-keepalive" && sent.contains("name") &&
+        sent.at("name").as_string().starts_with("kept-"))
+      remotes.push_back(std::string(request["remote"].as_string()));
+  }
+  ASSERT_EQ(remotes.size(), 3u);
+  EXPECT_FALSE(remotes[0].empty());
+  EXPECT_EQ(remotes[1], remotes[0]);
+  EXPECT_EQ(remotes[2], remotes[0]);
+}
+
 TEST_F(AdmissionWebhookTest, AUrlWebhookAddsALabelToTheStoredObjectAndIsSentKubesReview) {
   make_namespace("wh-mutate");
   make_configuration(true, "wh-mutate", {{"add-label.example.com", url_config(*server_, "/mutate-add-label"), "wh-mutate"}});

@@ -2,7 +2,8 @@
 // webhook image kube's e2e tests deploy). It serves HTTPS with kapi's own HTTP server and a CA of its own
 // (ca.crt in --cert-dir: what a test puts into a webhook's caBundle), answers AdmissionReview v1 and v1beta1 in
 // the version it was sent, and appends each review it receives to --request-log as one JSON line
-// ({"path":..., "review":...}). Paths:
+// ({"path":..., "query":..., "remote":"<client ip:port>", "review":...}). Connections are kept alive (kapi's HTTP
+// server, 90 s idle) unless the client asks to close; "remote" shows which connection carried each review. Paths:
 //   /allow                 allowed
 //   /mutate-add-label      allowed with a JSON patch adding the label webhook-added=true
 //   /mutate-add-other-label  the same with the label other-added=true
@@ -142,7 +143,10 @@ class Handler {
       reply = {400, "{\"error\":\"the body is not an AdmissionReview\"}"};
     } else {
       if (log_.is_open()) {
-        log_ << json::serialize(json::object{{"path", request.path}, {"query", request.raw_query}, {"review", review}})
+        log_ << json::serialize(json::object{{"path", request.path},
+                                             {"query", request.raw_query},
+                                             {"remote", request.remote_address},
+                                             {"review", review}})
              << std::endl;
       }
       if (request.path == "/slow") {

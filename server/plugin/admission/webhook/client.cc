@@ -1,6 +1,7 @@
 // ClientManager.HookClient (k8s.io/apiserver/pkg/util/webhook/client.go) and the REST client's handling of the
 // answer (k8s.io/client-go/rest/request.go: transformResponse, newUnstructuredResponseError), on kapi's proxy
-// client: one TLS connection per call, its deadline the webhook's timeout.
+// client: keep-alive TLS connections from a pool, as client-go's transport keeps them, the whole call (dial,
+// handshake, request and response) bounded by the webhook's timeout.
 #include "server/plugin/admission/webhook/client.h"
 
 #include "server/aggregator/service_resolver.h"
@@ -17,6 +18,9 @@ namespace {
 
 namespace json = boost::json;
 using Clock = std::chrono::steady_clock;
+
+// The body of an answer is read whole; the proxy client's bound for a whole response.
+constexpr std::size_t kMaxResponseBytes = 64 << 20;
 
 struct Target {
   proxy::Backend backend;
@@ -86,7 +90,8 @@ bool is_json_media_type(std::string_view content_type) {
 
 }  // namespace
 
-asio::awaitable<std::string> post_review(const Webhook& webhook, std::string body, ServiceStores stores) {
+asio::awaitable<std::string> post_review(const Webhook& webhook, std::string body, ServiceStores stores,
+                                         proxy::ConnectionPool& pool) {
   Target target;
   std::string url;
   if (webhook.url) {
@@ -126,43 +131,34 @@ asio::awaitable<std::string> post_review(const Webhook& webhook, std::string bod
   }
 
   std::string failure;
-  proxy::ResponseHead head;
-  std::string response_body;
+  proxy::BackendResponse response;
   try {
-    auto executor = co_await asio::this_coro::executor;
-    proxy::BackendConnection connection(executor, target.backend);
-    connection.set_deadline(deadline);
-    co_await connection.connect();
     proxy::BackendRequest request{"POST", target.path, {}, std::move(body)};
     request.headers.set("Host", target.host_header);
     request.headers.set("Content-Type", "application/json");
     request.headers.set("Accept", "application/json, */*");
     request.headers.set("User-Agent", "kube-apiserver-admission");
-    co_await connection.send(request);
-    head = co_await connection.read_head();
-    for (;;) {
-      std::optional<std::string> piece = co_await connection.read_body();
-      if (!piece) break;
-      response_body.append(*piece);
-    }
+    auto exchanging = pool.exchange(target.backend, std::move(request), deadline, kMaxResponseBytes);
+    response = co_await std::move(exchanging);
   } catch (const std::exception& error) {
     failure = error.what();
   }
   if (!failure.empty()) throw CallFailure(prefix + failure, 0);
 
-  const std::string content_type(head.headers.get("Content-Type").value_or(""));
-  if (head.status < 200 || head.status > 206) {
+  const std::string content_type(response.headers.get("Content-Type").value_or(""));
+  const std::string& response_body = response.body;
+  if (response.status < 200 || response.status > 206) {
     // A Status body is the error itself; anything else is described by its code.
     if (is_json_media_type(content_type)) {
       if (std::optional<json::object> status = registry::parse_json_object(response_body);
           status && registry::string_field(*status, "kind") == "Status") {
         throw CallFailure("failed to call webhook: " + std::string(registry::string_field(*status, "message")),
-                          head.status);
+                          response.status);
       }
     }
     const bool text = content_type.starts_with("text/") || content_type.empty();
-    throw CallFailure("failed to call webhook: " + unexpected_response_message(head.status, response_body, text),
-                      head.status);
+    throw CallFailure("failed to call webhook: " + unexpected_response_message(response.status, response_body, text),
+                      response.status);
   }
   if (!is_json_media_type(content_type))
     throw CallFailure("failed to call webhook: serializer for " + content_type + " doesn't exist", 0);

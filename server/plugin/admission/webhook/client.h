@@ -4,6 +4,7 @@
 // the aggregator resolves an APIService's Service, the serving certificate checked for
 // "<name>.<namespace>.svc"), with ?timeout=<n>s and the webhook's timeout enforced on the whole exchange.
 #include "server/plugin/admission/webhook/configuration.h"
+#include "server/proxy/connection_pool.h"
 
 #include <asio/awaitable.hpp>
 
@@ -33,7 +34,9 @@ struct ServiceStores {
   registry::Store* endpoints = nullptr;
 };
 
-// POSTs `body` and returns the response body of a 2xx answer; anything else throws CallFailure.
-asio::awaitable<std::string> post_review(const Webhook& webhook, std::string body, ServiceStores stores);
+// POSTs `body` and returns the response body of a 2xx answer; anything else throws CallFailure. The call goes on a
+// kept-alive connection of `pool` when one to the same target is idle, as Go's transport reuses them.
+asio::awaitable<std::string> post_review(const Webhook& webhook, std::string body, ServiceStores stores,
+                                         proxy::ConnectionPool& pool);
 
 }  // namespace kapi::admission::webhook

@@ -71,7 +71,7 @@ asio::awaitable<ReviewResponse> WebhookDispatcher::call(const Webhook& webhook, 
     throw CallFailure(std::string("could not create admission objects: ") + error.what(), 400);
   }
   std::string body = review.body;
-  std::string answer = co_await post_review(webhook, std::move(body), service_stores_);
+  std::string answer = co_await post_review(webhook, std::move(body), service_stores_, pool_);
   ReviewResponse response;
   try {
     response = read_review(review, answer, mutating_);

@@ -61,6 +61,7 @@ class WebhookDispatcher {
   StoreLookup stores_;
   registry::Store* namespaces_;
   ServiceStores service_stores_;
+  proxy::ConnectionPool pool_;  // the plugin's webhook connections, kept alive between calls
   metrics::Registry* metrics_;
   base::Logger* logger_;
 };
