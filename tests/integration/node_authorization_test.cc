@@ -44,7 +44,6 @@ TEST_F(NodeAuthorizationTest, AKubeletReadsWhatThePodsBoundToItUse) {
   create("/api/v1/namespaces/shop/secrets", R"({"metadata":{"name":"web-password"},"stringData":{"p":"x"}})");
   create("/api/v1/namespaces/shop/secrets", R"({"metadata":{"name":"other"},"stringData":{"p":"x"}})");
   create("/api/v1/namespaces/shop/configmaps", R"({"metadata":{"name":"web-settings"},"data":{"a":"b"}})");
-  create("/api/v1/namespaces/shop/serviceaccounts", R"({"metadata":{"name":"default"}})");
   create("/api/v1/namespaces/shop/pods", R"({"metadata":{"name":"web"},"spec":{"nodeName":"node-a",
       "containers":[{"name":"c","image":"nginx","envFrom":[{"configMapRef":{"name":"web-settings"}}],
       "env":[{"name":"P","valueFrom":{"secretKeyRef":{"name":"web-password","key":"p"}}}]}]}})");

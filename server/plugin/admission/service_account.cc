@@ -6,6 +6,7 @@
 // limits the secrets its pods (and their ephemeral containers) may reference to its own.
 #include "server/admission/errors.h"
 #include "server/admission/plugin.h"
+#include "server/apis/core/pod_references.h"
 #include "server/plugin/admission/object_lookup.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
@@ -59,36 +60,7 @@ std::set<std::string, std::less<>> names_in(const json::object& object, std::str
 // podutil.VisitPodSecretNames over every container kind: whether the pod references any secret.
 bool references_secrets(const json::object& spec) {
   bool found = false;
-  for_each_object(&spec, "imagePullSecrets", [&](const json::object& reference, std::size_t) {
-    if (!string_at(reference, "name").empty()) found = true;
-  });
-  for (std::string_view list : {"initContainers", "containers", "ephemeralContainers"}) {
-    for_each_object(&spec, list, [&](const json::object& container, std::size_t) {
-      for_each_object(&container, "envFrom", [&](const json::object& source, std::size_t) {
-        if (!string_at(object_at(source, "secretRef"), "name").empty()) found = true;
-      });
-      for_each_object(&container, "env", [&](const json::object& variable, std::size_t) {
-        if (!string_at(object_at(object_at(variable, "valueFrom"), "secretKeyRef"), "name").empty()) found = true;
-      });
-    });
-  }
-  auto named = [](const json::object* reference, std::string_view key) { return !string_at(reference, key).empty(); };
-  for_each_object(&spec, "volumes", [&](const json::object& volume, std::size_t) {
-    if (named(object_at(volume, "azureFile"), "secretName") ||
-        named(object_at(object_at(volume, "cephfs"), "secretRef"), "name") ||
-        named(object_at(object_at(volume, "cinder"), "secretRef"), "name") ||
-        named(object_at(object_at(volume, "flexVolume"), "secretRef"), "name") ||
-        named(object_at(object_at(volume, "rbd"), "secretRef"), "name") ||
-        named(object_at(volume, "secret"), "secretName") ||
-        named(object_at(object_at(volume, "scaleIO"), "secretRef"), "name") ||
-        named(object_at(object_at(volume, "iscsi"), "secretRef"), "name") ||
-        named(object_at(object_at(volume, "storageos"), "secretRef"), "name") ||
-        named(object_at(object_at(volume, "csi"), "nodePublishSecretRef"), "name"))
-      found = true;
-    for_each_object(object_at(volume, "projected"), "sources", [&](const json::object& source, std::size_t) {
-      if (named(object_at(source, "secret"), "name")) found = true;
-    });
-  });
+  apis::core::visit_pod_secret_names(spec, [&found](std::string_view) { found = true; });
   return found;
 }
 

@@ -7,6 +7,7 @@
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/steady_timer.hpp>
+#include <asio/strand.hpp>
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
 
@@ -17,7 +18,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The calls in flight, shared with each of them: the first failure in the order they complete, and a timer the
-// dispatch waits on until the last one is done (all run on the request's thread).
+// dispatch waits on until the last one is done. The calls and the wait all run on one strand of their own: the
+// request's executor may be a pool of threads, and the calls share this state and the request's annotations.
 struct Calls {
   explicit Calls(asio::any_io_executor executor, std::size_t count) : remaining(count), done(executor) {
     done.expires_at(Clock::time_point::max());
@@ -39,15 +41,22 @@ class ValidatingWebhookPlugin final : public Plugin {
     std::vector<Match> matches = co_await dispatcher_.matching(attributes, snapshot);
     if (matches.empty()) co_return;
     auto executor = co_await asio::this_coro::executor;
-    auto calls = std::make_shared<Calls>(executor, matches.size());
-    for (std::size_t index = 0; index < matches.size(); ++index) {
-      asio::co_spawn(executor, call(calls, snapshot, matches[index], index, attributes), asio::detached);
-    }
+    auto strand = asio::make_strand(executor);
+    auto calling = call_all(strand, std::move(snapshot), std::move(matches), attributes);
+    co_await asio::co_spawn(strand, std::move(calling), asio::use_awaitable);
+  }
+
+ private:
+  asio::awaitable<void> call_all(asio::strand<asio::any_io_executor> strand,
+                                 std::shared_ptr<const WebhookList> snapshot, std::vector<Match> matches,
+                                 const Attributes& attributes) {
+    auto calls = std::make_shared<Calls>(strand, matches.size());
+    for (std::size_t index = 0; index < matches.size(); ++index)
+      asio::co_spawn(strand, call(calls, snapshot, matches[index], index, attributes), asio::detached);
     if (calls->remaining > 0) co_await calls->done.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
     if (calls->first_failure) std::rethrow_exception(calls->first_failure);
   }
 
- private:
   asio::awaitable<void> call(std::shared_ptr<Calls> calls, std::shared_ptr<const WebhookList> snapshot, Match match,
                              std::size_t index, const Attributes& attributes) {
     const Webhook& webhook = *match.webhook;
