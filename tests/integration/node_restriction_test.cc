@@ -27,22 +27,25 @@ class NodeRestrictionTest : public KapiSuite<NodeRestrictionTest> {
   }
   // The uid of node `name`, registered by its own kubelet.
   std::string register_node(std::string_view token, std::string_view name) {
-    HttpResponse created = as(token, "POST", "/api/v1/nodes",
-                              R"({"metadata":{"name":")" + std::string(name) + R"("}})");
+    HttpResponse created =
+        as(token, "POST", "/api/v1/nodes", R"({"metadata":{"name":")" + std::string(name) + R"("}})");
     EXPECT_EQ(created.status, 201) << created.body;
     return std::string(boost::json::parse(created.body).at("metadata").at("uid").as_string());
   }
   static std::string mirror_pod(std::string_view name, std::string_view node, std::string_view node_uid) {
     return R"({"metadata":{"name":")" + std::string(name) + R"(","annotations":{"kubernetes.io/config.mirror":"h"},
-        "ownerReferences":[{"apiVersion":"v1","kind":"Node","name":"node-a","uid":")" + std::string(node_uid) +
+        "ownerReferences":[{"apiVersion":"v1","kind":"Node","name":"node-a","uid":")" +
+           std::string(node_uid) +
            R"(","controller":true}]},
-        "spec":{"nodeName":")" + std::string(node) + R"(","containers":[{"name":"c","image":"nginx"}]}})";
+        "spec":{"nodeName":")" +
+           std::string(node) + R"(","containers":[{"name":"c","image":"nginx"}]}})";
   }
 };
 
 TEST_F(NodeRestrictionTest, AKubeletCreatesOnlyMirrorPodsBoundToItself) {
   const std::string uid = register_node("kubelet-a", "node-a");
-  HttpResponse mirror = as("kubelet-a", "POST", "/api/v1/namespaces/default/pods", mirror_pod("static-a", "node-a", uid));
+  HttpResponse mirror =
+      as("kubelet-a", "POST", "/api/v1/namespaces/default/pods", mirror_pod("static-a", "node-a", uid));
   EXPECT_EQ(mirror.status, 201) << mirror.body;
 
   HttpResponse normal = as("kubelet-a", "POST", "/api/v1/namespaces/default/pods",
@@ -82,9 +85,9 @@ TEST_F(NodeRestrictionTest, AKubeletWritesOnlyItsOwnNodeAndNoForeignLabel) {
   EXPECT_EQ(status_message(labelled),
             "nodes \"node-b\" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/control-plane");
 
-  HttpResponse kubelet_label = as("kubelet-b", "PATCH", "/api/v1/nodes/node-b",
-                                  R"({"metadata":{"labels":{"kubernetes.io/hostname":"node-b"}}})",
-                                  "application/merge-patch+json");
+  HttpResponse kubelet_label =
+      as("kubelet-b", "PATCH", "/api/v1/nodes/node-b", R"({"metadata":{"labels":{"kubernetes.io/hostname":"node-b"}}})",
+         "application/merge-patch+json");
   EXPECT_EQ(kubelet_label.status, 200) << kubelet_label.body;
 }
 

@@ -1,16 +1,17 @@
 // NodeRestriction (kube's plugin/pkg/admission/noderestriction/admission.go, release-1.32): a kubelet (user
 // system:node:<name> in group system:nodes) may only write what belongs to its own node. It creates only mirror
 // pods bound to itself that reference no other API object, deletes and updates the status of pods bound to itself,
-// evicts only its own pods, modifies only its own Node (never its taints, a new configSource or labels outside the
-// kubelet's set), changes only status.capacity and status.conditions of PVCs, requests only tokens bound to a pod on
-// itself, and touches only its own Lease in kube-node-lease and its own CSINode. Other users pass untouched.
+// evicts only its own pods, modifies only its own Node (never its taints, ownerReferences, a new configSource or
+// labels outside the kubelet's set), changes only status.capacity and status.conditions of PVCs, requests only
+// tokens bound to a pod on itself, and touches only its own Lease in kube-node-lease and its own CSINode. Other
+// users pass untouched.
 // kapi serves no resourceslices, so kube's ResourceSlice rule has nothing to restrict here.
 #include "base/go_quote.h"
 #include "server/admission/errors.h"
 #include "server/admission/plugin.h"
 #include "server/apierrors/errors.h"
-#include "server/plugin/admission/object_lookup.h"
 #include "server/plugin/admission/node_restriction_rules.h"
+#include "server/plugin/admission/object_lookup.h"
 #include "server/plugin/auth/node/node_authorizer.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
@@ -88,10 +89,11 @@ class NodeRestriction final : public Plugin {
     } else if (attributes.operation == Operation::Delete) {
       const json::object existing = co_await existing_pod(attributes.namespace_, attributes.name);
       if (node_name_of_pod(existing) != node)
-        throw forbidden(attributes, "node " + base::go_quote(node) + " can only delete pods with spec.nodeName set to itself");
+        throw forbidden(attributes,
+                        "node " + base::go_quote(node) + " can only delete pods with spec.nodeName set to itself");
     } else {
-      throw forbidden(attributes, "unexpected operation " + base::go_quote(to_string(attributes.operation)) + ", node " +
-                                      base::go_quote(node) + " can only create and delete mirror pods");
+      throw forbidden(attributes, "unexpected operation " + base::go_quote(to_string(attributes.operation)) +
+                                      ", node " + base::go_quote(node) + " can only create and delete mirror pods");
     }
   }
 
@@ -102,42 +104,48 @@ class NodeRestriction final : public Plugin {
       throw forbidden(attributes, "pod does not have " + base::go_quote(kMirrorPodAnnotation) + " annotation, node " +
                                       base::go_quote(node) + " can only create mirror pods");
     if (node_name_of_pod(pod) != node)
-      throw forbidden(attributes, "node " + base::go_quote(node) + " can only create pods with spec.nodeName set to itself");
+      throw forbidden(attributes,
+                      "node " + base::go_quote(node) + " can only create pods with spec.nodeName set to itself");
     const json::array* owners = array_at(object_at(pod, "metadata"), "ownerReferences");
     if (owners && owners->size() > 1)
-      throw forbidden(attributes,
-                      "node " + base::go_quote(node) + " can only create pods with a single owner reference set to itself");
+      throw forbidden(attributes, "node " + base::go_quote(node) +
+                                      " can only create pods with a single owner reference set to itself");
     if (owners && owners->size() == 1 && owners->front().is_object())
       co_await check_owner(node, owners->front().as_object(), attributes);
 
     const json::object* spec = object_at(pod, "spec");
     if (!string_at(spec, "serviceAccountName").empty())
-      throw forbidden(attributes, "node " + base::go_quote(node) + " can not create pods that reference a service account");
+      throw forbidden(attributes,
+                      "node " + base::go_quote(node) + " can not create pods that reference a service account");
     if (spec && node_restriction::references_secrets(*spec))
       throw forbidden(attributes, "node " + base::go_quote(node) + " can not create pods that reference secrets");
     if (spec && node_restriction::references_config_maps(*spec))
       throw forbidden(attributes, "node " + base::go_quote(node) + " can not create pods that reference configmaps");
     if (spec && node_restriction::references_cluster_trust_bundles(*spec))
-      throw forbidden(attributes, "node " + base::go_quote(node) + " can not create pods that reference clustertrustbundles");
+      throw forbidden(attributes,
+                      "node " + base::go_quote(node) + " can not create pods that reference clustertrustbundles");
     if (spec && node_restriction::references_persistent_volume_claims(*spec))
       throw forbidden(attributes,
                       "node " + base::go_quote(node) + " can not create pods that reference persistentvolumeclaims");
     // The CVE-2025-4563 fix of the 1.32 branch: claims would reach the node's allocated devices.
     const json::array* claims = array_at(spec, "resourceClaims");
     if (claims && !claims->empty())
-      throw forbidden(attributes, "node " + base::go_quote(node) + " can not create pods that reference resourceclaims");
+      throw forbidden(attributes,
+                      "node " + base::go_quote(node) + " can not create pods that reference resourceclaims");
   }
 
   // The single owner a mirror pod may have: its node, as controller, without blockOwnerDeletion, with its uid.
   asio::awaitable<void> check_owner(const std::string& node, const json::object& owner, const Attributes& attributes) {
     if (string_at(owner, "apiVersion") != "v1" || string_at(owner, "kind") != "Node" ||
         string_at(owner, "name") != node)
-      throw forbidden(attributes, "node " + base::go_quote(node) + " can only create pods with an owner reference set to itself");
-    if (!bool_at(owner, "controller"))
       throw forbidden(attributes,
-                      "node " + base::go_quote(node) + " can only create pods with a controller owner reference set to itself");
+                      "node " + base::go_quote(node) + " can only create pods with an owner reference set to itself");
+    if (!bool_at(owner, "controller"))
+      throw forbidden(attributes, "node " + base::go_quote(node) +
+                                      " can only create pods with a controller owner reference set to itself");
     if (bool_at(owner, "blockOwnerDeletion"))
-      throw forbidden(attributes, "node " + base::go_quote(node) + " must not set blockOwnerDeletion on an owner reference");
+      throw forbidden(attributes,
+                      "node " + base::go_quote(node) + " must not set blockOwnerDeletion on an owner reference");
     std::optional<json::object> registered;
     if (nodes_) registered = co_await find_object(*nodes_, "", node);
     if (!registered) throw apierrors::ApiError(apierrors::not_found("", "nodes", node));
@@ -151,15 +159,16 @@ class NodeRestriction final : public Plugin {
     if (attributes.operation != Operation::Update || !attributes.old_object || !attributes.object)
       throw forbidden(attributes, "unexpected operation " + base::go_quote(to_string(attributes.operation)));
     if (node_name_of_pod(*attributes.old_object) != node)
-      throw forbidden(attributes,
-                      "node " + base::go_quote(node) + " can only update pod status for pods with spec.nodeName set to itself");
+      throw forbidden(attributes, "node " + base::go_quote(node) +
+                                      " can only update pod status for pods with spec.nodeName set to itself");
     const json::object& old_pod = *attributes.old_object;
     const json::object& new_pod = attributes.new_object();
     if (!node_restriction::semantically_equal(field_at(old_pod, "metadata", "labels"),
                                               field_at(new_pod, "metadata", "labels")))
       throw forbidden(attributes, "node " + base::go_quote(node) + " cannot update labels through pod status");
-    if (!node_restriction::resource_claim_statuses_equal(array_at(object_at(old_pod, "status"), "resourceClaimStatuses"),
-                                                         array_at(object_at(new_pod, "status"), "resourceClaimStatuses")))
+    if (!node_restriction::resource_claim_statuses_equal(
+            array_at(object_at(old_pod, "status"), "resourceClaimStatuses"),
+            array_at(object_at(new_pod, "status"), "resourceClaimStatuses")))
       throw forbidden(attributes, "node " + base::go_quote(node) + " cannot update resource claim statues");
   }
 
@@ -182,17 +191,20 @@ class NodeRestriction final : public Plugin {
     if (!difference.empty())
       throw forbidden(attributes, "node " + base::go_quote(node) +
                                       " is not allowed to update fields other than status.quantity and "
-                                      "status.conditions: " + difference);
+                                      "status.conditions: " +
+                                      difference);
   }
 
   void admit_node(const std::string& node, const Attributes& attributes) {
     if (attributes.name != node)
-      throw forbidden(attributes, "node " + base::go_quote(node) + " is not allowed to modify node " + base::go_quote(attributes.name));
+      throw forbidden(attributes, "node " + base::go_quote(node) + " is not allowed to modify node " +
+                                      base::go_quote(attributes.name));
     if (attributes.operation == Operation::Create && attributes.object) {
       const json::object& created = attributes.new_object();
       const json::value* config_source = field_at(created, "spec", "configSource");
       if (config_source && !config_source->is_null())
-        throw forbidden(attributes, "node " + base::go_quote(node) + " is not allowed to create pods with a non-nil configSource");
+        throw forbidden(attributes,
+                        "node " + base::go_quote(node) + " is not allowed to create pods with a non-nil configSource");
       const auto forbidden_labels =
           node_restriction::forbidden_labels(node_restriction::modified_labels(labels_of(created), nullptr));
       if (!forbidden_labels.empty())
@@ -205,10 +217,14 @@ class NodeRestriction final : public Plugin {
       const json::value* config_source = field_at(updated, "spec", "configSource");
       if (config_source && !config_source->is_null() &&
           !node_restriction::semantically_equal(config_source, field_at(old, "spec", "configSource")))
-        throw forbidden(attributes,
-                        "node " + base::go_quote(node) + " is not allowed to update configSource to a new non-nil configSource");
+        throw forbidden(attributes, "node " + base::go_quote(node) +
+                                        " is not allowed to update configSource to a new non-nil configSource");
       if (!node_restriction::semantically_equal(field_at(updated, "spec", "taints"), field_at(old, "spec", "taints")))
         throw forbidden(attributes, "node " + base::go_quote(node) + " is not allowed to modify taints");
+      // The CVE-2025-5187 fix of the 1.32 branch: an owner reference would let the garbage collector delete the Node.
+      if (!node_restriction::semantically_equal(field_at(updated, "metadata", "ownerReferences"),
+                                                field_at(old, "metadata", "ownerReferences")))
+        throw forbidden(attributes, "node " + base::go_quote(node) + " is not allowed to modify ownerReferences");
       const auto forbidden_labels =
           node_restriction::forbidden_labels(node_restriction::modified_labels(labels_of(updated), labels_of(old)));
       if (!forbidden_labels.empty())
@@ -221,8 +237,7 @@ class NodeRestriction final : public Plugin {
   }
 
   asio::awaitable<void> admit_service_account(const std::string& node, const Attributes& attributes) {
-    if (attributes.operation != Operation::Create || attributes.subresource != "token" || !attributes.object)
-      co_return;
+    if (attributes.operation != Operation::Create || attributes.subresource != "token" || !attributes.object) co_return;
     const json::object* reference = object_at(object_at(attributes.new_object(), "spec"), "boundObjectRef");
     if (!reference || string_at(reference, "apiVersion") != "v1" || string_at(reference, "kind") != "Pod" ||
         string_at(reference, "name").empty())
@@ -247,7 +262,8 @@ class NodeRestriction final : public Plugin {
 
   void admit_lease(const std::string& node, const Attributes& attributes) {
     if (attributes.namespace_ != kNodeLeaseNamespace)
-      throw forbidden(attributes, "can only access leases in the " + base::go_quote(kNodeLeaseNamespace) + " system namespace");
+      throw forbidden(attributes,
+                      "can only access leases in the " + base::go_quote(kNodeLeaseNamespace) + " system namespace");
     if (name_on_request(attributes) != node)
       throw forbidden(attributes, "can only access node lease with the same name as the requesting node");
   }

@@ -14,14 +14,20 @@ using namespace registry::fields;
 constexpr std::array<std::string_view, 3> kContainerLists{"initContainers", "containers", "ephemeralContainers"};
 
 // k8s.io/kubelet/pkg/apis: the labels a kubelet sets on its Node, and the namespaces it owns.
-constexpr std::array<std::string_view, 11> kKubeletLabels{
-    "kubernetes.io/hostname",        "topology.kubernetes.io/zone",          "topology.kubernetes.io/region",
-    "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
-    "beta.kubernetes.io/instance-type",       "node.kubernetes.io/instance-type",
-    "kubernetes.io/os",              "kubernetes.io/arch",                   "beta.kubernetes.io/os",
-    "beta.kubernetes.io/arch"};
+constexpr std::array<std::string_view, 11> kKubeletLabels{"kubernetes.io/hostname",
+                                                          "topology.kubernetes.io/zone",
+                                                          "topology.kubernetes.io/region",
+                                                          "failure-domain.beta.kubernetes.io/zone",
+                                                          "failure-domain.beta.kubernetes.io/region",
+                                                          "beta.kubernetes.io/instance-type",
+                                                          "node.kubernetes.io/instance-type",
+                                                          "kubernetes.io/os",
+                                                          "kubernetes.io/arch",
+                                                          "beta.kubernetes.io/os",
+                                                          "beta.kubernetes.io/arch"};
 constexpr std::array<std::string_view, 2> kKubeletLabelNamespaces{"kubelet.kubernetes.io", "node.kubernetes.io"};
-constexpr std::string_view kNodeRestrictionNamespace = "node-restriction.kubernetes.io";  // v1.LabelNamespaceNodeRestriction
+constexpr std::string_view kNodeRestrictionNamespace =
+    "node-restriction.kubernetes.io";  // v1.LabelNamespaceNodeRestriction
 
 bool present(const json::object* object, std::string_view key) {
   return object && object->contains(key) && !object->at(key).is_null();
@@ -120,9 +126,8 @@ std::string_view label_namespace(std::string_view key) {
 }
 
 bool in_namespace(std::string_view label_namespace, std::string_view domain) {
-  return label_namespace == domain ||
-         (label_namespace.size() > domain.size() && label_namespace.ends_with(domain) &&
-          label_namespace[label_namespace.size() - domain.size() - 1] == '.');
+  return label_namespace == domain || (label_namespace.size() > domain.size() && label_namespace.ends_with(domain) &&
+                                       label_namespace[label_namespace.size() - domain.size() - 1] == '.');
 }
 
 bool is_kubernetes_label(std::string_view key) {

@@ -20,7 +20,8 @@ class NodeRestrictionAdmission : public fixture::PluginFixture {
     add("", "pods", "Pod", true);
     add("", "nodes", "Node", false);
     plugin_ = make_node_restriction(context());
-    node_user_ = {.name = "system:node:mynode", .uid = "", .groups = {"system:nodes", "system:authenticated"}, .extra = {}};
+    node_user_ = {
+        .name = "system:node:mynode", .uid = "", .groups = {"system:nodes", "system:authenticated"}, .extra = {}};
   }
 
   std::string stored_uid(std::string_view resource, std::string namespace_, std::string name) {
@@ -49,9 +50,11 @@ class NodeRestrictionAdmission : public fixture::PluginFixture {
     }
     return parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"static","namespace":"ns",
         "annotations":{"kubernetes.io/config.mirror":"hash"},
-        "ownerReferences":[{"apiVersion":"v1","kind":"Node","name":"mynode","uid":")" + node_uid_ +
+        "ownerReferences":[{"apiVersion":"v1","kind":"Node","name":"mynode","uid":")" +
+                 node_uid_ +
                  R"(","controller":true}]},
-        "spec":{"nodeName":"mynode",)" + std::string(extra_spec) + R"("containers":[{"name":"c","image":"x"}]}})");
+        "spec":{"nodeName":"mynode",)" +
+                 std::string(extra_spec) + R"("containers":[{"name":"c","image":"x"}]}})");
   }
 
   std::unique_ptr<Plugin> plugin_;
@@ -145,15 +148,20 @@ TEST_F(NodeRestrictionAdmission, AMirrorPodReferencesNoOtherApiObject) {
   EXPECT_EQ(refused_with(R"("volumes":[{"name":"v","secret":{"secretName":"s"}}],)"), prefix + "secrets");
   EXPECT_EQ(refused_with(R"("volumes":[{"name":"v","csi":{"driver":"d","nodePublishSecretRef":{"name":"s"}}}],)"),
             prefix + "secrets");
-  EXPECT_EQ(refused_with(R"("initContainers":[{"name":"i","image":"x","env":[{"name":"E","valueFrom":{"secretKeyRef":{"name":"s","key":"k"}}}]}],)"),
-            prefix + "secrets");
+  EXPECT_EQ(
+      refused_with(
+          R"("initContainers":[{"name":"i","image":"x","env":[{"name":"E","valueFrom":{"secretKeyRef":{"name":"s","key":"k"}}}]}],)"),
+      prefix + "secrets");
   EXPECT_EQ(refused_with(R"("volumes":[{"name":"v","configMap":{"name":"c"}}],)"), prefix + "configmaps");
-  EXPECT_EQ(refused_with(R"("ephemeralContainers":[{"name":"e","image":"x","envFrom":[{"configMapRef":{"name":"c"}}]}],)"),
-            prefix + "configmaps");
+  EXPECT_EQ(
+      refused_with(R"("ephemeralContainers":[{"name":"e","image":"x","envFrom":[{"configMapRef":{"name":"c"}}]}],)"),
+      prefix + "configmaps");
   EXPECT_EQ(refused_with(R"("volumes":[{"name":"v","projected":{"sources":[{"configMap":{"name":"c"}}]}}],)"),
             prefix + "configmaps");
-  EXPECT_EQ(refused_with(R"("volumes":[{"name":"v","projected":{"sources":[{"clusterTrustBundle":{"name":"b","path":"p"}}]}}],)"),
-            prefix + "clustertrustbundles");
+  EXPECT_EQ(
+      refused_with(
+          R"("volumes":[{"name":"v","projected":{"sources":[{"clusterTrustBundle":{"name":"b","path":"p"}}]}}],)"),
+      prefix + "clustertrustbundles");
   EXPECT_EQ(refused_with(R"("volumes":[{"name":"v","persistentVolumeClaim":{"claimName":"c"}}],)"),
             prefix + "persistentvolumeclaims");
   EXPECT_EQ(refused_with(R"("resourceClaims":[{"name":"gpu","resourceClaimName":"c"}],)"), prefix + "resourceclaims");
@@ -179,11 +187,13 @@ TEST_F(NodeRestrictionAdmission, ANodeDeletesOnlyPodsBoundToItself) {
   json::object pod = parse(R"({"metadata":{"name":"mine"},"spec":{"nodeName":"mynode"}})");
   Attributes update = request(Operation::Update, "", "pods", "Pod", "ns", &pod);
   update.old_object = &pod;
-  EXPECT_EQ(refusal(update), "pods \"mine\" is forbidden: unexpected operation \"UPDATE\", node \"mynode\" can only "
-                             "create and delete mirror pods");
+  EXPECT_EQ(refusal(update),
+            "pods \"mine\" is forbidden: unexpected operation \"UPDATE\", node \"mynode\" can only "
+            "create and delete mirror pods");
   Attributes exec = request(Operation::Create, "", "pods", "PodExecOptions", "ns", &pod, "exec");
-  EXPECT_EQ(refusal(exec),
-            "pods \"mine\" is forbidden: unexpected pod subresource \"exec\", only 'status' and 'eviction' are allowed");
+  EXPECT_EQ(
+      refusal(exec),
+      "pods \"mine\" is forbidden: unexpected pod subresource \"exec\", only 'status' and 'eviction' are allowed");
 }
 
 TEST_F(NodeRestrictionAdmission, ANodeUpdatesTheStatusOfItsOwnPodsOnlyAndNotTheirLabelsOrClaimStatuses) {
@@ -279,6 +289,13 @@ TEST_F(NodeRestrictionNodes, ANodeSetsNoConfigSourceAndKeepsItsTaints) {
       << "no taints and an empty list are alike";
 }
 
+TEST_F(NodeRestrictionNodes, ANodeKeepsItsOwnerReferences) {
+  EXPECT_EQ(update(R"({"metadata":{"name":"mynode"}})",
+                   R"({"metadata":{"name":"mynode","ownerReferences":[{"apiVersion":"v1","kind":"Node","name":"x",
+                       "uid":"u"}]}})"),
+            "nodes \"mynode\" is forbidden: node \"mynode\" is not allowed to modify ownerReferences");
+}
+
 TEST_F(NodeRestrictionNodes, ANodeSetsOnlyTheKubeletsLabels) {
   EXPECT_EQ(create(R"({"metadata":{"name":"mynode","labels":{"kubernetes.io/hostname":"h","kubernetes.io/os":"linux",
       "topology.kubernetes.io/zone":"z","node.kubernetes.io/instance-type":"t","kubelet.kubernetes.io/x":"1",
@@ -301,8 +318,8 @@ TEST_F(NodeRestrictionAdmission, ANodeUpdatesOnlyCapacityAndConditionsOfPvcStatu
   const json::object old_pvc = parse(R"({"metadata":{"name":"c","resourceVersion":"1"},"spec":{"volumeName":"pv"},
       "status":{"phase":"Bound","capacity":{"storage":"1Gi"}}})");
   auto status_update = [&](json::object& updated) {
-    Attributes attributes = request(Operation::Update, "", "persistentvolumeclaims", "PersistentVolumeClaim", "ns",
-                                    &updated, "status");
+    Attributes attributes =
+        request(Operation::Update, "", "persistentvolumeclaims", "PersistentVolumeClaim", "ns", &updated, "status");
     attributes.old_object = &old_pvc;
     return attributes;
   };
@@ -318,8 +335,8 @@ TEST_F(NodeRestrictionAdmission, ANodeUpdatesOnlyCapacityAndConditionsOfPvcStatu
             "status.quantity and status.conditions: metadata.labels: null != {\"a\":\"b\"}");
 
   json::object spec_change = resized;
-  Attributes main_resource = request(Operation::Update, "", "persistentvolumeclaims", "PersistentVolumeClaim", "ns",
-                                     &spec_change);
+  Attributes main_resource =
+      request(Operation::Update, "", "persistentvolumeclaims", "PersistentVolumeClaim", "ns", &spec_change);
   main_resource.old_object = &old_pvc;
   EXPECT_EQ(refusal(main_resource), "persistentvolumeclaims \"c\" is forbidden: may only update PVC status");
 }
@@ -346,8 +363,9 @@ TEST_F(NodeRestrictionAdmission, ANodeRequestsOnlyTokensBoundToItsOwnPods) {
   EXPECT_EQ(token(R"({"apiVersion":"v1","kind":"Pod","name":"mine"})"),
             prefix + "node requested token with a pod binding without a uid");
   EXPECT_EQ(token(R"({"apiVersion":"v1","kind":"Pod","name":"mine","uid":"stale"})"),
-            prefix + "the UID in the bound object reference (stale) does not match the UID in record. The object might "
-                     "have been deleted and then recreated");
+            prefix +
+                "the UID in the bound object reference (stale) does not match the UID in record. The object might "
+                "have been deleted and then recreated");
   EXPECT_EQ(token(R"({"apiVersion":"v1","kind":"Pod","name":"theirs","uid":")" + theirs_uid + "\"}"),
             prefix + "node requested token bound to a pod scheduled on a different node");
 }
@@ -362,15 +380,17 @@ TEST_F(NodeRestrictionAdmission, ANodeTouchesOnlyItsOwnLeaseAndCsiNode) {
   json::object other = parse(R"({"metadata":{"name":"other"}})");
   Attributes update = request(Operation::Update, "coordination.k8s.io", "leases", "Lease", "kube-node-lease", &other);
   update.old_object = &other;
-  EXPECT_EQ(refusal(update), "leases.coordination.k8s.io \"other\" is forbidden: can only access node lease with the "
-                             "same name as the requesting node");
+  EXPECT_EQ(refusal(update),
+            "leases.coordination.k8s.io \"other\" is forbidden: can only access node lease with the "
+            "same name as the requesting node");
 
   json::object csi_node = parse(R"({"metadata":{"name":"mynode"}})");
   EXPECT_EQ(run(request(Operation::Create, "storage.k8s.io", "csinodes", "CSINode", "", &csi_node)), std::nullopt);
   Attributes removal = request(Operation::Delete, "storage.k8s.io", "csinodes", "CSINode", "", nullptr);
   removal.name = "other";
-  EXPECT_EQ(refusal(removal), "csinodes.storage.k8s.io \"other\" is forbidden: can only access CSINode with the same "
-                              "name as the requesting node");
+  EXPECT_EQ(refusal(removal),
+            "csinodes.storage.k8s.io \"other\" is forbidden: can only access CSINode with the same "
+            "name as the requesting node");
 }
 
 TEST(NodeRestrictionRules, SemanticEqualityTakesMissingNullAndEmptyAlike) {
