@@ -28,6 +28,7 @@ std::unique_ptr<Plugin> make_certificate_signing(const PluginContext& context);
 std::unique_ptr<Plugin> make_cluster_trust_bundle_attest(const PluginContext& context);
 std::unique_ptr<Plugin> make_certificate_subject_restriction(const PluginContext& context);
 std::unique_ptr<Plugin> make_default_ingress_class(const PluginContext& context);
+std::unique_ptr<Plugin> make_node_restriction(const PluginContext& context);
 
 namespace {
 
@@ -41,7 +42,7 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"LimitPodHardAntiAffinityTopology", false, nullptr},
     {"LimitRanger", true, make_limit_ranger},
     {"ServiceAccount", true, make_service_account},
-    {"NodeRestriction", false, nullptr},
+    {"NodeRestriction", false, make_node_restriction},
     {"TaintNodesByCondition", true, make_taint_nodes_by_condition},
     {"AlwaysPullImages", false, nullptr},
     {"ImagePolicyWebhook", false, nullptr},

@@ -81,7 +81,8 @@ class PluginFixture : public ::testing::Test {
     return request(Operation::Create, "", "pods", "Pod", std::move(namespace_), &pod);
   }
 
- private:
+ protected:
+  // Serves `resource` of `group` from a Store over the fixture's backend (for plugins reading more kinds).
   void add(std::string group, std::string resource, std::string kind, bool namespaced) {
     registry::ResourceDefinition definition;
     definition.group = group;
@@ -92,6 +93,8 @@ class PluginFixture : public ::testing::Test {
     stores_[group + "/" + resource] =
         std::make_unique<registry::Store>(std::move(definition), std::make_shared<registry::Strategy>(), *backend_);
   }
+
+ private:
 
   test_support::TempDir dir_{"kapi-pod-admission-test"};
   std::unique_ptr<storage::embedded::Store> backend_;
