@@ -1,14 +1,13 @@
 #include "tests/support/sample_apiserver_process.h"
 
 #include "base/base64.h"
+#include "tests/support/child_process.h"
 #include "tests/support/child_reaping.h"
 
 #include <boost/json.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,51 +84,17 @@ void SampleApiServerProcess::spawn(int port) {
   }
   if (options_.redirect_resources) owned.push_back("--redirect-resources");
   owned.insert(owned.end(), options_.extra_flags.begin(), options_.extra_flags.end());
-  std::vector<char*> argv;
-  for (auto& argument : owned) argv.push_back(argument.data());
-  argv.push_back(nullptr);
-
-  // Prepared before fork: between fork and exec only async-signal-safe calls. stdout starts empty each time, so
-  // the "serving on" line read is this start's; stderr accumulates over restarts.
-  const std::filesystem::path out_path = work_dir_ / "stdout", err_path = work_dir_ / "stderr";
-  int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (out < 0 || err < 0) {
-    int error = errno;
-    if (out >= 0) ::close(out);
-    if (err >= 0) ::close(err);
-    throw std::system_error(error, std::system_category(), "open kapi-sample-apiserver output files");
-  }
-  const pid_t parent = ::getpid();
-  const pid_t child = ::fork();
-  if (child == 0) {
-    ::setpgid(0, 0);                     // a terminal's Ctrl-C is for the test runner
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no server outlives a crashed test
-    if (::getppid() != parent) ::_exit(1);
-    ::dup2(out, STDOUT_FILENO);
-    ::dup2(err, STDERR_FILENO);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  int fork_error = errno;
-  ::close(out);
-  ::close(err);
-  if (child < 0) throw std::system_error(fork_error, std::system_category(), "fork");
-  pid_ = child;
+  // stderr accumulates over restarts.
+  pid_ = spawn_child(std::move(owned), work_dir_ / "stdout", work_dir_ / "stderr", "kapi-sample-apiserver");
   exit_code_.reset();
 }
 
 bool SampleApiServerProcess::wait_until_listening(std::chrono::milliseconds bound) {
   const auto deadline = Clock::now() + bound;
   while (Clock::now() < deadline) {
-    const std::string out = stdout_text();
-    if (auto at = out.find(kServingLine); at != std::string::npos) {
-      const auto end = out.find('\n', at);
-      const auto colon = out.rfind(':', end);
-      if (end != std::string::npos && colon != std::string::npos && colon > at) {
-        port_ = std::stoi(out.substr(colon + 1, end - colon - 1));
-        return true;
-      }
+    if (int port = serving_port(stdout_text(), kServingLine); port != 0) {
+      port_ = port;
+      return true;
     }
     if (wait_for_exit(0ms)) return false;
     std::this_thread::sleep_for(20ms);

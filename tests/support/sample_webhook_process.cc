@@ -1,14 +1,13 @@
 #include "tests/support/sample_webhook_process.h"
 
 #include "base/base64.h"
+#include "tests/support/child_process.h"
 #include "tests/support/child_reaping.h"
 
 #include <boost/json.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -50,34 +49,12 @@ SampleWebhookProcess::SampleWebhookProcess(std::string server_name, std::string 
   std::vector<std::string> owned = {binary.string(), "--secure-port=0", "--cert-dir=" + (work_dir_ / "certs").string(),
                                     "--server-name=" + server_name, "--bind-address=" + bind_address,
                                     "--request-log=" + (work_dir_ / "requests.log").string()};
-  std::vector<char*> argv;
-  for (auto& argument : owned) argv.push_back(argument.data());
-  argv.push_back(nullptr);
-  const std::filesystem::path out_path = work_dir_ / "stdout", err_path = work_dir_ / "stderr";
-  int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (out < 0 || err < 0) throw std::system_error(errno, std::system_category(), "open kapi-sample-webhook output");
-  const pid_t parent = ::getpid();
-  const pid_t child = ::fork();
-  if (child == 0) {
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no server outlives a crashed test
-    if (::getppid() != parent) ::_exit(1);
-    ::dup2(out, STDOUT_FILENO);
-    ::dup2(err, STDERR_FILENO);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  ::close(out);
-  ::close(err);
-  if (child < 0) throw std::system_error(errno, std::system_category(), "fork");
-  pid_ = child;
+  const std::filesystem::path out_path = work_dir_ / "stdout";
+  pid_ = spawn_child(std::move(owned), out_path, work_dir_ / "stderr", "kapi-sample-webhook");
   const auto deadline = Clock::now() + 10s;
   while (Clock::now() < deadline) {
-    const std::string text = read_file(out_path);
-    if (auto at = text.find(kServingLine); at != std::string::npos && text.find('\n', at) != std::string::npos) {
-      const std::size_t end = text.find('\n', at);
-      port_ = std::stoi(text.substr(text.rfind(':', end) + 1));
+    if (int port = serving_port(read_file(out_path), kServingLine); port != 0) {
+      port_ = port;
       return;
     }
     if (reap_within(pid_, 0ms)) {
