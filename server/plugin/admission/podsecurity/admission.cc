@@ -293,22 +293,35 @@ class PodSecurity final : public Plugin {
   // The namespace's labels; a failure to read it is the caller's to answer.
   asio::awaitable<json::object> get_namespace(const std::string& name) const { co_return co_await namespaces_(name); }
 
-  asio::awaitable<void> validate_pod(const Attributes& attributes) const {
+  // What ValidatePod and ValidatePodController do first: the exemptions (recorded), then the namespace's read.
+  struct NamespaceLookup {
+    bool exempt = false;
+    json::object object;
+    std::string error;  // why the namespace could not be read
+  };
+  asio::awaitable<NamespaceLookup> exempt_or_namespace(const Attributes& attributes) const {
+    NamespaceLookup lookup;
     if (exempt_namespace(attributes.namespace_)) {
       record(attributes, {{std::string(kExemptAnnotation), "namespace"}});
-      co_return;
-    }
-    if (exempt_user(attributes)) {
+      lookup.exempt = true;
+    } else if (exempt_user(attributes)) {
       record(attributes, {{std::string(kExemptAnnotation), "user"}});
-      co_return;
+      lookup.exempt = true;
+    } else {
+      try {
+        lookup.object = co_await get_namespace(attributes.namespace_);
+      } catch (const std::exception& error) {
+        lookup.error = error.what();
+      }
     }
-    json::object namespace_object;
-    std::string lookup_error;
-    try {
-      namespace_object = co_await get_namespace(attributes.namespace_);
-    } catch (const std::exception& error) {
-      lookup_error = error.what();
-    }
+    co_return lookup;
+  }
+
+  asio::awaitable<void> validate_pod(const Attributes& attributes) const {
+    NamespaceLookup lookup = co_await exempt_or_namespace(attributes);
+    if (lookup.exempt) co_return;
+    json::object& namespace_object = lookup.object;
+    const std::string& lookup_error = lookup.error;
     if (!lookup_error.empty()) {
       const apierrors::Status status =
           apierrors::internal_error("failed to lookup namespace " + base::go_quote(attributes.namespace_));
@@ -328,21 +341,10 @@ class PodSecurity final : public Plugin {
   }
 
   asio::awaitable<void> validate_pod_controller(const Attributes& attributes) const {
-    if (exempt_namespace(attributes.namespace_)) {
-      record(attributes, {{std::string(kExemptAnnotation), "namespace"}});
-      co_return;
-    }
-    if (exempt_user(attributes)) {
-      record(attributes, {{std::string(kExemptAnnotation), "user"}});
-      co_return;
-    }
-    json::object namespace_object;
-    std::string lookup_error;
-    try {
-      namespace_object = co_await get_namespace(attributes.namespace_);
-    } catch (const std::exception& error) {
-      lookup_error = error.what();
-    }
+    NamespaceLookup lookup = co_await exempt_or_namespace(attributes);
+    if (lookup.exempt) co_return;
+    json::object& namespace_object = lookup.object;
+    const std::string& lookup_error = lookup.error;
     // Templates are never refused: a failed lookup is only noted.
     if (!lookup_error.empty()) {
       record(attributes, {{std::string(kErrorAnnotation), "failed to lookup namespace " +
