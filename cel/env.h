@@ -1,0 +1,55 @@
+#pragma once
+// An environment: the variables, functions, macros and limits expressions are compiled against (cel-go's
+// cel.Env). kube builds one base environment per compatibility version and extends it per use (CRD rules get
+// `self` and `oldSelf`, policies get `object`, `oldObject`, `request`, `params`, `namespaceObject`, ...).
+//
+// Contract: build an Env, then share it read-only (std::shared_ptr<const Env>) among compiles and programs.
+// Adding a function whose name is already declared merges the overloads; an overload id declared twice with a
+// different signature is a programming error (std::logic_error), as cel-go refuses it.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cel/function.h"
+#include "cel/types.h"
+
+namespace kapi::cel {
+
+struct ParserOptions {
+  // cel-go's defaults as kube sets them (parser.MaxRecursionDepth, ExpressionSizeCodePointLimit).
+  int max_recursion_depth = 250;
+  std::int64_t expression_size_code_point_limit = 100'000;
+  bool enable_optional_syntax = true;  // `a.?b`, `a[?b]`, `[?x]`, `{?k: v}` (cel.OptionalTypes)
+  // Macros the parser expands: the standard ones always; library macros (optMap, optFlatMap, cel.bind) when named.
+  std::vector<std::string> extra_macros;
+};
+
+class Env {
+ public:
+  Env() = default;
+
+  void add_library(const Library& library);
+  void add_function(Function function);
+  void add_variable(std::string name, Type type);
+  void add_type(Type type);  // a named type usable as an identifier (e.g. `net.IP` in type(x) == net.IP)
+
+  const Function* find_function(std::string_view name) const;
+  const Type* find_variable(std::string_view name) const;
+  const Type* find_type(std::string_view name) const;
+  const std::map<std::string, Function, std::less<>>& functions() const { return functions_; }
+
+  ParserOptions parser_options;
+
+ private:
+  std::map<std::string, Function, std::less<>> functions_;
+  std::map<std::string, Type, std::less<>> variables_;
+  std::map<std::string, Type, std::less<>> types_;
+};
+
+// The standard environment cel-go's cel.NewEnv() starts from (stdlib declarations and implementations), with
+// optional types on as kube enables them. kube's libraries are added by cel/ext (see cel/ext/kube_env.h).
+Env standard_env();
+
+}  // namespace kapi::cel
