@@ -15,15 +15,20 @@
 
 namespace kapi::test_support {
 
+// Whether a start keeps the stderr of earlier starts (the sample servers restart within one test) or begins afresh.
+enum class StderrFile { kAppend, kTruncate };
+
 // Starts `arguments` (the program first); returns its pid. Throws std::system_error naming `what`.
 inline pid_t spawn_child(std::vector<std::string> arguments, const std::filesystem::path& out_path,
-                         const std::filesystem::path& err_path, const std::string& what) {
+                         const std::filesystem::path& err_path, const std::string& what,
+                         StderrFile stderr_file = StderrFile::kAppend) {
   std::vector<char*> argv;
   for (auto& argument : arguments) argv.push_back(argument.data());
   argv.push_back(nullptr);
   // Prepared before fork: between fork and exec only async-signal-safe calls.
   int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const int err_mode = stderr_file == StderrFile::kAppend ? O_APPEND : O_TRUNC;
+  int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | err_mode | O_CLOEXEC, 0644);
   if (out < 0 || err < 0) {
     int error = errno;
     if (out >= 0) ::close(out);
@@ -45,6 +50,7 @@ inline pid_t spawn_child(std::vector<std::string> arguments, const std::filesyst
   ::close(out);
   ::close(err);
   if (child < 0) throw std::system_error(fork_error, std::system_category(), "fork");
+  ::setpgid(child, child);  // whichever of parent and child runs first, the group exists
   return child;
 }
 

@@ -1,14 +1,13 @@
 #include "tests/support/kapi_process.h"
 
+#include "tests/support/child_process.h"
 #include "tests/support/child_reaping.h"
 #include "tests/support/etcd_process.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,37 +119,7 @@ KapiProcess::~KapiProcess() {
 }
 
 void KapiProcess::spawn(const std::vector<std::string>& arguments) {
-  std::vector<std::string> owned = arguments;
-  std::vector<char*> argv;
-  for (auto& argument : owned) argv.push_back(argument.data());
-  argv.push_back(nullptr);
-
-  // Everything the child needs is prepared before fork: between fork and exec only async-signal-safe calls.
-  int out = ::open(stdout_file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int err = ::open(stderr_file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out < 0 || err < 0) {
-    int error = errno;
-    if (out >= 0) ::close(out);
-    if (err >= 0) ::close(err);
-    throw std::system_error(error, std::system_category(), "open kapi output files");
-  }
-  const pid_t parent = ::getpid();
-  const pid_t child = ::fork();
-  if (child == 0) {
-    ::setpgid(0, 0);                     // its own process group: a terminal's Ctrl-C is for the test runner
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no kapi outlives a crashed test
-    if (::getppid() != parent) ::_exit(1);
-    ::dup2(out, STDOUT_FILENO);
-    ::dup2(err, STDERR_FILENO);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  int fork_error = errno;
-  ::close(out);
-  ::close(err);
-  if (child < 0) throw std::system_error(fork_error, std::system_category(), "fork");
-  ::setpgid(child, child);  // whichever of parent and child runs first, the group exists
-  pid_ = child;
+  pid_ = spawn_child(arguments, stdout_file_, stderr_file_, "kapi", StderrFile::kTruncate);
   exit_code_.reset();
 }
 

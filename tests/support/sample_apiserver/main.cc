@@ -3,12 +3,12 @@
 // client certificate. See flunders.h for what it serves and usage() for its flags.
 #include "server/http/http_server.h"
 #include "tests/support/sample_apiserver/sample_apiserver.h"
+#include "tests/support/sample_apiserver/serve.h"
 #include "tests/support/sample_apiserver/serving_pki.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
-#include <asio/signal_set.hpp>
 
 #include <csignal>
 #include <iostream>
@@ -127,19 +127,7 @@ int main(int argc, char** argv) {
     const auto bound = server.listen({asio::ip::make_address(flags.bind_address),
                                       static_cast<std::uint16_t>(flags.secure_port)},
                                      kapi::http::make_server_tls_context(tls));
-    std::string host = bound.address().to_string();
-    if (bound.address().is_v6()) host = "[" + host + "]";
-    std::cout << "sample-apiserver serving on https://" << host << ":" << bound.port() << std::endl;
-
-    // SIGTERM/SIGINT: stop the reactor; open watches and connections end with the process, which exits 0.
-    asio::signal_set signals(io, SIGINT, SIGTERM);
-    signals.async_wait([&](const asio::error_code& error, int) {
-      if (error) return;
-      server.stop_accepting();
-      io.stop();
-    });
-    server.start();
-    io.run();
+    kapi::sample_apiserver::serve_until_signalled(io, server, bound, "sample-apiserver");
   } catch (const std::exception& error) {
     std::cerr << "kapi-sample-apiserver: " << error.what() << std::endl;
     return 1;

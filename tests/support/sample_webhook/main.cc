@@ -15,19 +15,19 @@
 //   /bad-patch             a JSON patch removing a label no object has
 //   /wrong-uid             a response whose uid is not the request's
 #include "server/http/http_server.h"
+#include "tests/support/sample_apiserver/serve.h"
 #include "tests/support/sample_apiserver/serving_pki.h"
 
 #include "base/base64.h"
 
 #include <asio/io_context.hpp>
-#include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
 #include <boost/json.hpp>
 
-#include <csignal>
 #include <fstream>
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -198,15 +198,7 @@ int main(int argc, char** argv) {
     });
     const auto bound = server.listen({asio::ip::make_address(flags.bind_address), static_cast<std::uint16_t>(flags.secure_port)},
                                      kapi::http::make_server_tls_context({serving.cert, serving.key, {}, {}}));
-    std::cout << "sample-webhook serving on https://" << flags.bind_address << ":" << bound.port() << std::endl;
-    asio::signal_set signals(io, SIGINT, SIGTERM);
-    signals.async_wait([&](const asio::error_code& error, int) {
-      if (error) return;
-      server.stop_accepting();
-      io.stop();
-    });
-    server.start();
-    io.run();
+    kapi::sample_apiserver::serve_until_signalled(io, server, bound, "sample-webhook");
   } catch (const std::exception& error) {
     std::cerr << "kapi-sample-webhook: " << error.what() << std::endl;
     return 1;
