@@ -1,7 +1,6 @@
 // CertificateApproval (plugin/pkg/admission/certificates/approval): every write of a CSR's /approval needs
 // `approve` on its signer, or on the signer's domain ("kubernetes.io/*").
 #include "tests/unit/server/admission/certificate_fixtures.h"
-#include "tests/unit/server/admission/resource_plugin_fixture.h"
 
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_certificate_approval(const PluginContext& context);
@@ -10,16 +9,9 @@ namespace {
 
 using testing::json::object;
 
-class CertificateApprovalTest : public testing::PluginFixture {
+class CertificateApprovalTest : public testing::CsrWriteFixture {
  protected:
-  Attributes approval(object& csr, const object& old) {
-    Attributes attributes = this->attributes(Operation::Update, "certificates.k8s.io", "certificatesigningrequests",
-                                             "CertificateSigningRequest", "", &csr, &old);
-    attributes.subresource = "approval";
-    attributes.user = &jane_;
-    return attributes;
-  }
-  const request::UserInfo jane_{"jane", "", {"devs"}, {}};
+  Attributes approval(object& csr, const object& old) { return csr_write("approval", csr, old); }
 };
 
 TEST_F(CertificateApprovalTest, ApprovingNeedsTheApproveVerbOnTheSignerOrItsDomain) {

@@ -4,6 +4,7 @@
 // that allows one verb on one signer.
 #include "base/base64.h"
 #include "server/authorization/authorizer.h"
+#include "tests/unit/server/admission/resource_plugin_fixture.h"
 
 #include <boost/json.hpp>
 
@@ -62,6 +63,19 @@ class SignersAuthorizer final : public authorization::Authorizer {
 
  private:
   std::string verb_, signer_;
+};
+
+// A write by jane (group devs) of a CSR's subresource (/approval, /status), as the certificate plugins see it.
+class CsrWriteFixture : public PluginFixture {
+ protected:
+  Attributes csr_write(std::string subresource, boost::json::object& csr, const boost::json::object& old) {
+    Attributes attributes = this->attributes(Operation::Update, "certificates.k8s.io", "certificatesigningrequests",
+                                             "CertificateSigningRequest", "", &csr, &old);
+    attributes.subresource = std::move(subresource);
+    attributes.user = &jane_;
+    return attributes;
+  }
+  const request::UserInfo jane_{"jane", "", {"devs"}, {}};
 };
 
 }  // namespace kapi::admission::testing

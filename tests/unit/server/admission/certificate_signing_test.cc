@@ -1,7 +1,6 @@
 // CertificateSigning (plugin/pkg/admission/certificates/signing): a /status write that changes the certificate
 // needs `sign` on the stored request's signer; one that leaves it alone does not ask.
 #include "tests/unit/server/admission/certificate_fixtures.h"
-#include "tests/unit/server/admission/resource_plugin_fixture.h"
 
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_certificate_signing(const PluginContext& context);
@@ -10,16 +9,9 @@ namespace {
 
 using testing::json::object;
 
-class CertificateSigningTest : public testing::PluginFixture {
+class CertificateSigningTest : public testing::CsrWriteFixture {
  protected:
-  Attributes status_write(object& csr, const object& old) {
-    Attributes attributes = this->attributes(Operation::Update, "certificates.k8s.io", "certificatesigningrequests",
-                                             "CertificateSigningRequest", "", &csr, &old);
-    attributes.subresource = "status";
-    attributes.user = &jane_;
-    return attributes;
-  }
-  const request::UserInfo jane_{"jane", "", {"devs"}, {}};
+  Attributes status_write(object& csr, const object& old) { return csr_write("status", csr, old); }
 };
 
 TEST_F(CertificateSigningTest, IssuingNeedsTheSignVerb) {
