@@ -107,9 +107,9 @@ void check_delete_preconditions(const ResourceDefinition& definition, const json
 }  // namespace
 
 Store::Store(ResourceDefinition definition, std::shared_ptr<const Strategy> strategy, storage::Interface& storage,
-             std::string key_root)
+             std::string key_root, bool garbage_collection)
     : definition_(std::move(definition)), strategy_(std::move(strategy)), storage_(storage),
-      key_root_(std::move(key_root)) {
+      key_root_(std::move(key_root)), garbage_collection_(garbage_collection) {
   if (definition_.storage_resource.empty()) definition_.storage_resource = definition_.resource;
 }
 
@@ -420,19 +420,32 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
     json::object object = parse_object(current->value);
     check_delete_preconditions(definition_, object, std::to_string(current->mod_revision), options);
     if (options.admission) co_await options.admission(object);
-    const std::string uid(meta_string(object, "uid"));
-    if (auto marked = marked_for_deletion(object, options)) {
-      if (options.dry_run)
-        co_return DeleteResult{with_resource_version(encode_for_storage(std::move(*marked)), current->mod_revision),
-                               false, uid};
+    DeleteResult result{.uid = std::string(meta_string(object, "uid"))};
+    // The latest state is checked again before each write: the object may change between the read and the write.
+    auto check_preconditions_again = [&](const storage::KeyValue& latest, const json::object& latest_object) {
+      if (options.precondition_uid && *options.precondition_uid != meta_string(latest_object, "uid"))
+        throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                    "Precondition failed: UID in precondition: " + *options.precondition_uid +
+                                        ", UID in object meta: " + std::string(meta_string(latest_object, "uid")));
+      if (options.precondition_resource_version &&
+          *options.precondition_resource_version != std::to_string(latest.mod_revision))
+        throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
+                                    "Precondition failed: ResourceVersion in precondition: " +
+                                        *options.precondition_resource_version +
+                                        ", ResourceVersion in object meta: " + std::to_string(latest.mod_revision));
+    };
+
+    if (auto handled = strategy_->mark_for_deletion(object, options.grace_period_seconds)) {
+      result.deleted = false;
+      if (options.dry_run) {
+        result.object = with_resource_version(encode_for_storage(std::move(*handled)), current->mod_revision);
+        co_return result;
+      }
       // Re-marked from the latest state if a write slips in between; an unchanged mark writes nothing.
       storage::TryUpdate mark = [&](const storage::KeyValue* latest) -> std::optional<std::string> {
         json::object latest_object = parse_object(latest->value);
-        if (options.precondition_uid && *options.precondition_uid != meta_string(latest_object, "uid"))
-          throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
-                                      "Precondition failed: UID in precondition: " + *options.precondition_uid +
-                                          ", UID in object meta: " + std::string(meta_string(latest_object, "uid")));
-        auto remarked = marked_for_deletion(latest_object, options);
+        check_preconditions_again(*latest, latest_object);
+        auto remarked = strategy_->mark_for_deletion(latest_object, options.grace_period_seconds);
         if (!remarked) return std::nullopt;
         std::string bytes = encode_for_storage(std::move(*remarked));
         if (bytes == latest->value) return std::nullopt;
@@ -442,18 +455,102 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
       storage::WriteOptions write_options;
       storage::KeyValue stored =
           co_await storage_.guaranteed_update(object_key, false, no_preconditions, mark, write_options);
-      co_return DeleteResult{with_resource_version(stored.value, stored.mod_revision), false, uid};
+      result.object = with_resource_version(stored.value, stored.mod_revision);
+      co_return result;
     }
-    if (options.dry_run)
-      co_return DeleteResult{with_resource_version(current->value, current->mod_revision), true, uid};
-    const std::int64_t expected = current->mod_revision;
+
+    // kube's Store.Delete: a graceful deletion or finalizers (the object's own, or the garbage collector's for the
+    // propagation policy) turn the DELETE into an update that marks the object; otherwise it is removed.
+    std::optional<std::int64_t> grace = options.grace_period_seconds;
+    json::object probe = object;
+    const GracefulDeletion verdict = before_delete(*strategy_, probe, grace);
+    if (verdict.pending) {
+      result.deleted = false;
+      result.object = with_resource_version(current->value, current->mod_revision);
+      co_return result;
+    }
+    const bool finalizers_change = garbage_collection_ && garbage_collection_finalizers(*strategy_, object, options);
+    bool ignore_not_found = false;
+    std::optional<std::string> last_existing;
+    std::optional<std::string> removal_precondition = options.precondition_resource_version;
+    if (verdict.graceful || has_finalizers(object) || finalizers_change) {
+      enum class Outcome { kMarked, kDeleteNow, kAlreadyDeleting };
+      Outcome outcome = Outcome::kMarked;
+      bool finalizers_pending = false;
+      std::int64_t last_graceful = 0;
+      auto mark = [&](const storage::KeyValue* latest) -> std::optional<std::string> {
+        json::object existing = parse_object(latest->value);
+        check_preconditions_again(*latest, existing);
+        std::optional<std::int64_t> requested = grace;
+        const GracefulDeletion again = before_delete(*strategy_, existing, requested);
+        if (again.pending) {
+          outcome = Outcome::kAlreadyDeleting;
+          return std::nullopt;
+        }
+        if (garbage_collection_) {
+          if (auto finalizers = garbage_collection_finalizers(*strategy_, existing, options)) {
+            json::object& meta = metadata_of(existing);
+            if (finalizers->empty()) meta.erase("finalizers");
+            else meta["finalizers"] = std::move(*finalizers);
+          }
+        }
+        finalizers_pending = has_finalizers(existing);
+        if (!again.graceful && !finalizers_pending) {
+          outcome = Outcome::kDeleteNow;
+          return std::nullopt;
+        }
+        if (!again.graceful) mark_as_deleting(existing);
+        outcome = Outcome::kMarked;
+        last_graceful = again.graceful ? again.period : 0;
+        std::string bytes = encode_for_storage(std::move(existing));
+        last_existing = with_resource_version(bytes, latest->mod_revision);
+        if (bytes == latest->value) return std::nullopt;
+        return bytes;
+      };
+      storage::KeyValue stored = *current;
+      if (options.dry_run) {
+        if (auto bytes = mark(&*current)) stored.value = std::move(*bytes);
+      } else {
+        storage::PreconditionCheck no_preconditions;
+        storage::WriteOptions write_options;
+        stored = co_await storage_.guaranteed_update(object_key, false, no_preconditions, storage::TryUpdate(mark),
+                                                     write_options);
+      }
+      if (outcome == Outcome::kAlreadyDeleting) {
+        result.deleted = false;
+        result.object = with_resource_version(current->value, current->mod_revision);
+        co_return result;
+      }
+      if (outcome == Outcome::kMarked) {
+        result.object = with_resource_version(stored.value, stored.mod_revision);
+        // Finalizers keep the object, and so does a grace period still to run; a zero one (a pod deleted with
+        // --grace-period=0) was marked and now goes, even should someone else remove it first.
+        if (finalizers_pending || last_graceful > 0) {
+          result.deleted = false;
+          co_return result;
+        }
+        if (options.dry_run) co_return result;
+        ignore_not_found = true;
+        if (removal_precondition) removal_precondition = std::to_string(stored.mod_revision);
+      }
+    }
+    if (options.dry_run) {
+      result.object = with_resource_version(current->value, current->mod_revision);
+      co_return result;
+    }
     storage::PreconditionCheck unchanged = [&](const storage::KeyValue& latest) {
-      if (latest.mod_revision != expected && options.precondition_resource_version)
+      if (removal_precondition && std::to_string(latest.mod_revision) != *removal_precondition)
         throw storage::StorageError(storage::ErrorCode::ResourceVersionConflicts, object_key,
                                     std::string(kObjectModifiedMessage));
     };
-    auto removed = co_await storage_.remove(object_key, unchanged);
-    co_return DeleteResult{with_resource_version(removed.value, removed.mod_revision), true, uid};
+    try {
+      auto removed = co_await storage_.remove(object_key, unchanged);
+      result.object = with_resource_version(removed.value, removed.mod_revision);
+    } catch (const storage::StorageError& error) {
+      if (error.code() != storage::ErrorCode::KeyNotFound || !ignore_not_found || !last_existing) throw;
+      result.object = *last_existing;  // someone else removed it first: the last state seen stands for it
+    }
+    co_return result;
   } catch (const storage::StorageError& error) {
     rethrow(error, name, "delete");
   }
@@ -473,26 +570,6 @@ asio::awaitable<ObjectList> Store::remove_collection(std::string namespace_, Lis
     }
   }
   co_return listed;
-}
-
-std::optional<json::object> Store::marked_for_deletion(const json::object& object, const DeleteOptions& options) const {
-  if (auto graceful = strategy_->mark_for_deletion(object, options.grace_period_seconds)) return graceful;
-  const json::object& meta = object.at("metadata").as_object();
-  auto finalizers = meta.find("finalizers");
-  if (finalizers == meta.end() || !finalizers->value().is_array() || finalizers->value().as_array().empty())
-    return std::nullopt;
-  // Finalizers keep the object: it is only marked, and goes when an update removes the last one.
-  json::object marked = object;
-  if (meta_string(object, "deletionTimestamp").empty()) {
-    json::object& marked_meta = metadata_of(marked);
-    marked_meta["deletionTimestamp"] = rfc3339_now();
-    marked_meta["deletionGracePeriodSeconds"] = 0;
-    // kube's markAsDeleting: controllers see the deletion start as a new generation.
-    if (auto it = marked_meta.find("generation"); it != marked_meta.end() && it->value().is_int64() &&
-                                                  it->value().as_int64() > 0)
-      it->value() = it->value().as_int64() + 1;
-  }
-  return marked;
 }
 
 bool Store::deletes_during_update(const json::object& object, const json::object& old) const {

@@ -4,6 +4,7 @@
 // differs. Objects arrive as parsed JSON and leave as JSON bytes with metadata.resourceVersion set.
 //
 // Errors are thrown as apierrors::ApiError with kube-apiserver's Status.
+#include "server/registry/deletion.h"
 #include "server/registry/resource.h"
 #include "server/registry/strategy.h"
 #include "storage/shared_object.h"
@@ -46,16 +47,6 @@ struct WriteOptions {
       validate_admission;
 };
 
-struct DeleteOptions {
-  bool dry_run = false;
-  std::optional<std::string> precondition_uid;
-  std::optional<std::string> precondition_resource_version;
-  std::optional<std::int64_t> grace_period_seconds;
-  std::string propagation_policy;  // accepted; garbage collection is not part of kapi yet
-  // Admission of the deletion (kube's AdmissionToValidateObjectDeleteFunc: mutating then validating plugins,
-  // shown the stored object), once the object is read and the preconditions hold. Throws ApiError to refuse.
-  std::function<asio::awaitable<void>(const boost::json::object& existing)> admission;
-};
 
 struct ListRequest {
   std::string resource_version;
@@ -83,19 +74,16 @@ struct ObjectList {
 // The list's objects as reads return them (each JSON copied, with its resourceVersion set).
 ObjectList to_object_list(const storage::SharedListResult& shared);
 
-struct DeleteResult {
-  std::string object;  // the deleted object (or, with finalizers, the object marked for deletion)
-  bool deleted = true;  // false when only marked (finalizers pending)
-  std::string uid;
-};
 
 // Given the current object (nullptr when absent), the object to store. Called again after a lost race.
 using UpdateFunction = std::function<boost::json::object(const boost::json::object* current)>;
 
 class Store {
  public:
+  // With `garbage_collection` (kube-apiserver's --enable-garbage-collector), a DELETE records its propagation
+  // policy in the garbage collector's finalizers; without it nothing would remove them, so none are added.
   Store(ResourceDefinition definition, std::shared_ptr<const Strategy> strategy, storage::Interface& storage,
-        std::string key_root = "/registry");
+        std::string key_root = "/registry", bool garbage_collection = false);
 
   const ResourceDefinition& definition() const { return definition_; }
   const Strategy& strategy() const { return *strategy_; }
@@ -130,9 +118,6 @@ class Store {
   void validate(const boost::json::object& object, const boost::json::object* old, bool with_strategy = true,
                 std::string_view subresource = {}) const;
   void set_type_meta(boost::json::object& object) const;
-  // The object a DELETE stores instead of deleting it (graceful deletion, finalizers), or nullopt to delete.
-  std::optional<boost::json::object> marked_for_deletion(const boost::json::object& object,
-                                                         const DeleteOptions& options) const;
   bool deletes_during_update(const boost::json::object& object, const boost::json::object& old) const;
   // The AlreadyExists a create meets, with kube's wording for generated names and objects being deleted.
   asio::awaitable<void> throw_already_exists(const std::string& namespace_, const std::string& name,
@@ -143,6 +128,7 @@ class Store {
   std::shared_ptr<const Strategy> strategy_;
   storage::Interface& storage_;
   std::string key_root_;
+  bool garbage_collection_ = false;
 };
 
 }  // namespace kapi::registry

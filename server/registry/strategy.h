@@ -27,6 +27,9 @@ class Store;
 // Success Status.
 using SubresourceAnswer = std::optional<boost::json::object>;
 
+// kube's rest.GarbageCollectionPolicy.
+enum class GarbageCollectionPolicy { kDeleteDependents, kOrphanDependents, kUnsupported };
+
 // A subresource that takes a POST of another kind and acts on its object (kube: the rest.Creater at
 // "pods/binding", "pods/eviction" or "serviceaccounts/token"), answering 201 with what `create` returns.
 struct CreateSubresource {
@@ -125,13 +128,28 @@ class Strategy {
   // Whether a status change bumps it too (custom resources without a status subresource, where status is just
   // another field).
   virtual bool generation_counts_status() const { return false; }
-  // A deletion the resource turns into a write (kube: the namespace REST's Delete, pods' CheckGracefulDelete):
-  // the object to store, marked for deletion, instead of deleting `current`; std::nullopt deletes it now (or marks
-  // it for its finalizers). `grace_period_seconds` is the DeleteOptions' one. May throw ApiError to refuse.
+  // A deletion the resource handles itself (kube: the REST Delete of namespaces and CRDs, which mark the object
+  // Terminating, and of priority classes, which refuses the system ones): the object to store instead of deleting
+  // `current`; std::nullopt goes on with the generic deletion (graceful deletion, finalizers). May throw ApiError.
   virtual std::optional<boost::json::object> mark_for_deletion(
       const boost::json::object& /*current*/, std::optional<std::int64_t> /*grace_period_seconds*/) const {
     return std::nullopt;
   }
+  // The grace period a DELETE of `object` waits for before it is removed (kube's RESTGracefulDeleteStrategy,
+  // CheckGracefulDelete), given the request's period (made positive already); std::nullopt for kinds deleted at
+  // once, which is every kind but pods. A period of 0 still marks the object before deleting it, as kube does.
+  virtual std::optional<std::int64_t> graceful_deletion_period(const boost::json::object& /*object*/,
+                                                               std::optional<std::int64_t> /*requested*/) const {
+    return std::nullopt;
+  }
+  // What a DELETE that names no propagation policy does to the object's dependents (kube's
+  // GarbageCollectionDeleteStrategy): most kinds have them deleted; core/v1 ReplicationControllers and batch/v1
+  // Jobs orphan them, for compatibility with clients older than the garbage collector.
+  virtual GarbageCollectionPolicy default_garbage_collection_policy() const {
+    return GarbageCollectionPolicy::kDeleteDependents;
+  }
+  // The warning a DELETE gets when it leaves the choice to an orphaning default (kube's Job REST), if any.
+  virtual std::string_view default_orphaning_warning() const { return {}; }
   // Whether an update that leaves an object marked for deletion without finalizers deletes it (kube:
   // ShouldDeleteDuringUpdate); namespaces also wait for their spec.finalizers.
   virtual bool deletes_when_finalized(const boost::json::object& /*object*/) const { return true; }

@@ -88,6 +88,14 @@ std::string optional_string_literal(const json::object* spec, std::string_view m
 
 class JobStrategy final : public registry::Strategy {
  public:
+  // batch/v1 orphans a Job's pods unless asked otherwise, for compatibility; kube's Job REST says so.
+  registry::GarbageCollectionPolicy default_garbage_collection_policy() const override {
+    return registry::GarbageCollectionPolicy::kOrphanDependents;
+  }
+  std::string_view default_orphaning_warning() const override {
+    return "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove "
+           "them or set propagationPolicy=Orphan to suppress this warning";
+  }
   bool tracks_generation() const override { return true; }
 
   void prepare_for_create(json::object& object) const override {

@@ -1,7 +1,7 @@
 #pragma once
-// Graceful pod deletion (the pod strategy's CheckGracefulDelete with genericregistry's BeforeDelete): a pod
-// bound to a node is not deleted at once but marked with a deletionTimestamp its grace period ahead, so the
-// node's kubelet can stop it and then delete it with a zero grace period.
+// Graceful pod deletion (the pod strategy's CheckGracefulDelete): a pod bound to a node is not deleted at once
+// but marked with a deletionTimestamp its grace period ahead (the registry's before_delete does the marking), so
+// the node's kubelet can stop it and then delete it with a zero grace period.
 #include <boost/json/object.hpp>
 
 #include <cstdint>
@@ -9,9 +9,8 @@
 
 namespace kapi::apis::core {
 
-// The pod to store instead of deleting it, or std::nullopt when it is to be deleted now.
-// `grace_period_seconds` is the DeleteOptions' (absent: the pod's terminationGracePeriodSeconds).
-std::optional<boost::json::object> graceful_pod_deletion(const boost::json::object& pod,
-                                                         std::optional<std::int64_t> grace_period_seconds);
+// The grace period a DELETE of `pod` waits for: the request's (`requested`), else the pod's
+// terminationGracePeriodSeconds; 0 for a pod no node has taken or one that has finished; negative ones become 1.
+std::int64_t pod_deletion_grace_period(const boost::json::object& pod, std::optional<std::int64_t> requested);
 
 }  // namespace kapi::apis::core

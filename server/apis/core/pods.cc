@@ -192,9 +192,9 @@ class PodStrategy final : public registry::Strategy {
     keep_status(pod, old);
     core::apply_pod_defaults(pod);
   }
-  std::optional<json::object> mark_for_deletion(const json::object& pod,
-                                                std::optional<std::int64_t> grace_period_seconds) const override {
-    return core::graceful_pod_deletion(pod, grace_period_seconds);
+  std::optional<std::int64_t> graceful_deletion_period(const json::object& pod,
+                                                      std::optional<std::int64_t> requested) const override {
+    return core::pod_deletion_grace_period(pod, requested);
   }
   std::vector<registry::CreateSubresource> create_subresources() const override {
     return core::pod_create_subresources(budgets_);

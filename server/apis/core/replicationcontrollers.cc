@@ -45,6 +45,10 @@ std::string join_containers(const json::object& controller, std::string_view mem
 
 class ReplicationControllerStrategy final : public registry::Strategy {
  public:
+  // Orphaning was the behaviour before the garbage collector: core/v1 keeps it as the default.
+  registry::GarbageCollectionPolicy default_garbage_collection_policy() const override {
+    return registry::GarbageCollectionPolicy::kOrphanDependents;
+  }
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object{{"replicas", 0}};  // status.replicas has no omitempty: kube writes its 0
     apply_defaults(object);

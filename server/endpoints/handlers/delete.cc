@@ -4,6 +4,7 @@
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
 #include "server/registry/object_meta.h"
+#include "server/validation/field_error.h"
 
 #include "base/go_quote.h"
 
@@ -13,6 +14,8 @@
 
 namespace kapi::endpoints::handlers {
 namespace {
+
+void validate_delete_options(const registry::DeleteOptions& options);
 
 // metav1.DeleteOptions from the body (if any) and the query, query parameters winning as in kube.
 registry::DeleteOptions delete_options(const Scope& scope) {
@@ -24,6 +27,8 @@ registry::DeleteOptions delete_options(const Scope& scope) {
       options.grace_period_seconds = it->value().as_int64();
     if (auto it = object.find("propagationPolicy"); it != object.end() && it->value().is_string())
       options.propagation_policy = it->value().as_string();
+    if (auto it = object.find("orphanDependents"); it != object.end() && it->value().is_bool())
+      options.orphan_dependents = it->value().as_bool();
     if (auto it = object.find("preconditions"); it != object.end() && it->value().is_object()) {
       const auto& preconditions = it->value().as_object();
       if (auto uid = registry::string_field(preconditions, "uid"); !uid.empty()) options.precondition_uid = std::string(uid);
@@ -49,17 +54,44 @@ registry::DeleteOptions delete_options(const Scope& scope) {
                                                        ": invalid syntax"));
     options.grace_period_seconds = seconds;
   }
-  if (auto policy = options.propagation_policy;
-      !policy.empty() && policy != "Orphan" && policy != "Background" && policy != "Foreground")
-    throw apierrors::ApiError(apierrors::bad_request("propagationPolicy: Unsupported value: \"" + policy +
-                                                     "\": supported values: \"Foreground\", \"Background\", \"Orphan\""));
+  if (auto orphan = scope.query().get("orphanDependents")) {
+    if (*orphan != "true" && *orphan != "false")
+      throw apierrors::ApiError(apierrors::bad_request("strconv.ParseBool: parsing " + base::go_quote(*orphan) +
+                                                       ": invalid syntax"));
+    options.orphan_dependents = *orphan == "true";
+  }
+  validate_delete_options(options);
   return options;
+}
+
+// validation.ValidateDeleteOptions, refused as kube's handler refuses it: 422 for a DeleteOptions.meta.k8s.io.
+void validate_delete_options(const registry::DeleteOptions& options) {
+  validation::ErrorList errors;
+  const std::string& policy = options.propagation_policy;
+  if (options.orphan_dependents && !policy.empty())
+    errors.push_back(validation::invalid(validation::Path("propagationPolicy"), policy,
+                                         "orphanDependents and deletionPropagation cannot be both set"));
+  if (!policy.empty() && policy != "Foreground" && policy != "Background" && policy != "Orphan")
+    errors.push_back(validation::not_supported(validation::Path("propagationPolicy"), policy,
+                                               {"Foreground", "Background", "Orphan", "nil"}));
+  if (!errors.empty())
+    throw apierrors::ApiError(apierrors::invalid("meta.k8s.io", "DeleteOptions", "", errors));
+}
+
+// kube's Job REST: a DELETE that leaves the choice to a kind's orphaning default is told so.
+void warn_of_orphaning_default(Scope& scope, const registry::DeleteOptions& options) {
+  const registry::Strategy& strategy = scope.store.strategy();
+  if (options.propagation_policy.empty() && !options.orphan_dependents &&
+      strategy.default_garbage_collection_policy() == registry::GarbageCollectionPolicy::kOrphanDependents &&
+      !strategy.default_orphaning_warning().empty())
+    scope.exchange.context.warnings.emplace_back(strategy.default_orphaning_warning());
 }
 
 }  // namespace
 
 asio::awaitable<void> remove(Scope scope) {
   registry::DeleteOptions options = delete_options(scope);
+  warn_of_orphaning_default(scope, options);
   add_delete_admission(scope, options);
   registry::DeleteResult result = co_await scope.store.remove(scope.info.namespace_, scope.info.name, options);
   if (!result.deleted || scope.store.strategy().return_deleted_object()) {
@@ -76,6 +108,7 @@ asio::awaitable<void> remove(Scope scope) {
 
 asio::awaitable<void> remove_collection(Scope scope) {
   registry::DeleteOptions options = delete_options(scope);
+  warn_of_orphaning_default(scope, options);
   add_delete_admission(scope, options, true);
   registry::ListRequest request = list_request(scope);
   registry::ObjectList listed = co_await scope.store.remove_collection(scope.info.namespace_, std::move(request),

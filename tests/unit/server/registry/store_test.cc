@@ -25,7 +25,7 @@ namespace json = boost::json;
 using apierrors::ApiError;
 
 // A namespaced widgets.example.com that tracks generations; the two switches are what kube's tests vary with
-// their strategies (AllowCreateOnUpdate, a RESTGracefulDeleteStrategy).
+// their strategies (AllowCreateOnUpdate, a RESTGracefulDeleteStrategy, the default garbage collection policy).
 class WidgetStrategy final : public Strategy {
  public:
   bool create_on_update = false;
@@ -33,20 +33,14 @@ class WidgetStrategy final : public Strategy {
 
   bool allow_create_on_update() const override { return create_on_update; }
   bool tracks_generation() const override { return true; }
-  // Like pods' CheckGracefulDelete: a positive period (the request's, else 30 s) marks the object that far ahead,
-  // a zero one deletes it now.
-  std::optional<json::object> mark_for_deletion(const json::object& current,
-                                                std::optional<std::int64_t> grace_period_seconds) const override {
+  // Like pods' CheckGracefulDelete: the request's period, else 30 s.
+  std::optional<std::int64_t> graceful_deletion_period(const json::object& /*current*/,
+                                                      std::optional<std::int64_t> requested) const override {
     if (!graceful) return std::nullopt;
-    const std::int64_t period = grace_period_seconds.value_or(30);
-    if (period == 0 || !meta_string(current, "deletionTimestamp").empty()) return std::nullopt;
-    json::object marked = current;
-    json::object& meta = metadata_of(marked);
-    const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
-    meta["deletionTimestamp"] = base::format_rfc3339(now.count() + period);
-    meta["deletionGracePeriodSeconds"] = period;
-    return marked;
+    return requested.value_or(30);
   }
+  GarbageCollectionPolicy default_garbage_collection_policy() const override { return policy; }
+  GarbageCollectionPolicy policy = GarbageCollectionPolicy::kDeleteDependents;
 };
 
 ResourceDefinition widgets() {
@@ -141,6 +135,8 @@ class StoreTest : public ::testing::Test {
       return object;
     }, std::move(options)).first;
   }
+  // As kube-apiserver with --enable-garbage-collector: DELETEs leave the collector its finalizers.
+  void collect_garbage() { store_ = std::make_unique<Store>(widgets(), strategy_, *storage_, "/registry", true); }
   DeleteResult remove(const std::string& name, DeleteOptions options = {}) {
     return io_.run(store_->remove("default", name, std::move(options)));
   }
@@ -358,6 +354,96 @@ TEST_F(StoreTest, AGracefulStrategyMarksTheObjectItsGracePeriodAhead) {
 
   create(widget("b"));
   EXPECT_TRUE(remove("b", {.grace_period_seconds = 0}).deleted) << "a zero grace period deletes at once";
+}
+
+// --- deletion: the garbage collector's finalizers (store.go's deletionFinalizersForGarbageCollection)
+
+std::vector<std::string> finalizers(const json::object& object) {
+  std::vector<std::string> names;
+  if (const json::value* list = object.at("metadata").as_object().if_contains("finalizers"))
+    for (const json::value& name : list->as_array()) names.emplace_back(name.as_string());
+  return names;
+}
+
+TEST_F(StoreTest, ForegroundAndOrphanDeletionsLeaveTheCollectorItsFinalizer) {
+  collect_garbage();
+  create(widget("a"));
+  DeleteResult foreground = remove("a", {.propagation_policy = "Foreground"});
+  EXPECT_FALSE(foreground.deleted);
+  json::object marked = parse(foreground.object);
+  EXPECT_EQ(finalizers(marked), std::vector<std::string>{"foregroundDeletion"});
+  EXPECT_FALSE(meta_string(marked, "deletionTimestamp").empty());
+  EXPECT_EQ(meta(marked).at("deletionGracePeriodSeconds"), 0);
+  EXPECT_EQ(meta(marked).at("generation"), 2);
+
+  create(widget("b"));
+  EXPECT_EQ(finalizers(parse(remove("b", {.propagation_policy = "Orphan"}).object)), std::vector<std::string>{"orphan"});
+  create(widget("c"));
+  EXPECT_EQ(finalizers(parse(remove("c", {.orphan_dependents = true}).object)), std::vector<std::string>{"orphan"});
+  create(widget("d"));
+  EXPECT_TRUE(remove("d", {.propagation_policy = "Background"}).deleted) << "the collector deletes dependents later";
+}
+
+TEST_F(StoreTest, TheCollectorsFinalizerJoinsTheObjectsOwn) {
+  collect_garbage();
+  create(with_finalizer(widget("a")));
+  json::object marked = parse(remove("a", {.propagation_policy = "Foreground"}).object);
+  EXPECT_EQ(finalizers(marked), (std::vector<std::string>{"example.com/keep", "foregroundDeletion"}));
+  // A later DELETE may change the policy while the object waits: the orphan finalizer replaces the foreground one.
+  marked = parse(remove("a", {.propagation_policy = "Orphan"}).object);
+  EXPECT_EQ(finalizers(marked), (std::vector<std::string>{"example.com/keep", "orphan"}));
+}
+
+TEST_F(StoreTest, ABackgroundDeleteOfAnObjectWaitingToOrphanDeletesIt) {
+  collect_garbage();
+  create(widget("a"));
+  remove("a", {.propagation_policy = "Orphan"});
+  EXPECT_TRUE(remove("a", {.propagation_policy = "Background"}).deleted);
+  EXPECT_FALSE(exists("a"));
+}
+
+TEST_F(StoreTest, AKindThatOrphansByDefaultDoesSoUnlessAsked) {
+  collect_garbage();
+  strategy_->policy = GarbageCollectionPolicy::kOrphanDependents;
+  create(widget("a"));
+  DeleteResult kept = remove("a");
+  EXPECT_EQ(finalizers(parse(kept.object)), std::vector<std::string>{"orphan"});
+  create(widget("b"));
+  DeleteResult asked = remove("b", {.propagation_policy = "Background"});
+  EXPECT_TRUE(asked.deleted);
+}
+
+TEST_F(StoreTest, WithoutTheCollectorNoFinalizerIsAdded) {
+  create(widget("a"));
+  EXPECT_TRUE(remove("a", {.propagation_policy = "Foreground"}).deleted);
+  strategy_->policy = GarbageCollectionPolicy::kUnsupported;
+  collect_garbage();
+  create(widget("b"));
+  EXPECT_TRUE(remove("b", {.propagation_policy = "Orphan"}).deleted) << "a kind without garbage collection";
+}
+
+TEST_F(StoreTest, ADryRunDeleteShowsTheMarkWithoutWritingIt) {
+  collect_garbage();
+  const json::object created = create(widget("a"));
+  DeleteResult dry = remove("a", {.dry_run = true, .propagation_policy = "Foreground"});
+  EXPECT_FALSE(dry.deleted);
+  EXPECT_EQ(finalizers(parse(dry.object)), std::vector<std::string>{"foregroundDeletion"});
+  EXPECT_EQ(get("a"), created);
+}
+
+TEST_F(StoreTest, AZeroGracePeriodMarksTheObjectThenDeletesIt) {
+  strategy_->graceful = true;
+  create(widget("a"));
+  auto watch = io_.run(store_->watch("default", storage::WatchOptions{.resource_version = resource_version(get("a"))}));
+  DeleteResult now = remove("a", {.grace_period_seconds = 0});
+  EXPECT_TRUE(now.deleted);
+  EXPECT_EQ(meta(parse(now.object)).at("deletionGracePeriodSeconds"), 0);
+  // Watchers see the mark, then the deletion, as kube's Store writes them.
+  auto first = io_.run(watch->next());
+  auto second = io_.run(watch->next());
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(first->type, storage::WatchEventType::Modified);
+  EXPECT_EQ(second->type, storage::WatchEventType::Deleted);
 }
 
 TEST_F(StoreTest, DeleteWithoutFinalizersDeletesAndAnswersWithTheObject) {
