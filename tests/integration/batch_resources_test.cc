@@ -240,6 +240,40 @@ TEST_F(BatchResourcesTest, InvalidCronJobsGetKubesCauses) {
   kubectl("delete cj hourly");
 }
 
+// kube's Job REST: batch/v1 orphans a Job's pods by default, so a DELETE that names no policy is told so; one
+// that names it is not. DeleteOptions that contradict themselves are refused as kube's handler refuses them.
+TEST_F(BatchResourcesTest, DeletingAJobWithoutAPolicyWarnsThatItsPodsStay) {
+  const std::string job = R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"NAME"},
+      "spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}})";
+  auto named = [&](std::string name) {
+    std::string body = job;
+    return body.replace(body.find("NAME"), 4, name);
+  };
+  ASSERT_EQ(call("POST", "/apis/batch/v1/namespaces/default/jobs", named("warned")).status, 201);
+  ASSERT_EQ(call("POST", "/apis/batch/v1/namespaces/default/jobs", named("quiet")).status, 201);
+
+  HttpResponse warned = call("DELETE", "/apis/batch/v1/namespaces/default/jobs/warned");
+  EXPECT_EQ(warned.status, 200) << warned.body;
+  EXPECT_EQ(warned.header("Warning").value_or(""),
+            "299 - \"child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to "
+            "remove them or set propagationPolicy=Orphan to suppress this warning\"");
+  HttpResponse quiet = call("DELETE", "/apis/batch/v1/namespaces/default/jobs/quiet?propagationPolicy=Background");
+  EXPECT_EQ(quiet.status, 200) << quiet.body;
+  EXPECT_FALSE(quiet.has_header("Warning"));
+
+  HttpResponse both = call("DELETE", "/apis/batch/v1/namespaces/default/jobs/quiet",
+                           R"({"kind":"DeleteOptions","apiVersion":"v1","orphanDependents":true,"propagationPolicy":"Orphan"})");
+  EXPECT_EQ(both.status, 422) << both.body;
+  EXPECT_EQ(json::parse(both.body).at("message"),
+            "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Invalid value: \"Orphan\": "
+            "orphanDependents and deletionPropagation cannot be both set");
+  HttpResponse unknown = call("DELETE", "/apis/batch/v1/namespaces/default/jobs/quiet?propagationPolicy=Later");
+  EXPECT_EQ(unknown.status, 422) << unknown.body;
+  EXPECT_EQ(json::parse(unknown.body).at("message"),
+            "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"Later\": "
+            "supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
+}
+
 TEST_F(BatchResourcesTest, JobsAndCronJobsTravelAsProtobuf) {
   ASSERT_EQ(kubectl("create cronjob proto-cron --image=busybox --schedule=@daily").output,
             "cronjob.batch/proto-cron created\n");
