@@ -35,6 +35,9 @@ struct CheckerOptions {
   // in type are refused, except inside calls of the exempt functions (ext strings' format exempts itself).
   bool homogeneous_aggregate_literals = true;
   std::vector<std::string> homogeneous_exempt_functions = {"format"};
+  // cel.ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLiterals (kube from 1.29): a literal
+  // argument of duration(), timestamp() or matches() that would fail at run time fails the check instead.
+  bool validate_literals = true;
 };
 
 class Env {

@@ -321,6 +321,7 @@ CheckResult check(const Env& env, ParsedAst ast) {
       checker::validate_homogeneous_literals(ast.root, types, env.checker_options.homogeneous_exempt_functions,
                                              checker.errors());
     }
+    if (env.checker_options.validate_literals) checker::validate_literals(ast.root, env, checker.errors());
     if (checker.errors().empty()) {
       result.ast = CheckedAst{.source = std::move(ast.source),
                               .root = std::move(ast.root),

@@ -80,4 +80,7 @@ std::optional<std::string> qualified_name(const Expr& e);
 void validate_homogeneous_literals(const Expr& root, const std::unordered_map<std::int64_t, Type>& types,
                                    const std::vector<std::string>& exempt_functions, TypeErrors& errors);
 
+// After checking: string literals given to duration(), timestamp() and matches() must be valid there.
+void validate_literals(const Expr& root, const Env& env, TypeErrors& errors);
+
 }  // namespace kapi::cel::checker

@@ -76,6 +76,10 @@ void TypeErrors::undeclared_reference(std::int64_t id, std::string_view name) {
   report(id, "undeclared reference to " + quoted(name) + " (in container '')");
 }
 
+void TypeErrors::invalid_argument(std::int64_t id, std::string_view function) {
+  report(id, "invalid " + std::string(function) + " argument");
+}
+
 void TypeErrors::unexpected_ast(std::int64_t id, std::string_view kind) { report(id, "unexpected " + std::string(kind)); }
 
 }  // namespace kapi::cel::checker

@@ -23,6 +23,7 @@ class TypeErrors {
   void type_mismatch(std::int64_t id, const Type& expected, const Type& actual);
   void undefined_field(std::int64_t id, std::string_view field);
   void undeclared_reference(std::int64_t id, std::string_view name);
+  void invalid_argument(std::int64_t id, std::string_view function);
   void unexpected_ast(std::int64_t id, std::string_view kind);
 
   bool empty() const { return issues_.empty(); }

@@ -1,6 +1,6 @@
-// Post-check validation of aggregate literals, following cel-go v0.22's cel/validator.go
-// (homogeneousAggregateLiteralValidator), which kube's base environment turns on with
-// cel.HomogeneousAggregateLiterals. The walk keeps its own stack, so it does not recurse.
+// Post-check validation, following cel-go v0.22's cel/validator.go: homogeneousAggregateLiteralValidator (kube's
+// cel.HomogeneousAggregateLiterals) and the format validators for duration, timestamp and regex literals (kube's
+// ASTValidators from 1.29). The walks keep their own stack, so they do not recurse.
 #include <algorithm>
 #include <utility>
 
@@ -51,12 +51,9 @@ void push_children(const Expr& e, bool exempt, std::vector<Pending>& stack) {
   }
 }
 
-}  // namespace
-
-void validate_homogeneous_literals(const Expr& root, const std::unordered_map<std::int64_t, Type>& types,
-                                   const std::vector<std::string>& exempt_functions, TypeErrors& errors) {
-  std::vector<const ListExpr*> lists;
-  std::vector<const MapExpr*> maps;
+// Every node of the tree, parents before children, with whether an exempt call encloses it.
+template <typename Visit>
+void walk(const Expr& root, const std::vector<std::string>& exempt_functions, Visit&& visit) {
   std::vector<Pending> stack{{&root, false}};
   while (!stack.empty()) {
     Pending next = stack.back();
@@ -64,13 +61,64 @@ void validate_homogeneous_literals(const Expr& root, const std::unordered_map<st
     bool exempt = next.exempt;
     if (const auto* call = std::get_if<CallExpr>(&next.expr->kind)) {
       exempt |= std::find(exempt_functions.begin(), exempt_functions.end(), call->function) != exempt_functions.end();
-    } else if (const auto* list = std::get_if<ListExpr>(&next.expr->kind)) {
-      if (!exempt) lists.push_back(list);
-    } else if (const auto* map = std::get_if<MapExpr>(&next.expr->kind)) {
-      if (!exempt) maps.push_back(map);
     }
+    visit(*next.expr, exempt);
     push_children(*next.expr, exempt, stack);
   }
+}
+
+// The implementation of `function` taking one string (or two, for matches), if the environment has one.
+const Overload* string_overload(const Env& env, std::string_view function, std::size_t arity) {
+  const Function* fn = env.find_function(function);
+  if (fn == nullptr) return nullptr;
+  for (const Overload& overload : fn->overloads) {
+    if (!overload.impl || overload.params.size() != arity) continue;
+    bool all_strings = true;
+    for (const Type& p : overload.params) all_strings &= p.kind() == TypeKind::kString;
+    if (all_strings) return &overload;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void validate_literals(const Expr& root, const Env& env, TypeErrors& errors) {
+  const Overload* duration = string_overload(env, "duration", 1);
+  const Overload* timestamp = string_overload(env, "timestamp", 1);
+  const Overload* matches = string_overload(env, "matches", 2);
+  walk(root, {}, [&](const Expr& e, bool) {
+    const auto* call = std::get_if<CallExpr>(&e.kind);
+    if (call == nullptr || call->args.empty()) return;
+    // As cel-go, the first argument after any receiver: the pattern of `s.matches(p)`, but the text of the
+    // global `matches(s, p)`.
+    const Expr& arg = call->args.front();
+    const auto* literal = std::get_if<Constant>(&arg.kind);
+    const auto* text = literal != nullptr ? std::get_if<std::string>(literal) : nullptr;
+    if (text == nullptr) return;
+    std::vector<Value> args{Value(*text)};
+    const Overload* overload = nullptr;
+    if (call->function == "duration") {
+      overload = duration;
+    } else if (call->function == "timestamp") {
+      overload = timestamp;
+    } else if (call->function == "matches") {
+      overload = matches;
+      args.insert(args.begin(), Value(std::string()));  // a pattern is checked by matching it against ""
+    }
+    if (overload == nullptr) return;
+    if (overload->impl(args).is_error()) errors.invalid_argument(arg.id, call->function);
+  });
+}
+
+void validate_homogeneous_literals(const Expr& root, const std::unordered_map<std::int64_t, Type>& types,
+                                   const std::vector<std::string>& exempt_functions, TypeErrors& errors) {
+  std::vector<const ListExpr*> lists;
+  std::vector<const MapExpr*> maps;
+  walk(root, exempt_functions, [&](const Expr& e, bool exempt) {
+    if (exempt) return;
+    if (const auto* list = std::get_if<ListExpr>(&e.kind)) lists.push_back(list);
+    if (const auto* map = std::get_if<MapExpr>(&e.kind)) maps.push_back(map);
+  });
 
   for (const ListExpr* list : lists) {
     std::optional<Type> first;

@@ -219,3 +219,28 @@ TEST(CelChecker, NullIsAssignableOnlyWhereCelGoAllows) {
 
 }  // namespace
 }  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+TEST(CelChecker, LiteralArgumentsOfDurationTimestampAndMatchesAreValidated) {
+  Env env = small_env();
+  auto fails_on_bad = [](std::span<const Value> args) {
+    return args.back().get<std::string>() == "bad" ? Value::error(ErrorCode::kGeneric, "bad") : Value(true);
+  };
+  env.add_function({"duration", {{.id = "string_to_duration", .params = {Type::string_type()},
+                                  .result = Type::duration(), .impl = fails_on_bad}}});
+  env.add_function({"matches", {{.id = "matches_string", .params = {Type::string_type(), Type::string_type()},
+                                 .result = Type::bool_type(), .member = true, .impl = fails_on_bad}}});
+  AstBuilder b;
+  EXPECT_EQ(checked_type(env, b.ast(b.call("duration", b.vec(b.lit(std::string("1s")))))), "google.protobuf.Duration");
+  EXPECT_EQ(checked_type(env, b.ast(b.call("duration", b.vec(b.lit(std::string("bad")))))),
+            "ERROR: invalid duration argument");
+  EXPECT_EQ(checked_type(env, b.ast(b.member(b.ident("is"), "matches", b.vec(b.lit(std::string("bad")))))),
+            "ERROR: invalid matches argument");
+  env.checker_options.validate_literals = false;
+  EXPECT_EQ(checked_type(env, b.ast(b.call("duration", b.vec(b.lit(std::string("bad")))))), "google.protobuf.Duration");
+}
+
+}  // namespace
+}  // namespace kapi::cel
