@@ -104,7 +104,7 @@ void Checker::resolve_or_error(Expr& e, const Function& fn, const Expr* target, 
   std::optional<Type> result;
   Reference reference;
   for (const Overload& overload : fn.overloads) {
-    if (!env_.checker_options.cross_type_numeric_comparisons && is_cross_type_numeric_comparison(overload.id)) {
+    if (filter_cross_type_comparisons_ && is_cross_type_numeric_comparison(overload.id)) {
       continue;
     }
     if (overload.member != member_call) continue;

@@ -280,6 +280,7 @@ void Checker::check_comprehension(Expr& e) {
   check(*comp.accu_init);
   Type range_type = substitute(subs_, type_of(*comp.iter_range), false);
   Type accu_type = type_of(*comp.accu_init);
+  filter_cross_type_comparisons_ = false;
   scopes_.push();
   scopes_.add(comp.accu_var, accu_type);
 

@@ -25,7 +25,8 @@ struct ResolvedIdent {
 
 class Checker {
  public:
-  explicit Checker(const Env& env) : env_(env) {}
+  explicit Checker(const Env& env)
+      : env_(env), filter_cross_type_comparisons_(!env.checker_options.cross_type_numeric_comparisons) {}
 
   // Types `root` (rewriting qualified names and namespaced calls in place, as cel-go does); the final types have
   // every type parameter replaced by its binding, or dyn.
@@ -67,6 +68,9 @@ class Checker {
   Substitutions subs_;
   TypeErrors errors_;
   int next_type_var_ = 0;
+  // cel-go drops its overload filter with the scope it enters for the first comprehension and never restores it,
+  // so cross-type comparisons type-check inside and after one even when the option is off.
+  bool filter_cross_type_comparisons_;
   std::unordered_map<std::int64_t, Type> types_;
   std::unordered_map<std::int64_t, Reference> references_;
 };

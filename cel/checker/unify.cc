@@ -161,7 +161,32 @@ const Type* Substitutions::find(const Type& type_param) const {
 }
 
 void Substitutions::bind(const Type& type_param, Type to) {
-  bindings_.insert_or_assign(std::string(type_param.name()), std::move(to));
+  std::string name(type_param.name());
+  auto it = bindings_.find(name);
+  if (it == bindings_.end()) {
+    journal_.push_back({name, std::nullopt});
+    bindings_.emplace(std::move(name), std::move(to));
+    return;
+  }
+  journal_.push_back({std::move(name), std::move(it->second)});
+  it->second = std::move(to);
+}
+
+void Substitutions::rollback(std::size_t mark) {
+  while (journal_.size() > mark) {
+    Change& change = journal_.back();
+    if (change.previous) {
+      bindings_.insert_or_assign(change.name, std::move(*change.previous));
+    } else {
+      bindings_.erase(change.name);
+    }
+    journal_.pop_back();
+  }
+}
+
+void Substitutions::commit(std::size_t mark) {
+  // Only the outermost test may forget its journal: an enclosing one may still roll back past it.
+  if (mark == 0) journal_.clear();
 }
 
 bool is_dyn(const Type& t) { return t.kind() == TypeKind::kDyn; }
@@ -176,16 +201,22 @@ bool is_equivalent(const Type& a, const Type& b) {
 }
 
 bool is_assignable(Substitutions& subs, const Type& from, const Type& to) {
-  Substitutions attempt = subs;
-  if (!assignable(attempt, from, to)) return false;
-  subs = std::move(attempt);
+  std::size_t mark = subs.mark();
+  if (!assignable(subs, from, to)) {
+    subs.rollback(mark);
+    return false;
+  }
+  subs.commit(mark);
   return true;
 }
 
 bool is_assignable_list(Substitutions& subs, const std::vector<Type>& from, const std::vector<Type>& to) {
-  Substitutions attempt = subs;
-  if (!assignable_all(attempt, from, to)) return false;
-  subs = std::move(attempt);
+  std::size_t mark = subs.mark();
+  if (!assignable_all(subs, from, to)) {
+    subs.rollback(mark);
+    return false;
+  }
+  subs.commit(mark);
   return true;
 }
 

@@ -3,6 +3,7 @@
 // bind through a substitution map as assignability is tested, and checked types are rewritten through it.
 // Internal to cel/checker.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,15 +11,24 @@
 
 namespace kapi::cel::checker {
 
-// Bindings of type parameters (by name) to types. A failed assignability test leaves the bindings as they were:
-// callers test on a copy and keep it only on success, as cel-go does.
+// Bindings of type parameters (by name) to types. A failed assignability test leaves the bindings as they were
+// (cel-go tests on a copy of its mapping; a journal of changes to undo does the same without the copies).
 class Substitutions {
  public:
   const Type* find(const Type& type_param) const;
   void bind(const Type& type_param, Type to);
 
+  std::size_t mark() const { return journal_.size(); }
+  void rollback(std::size_t mark);
+  void commit(std::size_t mark);
+
  private:
+  struct Change {
+    std::string name;
+    std::optional<Type> previous;
+  };
   std::map<std::string, Type, std::less<>> bindings_;
+  std::vector<Change> journal_;
 };
 
 bool is_dyn(const Type& t);
