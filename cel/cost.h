@@ -89,6 +89,21 @@ NodeSizeEstimator schema_size_estimator(Type root);
 CostEstimate estimate_cost(const CheckedAst& ast, const Env& env, const SizeEstimator& sizes = {});
 CostEstimate estimate_cost(const CheckedAst& ast, const Env& env, const CostOptions& options);
 
+// kube's serialized sizes (k8s.io/apiserver/pkg/cel/limits.go), for deriving size hints from schemas. A string
+// with maxLength gets max_elements maxLength x 4 (kube counts bytes); see schemas.go.
+namespace schema_sizes {
+inline constexpr std::int64_t kMaxDurationSizeJson = 32;
+inline constexpr std::int64_t kMaxDatetimeSizeJson = 32;
+inline constexpr std::int64_t kMinDurationSizeJson = 3;
+inline constexpr std::int64_t kJsonDateSize = 12;
+inline constexpr std::int64_t kMinDatetimeSizeJson = 21;
+inline constexpr std::int64_t kMinStringSize = 2;
+inline constexpr std::int64_t kMinBoolSize = 4;
+inline constexpr std::int64_t kMinNumberSize = 1;
+inline constexpr std::int64_t kMaxFormatSize = 64;
+inline constexpr std::int64_t kMaxNameFormatRegexSize = 128;
+}  // namespace schema_sizes
+
 // kube's maximum sizes from the request limit (apiserver/pkg/cel/common/schemas.go), for schema-derived types:
 // lists without maxItems, maps without maxProperties, strings without maxLength, and kube's cardinality of data
 // under unbounded lists and maps (apiextensions compilation.go maxCardinality). min_serialized_size is the

@@ -76,7 +76,8 @@ std::optional<CallEstimate> equality_estimate(std::span<const Node> args) {
     return fixed(1);
   }
   if (name == "kubernetes.NamedFormat") {
-    return CallEstimate{multiply_by_cost_factor(CostEstimate{1, 64}, kStringTraversalFactor), std::nullopt};
+    return CallEstimate{
+        multiply_by_cost_factor(CostEstimate{1, schema_sizes::kMaxFormatSize}, kStringTraversalFactor), std::nullopt};
   }
   if (name == "kubernetes.URL") {
     // kube reads the right-hand side's computed size twice (for both sides).
@@ -195,7 +196,7 @@ std::optional<CallEstimate> kube_call_estimate(const Sizes& sizes, std::string_v
   }
   if (function == "validate") {
     if (args.empty()) return std::nullopt;
-    constexpr double kMaxNameFormatRegexSize = 128;
+    constexpr auto kMaxNameFormatRegexSize = static_cast<double>(schema_sizes::kMaxNameFormatRegexSize);
     return CallEstimate{multiply_by_cost_factor(traversal(sizes.size(args[0])),
                                                 kMaxNameFormatRegexSize * kRegexStringLengthFactor),
                         std::nullopt};
