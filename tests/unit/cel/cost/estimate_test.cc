@@ -8,26 +8,13 @@
 
 #include "cel/cost.h"
 #include "tests/unit/cel/cost/checked_builder.h"
+#include "tests/unit/cel/cost/path_hints.h"
 
 namespace kapi::cel {
 namespace {
 
 using cost_testing::CheckedBuilder;
-
-// cel-go's testCostEstimator: hints by dotted path, as {0, hint}.
-CostOptions path_hints(std::map<std::string, std::uint64_t> hints, bool presence_test_has_cost = true) {
-  CostOptions options;
-  options.presence_test_has_cost = presence_test_has_cost;
-  options.type_size_hints = false;
-  options.node_sizes = [hints = std::move(hints)](const SizeQuery& node) -> std::optional<SizeEstimate> {
-    std::string joined;
-    for (const std::string& part : node.path) joined += (joined.empty() ? "" : ".") + part;
-    auto it = hints.find(joined);
-    if (it == hints.end()) return std::nullopt;
-    return SizeEstimate{0, it->second};
-  };
-  return options;
-}
+using cost_testing::path_hints;
 
 CostEstimate estimate(CheckedAst ast, const CostOptions& options) { return estimate_cost(ast, Env{}, options); }
 
