@@ -85,6 +85,11 @@ struct CostOptions {
 // With this estimator and type_size_hints off, CRD estimates match kube's exactly.
 NodeSizeEstimator schema_size_estimator(Type root);
 
+// kube's options for a CRD rule (or messageExpression) on a schema whose CEL type is self_type: its schema size
+// estimator, no type-hint fallback, no presence-test cost. estimate_cost(ast, env, kube_crd_cost_options(self))
+// is what kube's compileRule records as the rule's MaxCost.
+CostOptions kube_crd_cost_options(Type self_type);
+
 // The estimate with kube's settings: the given sizes, type hints, no presence-test cost.
 CostEstimate estimate_cost(const CheckedAst& ast, const Env& env, const SizeEstimator& sizes = {});
 CostEstimate estimate_cost(const CheckedAst& ast, const Env& env, const CostOptions& options);

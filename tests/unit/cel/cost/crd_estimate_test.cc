@@ -35,10 +35,7 @@ std::uint64_t crd_estimate(const Type& self, const std::string& rule, Env env = 
     ADD_FAILURE() << rule << ": " << checked.message;
     return 0;
   }
-  CostOptions options;
-  options.node_sizes = schema_size_estimator(self);
-  options.type_size_hints = false;
-  return estimate_cost(*checked.ast, env, options).max;
+  return estimate_cost(*checked.ast, env, kube_crd_cost_options(self)).max;
 }
 
 TEST(CelCostCrd, ArraysMapsAndStrings) {
