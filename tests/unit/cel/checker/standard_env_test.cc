@@ -132,3 +132,45 @@ TEST(CelCheckerStandardEnv, RewrittenTreesEvaluate) {
 
 }  // namespace
 }  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+// The deepest trees the parser lets through check without trouble (the checker recurses once per level).
+TEST(CelCheckerStandardEnv, DeepestParsableTreesCheck) {
+  Env env = standard_env();
+  env.add_variable("m", Type::dyn());
+  for (int n = 50; n <= 1000; n += 50) {
+    std::string lists = std::string(n, '[') + "1" + std::string(n, ']');
+    std::string selects = "m";
+    std::string sums = "1";
+    for (int i = 0; i < n; ++i) {
+      selects += ".f";
+      sums += " + 1";
+    }
+    for (const std::string& expr : {lists, selects, sums}) {
+      ParseResult parsed = parse(expr, env.parser_options);
+      if (!parsed.ast) continue;  // beyond the parser's limit
+      CheckResult result = check(env, std::move(*parsed.ast));
+      EXPECT_TRUE(result.ast) << expr.substr(0, 20) << "... (" << n << "): " << result.message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+TEST(CelCheckerStandardEnv, LibraryValidatorsRunAfterTheCheck) {
+  Env env = standard_env();
+  env.checker_options.validators.push_back([](const CheckedAst& ast, Issues& issues) {
+    if (ast.result_type() == Type::string_type()) issues.errors.push_back({.expr_id = ast.root.id, .message = "no strings"});
+  });
+  EXPECT_EQ(checked(env, "1"), "int");
+  EXPECT_EQ(compile(env, "'a'").message, "ERROR: <input>:1:1: no strings\n | 'a'\n | ^");
+}
+
+}  // namespace
+}  // namespace kapi::cel
