@@ -72,6 +72,17 @@ TEST(CelCheckerStandardEnv, ResultTypes) {
   }
 }
 
+TEST(CelCheckerStandardEnv, LibraryMacrosExpandIntoCheckableTrees) {
+  Env env = standard_env();
+  env.parser_options.extra_macros = {"cel.bind", "optMap", "optFlatMap"};
+  env.add_variable("m", Type::map(Type::string_type(), Type::int_type()));
+  EXPECT_EQ(checked(env, "cel.bind(x, 1, x + 1)"), "int");
+  EXPECT_EQ(checked(env, "cel.bind(x, 'a', cel.bind(y, [x], y[0] + x))"), "string");
+  EXPECT_EQ(checked(env, "m.?a.optMap(v, v * 2)"), "optional_type(int)");
+  EXPECT_EQ(checked(env, "m.?a.optFlatMap(v, v > 0 ? optional.of(string(v)) : optional.none())"),
+            "optional_type(string)");
+}
+
 TEST(CelCheckerStandardEnv, Errors) {
   Env env = standard_env();
   struct Case {
