@@ -71,7 +71,7 @@ Expr Grammar::parse_start() {
 
 Grammar::RuleScope::RuleScope(Grammar& g, Rule rule, const TokenSet& follow) : g_(g), rule_(rule) {
   if (++g_.rule_depth_[rule_] > g_.max_depth_) g_.rule_nesting_exceeded();
-  g_.invocations_.push_back(&follow);
+  g_.invocations_.push_back(follow);
 }
 
 Grammar::RuleScope::~RuleScope() {
@@ -144,7 +144,7 @@ void Grammar::count_recovery_attempt() {
 
 TokenSet Grammar::recovery_set() const {
   TokenSet set;
-  for (const TokenSet* follow : invocations_) set = set | *follow;
+  for (const TokenSet& follow : invocations_) set = set | follow;
   return set;
 }
 
