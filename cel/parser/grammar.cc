@@ -11,7 +11,7 @@ namespace {
 
 // The most nesting kapi parses whatever the options say (cel-go's -1 means no limit): each level costs the parser
 // a few stack frames, and later stages walk the tree recursively.
-constexpr int kMaxRecursionDepth = 1000;
+constexpr int kMaxRecursionDepth = 500;
 
 // cel-go's lookaheadConsumer: one recovery may skip only so many tokens.
 struct LookaheadExceeded {};
@@ -62,7 +62,7 @@ Expr Grammar::parse_start() {
   static const TokenSet kNothing;
   static const TokenSet kEnd{TokenKind::kEof};
   follow_.push_back(kEnd);
-  return rule(kStartRule, kNothing, Expr{}, [&] {
+  return rule(kStartRule, kNothing, [&] {
     Node root = parse_expr(kEnd);
     expect(TokenKind::kEof, TokenSet{});
     return std::move(root.expr);

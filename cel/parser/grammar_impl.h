@@ -150,16 +150,16 @@ class Grammar {
   };
 
   // Runs a rule's body; a RecognitionError inside it is reported and recovered from as ANTLR's generated rule
-  // functions do, and the rule then yields `fallback`.
-  template <typename Result, typename Body>
-  Result rule(Rule rule, const TokenSet& follow, Result fallback, Body&& body) {
+  // functions do, and the rule then yields an empty result.
+  template <typename Body>
+  auto rule(Rule rule, const TokenSet& follow, Body&& body) -> decltype(body()) {
     RuleScope scope(*this, rule, follow);
     try {
       return body();
     } catch (const RecognitionError& error) {
       report(error);
       recover(rule);
-      return fallback;
+      return {};
     }
   }
 
@@ -203,7 +203,8 @@ class Grammar {
   void expect_closing(TokenKind kind) { expect(kind, operand_follow() | follow_.back()); }
   Expr report_error(std::int32_t offset, std::string message);
 
-  // Rules.
+  // Rules. Each nesting level of an expression runs through all of them, so the common path keeps its frames
+  // small and the rarer continuations (operators, suffixes, literals) live in functions of their own.
   Node parse_expr(const TokenSet& follow);
   Node parse_conditional_or(const TokenSet& follow);
   Node parse_conditional_and(const TokenSet& follow);
@@ -212,11 +213,18 @@ class Grammar {
   Node parse_unary(const TokenSet& follow);
   Node parse_member(const TokenSet& follow);
   Node parse_primary(const TokenSet& follow);
-  Node parse_ident_call_or_message();
-  Node parse_message(std::size_t name_tokens);
-  Node parse_list();
-  Node parse_map();
-  Node parse_literal();
+  [[gnu::noinline]] Node parse_conditional(Node condition);
+  [[gnu::noinline]] Node parse_logical_chain(Node first, TokenKind op);
+  [[gnu::noinline]] Node parse_relation_chain(Node lhs);
+  [[gnu::noinline]] Node parse_calc_chain(Node lhs, int min_precedence);
+  [[gnu::noinline]] Node parse_unary_operators();
+  [[gnu::noinline]] Node parse_member_suffixes(Node operand);
+  [[gnu::noinline]] Node parse_nested();
+  [[gnu::noinline]] Node parse_ident_call_or_message();
+  [[gnu::noinline]] Node parse_message(std::size_t name_tokens);
+  [[gnu::noinline]] Node parse_list();
+  [[gnu::noinline]] Node parse_map();
+  [[gnu::noinline]] Node parse_literal();
   std::vector<Node> parse_call_arguments();
   Expr balanced(std::string_view function, std::vector<Expr>& terms, const std::vector<std::int64_t>& ops,
                 std::size_t lo, std::size_t hi);
