@@ -61,7 +61,7 @@ Grammar::Grammar(std::u32string_view source, const LexResult& lexed, Builder& bu
 Expr Grammar::parse_start() {
   static const TokenSet kNothing;
   static const TokenSet kEnd{TokenKind::kEof};
-  follow_.push_back(kEnd);
+  follow_.push_back(Follow{kEnd, true});
   return rule(kStartRule, kNothing, [&] {
     Node root = parse_expr(kEnd);
     expect(TokenKind::kEof, TokenSet{});
@@ -140,6 +140,11 @@ void Grammar::count_recovery_attempt() {
     syntax_error(la().start, "error recovery attempt limit exceeded: " + std::to_string(limits_.recovery_attempts));
     throw Abort{};
   }
+}
+
+TokenSet Grammar::after_operand() const {
+  TokenSet set = operand_follow() | follow_.back().set;
+  return follow_.back().conditional_may_follow ? set | TokenSet{TokenKind::kQuestion} : set;
 }
 
 TokenSet Grammar::recovery_set() const {

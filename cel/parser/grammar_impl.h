@@ -59,13 +59,12 @@ inline const TokenSet& operand_start() {
   return set;
 }
 
-// What may follow a complete operand before the enclosing construct's own tokens.
+// What may follow a complete operand before the enclosing construct's own tokens ('?' aside: see after_operand).
 inline const TokenSet& operand_follow() {
   static const TokenSet set{TokenKind::kDot,     TokenKind::kLBracket,   TokenKind::kStar,         TokenKind::kSlash,
                             TokenKind::kPercent, TokenKind::kPlus,       TokenKind::kMinus,        TokenKind::kEquals,
                             TokenKind::kNotEquals, TokenKind::kLess,     TokenKind::kLessEquals,   TokenKind::kGreater,
-                            TokenKind::kGreaterEquals, TokenKind::kIn,   TokenKind::kLogicalAnd,   TokenKind::kLogicalOr,
-                            TokenKind::kQuestion};
+                            TokenKind::kGreaterEquals, TokenKind::kIn,   TokenKind::kLogicalAnd,   TokenKind::kLogicalOr};
   return set;
 }
 
@@ -163,16 +162,23 @@ class Grammar {
     }
   }
 
-  // What may follow an enclosing construct's inner expression, for ANTLR's missing-token check.
+  // What may follow an enclosing construct's inner expression, for ANTLR's missing-token check. A conditional's
+  // middle operand is not a full expression, so no '?' may follow it.
   class FollowScope {
    public:
-    FollowScope(Grammar& g, TokenSet set) : g_(g) { g_.follow_.push_back(set); }
+    FollowScope(Grammar& g, TokenSet set, bool conditional_may_follow = true) : g_(g) {
+      g_.follow_.push_back(Follow{set, conditional_may_follow});
+    }
     ~FollowScope() { g_.follow_.pop_back(); }
     FollowScope(const FollowScope&) = delete;
     FollowScope& operator=(const FollowScope&) = delete;
 
    private:
     Grammar& g_;
+  };
+  struct Follow {
+    TokenSet set;
+    bool conditional_may_follow;
   };
 
   // Tokens.
@@ -200,7 +206,9 @@ class Grammar {
   void sync(const TokenSet& expected);
   void sync_loop_back(const TokenSet& expected);
   void expect(TokenKind kind, const TokenSet& next);
-  void expect_closing(TokenKind kind) { expect(kind, operand_follow() | follow_.back()); }
+  // What may come after a complete operand here: its own operators, then the enclosing construct's tokens.
+  TokenSet after_operand() const;
+  void expect_closing(TokenKind kind) { expect(kind, after_operand()); }
   Expr report_error(std::int32_t offset, std::string message);
 
   // Rules. Each nesting level of an expression runs through all of them, so the common path keeps its frames
@@ -251,7 +259,7 @@ class Grammar {
   std::size_t pos_ = 0;
   int max_depth_ = 250;
   std::array<int, kRuleCount> rule_depth_{};
-  std::vector<TokenSet> follow_;              // innermost construct last
+  std::vector<Follow> follow_;  // innermost construct last
   std::vector<TokenSet> invocations_;  // each active rule's follow in its caller
   bool recovering_ = false;
   std::size_t last_error_index_ = SIZE_MAX;

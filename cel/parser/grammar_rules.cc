@@ -43,7 +43,7 @@ Node Grammar::parse_expr(const TokenSet& follow) {
 Node Grammar::parse_conditional(Node condition) {
   const std::int64_t id = b_.new_id(consume().start);
   Node if_true = [&] {
-    FollowScope inner(*this, kColon);
+    FollowScope inner(*this, kColon, false);
     return parse_conditional_or(kColon);
   }();
   expect(TokenKind::kColon, operand_start());
@@ -206,7 +206,7 @@ Node Grammar::parse_member_suffixes(Node operand) {
       consume();
       if (optional) consume();
       const Token& name = la();
-      expect(TokenKind::kIdentifier, operand_follow() | follow_.back());
+      expect(TokenKind::kIdentifier, after_operand());
       if (!optional && at(TokenKind::kLParen)) {
         const std::int64_t id = b_.new_id(consume().start);
         std::vector<Node> args = parse_call_arguments();
