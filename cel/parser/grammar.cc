@@ -59,8 +59,8 @@ Grammar::Grammar(std::u32string_view source, const LexResult& lexed, Builder& bu
 }
 
 Expr Grammar::parse_start() {
-  static const TokenSet kNothing;
-  static const TokenSet kEnd{TokenKind::kEof};
+  static constexpr TokenSet kNothing;
+  static constexpr TokenSet kEnd{TokenKind::kEof};
   follow_.push_back(Follow{kEnd, true});
   return rule(kStartRule, kNothing, [&] {
     Node root = parse_expr(kEnd);

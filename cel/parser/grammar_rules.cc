@@ -7,22 +7,22 @@
 namespace kapi::cel::parser::detail {
 namespace {
 
-const TokenSet kNothing;
-const TokenSet kQuestion{TokenKind::kQuestion};
-const TokenSet kColon{TokenKind::kColon};
-const TokenSet kOr{TokenKind::kLogicalOr};
-const TokenSet kAnd{TokenKind::kLogicalAnd};
-const TokenSet kRelationOps{TokenKind::kLess,      TokenKind::kLessEquals, TokenKind::kGreaterEquals,
+constexpr TokenSet kNothing;
+constexpr TokenSet kQuestion{TokenKind::kQuestion};
+constexpr TokenSet kColon{TokenKind::kColon};
+constexpr TokenSet kOr{TokenKind::kLogicalOr};
+constexpr TokenSet kAnd{TokenKind::kLogicalAnd};
+constexpr TokenSet kRelationOps{TokenKind::kLess,      TokenKind::kLessEquals, TokenKind::kGreaterEquals,
                             TokenKind::kGreater,   TokenKind::kEquals,     TokenKind::kNotEquals,
                             TokenKind::kIn};
-const TokenSet kCalcOps{TokenKind::kStar, TokenKind::kSlash, TokenKind::kPercent, TokenKind::kPlus,
+constexpr TokenSet kCalcOps{TokenKind::kStar, TokenKind::kSlash, TokenKind::kPercent, TokenKind::kPlus,
                         TokenKind::kMinus};
-const TokenSet kMemberOps{TokenKind::kDot, TokenKind::kLBracket};
-const TokenSet kComma{TokenKind::kComma};
-const TokenSet kRParen{TokenKind::kRParen};
-const TokenSet kRBracket{TokenKind::kRBracket};
-const TokenSet kCommaRBracket{TokenKind::kComma, TokenKind::kRBracket};
-const TokenSet kCommaRBrace{TokenKind::kComma, TokenKind::kRBrace};
+constexpr TokenSet kMemberOps{TokenKind::kDot, TokenKind::kLBracket};
+constexpr TokenSet kComma{TokenKind::kComma};
+constexpr TokenSet kRParen{TokenKind::kRParen};
+constexpr TokenSet kRBracket{TokenKind::kRBracket};
+constexpr TokenSet kCommaRBracket{TokenKind::kComma, TokenKind::kRBracket};
+constexpr TokenSet kCommaRBrace{TokenKind::kComma, TokenKind::kRBrace};
 
 bool is_number(TokenKind k) { return k == TokenKind::kNumInt || k == TokenKind::kNumFloat; }
 
