@@ -52,19 +52,20 @@ class TokenSet {
 static_assert(static_cast<unsigned>(TokenKind::kEof) < 64);
 
 inline const TokenSet& operand_start() {
-  static const TokenSet set{TokenKind::kLBracket, TokenKind::kLBrace,   TokenKind::kLParen,   TokenKind::kDot,
-                            TokenKind::kMinus,    TokenKind::kExclam,   TokenKind::kTrue,     TokenKind::kFalse,
-                            TokenKind::kNull,     TokenKind::kNumFloat, TokenKind::kNumInt,   TokenKind::kNumUint,
+  static const TokenSet set{TokenKind::kLBracket, TokenKind::kLBrace,   TokenKind::kLParen,    TokenKind::kDot,
+                            TokenKind::kMinus,    TokenKind::kExclam,   TokenKind::kTrue,      TokenKind::kFalse,
+                            TokenKind::kNull,     TokenKind::kNumFloat, TokenKind::kNumInt,    TokenKind::kNumUint,
                             TokenKind::kString,   TokenKind::kBytes,    TokenKind::kIdentifier};
   return set;
 }
 
 // What may follow a complete operand before the enclosing construct's own tokens ('?' aside: see after_operand).
 inline const TokenSet& operand_follow() {
-  static const TokenSet set{TokenKind::kDot,     TokenKind::kLBracket,   TokenKind::kStar,         TokenKind::kSlash,
-                            TokenKind::kPercent, TokenKind::kPlus,       TokenKind::kMinus,        TokenKind::kEquals,
-                            TokenKind::kNotEquals, TokenKind::kLess,     TokenKind::kLessEquals,   TokenKind::kGreater,
-                            TokenKind::kGreaterEquals, TokenKind::kIn,   TokenKind::kLogicalAnd,   TokenKind::kLogicalOr};
+  static const TokenSet set{
+      TokenKind::kDot,           TokenKind::kLBracket, TokenKind::kStar,       TokenKind::kSlash,
+      TokenKind::kPercent,       TokenKind::kPlus,     TokenKind::kMinus,      TokenKind::kEquals,
+      TokenKind::kNotEquals,     TokenKind::kLess,     TokenKind::kLessEquals, TokenKind::kGreater,
+      TokenKind::kGreaterEquals, TokenKind::kIn,       TokenKind::kLogicalAnd, TokenKind::kLogicalOr};
   return set;
 }
 
@@ -83,8 +84,8 @@ inline std::optional<std::string_view> relation_operator(TokenKind k) {
 
 inline bool is_reserved(std::string_view id) {
   static constexpr std::array<std::string_view, 21> kReserved = {
-      "as",  "break",  "const",   "continue",  "else", "false",  "for", "function", "if",   "import", "in",
-      "let", "loop",   "package", "namespace", "null", "return", "true", "var",      "void", "while"};
+      "as",  "break", "const",   "continue",  "else", "false",  "for",  "function", "if",   "import", "in",
+      "let", "loop",  "package", "namespace", "null", "return", "true", "var",      "void", "while"};
   return std::find(kReserved.begin(), kReserved.end(), id) != kReserved.end();
 }
 
@@ -259,7 +260,7 @@ class Grammar {
   std::size_t pos_ = 0;
   int max_depth_ = 250;
   std::array<int, kRuleCount> rule_depth_{};
-  std::vector<Follow> follow_;  // innermost construct last
+  std::vector<Follow> follow_;         // innermost construct last
   std::vector<TokenSet> invocations_;  // each active rule's follow in its caller
   bool recovering_ = false;
   std::size_t last_error_index_ = SIZE_MAX;
