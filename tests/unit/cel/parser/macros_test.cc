@@ -107,7 +107,7 @@ TEST(CelMacroTest, OptMapNumbersNodesAsCelGo) {
   EXPECT_EQ(fold.iter_range->id, 6);
   EXPECT_EQ(fold.accu_init->id, 8);
   EXPECT_EQ(std::get<CallExpr>(fold.accu_init->kind).target->id, 7);
-  EXPECT_EQ(result.ast->source_info.positions.at(7), 0);  // the copy keeps the original's position
+  EXPECT_EQ(result.ast->source_info.positions.at(7), 0);   // the copy keeps the original's position
   EXPECT_EQ(result.ast->source_info.positions.at(14), 8);  // macro nodes sit at the call's '('
   EXPECT_FALSE(result.ast->source_info.positions.contains(2));
 }
@@ -165,6 +165,156 @@ TEST(CelMacroTest, NestedMacros) {
     }
   }
   EXPECT_GT(nodes, 30u);
+}
+
+}  // namespace
+}  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+const std::vector<std::string> kTwoVarMacros = {"all",           "exists",       "existsOne",        "exists_one",
+                                                "transformList", "transformMap", "transformMapEntry"};
+
+TEST(CelMacroTest, TwoVariableQuantifiers) {
+  EXPECT_EQ(expanded("m.all(k, v, k < v)", kTwoVarMacros),
+            "__comprehension__(\n"
+            "  // Variable\n"
+            "  k,\n"
+            "  v,\n"
+            "  // Target\n"
+            "  m,\n"
+            "  // Accumulator\n"
+            "  @result,\n"
+            "  // Init\n"
+            "  true,\n"
+            "  // LoopCondition\n"
+            "  @not_strictly_false(\n"
+            "    @result\n"
+            "  ),\n"
+            "  // LoopStep\n"
+            "  _&&_(\n"
+            "    @result,\n"
+            "    _<_(\n"
+            "      k,\n"
+            "      v\n"
+            "    )\n"
+            "  ),\n"
+            "  // Result\n"
+            "  @result)");
+  // Without the library, the three-argument forms are plain calls.
+  EXPECT_EQ(expanded("m.all(k, v, p)"), "m.all(\n  k,\n  v,\n  p\n)");
+  EXPECT_TRUE(expanded("m.existsOne(k, v, p)", kTwoVarMacros).starts_with("__comprehension__("));
+  EXPECT_TRUE(expanded("m.exists_one(k, v, p)", kTwoVarMacros).starts_with("__comprehension__("));
+  EXPECT_EQ(expanded("m.existsOne(k, p)", kTwoVarMacros), "m.existsOne(\n  k,\n  p\n)");  // v0.22.1's spelling
+}
+
+TEST(CelMacroTest, TwoVariableErrors) {
+  auto first_line = [](const std::string& s) { return s.substr(0, s.find('\n')); };
+  EXPECT_EQ(first_line(expanded("[].all(i, i, i < i)", kTwoVarMacros)),
+            "ERROR: <input>:1:11: duplicate variable name: i");
+  EXPECT_EQ(first_line(expanded("[].all(__result__, i, __result__ < i)", kTwoVarMacros)),
+            "ERROR: <input>:1:8: iteration variable overwrites accumulator variable");
+  EXPECT_EQ(first_line(expanded("[].all(j, i.k, j < i.k)", kTwoVarMacros)),
+            "ERROR: <input>:1:12: argument must be a simple name");
+  EXPECT_EQ(first_line(expanded("[].transformList(i.j, k, k)", kTwoVarMacros)),
+            "ERROR: <input>:1:19: argument must be a simple name");
+}
+
+TEST(CelMacroTest, Transforms) {
+  EXPECT_EQ(expanded("l.transformList(i, v, i > 0, v * 2)", kTwoVarMacros),
+            "__comprehension__(\n"
+            "  // Variable\n"
+            "  i,\n"
+            "  v,\n"
+            "  // Target\n"
+            "  l,\n"
+            "  // Accumulator\n"
+            "  @result,\n"
+            "  // Init\n"
+            "  [],\n"
+            "  // LoopCondition\n"
+            "  true,\n"
+            "  // LoopStep\n"
+            "  _?_:_(\n"
+            "    _>_(\n"
+            "      i,\n"
+            "      0\n"
+            "    ),\n"
+            "    _+_(\n"
+            "      @result,\n"
+            "      [\n"
+            "        _*_(\n"
+            "          v,\n"
+            "          2\n"
+            "        )\n"
+            "      ]\n"
+            "    ),\n"
+            "    @result\n"
+            "  ),\n"
+            "  // Result\n"
+            "  @result)");
+  EXPECT_EQ(expanded("m.transformMap(k, v, v + 1)", kTwoVarMacros),
+            "__comprehension__(\n"
+            "  // Variable\n"
+            "  k,\n"
+            "  v,\n"
+            "  // Target\n"
+            "  m,\n"
+            "  // Accumulator\n"
+            "  @result,\n"
+            "  // Init\n"
+            "  {},\n"
+            "  // LoopCondition\n"
+            "  true,\n"
+            "  // LoopStep\n"
+            "  cel.@mapInsert(\n"
+            "    @result,\n"
+            "    k,\n"
+            "    _+_(\n"
+            "      v,\n"
+            "      1\n"
+            "    )\n"
+            "  ),\n"
+            "  // Result\n"
+            "  @result)");
+  EXPECT_EQ(expanded("m.transformMapEntry(k, v, {v: k})", kTwoVarMacros),
+            "__comprehension__(\n"
+            "  // Variable\n"
+            "  k,\n"
+            "  v,\n"
+            "  // Target\n"
+            "  m,\n"
+            "  // Accumulator\n"
+            "  @result,\n"
+            "  // Init\n"
+            "  {},\n"
+            "  // LoopCondition\n"
+            "  true,\n"
+            "  // LoopStep\n"
+            "  cel.@mapInsert(\n"
+            "    @result,\n"
+            "    {\n"
+            "      v:k\n"
+            "    }\n"
+            "  ),\n"
+            "  // Result\n"
+            "  @result)");
+}
+
+TEST(CelMacroTest, TransformListNumbersTheStepFirst) {
+  ParserOptions options;
+  options.extra_macros = kTwoVarMacros;
+  ParseResult result = parse("l.transformList(i, v, v)", options);
+  ASSERT_TRUE(result.ast);
+  // l=1, '('=2 (dropped), i=3, v=4, v=5; step: @result=6, [v]=7, _+_=8; init []=9, true=10, result @result=11.
+  EXPECT_EQ(result.ast->root.id, 12);
+  const auto& fold = std::get<ComprehensionExpr>(result.ast->root.kind);
+  EXPECT_EQ(fold.loop_step->id, 8);
+  EXPECT_EQ(fold.accu_init->id, 9);
+  EXPECT_EQ(fold.result->id, 11);
+  EXPECT_EQ(result.ast->root.clone().kind.index(), result.ast->root.kind.index());
+  EXPECT_EQ(std::get<ComprehensionExpr>(result.ast->root.clone().kind).iter_var2, "v");
 }
 
 }  // namespace
