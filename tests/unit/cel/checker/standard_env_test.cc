@@ -115,6 +115,14 @@ TEST(CelCheckerStandardEnv, Errors) {
   }
 }
 
+// cel-go's TestCheckErrorData: one issue, on the node that failed.
+TEST(CelCheckerStandardEnv, IssuesNameTheNodeThatFailed) {
+  CheckResult result = compile(standard_env(), "a || true");
+  ASSERT_EQ(result.issues.errors.size(), 1u);
+  EXPECT_EQ(result.issues.errors[0].expr_id, 1);
+  EXPECT_EQ(result.issues.errors[0].message, "undeclared reference to 'a' (in container '')");
+}
+
 Value evaluate(std::shared_ptr<const Env> env, std::string_view expr, const Activation& activation) {
   CheckResult result = compile(*env, expr);
   if (!result.ast) return Value::error(ErrorCode::kGeneric, result.message);
