@@ -63,8 +63,9 @@ std::optional<ResolvedIdent> Checker::lookup_ident(std::string_view written) con
   std::string_view name = without_leading_dot(written);
   if (const Type* local = scopes_.find(name)) return ResolvedIdent{std::string(name), *local};
   if (const Type* variable = env_.find_variable(name)) return ResolvedIdent{std::string(name), *variable};
-  if (const Type* named = env_.find_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*named)};
+  // cel-go's own type names come before a library's (which cannot redefine them in cel-go's registry).
   if (auto builtin = builtin_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*builtin)};
+  if (const Type* named = env_.find_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*named)};
   return std::nullopt;
 }
 
