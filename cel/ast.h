@@ -91,6 +91,10 @@ struct ComprehensionExpr {
   std::unique_ptr<Expr> loop_condition;
   std::unique_ptr<Expr> loop_step;
   std::unique_ptr<Expr> result;
+  // The second variable of a two-variable comprehension (ext.TwoVarComprehensions: `m.all(k, v, ...)`,
+  // transformList, transformMap ...): for a list, iter_var is the index and iter_var2 the element; for a map, the
+  // key and the value. Empty for the one-variable macros.
+  std::string iter_var2 = {};
 };
 
 struct Expr {
