@@ -177,7 +177,7 @@ class Walker {
       cel_errors_.push_back(std::move(error));
       return;
     }
-    CompiledRules compiled = compile_rules(rules, s, decl, base_env());
+    CompiledRules compiled = compile_rules(rules, s, decl, new_expressions_env());
     for (std::size_t i = 0; i < compiled.rules.size(); ++i) {
       const CompiledRule& result = compiled.rules[i];
       const Rule& rule = rules[i];

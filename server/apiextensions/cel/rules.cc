@@ -4,6 +4,7 @@
 #include "base/go_quote.h"
 #include "cel/compile.h"
 #include "cel/cost.h"
+#include "cel/ext/kube_env.h"
 #include "server/apiextensions/cel/field_path.h"
 
 #include <boost/json.hpp>
@@ -146,8 +147,13 @@ CompiledRules compile_rules(const std::vector<Rule>& rules, const schema::Schema
   return compiled;
 }
 
-const Env& base_env() {
-  static const Env kEnv = kapi::cel::standard_env();
+const Env& stored_expressions_env() {
+  static const Env kEnv = kapi::cel::ext::kube_stored_env();
+  return kEnv;
+}
+
+const Env& new_expressions_env() {
+  static const Env kEnv = kapi::cel::ext::kube_base_env();
   return kEnv;
 }
 

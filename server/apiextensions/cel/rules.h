@@ -63,7 +63,9 @@ struct CompiledRules {
 CompiledRules compile_rules(const std::vector<Rule>& rules, const schema::Schema& node,
                             const std::optional<DeclType>& decl, const kapi::cel::Env& base);
 
-// The environment rules start from: kube's base environment (cel-go's standard library with kube's libraries).
-const kapi::cel::Env& base_env();
+// The environments rules start from (kube's environment.StoredExpressions / NewExpressions): cel-go's standard
+// library with kube's libraries. Stored rules run in the first; rules being written are checked in the second.
+const kapi::cel::Env& stored_expressions_env();
+const kapi::cel::Env& new_expressions_env();
 
 }  // namespace kapi::apiextensions::cel

@@ -68,7 +68,7 @@ std::unique_ptr<Node> build(const Schema& rules_schema, const Schema& node_schem
     node->rules = parse_rules(*rules_schema.x_validations);
     std::optional<DeclType> decl;
     if (is_exposed(node_schema)) decl = schema_decl_type(node_schema, is_resource_root, unique_self_type_name());
-    node->compiled = compile_rules(node->rules, node_schema, decl, base_env());
+    node->compiled = compile_rules(node->rules, node_schema, decl, stored_expressions_env());
   }
   if (rules_schema.items && node_schema.items)
     node->items = build(*rules_schema.items, *node_schema.items, node_schema.items->x_embedded_resource);

@@ -20,10 +20,10 @@ std::vector<std::string> check(std::string_view schema) {
 }
 
 TEST(CrdCelChecksTest, ValidRules) {
-  EXPECT_THAT(check(R"({"type":"object","properties":{"spec":{"type":"object",
-      "x-kubernetes-validations":[{"rule":"self.a > 0","messageExpression":"'a is ' + string(self.a)"},
+  EXPECT_THAT(check(R"j({"type":"object","properties":{"spec":{"type":"object",
+      "x-kubernetes-validations":[{"rule":"self.a > 0","messageExpression":"'a is too small for ' + self.s"},
                                    {"rule":"self.a == oldSelf.a","optionalOldSelf":false}],
-      "properties":{"a":{"type":"integer"}}}}})"),
+      "properties":{"a":{"type":"integer"},"s":{"type":"string"}}}}})j"),
               IsEmpty());
 }
 
@@ -65,17 +65,34 @@ TEST(CrdCelChecksTest, CompilationErrors) {
 }
 
 TEST(CrdCelChecksTest, OldSelfOnlyWhereValuesCorrelate) {
-  EXPECT_THAT(check(R"({"type":"object","properties":{"l":{"type":"array","items":{"type":"string",
+  EXPECT_THAT(check(R"({"type":"object","properties":{"l":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":10,
       "x-kubernetes-validations":[{"rule":"self == oldSelf"}]}},
       "s":{"type":"string","x-kubernetes-validations":[{"rule":"self != ''","optionalOldSelf":true}]}}})"),
               ElementsAre(R"(spec.validation.openAPIV3Schema.properties[l].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[l])",
                           "spec.validation.openAPIV3Schema.properties[s].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule"));
 }
 
+TEST(CrdCelChecksTest, StringConversionsMakeMessageExpressionsUnbounded) {
+  // kube's own case: string() of a list element has no size bound, so the concatenation's estimate is unbounded.
+  EXPECT_THAT(check(R"j({"type":"object","properties":{"f":{"type":"array","items":{"type":"string"},
+      "x-kubernetes-validations":[{"rule":"true","messageExpression":"string(self[0]) + string(self[1]) + string(self[2])"}]}}})j"),
+              ElementsAre("spec.validation.openAPIV3Schema.properties[f].x-kubernetes-validations[0].messageExpression: "
+                          "Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x (try "
+                          "simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, "
+                          "and strings are declared)",
+                          "spec.validation.openAPIV3Schema.properties[f].x-kubernetes-validations[0].messageExpression: "
+                          "Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 "
+                          "schema",
+                          "spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost "
+                          "total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying "
+                          "the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings "
+                          "are declared)"));
+}
+
 TEST(CrdCelChecksTest, EstimatedCostLimits) {
   // Unbounded lists of unbounded strings: kube's TestCostEstimation figures exceed the per-rule limit.
-  auto errors = check(R"({"type":"object","properties":{"l":{"type":"array","items":{"type":"string"},
-      "x-kubernetes-validations":[{"rule":"self.all(x, self.all(y, x == y))"}]}}})");
+  auto errors = check(R"j({"type":"object","properties":{"l":{"type":"array","items":{"type":"string"},
+      "x-kubernetes-validations":[{"rule":"self.all(x, self.all(y, x == y))"}]}}})j");
   ASSERT_FALSE(errors.empty());
   EXPECT_EQ(errors.front(), "spec.validation.openAPIV3Schema.properties[l].x-kubernetes-validations[0].rule: Forbidden: "
                             "estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, "

@@ -29,7 +29,7 @@ std::vector<std::string> check(const Validator& validator, std::string_view obje
   return texts(validator.validate(value, old_value ? &*old_value : nullptr, ratcheting).errors);
 }
 
-constexpr std::string_view kSchema = R"({"type":"object",
+constexpr std::string_view kSchema = R"j({"type":"object",
   "x-kubernetes-validations":[{"rule":"self.spec.replicas <= self.spec.maxReplicas"}],
   "properties":{
     "spec":{"type":"object",
@@ -44,7 +44,7 @@ constexpr std::string_view kSchema = R"({"type":"object",
         "name":{"type":"string"},
         "banned":{"type":"string"},
         "mode":{"type":"string"},
-        "ports":{"type":"array","items":{"type":"integer","x-kubernetes-validations":[{"rule":"self > 0"}]}}}}}})";
+        "ports":{"type":"array","items":{"type":"integer","x-kubernetes-validations":[{"rule":"self > 0"}]}}}}}})j";
 
 TEST(CrdCelValidatorTest, NoValidatorWithoutRules) {
   EXPECT_EQ(validator_for(R"({"type":"object","properties":{"spec":{"type":"object"}}})"), nullptr);
@@ -107,8 +107,8 @@ TEST(CrdCelValidatorTest, MapListItemsCorrelateByKey) {
 }
 
 TEST(CrdCelValidatorTest, PerCallCostLimit) {
-  auto validator = validator_for(R"({"type":"object","properties":{"l":{"type":"array","items":{"type":"integer"},
-      "x-kubernetes-validations":[{"rule":"self.all(x, self.all(y, x + y >= 0))"},{"rule":"size(self) > 0"}]}}})");
+  auto validator = validator_for(R"j({"type":"object","properties":{"l":{"type":"array","items":{"type":"integer"},
+      "x-kubernetes-validations":[{"rule":"self.all(x, self.all(y, x + y >= 0))"},{"rule":"size(self) > 0"}]}}})j");
   std::string items = "[";
   for (int i = 0; i < 2000; ++i) items += (i ? ",1" : "1");
   items += "]";
@@ -119,8 +119,8 @@ TEST(CrdCelValidatorTest, PerCallCostLimit) {
 }
 
 TEST(CrdCelValidatorTest, RequestBudget) {
-  auto validator = validator_for(R"({"type":"object","properties":{"l":{"type":"array","items":{"type":"integer"},
-      "x-kubernetes-validations":[{"rule":"self.all(x, x > 0)"},{"rule":"self.all(x, x > 0)"}]}}})");
+  auto validator = validator_for(R"j({"type":"object","properties":{"l":{"type":"array","items":{"type":"integer"},
+      "x-kubernetes-validations":[{"rule":"self.all(x, x > 0)"},{"rule":"self.all(x, x > 0)"}]}}})j");
   json::value value = json::parse(R"({"l":[1,2,3]})");
   auto result = validator->validate(value, nullptr, false, 12);
   EXPECT_THAT(texts(result.errors),
