@@ -136,7 +136,8 @@ std::optional<DeclType> schema_decl_type(const Schema& s, bool is_resource_root,
       if (!value) return std::nullopt;
       std::uint64_t max = s.max_properties ? zero_if_negative(*s.max_properties)
                                            : max_additional_properties_from_min_size(value->min_serialized_size);
-      return simple(Type::map(Type::string_type(), value->type).with_max_elements(max), 2);
+      // Keys are kube's plain StringType, whose size hint is 0 (only values carry the schema's bounds).
+      return simple(Type::map(Type::string_type().with_max_elements(0), value->type).with_max_elements(max), 2);
     }
     return object_decl_type(s, is_resource_root, name);
   }
