@@ -183,9 +183,14 @@ class CustomResourceStrategy final : public registry::Strategy {
     validation::ErrorList errors;
     if (schema_) {
       const json::value value = object;
-      errors = schema::validate_value(*schema_, value);
+      std::optional<json::value> old_value;
+      if (old) old_value.emplace(*old);
+      errors = ratcheting ? schema::validate_value_update(*schema_, value, *old_value)
+                          : schema::validate_value(*schema_, value);
       for (auto& error : schema::validate_embedded_resources(value, *schema_)) errors.push_back(std::move(error));
-      for (auto& error : schema::validate_lists(value, *schema_)) errors.push_back(std::move(error));
+      // Set and map lists are held to their invariants unless the old object already broke them.
+      if (!old_value || schema::validate_lists(*old_value, *schema_).empty())
+        for (auto& error : schema::validate_lists(value, *schema_)) errors.push_back(std::move(error));
       if (scale_) validate_scale(object, errors);
       if (rules_) {
         if (has_blocking_error(errors)) {
@@ -195,8 +200,6 @@ class CustomResourceStrategy final : public registry::Strategy {
           blocked.field = "<nil>";
           errors.push_back(std::move(blocked));
         } else {
-          std::optional<json::value> old_value;
-          if (old) old_value.emplace(*old);
           auto result = rules_->validate(value, old_value ? &*old_value : nullptr, ratcheting);
           for (auto& error : result.errors) errors.push_back(std::move(error));
         }

@@ -4,7 +4,7 @@
 #include "server/apiextensions/cel/validator.h"
 
 #include "base/go_quote.h"
-#include "server/apiextensions/cel/correlation.h"
+#include "server/apiextensions/schema/correlation.h"
 #include "server/apiextensions/cel/escaping.h"
 #include "server/apiextensions/cel/values.h"
 
@@ -18,6 +18,8 @@ namespace json = boost::json;
 using kapi::cel::Value;
 using schema::Schema;
 using validation::Path;
+using schema::Correlation;
+using schema::correlated_map_list_item;
 
 struct Validator::Node {
   const Schema* schema = nullptr;  // the node's own schema (an allOf's rules run against the node's types)

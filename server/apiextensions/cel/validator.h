@@ -17,7 +17,7 @@
 
 namespace kapi::apiextensions::cel {
 
-class Correlation;
+
 
 // kube's RuntimeCELCostBudget: what the rules of one request may spend together.
 inline constexpr std::int64_t kRuntimeCostBudget = 10'000'000;

@@ -12,15 +12,15 @@
 #include <optional>
 #include <string>
 
-namespace kapi::apiextensions::cel {
+namespace kapi::apiextensions::schema {
 
 // The old item of a map list with the same key values as `item`, or null (MakeMapList(...).Get).
-const boost::json::value* correlated_map_list_item(const schema::Schema& list, const boost::json::array* old_items,
+const boost::json::value* correlated_map_list_item(const Schema& list, const boost::json::array* old_items,
                                                    const boost::json::value& item);
 
 class Correlation {
  public:
-  Correlation(const boost::json::value* value, const boost::json::value* old, const schema::Schema* schema)
+  Correlation(const boost::json::value* value, const boost::json::value* old, const Schema* schema)
       : value_(value), old_(old), schema_(schema) {}
 
   bool cached_deep_equal();
@@ -31,10 +31,10 @@ class Correlation {
  private:
   const boost::json::value* value_;
   const boost::json::value* old_;
-  const schema::Schema* schema_;
+  const Schema* schema_;
   std::optional<bool> equal_;
   std::map<std::string, std::unique_ptr<Correlation>, std::less<>> fields_;
   std::map<std::size_t, std::unique_ptr<Correlation>> items_;
 };
 
-}  // namespace kapi::apiextensions::cel
+}  // namespace kapi::apiextensions::schema

@@ -1,11 +1,11 @@
 // apiserver/pkg/cel/common/equality.go (CorrelatedObject) and maplist.go (MakeMapList, key strategies).
-#include "server/apiextensions/cel/correlation.h"
+#include "server/apiextensions/schema/correlation.h"
 
 #include "server/apiextensions/schema/go_values.h"
 
 #include <boost/json.hpp>
 
-namespace kapi::apiextensions::cel {
+namespace kapi::apiextensions::schema {
 namespace {
 
 namespace json = boost::json;
@@ -14,7 +14,7 @@ bool is_nil(const json::value* v) { return !v || v->is_null(); }
 
 // A map-list item's composite key: the scalar values of the key fields; none when a key is missing or not
 // scalar.
-std::optional<std::string> composite_key(const schema::Schema& list, const json::value& item) {
+std::optional<std::string> composite_key(const Schema& list, const json::value& item) {
   if (!item.is_object()) return std::nullopt;
   std::string key;
   for (const auto& name : list.x_list_map_keys) {
@@ -28,7 +28,7 @@ std::optional<std::string> composite_key(const schema::Schema& list, const json:
 
 }  // namespace
 
-const json::value* correlated_map_list_item(const schema::Schema& list, const json::array* old_items,
+const json::value* correlated_map_list_item(const Schema& list, const json::array* old_items,
                                             const json::value& item) {
   if (!old_items || list.type != "array" || !list.x_list_type || *list.x_list_type != "map" ||
       list.x_list_map_keys.empty() || !list.items)
@@ -56,7 +56,7 @@ bool Correlation::cached_deep_equal() {
     for (std::size_t i = 0; result && i < now.size(); ++i) {
       Correlation* child = index(i);
       if (!child) {
-        result = !map_list && schema::go_deep_equal(*old_, *value_);
+        result = !map_list && go_deep_equal(*old_, *value_);
         break;
       }
       result = child->cached_deep_equal();
@@ -69,7 +69,7 @@ bool Correlation::cached_deep_equal() {
       result = child && child->cached_deep_equal();
     }
   } else {
-    result = schema::go_deep_equal(*old_, *value_);
+    result = go_deep_equal(*old_, *value_);
   }
   equal_ = result;
   return result;
@@ -82,7 +82,7 @@ Correlation* Correlation::key(const std::string& field) {
   const json::value* now = value_->get_object().if_contains(field);
   const json::value* before = old_->get_object().if_contains(field);
   if (!now || !before) return nullptr;
-  const schema::Schema* child_schema = schema_->property(field);
+  const Schema* child_schema = schema_->property(field);
   if (!child_schema) child_schema = schema_->additional_properties_schema();
   if (!child_schema) return nullptr;
   auto& slot = fields_[field];
@@ -103,4 +103,4 @@ Correlation* Correlation::index(std::size_t i) {
   return slot.get();
 }
 
-}  // namespace kapi::apiextensions::cel
+}  // namespace kapi::apiextensions::schema
