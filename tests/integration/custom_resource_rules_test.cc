@@ -154,6 +154,66 @@ spec: {min: 9, max: 2, mode: c}
   EXPECT_NE(applied.output.find(R"(spec: Invalid value: "object": min exceeds max in mode c)"), std::string::npos) << applied.output;
 }
 
+constexpr std::string_view kDials = R"yaml(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: dials.rules.example.com
+spec:
+  group: rules.example.com
+  scope: Namespaced
+  names: {plural: dials, singular: dial, kind: Dial}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              level:
+                type: integer%RULE%
+              label: {type: string%MAX%}
+)yaml";
+
+TEST_F(CustomResourceRulesTest, RatchetingKeepsWhatAnUpdateDoesNotChange) {
+  auto dials = [](bool strict) {
+    std::string text(kDials);
+    text.replace(text.find("%RULE%"), 6, strict ? "\n                x-kubernetes-validations:\n                - rule: \"self <= 10\"" : "");
+    text.replace(text.find("%MAX%"), 5, strict ? ", maxLength: 3" : "");
+    return text;
+  };
+  establish("dials-crd.yaml", dials(false), "dials.rules.example.com");
+  const std::string path = "/apis/rules.example.com/v1/namespaces/default/dials";
+  HttpResponse created = request("POST", path, R"({"apiVersion":"rules.example.com/v1","kind":"Dial",
+      "metadata":{"name":"d1"},"spec":{"level":50,"label":"loud"}})");
+  ASSERT_EQ(created.status, 201) << created.body;
+
+  // Tighten the schema, then wait until the served version enforces it.
+  CommandResult tightened = kubectl("apply -f " + write_manifest(kapi(), "dials-crd.yaml", dials(true)));
+  ASSERT_EQ(tightened.exit_code, 0) << tightened.output;
+  HttpResponse probe;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    probe = request("POST", path, R"({"apiVersion":"rules.example.com/v1","kind":"Dial","metadata":{"name":"probe"},
+        "spec":{"level":11}})");
+    if (probe.status == 422) break;
+    if (probe.status == 201) request("DELETE", path + "/probe");
+    kubectl("get dials");  // a pause that asks the server something (no sleeping)
+  }
+  ASSERT_EQ(probe.status, 422) << probe.body;
+
+  // Unchanged values that break the new rules stay; a changed one is held to them.
+  HttpResponse other = request("PATCH", path + "/d1", R"({"metadata":{"labels":{"a":"b"}}})", "application/merge-patch+json");
+  EXPECT_EQ(other.status, 200) << other.body;
+  HttpResponse level = request("PATCH", path + "/d1", R"({"spec":{"level":60}})", "application/merge-patch+json");
+  EXPECT_EQ(invalid_message(level), R"(Dial.rules.example.com "d1" is invalid: spec.level: Invalid value: "integer": failed rule: self <= 10)");
+  HttpResponse label = request("PATCH", path + "/d1", R"({"spec":{"label":"louder"}})", "application/merge-patch+json");
+  // A blocking schema error (too long) keeps the rules from running, as kube says.
+  EXPECT_EQ(invalid_message(label), R"(Dial.rules.example.com "d1" is invalid: [spec.label: Too long: may not be more than 3 bytes, <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation])");
+}
+
 TEST_F(CustomResourceRulesTest, DefinitionsWithBadRulesAreRefused) {
   CommandResult refused = kubectl("create -f " + write_manifest(kapi(), "bad-rules-crd.yaml", R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
