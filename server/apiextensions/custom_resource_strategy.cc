@@ -117,10 +117,11 @@ class CustomResourceStrategy final : public registry::Strategy {
     // kube's CRDValidationRatcheting (on by default): unchanged values are not held to rules they already broke.
     return validate_write(object, &old, true);
   }
-  validation::ErrorList validate_subresource_update(std::string_view /*subresource*/, const json::object& object,
+  validation::ErrorList validate_subresource_update(std::string_view subresource, const json::object& object,
                                                     const json::object& old) const override {
-    // The status strategy runs every rule of the object, with transition rules, but without ratcheting.
-    return validate_write(object, &old, false);
+    // The status strategy runs every rule of the object, with transition rules, but without ratcheting; scale
+    // writes go through the main strategy.
+    return validate_write(object, &old, subresource != "status");
   }
 
   bool tracks_generation() const override { return true; }

@@ -4,6 +4,7 @@
 // messageExpression, reason, fieldPath), then, when the schema is otherwise valid, that every rule and
 // messageExpression compiles against the node's type, that transition rules sit where old values can be
 // correlated, and that the estimated costs stay within kube's per-expression and per-CRD limits.
+#include "cel/cost.h"
 #include "server/apiextensions/schema/structural.h"
 #include "server/validation/field_error.h"
 
@@ -11,8 +12,8 @@
 
 namespace kapi::apiextensions::cel {
 
-inline constexpr std::uint64_t kStaticEstimatedCostLimit = 10'000'000;
-inline constexpr std::uint64_t kStaticEstimatedCrdCostLimit = 100'000'000;
+inline constexpr std::uint64_t kStaticEstimatedCostLimit = kapi::cel::cost_limits::kStaticEstimatedCostLimit;
+inline constexpr std::uint64_t kStaticEstimatedCrdCostLimit = kapi::cel::cost_limits::kStaticEstimatedCrdCostLimit;
 
 struct CrdRuleCheckOptions {
   // Compile the rules (kube does only for a structural schema with valid defaults and no schema errors).

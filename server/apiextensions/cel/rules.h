@@ -3,6 +3,7 @@
 // (apiextensions-apiserver pkg/apiserver/schema/cel/compilation.go): `self` typed from the node's schema,
 // `oldSelf` of the same type (or optional_type of it with optionalOldSelf), the rule must yield a bool and
 // messageExpression a string, both bounded by their estimated cost.
+#include "cel/cost.h"
 #include "cel/env.h"
 #include "cel/program.h"
 #include "server/apiextensions/cel/schema_types.h"
@@ -52,7 +53,7 @@ struct CompiledRule {
 };
 
 // kube's per-call limit (apiserver/pkg/apis/cel PerCallLimit).
-inline constexpr std::uint64_t kPerCallLimit = 1'000'000;
+inline constexpr std::uint64_t kPerCallLimit = kapi::cel::cost_limits::kPerCallLimit;
 
 // Compiles `rules` of a node whose values have type `decl` (nullopt: the node is not exposed to CEL, which
 // fails every rule with kube's error, returned as the optional string). `node` resolves fieldPath.

@@ -5,6 +5,7 @@
 // list(T), x-kubernetes-int-or-string dyn, formatted strings bytes / duration / timestamp. Size hints come from
 // maxLength / maxItems / maxProperties or, without them, from how many values fit in a 3 MiB request, as kube
 // estimates them for the cost estimator.
+#include "cel/cost.h"
 #include "cel/types.h"
 #include "server/apiextensions/schema/structural.h"
 
@@ -15,7 +16,7 @@
 namespace kapi::apiextensions::cel {
 
 // apiserver/pkg/apis/cel: the request size kube's estimates assume.
-inline constexpr std::int64_t kMaxRequestSizeBytes = 3 * 1024 * 1024;
+inline constexpr std::int64_t kMaxRequestSizeBytes = kapi::cel::cost_limits::kMaxRequestSizeBytes;
 
 struct DeclType {
   kapi::cel::Type type;

@@ -36,7 +36,8 @@ namespace {
 
 using Node = Validator::Node;
 
-constexpr std::size_t kMaxEvaluatedMessageExpressionSizeBytes = 5 * 1024;
+constexpr std::size_t kMaxEvaluatedMessageExpressionSizeBytes =
+    kapi::cel::cost_limits::kMaxEvaluatedMessageExpressionSizeBytes;
 
 bool has_rules(const Schema& s, bool with_all_of) {
   if (s.x_validations && !s.x_validations->empty()) return true;

@@ -20,7 +20,7 @@ namespace kapi::apiextensions::cel {
 
 
 // kube's RuntimeCELCostBudget: what the rules of one request may spend together.
-inline constexpr std::int64_t kRuntimeCostBudget = 10'000'000;
+inline constexpr std::int64_t kRuntimeCostBudget = kapi::cel::cost_limits::kRuntimeCelCostBudget;
 
 struct ValidationResult {
   validation::ErrorList errors;
