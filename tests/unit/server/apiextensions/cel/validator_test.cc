@@ -96,6 +96,54 @@ TEST(CrdCelValidatorTest, RatchetingLetsUnchangedValuesKeepFailing) {
               ElementsAre(R"(spec.a: Invalid value: "integer": failed rule: self < 10)"));
 }
 
+// kube's validation_test.go ratcheting cases (TestRatcheting), paths from the root instead of "root".
+TEST(CrdCelValidatorTest, RatchetingFollowsKubesCases) {
+  auto maps = validator_for(R"j({"type":"object","properties":{"stringField":{"type":"string"},
+      "mapField":{"type":"object","properties":{
+        "foo":{"type":"string","x-kubernetes-validations":[{"rule":"self == \"baz\"","message":"gotta be baz"}]},
+        "mapField":{"type":"object","properties":{
+          "bar":{"type":"string","x-kubernetes-validations":[{"rule":"self == \"baz\"","message":"gotta be baz"}]},
+          "otherBar":{"type":"string","x-kubernetes-validations":[{"rule":"self == \"otherBaz\"","message":"gotta be otherBaz"}]}}}}}}})j");
+  EXPECT_THAT(check(*maps, R"({"stringField":"foo","mapField":{"foo":"notbaz","mapField":{"bar":"notbaz","otherBar":"otherBaz"}}})",
+                    R"({"stringField":"foo","mapField":{"foo":"baz","mapField":{"bar":"notbaz","otherBar":"nototherBaz"}}})", true),
+              ElementsAre(R"(mapField.foo: Invalid value: "string": gotta be baz)"));
+
+  auto atomic = validator_for(R"j({"type":"object","properties":{"stringField":{"type":"string"},
+      "atomicArray":{"type":"array","x-kubernetes-list-type":"atomic","items":{"type":"object","properties":{
+        "bar":{"type":"string","x-kubernetes-validations":[{"rule":"self == \"baz\"","message":"gotta be baz"}]}}}}}})j");
+  EXPECT_THAT(check(*atomic, R"({"stringField":"changed but ratcheted","atomicArray":[{"bar":"bar"}]})",
+                    R"({"stringField":"foo","atomicArray":[{"bar":"bar"}]})", true),
+              IsEmpty());
+  EXPECT_THAT(check(*atomic, R"({"atomicArray":[{"bar":"bar"},{"bar":"baz"}]})", R"({"atomicArray":[{"bar":"bar"}]})", true),
+              ElementsAre(R"(atomicArray[0].bar: Invalid value: "string": gotta be baz)"));
+
+  auto transition = validator_for(R"j({"type":"object","properties":{"foo":{"type":"string",
+      "x-kubernetes-validations":[{"rule":"oldSelf != \"bar\" && self == \"baz\"","message":"gotta be baz"}]}}})j");
+  EXPECT_THAT(check(*transition, R"({"foo":"bar"})", R"({"foo":"bar"})", true),
+              ElementsAre(R"(foo: Invalid value: "string": gotta be baz)"));
+
+  auto field_path = validator_for(R"j({"type":"object","x-kubernetes-validations":[{"rule":"self.foo == \"baz\"",
+      "message":"gotta be baz","fieldPath":".foo"}],"properties":{"bar":{"type":"string"},"foo":{"type":"string"}}})j");
+  EXPECT_THAT(check(*field_path, R"({"foo":"bar","bar":"invalid"})", R"({"foo":"bar"})", true),
+              ElementsAre(R"(foo: Invalid value: "object": gotta be baz)"));
+
+  auto type_meta = validator_for(R"j({"type":"object","properties":{
+      "apiVersion":{"type":"string","x-kubernetes-validations":[{"rule":"self == \"v1\""}]},
+      "kind":{"type":"string","x-kubernetes-validations":[{"rule":"self == \"Pod\""}]}}})j");
+  EXPECT_THAT(check(*type_meta, R"({"apiVersion":"v2","kind":"Baz"})", R"({"apiVersion":"v2","kind":"Baz"})", true),
+              ElementsAre(R"(apiVersion: Invalid value: "string": failed rule: self == "v1")",
+                          R"(kind: Invalid value: "string": failed rule: self == "Pod")"));
+}
+
+TEST(CrdCelValidatorTest, CompileErrorsAtRunTime) {
+  auto validator = validator_for(R"j({"type":"object","properties":{"s":{"type":"string",
+      "x-kubernetes-validations":[{"rule":"asdausidyhASDNJm","message":"gotta be baz"}]}}})j");
+  auto errors = check(*validator, R"({"s":"unchanged"})", R"({"s":"unchanged"})", true);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "s: Invalid value: \"string\": rule compile error: compilation failed: ERROR: <input>:1:1: "
+                       "undeclared reference to 'asdausidyhASDNJm' (in container '')\n | asdausidyhASDNJm\n | ^");
+}
+
 TEST(CrdCelValidatorTest, MapListItemsCorrelateByKey) {
   auto validator = validator_for(R"({"type":"object","properties":{"items":{"type":"array",
       "x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],
