@@ -305,6 +305,30 @@ spec:
             std::string::npos)
       << no_port.output;
 
+  // A list-level rule over every pair of parentRefs (has(), __namespace__, nested all()).
+  CommandResult parents = kubectl("apply -f " + write_manifest(kapi(), "route-parents.yaml", R"(apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: parents}
+spec:
+  parentRefs:
+  - name: edge
+  - name: edge
+    sectionName: https
+)"));
+  EXPECT_NE(parents.exit_code, 0);
+  EXPECT_NE(parents.output.find(R"(spec.parentRefs: Invalid value: "array": sectionName must be specified when parentRefs includes 2 or more references to the same parent)"),
+            std::string::npos)
+      << parents.output;
+  CommandResult sections = kubectl("apply -f " + write_manifest(kapi(), "route-sections.yaml", R"(apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: sections}
+spec:
+  parentRefs:
+  - {name: edge, namespace: infra, sectionName: http}
+  - {name: edge, namespace: infra, sectionName: https}
+)"));
+  EXPECT_EQ(sections.output, "httproute.gateway.networking.k8s.io/sections created\n");
+
   CommandResult filters = kubectl("apply -f " + write_manifest(kapi(), "route-filter.yaml", R"(apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: filter}
