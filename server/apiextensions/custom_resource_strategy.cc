@@ -111,17 +111,22 @@ class CustomResourceStrategy final : public registry::Strategy {
   }
 
   validation::ErrorList validate(const json::object& object) const override {
-    return validate_write(object, nullptr, false);
+    std::vector<std::string> warnings;
+    return validate_write(object, nullptr, false, warnings);
   }
+  // kube's CRDValidationRatcheting (on by default): unchanged values are not held to rules they already broke.
+  // kube also warns the request about the rules it let through; the Strategy interface has no way to return
+  // warnings from validation yet, so kapi drops them.
   validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
-    // kube's CRDValidationRatcheting (on by default): unchanged values are not held to rules they already broke.
-    return validate_write(object, &old, true);
+    std::vector<std::string> warnings;
+    return validate_write(object, &old, true, warnings);
   }
+  // The status strategy runs every rule of the object, with transition rules, but without ratcheting; scale
+  // writes go through the main strategy.
   validation::ErrorList validate_subresource_update(std::string_view subresource, const json::object& object,
                                                     const json::object& old) const override {
-    // The status strategy runs every rule of the object, with transition rules, but without ratcheting; scale
-    // writes go through the main strategy.
-    return validate_write(object, &old, subresource != "status");
+    std::vector<std::string> warnings;
+    return validate_write(object, &old, subresource != "status", warnings);
   }
 
   bool tracks_generation() const override { return true; }
@@ -180,7 +185,8 @@ class CustomResourceStrategy final : public registry::Strategy {
   }
 
  private:
-  validation::ErrorList validate_write(const json::object& object, const json::object* old, bool ratcheting) const {
+  validation::ErrorList validate_write(const json::object& object, const json::object* old, bool ratcheting,
+                                       std::vector<std::string>& warnings) const {
     validation::ErrorList errors;
     if (schema_) {
       const json::value value = object;
@@ -203,6 +209,7 @@ class CustomResourceStrategy final : public registry::Strategy {
         } else {
           auto result = rules_->validate(value, old_value ? &*old_value : nullptr, ratcheting);
           for (auto& error : result.errors) errors.push_back(std::move(error));
+          for (auto& warning : result.warnings) warnings.push_back(std::move(warning));
         }
       }
       return errors;
