@@ -85,19 +85,20 @@ class Walker {
   // Returns how many field (schema) errors the subtree had, which keeps its rules from being compiled.
   std::size_t walk(const Schema& s, const Path& path, const Context& context, bool is_root) {
     std::size_t schema_errors = 0;
-    auto child_context = [&](const Schema& child, bool uncorrelatable) {
+    // A child's context: its cardinality (this node's times how many children each value has), and whether
+    // old values stop correlating here (items of lists other than map lists).
+    auto child_context = [&](bool uncorrelatable) {
       Context sub{context.compile, std::nullopt, context.uncorrelatable_path};
       if (context.cardinality)
         if (auto elements = max_elements(s)) sub.cardinality = multiply_saturating(*context.cardinality, *elements);
       if (uncorrelatable && !sub.uncorrelatable_path) sub.uncorrelatable_path = path.str();
-      (void)child;
       return sub;
     };
     if (const Schema* values = s.additional_properties_schema())
-      schema_errors += walk(*values, path.child("additionalProperties"), child_context(*values, false), false);
+      schema_errors += walk(*values, path.child("additionalProperties"), child_context(false), false);
     for (const auto& property : s.properties)
       schema_errors += walk(property.schema, path.child("properties").key(property.name),
-                            child_context(property.schema, false), false);
+                            child_context(false), false);
     Context junctor{false, std::nullopt, context.uncorrelatable_path};
     if (s.not_schema) schema_errors += walk(*s.not_schema, path.child("not"), junctor, false);
     for (std::size_t i = 0; i < s.all_of.size(); ++i)
@@ -108,7 +109,7 @@ class Walker {
       schema_errors += walk(s.any_of[i], path.child("anyOf").index(i), junctor, false);
     if (s.items) {
       bool map_list = s.x_list_type && *s.x_list_type == "map";
-      schema_errors += walk(*s.items, path.child("items"), child_context(*s.items, !map_list), false);
+      schema_errors += walk(*s.items, path.child("items"), child_context(!map_list), false);
     }
     if (!s.x_validations || s.x_validations->empty()) return schema_errors;
 
