@@ -85,6 +85,11 @@ struct CostOptions {
 // With this estimator and type_size_hints off, CRD estimates match kube's exactly.
 NodeSizeEstimator schema_size_estimator(Type root);
 
+// kube's options for a CRD rule (or messageExpression) on a schema whose CEL type is self_type: its schema size
+// estimator, no type-hint fallback, no presence-test cost. estimate_cost(ast, env, kube_crd_cost_options(self))
+// is what kube's compileRule records as the rule's MaxCost.
+CostOptions kube_crd_cost_options(Type self_type);
+
 // The estimate with kube's settings: the given sizes, type hints, no presence-test cost.
 CostEstimate estimate_cost(const CheckedAst& ast, const Env& env, const SizeEstimator& sizes = {});
 CostEstimate estimate_cost(const CheckedAst& ast, const Env& env, const CostOptions& options);
@@ -145,10 +150,12 @@ class CostSized {
 //  - `c ? a : b`: c, then the branch taken; a branch that is an attribute is not charged its root identifier
 //    (only its selects and indexes): `c ? x : y` costs c alone, `c ? x.f : y` costs c + 1 when c is true.
 //  - `a && b`, `a || b`: the terms evaluated (left to right, stopping as CEL short-circuits); no call_cost.
-//  - list literal: elements + 10; map literal: entries + 30; message literal: fields + 40. Under kube's
-//    OptOptimize a list or map literal whose elements, keys and values are all constants (including
-//    conversions of constants such as uint(1), duration('1s'), which are folded first) is built once when
-//    planned and costs 0, and `x in <such a list of primitives other than bytes>` costs x only, no call_cost.
+//  - list literal: elements + 10; map literal: entries + 30; message literal: fields + 40.
+//  - kube's OptOptimize folds constants when planning, bottom up, and folded nodes cost 0: a call of a
+//    conversion (bool, bytes, double, duration, dyn, int, string, timestamp, type, uint) on a constant; a list
+//    or map literal whose elements, keys and values are all constants (after folding); and `x in <folded list>`
+//    whose elements are all primitives other than bytes costs x only (a set look-up, no call_cost). cel-go's
+//    own tables (runtimecost_test.go) are without it: `[1, 2, 3].all(x, true)` costs 20 there, 10 in kube.
 //  - comprehension: iter range + accumulator init once, then per iteration the loop condition and, unless it
 //    stopped the loop, the step; then the result. The macros' helper calls (@not_strictly_false, `_+_` of
 //    map/filter, `_?_:_`) are ordinary calls and nodes.

@@ -33,6 +33,14 @@ NodeSizeEstimator schema_size_estimator(Type root) {
   };
 }
 
+CostOptions kube_crd_cost_options(Type self_type) {
+  CostOptions options;
+  options.node_sizes = schema_size_estimator(std::move(self_type));
+  options.type_size_hints = false;
+  options.presence_test_has_cost = false;
+  return options;
+}
+
 std::int64_t estimate_max_array_items(std::int64_t min_serialized_size) {
   return (cost_limits::kMaxRequestSizeBytes - 2) / (min_serialized_size + 1);
 }

@@ -5,9 +5,12 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "cel/compile.h"
 #include "cel/cost.h"
+#include "cel/ext/kube_env.h"
 
 namespace kapi::cel {
 namespace {
@@ -24,8 +27,7 @@ Type map_of(Type value, std::int64_t value_min_size, std::optional<std::int64_t>
       .with_max_elements(max_properties ? *max_properties : estimate_max_additional_properties(value_min_size));
 }
 
-std::uint64_t crd_estimate(const Type& self, const std::string& rule) {
-  Env env = standard_env();
+std::uint64_t crd_estimate(const Type& self, const std::string& rule, Env env = standard_env()) {
   env.add_variable("self", self);
   env.add_variable("oldSelf", self);
   CheckResult checked = compile(env, rule);
@@ -33,10 +35,7 @@ std::uint64_t crd_estimate(const Type& self, const std::string& rule) {
     ADD_FAILURE() << rule << ": " << checked.message;
     return 0;
   }
-  CostOptions options;
-  options.node_sizes = schema_size_estimator(self);
-  options.type_size_hints = false;
-  return estimate_cost(*checked.ast, env, options).max;
+  return estimate_cost(*checked.ast, env, kube_crd_cost_options(self)).max;
 }
 
 TEST(CelCostCrd, ArraysMapsAndStrings) {
@@ -83,6 +82,39 @@ TEST(CelCostCrd, ArraysMapsAndStrings) {
   const Type number_map = map_of(number, 1, none);
   EXPECT_EQ(crd_estimate(list_of(number_map, 2, none), "self.all(x, x.y == 25.2)"), 6291452u);
   EXPECT_EQ(crd_estimate(list_of(number_map, 2, 12), "self.all(x, x.y == 25.2)"), 74u);
+}
+
+Type object_of(std::vector<std::pair<std::string, Type>> fields) {
+  auto object = std::make_shared<ObjectType>();
+  object->name = "Object";
+  for (auto& [name, type] : fields) object->fields.emplace(name, type);
+  return Type::object(object);
+}
+
+TEST(CelCostCrd, KubeLibrariesFollowSchemaSizes) {
+  using Max = std::optional<std::int64_t>;
+  for (const auto& [max, find, join, is_sorted, lower] :
+       {std::tuple<Max, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>{
+            std::nullopt, 629147, 329853068905, 329854432052, 314575},
+        std::tuple<Max, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>{10, 11, 43, 52, 6}}) {
+    const Type str = string_type(max);
+    const Type strings = list_of(str, schema_sizes::kMinStringSize, max);
+    EXPECT_EQ(crd_estimate(str, "self.find('[0-9]+') == ''", ext::kube_base_env()), find);
+    EXPECT_EQ(crd_estimate(strings, "self.join(' ') == 'aa bb'", ext::kube_base_env()), join);
+    EXPECT_EQ(crd_estimate(strings, "self.isSorted() == true", ext::kube_base_env()), is_sorted);
+    EXPECT_EQ(crd_estimate(str, "self.lowerAscii() == 'lower!'", ext::kube_base_env()), lower);
+  }
+  // replace's cost follows its result size: replacing 2-character strings with 4-character ones.
+  for (const auto& [max, replace] : {std::pair<Max, std::uint64_t>{std::nullopt, 629154}, {4, 12}}) {
+    const Type replacing = object_of({{"str", string_type(max)}, {"before", string_type(2)}, {"after", string_type(4)}});
+    EXPECT_EQ(crd_estimate(replacing, "self.str.replace(self.before, self.after) == 'does not matter'",
+                           ext::kube_base_env()),
+              replace);
+  }
+  for (const auto& [max, split] : {std::pair<Max, std::uint64_t>{std::nullopt, 629160}, {10, 22}}) {
+    const Type splitting = object_of({{"str", string_type(max)}, {"separator", string_type(max)}});
+    EXPECT_EQ(crd_estimate(splitting, "self.str.split(self.separator) == []", ext::kube_base_env()), split);
+  }
 }
 
 }  // namespace

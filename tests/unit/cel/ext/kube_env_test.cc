@@ -8,6 +8,7 @@
 #include "cel/compile.h"
 #include "cel/ext/authz.h"
 #include "cel/ext/kube_env.h"
+#include "cel/ext/strings_format.h"
 #include "cel/program.h"
 
 namespace kapi::cel::ext {
@@ -165,6 +166,37 @@ TEST_F(CelKubeEnv, AuthorizerVariable) {
             "true");
   EXPECT_EQ(eval("authorizer.serviceAccount('ns', 'sa').path('/healthz').check('get').errored()", activation, shared),
             "false");
+}
+
+// The messages of ext.Strings' format validator for literal calls (cel-go's strings_test.go), and where they point.
+TEST_F(CelKubeEnv, FormatCallsValidatedWhenCompiled) {
+  auto validate = [](std::string_view expr) -> std::string {
+    CheckResult checked = compile(*base(), expr);
+    if (!checked.ast) return "ERROR: " + checked.issues.errors.at(0).message;
+    Issues issues;
+    validate_format_calls(*checked.ast, issues);
+    if (issues.empty()) return "ok";
+    return issues.to_display_string(checked.ast->source, checked.ast->source_info);
+  };
+  EXPECT_EQ(validate("'%d %s'.format([1, 'a'])"), "ok");
+  EXPECT_EQ(validate("'%s %s'.format([[1, 'a'], {'k': b'x'}])"), "ok");
+  EXPECT_EQ(validate("dyn('%d').format([1])"), "ok");
+  EXPECT_EQ(validate("'string is %b'.format(['abc'])"),
+            "ERROR: <input>:1:24: error during formatting: only integers and bools can be formatted as binary, "
+            "was given string\n"
+            " | 'string is %b'.format(['abc'])\n"
+            " | .......................^");
+  EXPECT_EQ(validate("'%d %d'.format([1, 2, 3])"),
+            "ERROR: <input>:1:15: too many arguments supplied to string.format (expected 2, got 3)\n"
+            " | '%d %d'.format([1, 2, 3])\n"
+            " | ..............^");
+  EXPECT_EQ(validate("'%d %d %d'.format([0, 1])").substr(0, 40), "ERROR: <input>:1:18: index 2 out of rang");
+  EXPECT_EQ(validate("'%s'.format([[ip('1.2.3.4')]])").substr(0, 120),
+            "ERROR: <input>:1:17: error during formatting: string clause can only be used on strings, bools, bytes, "
+            "ints, doubles, ma");
+  const std::string unrecognized = validate("'%E'.format([0.5])");
+  EXPECT_EQ(unrecognized.substr(0, unrecognized.find('\n')),
+            "ERROR: <input>:1:12: could not parse formatting clause: unrecognized formatting clause \"E\"");
 }
 
 TEST_F(CelKubeEnv, StoredEnvironmentAddsMapInsert) {
