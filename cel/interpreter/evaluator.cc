@@ -401,8 +401,10 @@ Value Evaluator::eval_map(const Node& node, Scope* scope) {
       result = Value::error(ErrorCode::kGeneric, "unsupported key type");
       break;
     }
-    auto existing = std::find_if(entries.begin(), entries.end(),
-                                 [&](const auto& entry) { return equals(entry.first, key); });
+    // Keys are distinct by type and value, as in cel-go's Go map of ref.Val (1 and 1u are two keys).
+    auto existing = std::find_if(entries.begin(), entries.end(), [&](const auto& entry) {
+      return entry.first.variant().index() == key.variant().index() && equals(entry.first, key);
+    });
     if (node.optional_entries[i / 2]) {
       const auto* optional = value.get_if<OptionalValue>();
       if (!optional) {
