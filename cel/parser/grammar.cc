@@ -9,6 +9,10 @@
 namespace kapi::cel::parser {
 namespace {
 
+// The most nesting kapi parses whatever the options say (cel-go's -1 means no limit): each level costs the parser
+// a few stack frames, and later stages walk the tree recursively.
+constexpr int kMaxRecursionDepth = 500;
+
 // cel-go's lookaheadConsumer: one recovery may skip only so many tokens.
 struct LookaheadExceeded {};
 
@@ -25,9 +29,9 @@ bool report_syntax_error(ParseIssues& issues, const ErrorLimits& limits, std::in
   return true;
 }
 
-std::optional<Expr> parse_tokens(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options,
-                                 const ErrorLimits& limits, ParseIssues& issues) {
-  detail::Grammar grammar(tokens, builder, options, limits, issues);
+std::optional<Expr> parse_tokens(std::u32string_view source, const LexResult& lexed, Builder& builder,
+                                 const ParserOptions& options, const ErrorLimits& limits, ParseIssues& issues) {
+  detail::Grammar grammar(source, lexed, builder, options, limits, issues);
   try {
     return grammar.parse_start();
   } catch (const detail::Abort&) {
@@ -43,20 +47,22 @@ std::optional<Expr> parse_tokens(const std::vector<Token>& tokens, Builder& buil
 
 namespace detail {
 
-Grammar::Grammar(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options,
+Grammar::Grammar(std::u32string_view source, const LexResult& lexed, Builder& builder, const ParserOptions& options,
                  const ErrorLimits& limits, ParseIssues& issues)
-    : tokens_(tokens), b_(builder), options_(options), limits_(limits), issues_(issues) {
+    : source_(source),
+      tokens_(lexed.tokens),
+      skipped_(lexed.skipped), b_(builder), options_(options), limits_(limits), issues_(issues) {
   // cel-go: 0 means its default of 250, -1 no limit; kapi keeps a bound so the parser's own recursion stays safe.
-  max_depth_ = options.max_recursion_depth > 0 ? std::min(options.max_recursion_depth, 1000)
+  max_depth_ = options.max_recursion_depth > 0 ? std::min(options.max_recursion_depth, kMaxRecursionDepth)
                : options.max_recursion_depth == 0 ? 250
-                                                  : 1000;
+                                                  : kMaxRecursionDepth;
 }
 
 Expr Grammar::parse_start() {
   static const TokenSet kNothing;
   static const TokenSet kEnd{TokenKind::kEof};
-  follow_.push_back(kEnd);
-  return rule(kStartRule, kNothing, Expr{}, [&] {
+  follow_.push_back(Follow{kEnd, true});
+  return rule(kStartRule, kNothing, [&] {
     Node root = parse_expr(kEnd);
     expect(TokenKind::kEof, TokenSet{});
     return std::move(root.expr);
@@ -65,7 +71,7 @@ Expr Grammar::parse_start() {
 
 Grammar::RuleScope::RuleScope(Grammar& g, Rule rule, const TokenSet& follow) : g_(g), rule_(rule) {
   if (++g_.rule_depth_[rule_] > g_.max_depth_) g_.rule_nesting_exceeded();
-  g_.invocations_.push_back(&follow);
+  g_.invocations_.push_back(follow);
 }
 
 Grammar::RuleScope::~RuleScope() {
@@ -136,9 +142,14 @@ void Grammar::count_recovery_attempt() {
   }
 }
 
+TokenSet Grammar::after_operand() const {
+  TokenSet set = operand_follow() | follow_.back().set;
+  return follow_.back().conditional_may_follow ? set | TokenSet{TokenKind::kQuestion} : set;
+}
+
 TokenSet Grammar::recovery_set() const {
   TokenSet set;
-  for (const TokenSet* follow : invocations_) set = set | *follow;
+  for (const TokenSet& follow : invocations_) set = set | follow;
   return set;
 }
 
@@ -163,10 +174,24 @@ void Grammar::recover(Rule rule) {
 }
 
 void Grammar::no_viable_alternative(std::size_t from, const Token& offending) {
-  std::string text;
-  for (std::size_t i = from; i < tokens_.size() && tokens_[i].kind != TokenKind::kEof; ++i) {
-    text += tokens_[i].text;
-    if (&tokens_[i] == &offending) break;
+  // The text of every token from where the decision started to the one it failed on, whitespace and comments
+  // included (ANTLR's token stream text), or <EOF> when it started at the end.
+  const Token& start = tokens_[std::min(from, tokens_.size() - 1)];
+  std::string text = "<EOF>";
+  if (start.kind != TokenKind::kEof) {
+    const std::size_t end = static_cast<std::size_t>(offending.kind == TokenKind::kEof ? offending.start : offending.end);
+    // Skipped ranges are in order: walk them alongside the text.
+    std::u32string kept;
+    auto range = std::lower_bound(skipped_.begin(), skipped_.end(), start.start,
+                                  [](const std::pair<std::int32_t, std::int32_t>& r, std::int32_t offset) {
+                                    return r.second <= offset;
+                                  });
+    for (std::size_t i = static_cast<std::size_t>(start.start); i < end; ++i) {
+      while (range != skipped_.end() && static_cast<std::size_t>(range->second) <= i) ++range;
+      if (range != skipped_.end() && static_cast<std::size_t>(range->first) <= i) continue;
+      kept += source_[i];
+    }
+    text = to_utf8(kept);
   }
   std::string message = "no viable alternative at input " + quote_token_text(text);
   // cel-go rewrites this for a reserved word after one character (a dot), to keep its older messages.

@@ -59,13 +59,12 @@ inline const TokenSet& operand_start() {
   return set;
 }
 
-// What may follow a complete operand before the enclosing construct's own tokens.
+// What may follow a complete operand before the enclosing construct's own tokens ('?' aside: see after_operand).
 inline const TokenSet& operand_follow() {
   static const TokenSet set{TokenKind::kDot,     TokenKind::kLBracket,   TokenKind::kStar,         TokenKind::kSlash,
                             TokenKind::kPercent, TokenKind::kPlus,       TokenKind::kMinus,        TokenKind::kEquals,
                             TokenKind::kNotEquals, TokenKind::kLess,     TokenKind::kLessEquals,   TokenKind::kGreater,
-                            TokenKind::kGreaterEquals, TokenKind::kIn,   TokenKind::kLogicalAnd,   TokenKind::kLogicalOr,
-                            TokenKind::kQuestion};
+                            TokenKind::kGreaterEquals, TokenKind::kIn,   TokenKind::kLogicalAnd,   TokenKind::kLogicalOr};
   return set;
 }
 
@@ -126,8 +125,8 @@ enum Rule : std::size_t {
 
 class Grammar {
  public:
-  Grammar(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options, const ErrorLimits& limits,
-          ParseIssues& issues);
+  Grammar(std::u32string_view source, const LexResult& lexed, Builder& builder, const ParserOptions& options,
+          const ErrorLimits& limits, ParseIssues& issues);
 
   // start: expr EOF
   Expr parse_start();
@@ -150,29 +149,36 @@ class Grammar {
   };
 
   // Runs a rule's body; a RecognitionError inside it is reported and recovered from as ANTLR's generated rule
-  // functions do, and the rule then yields `fallback`.
-  template <typename Result, typename Body>
-  Result rule(Rule rule, const TokenSet& follow, Result fallback, Body&& body) {
+  // functions do, and the rule then yields an empty result.
+  template <typename Body>
+  auto rule(Rule rule, const TokenSet& follow, Body&& body) -> decltype(body()) {
     RuleScope scope(*this, rule, follow);
     try {
       return body();
     } catch (const RecognitionError& error) {
       report(error);
       recover(rule);
-      return fallback;
+      return {};
     }
   }
 
-  // What may follow an enclosing construct's inner expression, for ANTLR's missing-token check.
+  // What may follow an enclosing construct's inner expression, for ANTLR's missing-token check. A conditional's
+  // middle operand is not a full expression, so no '?' may follow it.
   class FollowScope {
    public:
-    FollowScope(Grammar& g, TokenSet set) : g_(g) { g_.follow_.push_back(set); }
+    FollowScope(Grammar& g, TokenSet set, bool conditional_may_follow = true) : g_(g) {
+      g_.follow_.push_back(Follow{set, conditional_may_follow});
+    }
     ~FollowScope() { g_.follow_.pop_back(); }
     FollowScope(const FollowScope&) = delete;
     FollowScope& operator=(const FollowScope&) = delete;
 
    private:
     Grammar& g_;
+  };
+  struct Follow {
+    TokenSet set;
+    bool conditional_may_follow;
   };
 
   // Tokens.
@@ -200,10 +206,13 @@ class Grammar {
   void sync(const TokenSet& expected);
   void sync_loop_back(const TokenSet& expected);
   void expect(TokenKind kind, const TokenSet& next);
-  void expect_closing(TokenKind kind) { expect(kind, operand_follow() | follow_.back()); }
+  // What may come after a complete operand here: its own operators, then the enclosing construct's tokens.
+  TokenSet after_operand() const;
+  void expect_closing(TokenKind kind) { expect(kind, after_operand()); }
   Expr report_error(std::int32_t offset, std::string message);
 
-  // Rules.
+  // Rules. Each nesting level of an expression runs through all of them, so the common path keeps its frames
+  // small and the rarer continuations (operators, suffixes, literals) live in functions of their own.
   Node parse_expr(const TokenSet& follow);
   Node parse_conditional_or(const TokenSet& follow);
   Node parse_conditional_and(const TokenSet& follow);
@@ -212,11 +221,18 @@ class Grammar {
   Node parse_unary(const TokenSet& follow);
   Node parse_member(const TokenSet& follow);
   Node parse_primary(const TokenSet& follow);
-  Node parse_ident_call_or_message();
-  Node parse_message(std::size_t name_tokens);
-  Node parse_list();
-  Node parse_map();
-  Node parse_literal();
+  [[gnu::noinline]] Node parse_conditional(Node condition);
+  [[gnu::noinline]] Node parse_logical_chain(Node first, TokenKind op);
+  [[gnu::noinline]] Node parse_relation_chain(Node lhs);
+  [[gnu::noinline]] Node parse_calc_chain(Node lhs, int min_precedence);
+  [[gnu::noinline]] Node parse_unary_operators();
+  [[gnu::noinline]] Node parse_member_suffixes(Node operand);
+  [[gnu::noinline]] Node parse_nested();
+  [[gnu::noinline]] Node parse_ident_call_or_message();
+  [[gnu::noinline]] Node parse_message(std::size_t name_tokens);
+  [[gnu::noinline]] Node parse_list();
+  [[gnu::noinline]] Node parse_map();
+  [[gnu::noinline]] Node parse_literal();
   std::vector<Node> parse_call_arguments();
   Expr balanced(std::string_view function, std::vector<Expr>& terms, const std::vector<std::int64_t>& ops,
                 std::size_t lo, std::size_t hi);
@@ -233,7 +249,9 @@ class Grammar {
     return out;
   }
 
+  std::u32string_view source_;
   const std::vector<Token>& tokens_;
+  const std::vector<std::pair<std::int32_t, std::int32_t>>& skipped_;
   Builder& b_;
   const ParserOptions& options_;
   const ErrorLimits& limits_;
@@ -241,8 +259,8 @@ class Grammar {
   std::size_t pos_ = 0;
   int max_depth_ = 250;
   std::array<int, kRuleCount> rule_depth_{};
-  std::vector<TokenSet> follow_;              // innermost construct last
-  std::vector<const TokenSet*> invocations_;  // each active rule's follow in its caller
+  std::vector<Follow> follow_;  // innermost construct last
+  std::vector<TokenSet> invocations_;  // each active rule's follow in its caller
   bool recovering_ = false;
   std::size_t last_error_index_ = SIZE_MAX;
   std::vector<Rule> last_error_rules_;
