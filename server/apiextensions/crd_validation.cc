@@ -1,6 +1,7 @@
 #include "server/apiextensions/crd_validation.h"
 
 #include "base/name_validation.h"
+#include "server/apiextensions/cel/crd_checks.h"
 #include "server/apiextensions/schema/schema_checks.h"
 #include "server/apiextensions/schema/structural.h"
 #include "server/registry/json_fields.h"
@@ -349,8 +350,10 @@ bool is_go_zero(std::string_view name, const json::value& value) {
   return false;
 }
 
-// validateCustomResourceDefinitionValidation: the status-subresource rule on the root, then the schema checks.
-ErrorList validate_validation(const json::value* validation_value, bool status_enabled, const Path& path) {
+// validateCustomResourceDefinitionValidation: the status-subresource rule on the root, then the schema checks,
+// then the x-kubernetes-validations rules (compiled only when the schema is otherwise valid, as kube does).
+ErrorList validate_validation(const json::value* validation_value, bool status_enabled, const Path& path,
+                              bool unchanged_schema) {
   ErrorList errors;
   const json::object* root = open_api_schema(validation_value);
   if (!root) return errors;
@@ -377,7 +380,11 @@ ErrorList validate_validation(const json::value* validation_value, bool status_e
       }
     }
   }
-  append(errors, schema::validate_crd_schema(schema::parse_schema(*root), schema_path));
+  schema::Schema parsed = schema::parse_schema(*root);
+  ErrorList schema_errors = schema::validate_crd_schema(parsed, schema_path);
+  cel::CrdRuleCheckOptions rule_options{.compile = schema_errors.empty(), .suppress_per_expression_cost = unchanged_schema};
+  append(errors, std::move(schema_errors));
+  append(errors, cel::validate_crd_rules(parsed, schema_path, rule_options));
   return errors;
 }
 
@@ -430,6 +437,8 @@ std::vector<std::string> deprecation_warning_errors(bool deprecated, const json:
 struct Options {
   bool require_open_api_schema = true;
   bool require_immutable_names = false;
+  // Versions whose schema an update leaves as it was: their rules' per-expression cost is not held against them.
+  std::set<std::string> unchanged_schema_versions;
 };
 
 bool is_established(const json::object& crd) {
@@ -520,7 +529,8 @@ ErrorList validate_spec(const Spec& spec, const Options& opts, const Path& path)
     for (auto& message : deprecation_warning_errors(v.deprecated, v.deprecation_warning))
       errors.push_back(validation::invalid(version_path.child("deprecationWarning"), warning, message));
     const json::value* subresources = per_version_subresources ? v.subresources : spec.subresources;
-    append(errors, validate_validation(v.schema, has_status(subresources), version_path.child("schema")));
+    append(errors, validate_validation(v.schema, has_status(subresources), version_path.child("schema"),
+                                       opts.unchanged_schema_versions.contains(v.name)));
     append(errors, validate_subresources(v.subresources, version_path.child("subresources")));
     append(errors, validate_columns(v.columns, version_path.child("additionalPrinterColumns")));
   }
@@ -537,7 +547,8 @@ ErrorList validate_spec(const Spec& spec, const Options& opts, const Path& path)
   for (std::string_view name : {"plural", "singular", "kind", "listKind"})
     if (string_at(*spec.names, name).empty()) errors.push_back(validation::required(names_path.child(name)));
   append(errors, validate_names(*spec.names, names_path));
-  append(errors, validate_validation(spec.validation, any_status, path.child("validation")));
+  bool unchanged = !spec.versions.empty() && opts.unchanged_schema_versions.contains(spec.versions[0].name);
+  append(errors, validate_validation(spec.validation, any_status, path.child("validation"), unchanged));
   append(errors, validate_subresources(spec.subresources, path.child("subresources")));
   append(errors, validate_columns(spec.columns, path.child("additionalPrinterColumns")));
   append(errors, validate_conversion(spec, path.child("conversion")));
@@ -696,6 +707,15 @@ ErrorList validate_crd_update(const json::object& crd, const json::object& old) 
   Options opts;
   opts.require_open_api_schema = all_versions_specify_schema(old_spec);
   opts.require_immutable_names = is_established(old);
+  // findVersionsWithUnchangedSchemas, on the v1 form: a version's schema as written before and now.
+  if (const json::array* versions = array_at(object_or_empty(crd, "spec"), "versions"))
+    if (const json::array* old_versions = array_at(object_or_empty(old, "spec"), "versions"))
+      for (const auto& version : *versions)
+        for (const auto& old_version : *old_versions)
+          if (version.is_object() && old_version.is_object() &&
+              string_at(version.as_object(), "name") == string_at(old_version.as_object(), "name") &&
+              semantic_equal(member(version.as_object(), "schema"), member(old_version.as_object(), "schema"), false))
+            opts.unchanged_schema_versions.insert(std::string(string_at(version.as_object(), "name")));
   Path path("spec");
   ErrorList errors = validate_spec(spec, opts, path);
   if (opts.require_immutable_names) {

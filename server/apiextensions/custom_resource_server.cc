@@ -1,11 +1,14 @@
 #include "server/apiextensions/custom_resource_server.h"
 
+#include "server/apiextensions/cel/validator.h"
 #include "server/apiextensions/custom_resource_field_managers.h"
 #include "server/apiextensions/custom_resource_strategy.h"
 #include "server/apiextensions/none_conversion.h"
 #include "server/chain/not_found.h"
 #include "server/http/status_response.h"
 #include "server/version.h"
+
+#include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <set>
@@ -24,6 +27,9 @@ struct CustomResourceServer::Served {
   std::shared_ptr<Storage> storage;
   std::shared_ptr<registry::Store> store;
   endpoints::FieldManagers field_managers;  // remade with the CRD: its schemas are the version's
+  // The version's compiled x-kubernetes-validations, reused while the CRD and its schema stay the same.
+  std::string rules_identity;
+  std::shared_ptr<const cel::Validator> rules;
 };
 
 struct CustomResourceServer::Snapshot {
@@ -69,6 +75,8 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
   std::shared_ptr<const Snapshot> old = snapshot();
   std::map<std::string, std::shared_ptr<Storage>, std::less<>> reusable;
   for (const auto& served : old->served) reusable.emplace(served->storage->identity, served->storage);
+  std::map<std::string, std::shared_ptr<const cel::Validator>, std::less<>> compiled_rules;
+  for (const auto& served : old->served) compiled_rules.emplace(served->rules_identity, served->rules);
 
   std::sort(crds.begin(), crds.end(), [](const Crd& a, const Crd& b) { return a.name < b.name; });
   auto next = std::make_shared<Snapshot>();
@@ -80,7 +88,11 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
     for (const auto& version : crd->versions) {
       if (!version.served) continue;
       registry::ResourceDefinition definition = crd->resource_definition(version);
-      auto strategy = custom_resource_strategy(*crd, version);
+      std::string rules_identity = crd->uid + "|" + version.name + "|" + boost::json::serialize(version.raw_schema);
+      std::shared_ptr<const cel::Validator> rules;
+      if (auto it = compiled_rules.find(rules_identity); it != compiled_rules.end()) rules = it->second;
+      else rules = cel::Validator::for_resource(version.schema);
+      auto strategy = custom_resource_strategy(*crd, version, rules);
       registry::Store probe(definition, strategy, config_.backend, config_.key_root);
       std::string identity = crd->uid + "|" + version.name + "|" + storage_version->name + "|" + probe.prefix("");
       std::shared_ptr<Storage> storage;
@@ -96,7 +108,8 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
         field_managers = custom_resource_field_managers(*crd, version, strategy, config_.catalog,
                                                                   config_.field_types);
       next->served.push_back(std::make_shared<Served>(
-          Served{crd, version.name, storage, std::move(store), std::move(field_managers)}));
+          Served{crd, version.name, storage, std::move(store), std::move(field_managers), std::move(rules_identity),
+                 std::move(rules)}));
     }
   }
 

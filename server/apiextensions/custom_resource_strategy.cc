@@ -1,5 +1,6 @@
 #include "server/apiextensions/custom_resource_strategy.h"
 
+#include "server/apiextensions/cel/validator.h"
 #include "server/apiextensions/jsonpath.h"
 #include "server/apiextensions/schema/defaulting.h"
 #include "server/apiextensions/schema/embedded_resources.h"
@@ -55,11 +56,22 @@ json::value typed_cell(std::string_view type, const json::value& value) {
   return nullptr;
 }
 
+// hasBlockingErr: schema errors that make CEL rules pointless to run (a wrong type, a missing or unsupported value,
+// a value too long or with too many items).
+bool has_blocking_error(const validation::ErrorList& errors) {
+  using validation::ErrorType;
+  for (const auto& error : errors)
+    if (error.type == ErrorType::NotSupported || error.type == ErrorType::Required || error.type == ErrorType::TooLong ||
+        error.type == ErrorType::TooMany || error.type == ErrorType::TypeInvalid)
+      return true;
+  return false;
+}
+
 class CustomResourceStrategy final : public registry::Strategy {
  public:
-  CustomResourceStrategy(const Crd& crd, const CrdVersion& version)
+  CustomResourceStrategy(const Crd& crd, const CrdVersion& version, std::shared_ptr<const cel::Validator> rules)
       : kind_(crd.accepted_names.kind), group_(crd.group), version_(version.name), schema_(version.schema),
-        status_subresource_(version.status_subresource) {
+        rules_(std::move(rules)), status_subresource_(version.status_subresource) {
     if (version.scale) {
       scale_ = registry::ScalePaths{field_path(version.scale->spec_replicas_path),
                                     field_path(version.scale->status_replicas_path),
@@ -99,15 +111,22 @@ class CustomResourceStrategy final : public registry::Strategy {
   }
 
   validation::ErrorList validate(const json::object& object) const override {
-    validation::ErrorList errors;
-    if (schema_) {
-      const json::value value = object;
-      errors = schema::validate_value(*schema_, value);
-      for (auto& error : schema::validate_embedded_resources(value, *schema_)) errors.push_back(std::move(error));
-      for (auto& error : schema::validate_lists(value, *schema_)) errors.push_back(std::move(error));
-    }
-    if (scale_) validate_scale(object, errors);
-    return errors;
+    std::vector<std::string> warnings;
+    return validate_write(object, nullptr, false, warnings);
+  }
+  // kube's CRDValidationRatcheting (on by default): unchanged values are not held to rules they already broke.
+  // kube also warns the request about the rules it let through; the Strategy interface has no way to return
+  // warnings from validation yet, so kapi drops them.
+  validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
+    std::vector<std::string> warnings;
+    return validate_write(object, &old, true, warnings);
+  }
+  // The status strategy runs every rule of the object, with transition rules, but without ratcheting; scale
+  // writes go through the main strategy.
+  validation::ErrorList validate_subresource_update(std::string_view subresource, const json::object& object,
+                                                    const json::object& old) const override {
+    std::vector<std::string> warnings;
+    return validate_write(object, &old, subresource != "status", warnings);
   }
 
   bool tracks_generation() const override { return true; }
@@ -166,6 +185,39 @@ class CustomResourceStrategy final : public registry::Strategy {
   }
 
  private:
+  validation::ErrorList validate_write(const json::object& object, const json::object* old, bool ratcheting,
+                                       std::vector<std::string>& warnings) const {
+    validation::ErrorList errors;
+    if (schema_) {
+      const json::value value = object;
+      std::optional<json::value> old_value;
+      if (old) old_value.emplace(*old);
+      errors = ratcheting ? schema::validate_value_update(*schema_, value, *old_value)
+                          : schema::validate_value(*schema_, value);
+      for (auto& error : schema::validate_embedded_resources(value, *schema_)) errors.push_back(std::move(error));
+      // Set and map lists are held to their invariants unless the old object already broke them.
+      if (!old_value || schema::validate_lists(*old_value, *schema_).empty())
+        for (auto& error : schema::validate_lists(value, *schema_)) errors.push_back(std::move(error));
+      if (scale_) validate_scale(object, errors);
+      if (rules_) {
+        if (has_blocking_error(errors)) {
+          validation::FieldError blocked = validation::invalid(validation::Path(""), "null",
+              "some validation rules were not checked because the object was invalid; correct the existing errors "
+              "to complete validation");
+          blocked.field = "<nil>";
+          errors.push_back(std::move(blocked));
+        } else {
+          auto result = rules_->validate(value, old_value ? &*old_value : nullptr, ratcheting);
+          for (auto& error : result.errors) errors.push_back(std::move(error));
+          for (auto& warning : result.warnings) warnings.push_back(std::move(warning));
+        }
+      }
+      return errors;
+    }
+    if (scale_) validate_scale(object, errors);
+    return errors;
+  }
+
   // ValidateScaleSpec and ValidateScaleStatus: replicas must be non-negative 32-bit integers when present.
   void validate_scale(const json::object& object, validation::ErrorList& errors) const {
     auto check = [&](const std::vector<std::string>& path, const std::string& text) {
@@ -201,6 +253,7 @@ class CustomResourceStrategy final : public registry::Strategy {
 
   std::string kind_, group_, version_;
   std::shared_ptr<const schema::Schema> schema_;
+  std::shared_ptr<const cel::Validator> rules_;  // x-kubernetes-validations, compiled once per CRD version
   bool status_subresource_ = false;
   std::optional<registry::ScalePaths> scale_;
   std::string spec_replicas_path_, status_replicas_path_;
@@ -211,7 +264,12 @@ class CustomResourceStrategy final : public registry::Strategy {
 }  // namespace
 
 std::shared_ptr<const registry::Strategy> custom_resource_strategy(const Crd& crd, const CrdVersion& version) {
-  return std::make_shared<CustomResourceStrategy>(crd, version);
+  return custom_resource_strategy(crd, version, cel::Validator::for_resource(version.schema));
+}
+
+std::shared_ptr<const registry::Strategy> custom_resource_strategy(const Crd& crd, const CrdVersion& version,
+                                                                   std::shared_ptr<const cel::Validator> rules) {
+  return std::make_shared<CustomResourceStrategy>(crd, version, std::move(rules));
 }
 
 }  // namespace kapi::apiextensions

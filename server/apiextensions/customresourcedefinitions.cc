@@ -89,17 +89,6 @@ class CustomResourceDefinitionStrategy final : public registry::Strategy {
     return crd;
   }
 
-  std::vector<std::string> write_warnings(const json::object& crd) const override {
-    // kapi does not evaluate CEL: say so rather than let users believe their rules hold.
-    std::vector<std::string> warnings;
-    for (const auto& version : parse_crd(crd).versions)
-      if (version.schema && schema::has_cel_rules(*version.schema))
-        warnings.push_back("spec.versions[" + version.name +
-                           "].schema.openAPIV3Schema: x-kubernetes-validations (CEL) rules are stored but not "
-                           "enforced by this server");
-    return warnings;
-  }
-
  private:
   std::shared_ptr<const schema::Schema> structure_ =
       std::make_shared<const schema::Schema>(schema::parse_schema(customresourcedefinitions_structural_schema()));

@@ -446,7 +446,7 @@ TEST_F(CustomResourcesTest, DefinitionsAreValidatedAndNamedAsKubeDoes) {
   EXPECT_EQ(warned.body.find("scoop"), std::string::npos) << warned.body;
   EXPECT_NE(warned.body.find(R"("x-kubernetes-preserve-unknown-fields":true)"), std::string::npos) << warned.body;
 
-  // CEL rules are kept but not enforced: a Warning header says so.
+  // CEL rules are enforced: no Warning header any more (CustomResourceRulesTest covers them).
   CommandResult cel = kubectl("create -f " + write_manifest(kapi(), "cogs-crd.yaml", R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -466,10 +466,7 @@ spec:
         - rule: "self.metadata.name.size() < 10"
 )"));
   ASSERT_EQ(cel.exit_code, 0) << cel.output;
-  EXPECT_NE(cel.output.find("Warning: spec.versions[v1].schema.openAPIV3Schema: x-kubernetes-validations (CEL) rules "
-                            "are stored but not enforced by this server"),
-            std::string::npos)
-      << cel.output;
+  EXPECT_EQ(cel.output, "customresourcedefinition.apiextensions.k8s.io/cogs.example.com created\n");
   ASSERT_EQ(kubectl("wait --for=condition=Established --timeout=20s crd/cogs.example.com").exit_code, 0);
 
   // A second definition of the group that wants a taken kind is stored, but its names are not accepted.

@@ -63,7 +63,7 @@ struct Schema {
   std::optional<std::string> x_list_type;
   std::vector<std::string> x_list_map_keys;
   std::optional<std::string> x_map_type;
-  // CEL rules are kept as written: kapi does not evaluate them, callers only warn that they are ignored.
+  // CEL rules as written; server/apiextensions/cel compiles and evaluates them.
   std::optional<boost::json::array> x_validations;
 
   // JSON-Schema keywords kube-apiserver refuses in CRDs ("id", "$ref", "patternProperties", "definitions",
@@ -86,8 +86,7 @@ struct Property {
 // them before a schema gets here).
 Schema parse_schema(const boost::json::object& json);
 
-// True when some node of the schema (junctors included) has x-kubernetes-validations, so a caller can warn that
-// kapi does not evaluate CEL rules.
+// True when some node of the schema (junctors included) has x-kubernetes-validations.
 bool has_cel_rules(const Schema& schema);
 
 }  // namespace kapi::apiextensions::schema

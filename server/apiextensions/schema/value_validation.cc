@@ -1,5 +1,6 @@
 #include "server/apiextensions/schema/value_validation.h"
 
+#include "server/apiextensions/schema/correlation.h"
 #include "server/apiextensions/schema/formats.h"
 #include "server/apiextensions/schema/go_values.h"
 
@@ -92,7 +93,17 @@ class Validator {
   // SchemaValidator.Validate at `path`. `junctor_path` is the path the validators of allOf/anyOf/oneOf/not were
   // built with: kube builds one validator for all items of an array (at index 0) and only re-points its own
   // checks, so junctor errors of later items still name item 0.
-  Result validate(const Schema& s, const json::value& data, const std::string& path, const std::string& junctor_path) {
+  // With `correlation`, the node's old value: what the subtree finds wrong is let through when it is unchanged.
+  Result validate(const Schema& s, const json::value& data, const std::string& path, const std::string& junctor_path,
+                  Correlation* correlation = nullptr) {
+    Result result = validate_node(s, data, path, junctor_path, correlation);
+    if (correlation && !result.errors.empty() && correlation->cached_deep_equal()) return Result{};
+    return result;
+  }
+
+ private:
+  Result validate_node(const Schema& s, const json::value& data, const std::string& path,
+                       const std::string& junctor_path, Correlation* correlation) {
     Result result;
     const std::vector<std::string> types = types_of(s);
     const std::string format = effective_format(s.type, s.format, s.x_int_or_string);
@@ -110,14 +121,13 @@ class Validator {
     if (data.is_string()) run(check_string(s, data.get_string(), path));
     if (data.is_string() && is_registered_string_format(format)) run(check_format(format, data.get_string(), path));
     if (data.is_number()) run(check_number(s, data, path));
-    if (data.is_array()) run(check_array(s, data.get_array(), path));
+    if (data.is_array()) run(check_array(s, data.get_array(), path, correlation));
     run(check_enum(s, data, path));
-    if (data.is_object()) run(check_object(s, data.get_object(), path));
+    if (data.is_object()) run(check_object(s, data.get_object(), path, correlation));
     result.match_count++;
     return result;
   }
 
- private:
   static std::vector<std::string> types_of(const Schema& s) {
     if (s.x_int_or_string) return {"integer", "string"};
     if (!s.type.empty()) return {s.type};
@@ -280,12 +290,13 @@ class Validator {
     return result;
   }
 
-  Result check_array(const Schema& s, const json::array& data, const std::string& path) {
+  Result check_array(const Schema& s, const json::array& data, const std::string& path, Correlation* correlation) {
     Result result;
     const std::string name = path + " in " + std::string(kIn);
     if (s.items)
       for (std::size_t i = 0; i < data.size(); ++i)
-        result.merge(validate(*s.items, data[i], path + "[" + std::to_string(i) + "]", path + "[0]"));
+        result.merge(validate(*s.items, data[i], path + "[" + std::to_string(i) + "]", path + "[0]",
+                              correlation ? correlation->index(i) : nullptr));
     auto size = static_cast<std::int64_t>(data.size());
     if (s.min_items && size < *s.min_items)
       result.add({Code::kMinItems, path, size, name + " should have at least " + std::to_string(*s.min_items) + " items"});
@@ -317,7 +328,12 @@ class Validator {
   // fmt's %v of an enum member, for EnumFail's message (which kube replaces by NotSupported's own text).
   static std::string go_value_text(const json::value& v) { return v.is_string() ? std::string(v.get_string()) : json::serialize(v); }
 
-  Result check_object(const Schema& s, const json::object& data, const std::string& path) {
+  Result check_object(const Schema& s, const json::object& data, const std::string& path, Correlation* correlation) {
+    // The root's apiVersion and kind are checked as they are, unchanged or not.
+    auto child_correlation = [&](std::string_view key) -> Correlation* {
+      if (!correlation || (path.empty() && (key == "apiVersion" || key == "kind"))) return nullptr;
+      return correlation->key(std::string(key));
+    };
     auto count = static_cast<std::int64_t>(data.size());
     const std::string name = path + " in " + std::string(kIn);
     if (s.min_properties && count < *s.min_properties)
@@ -336,14 +352,14 @@ class Validator {
       for (const auto& member : data)
         if (!s.property(member.key())) {
           std::string child = path + "." + std::string(member.key());
-          result.merge(validate(*additional, member.value(), child, child));
+          result.merge(validate(*additional, member.value(), child, child, child_correlation(member.key())));
         }
     }
     for (const auto& property : s.properties) {
       const json::value* value = data.if_contains(property.name);
       if (!value) continue;
       std::string child = path.empty() ? property.name : path + "." + property.name;
-      result.merge(validate(property.schema, *value, child, child));
+      result.merge(validate(property.schema, *value, child, child, child_correlation(property.name)));
     }
     for (const auto& key : s.required)
       if (!data.contains(key))
@@ -387,9 +403,12 @@ FieldError to_field_error(const Problem& problem, const std::optional<Path>& bas
   }
 }
 
-ErrorList validate(const Schema& schema, const json::value& value, const std::optional<Path>& base) {
+ErrorList validate(const Schema& schema, const json::value& value, const std::optional<Path>& base,
+                   const json::value* old = nullptr) {
   Validator validator;
-  Result result = validator.validate(schema, value, "", "");
+  std::optional<Correlation> correlation;
+  if (old) correlation.emplace(&value, old, &schema);
+  Result result = validator.validate(schema, value, "", "", correlation ? &*correlation : nullptr);
   ErrorList errors;
   for (const auto& problem : result.errors) errors.push_back(to_field_error(problem, base));
   return errors;
@@ -398,6 +417,10 @@ ErrorList validate(const Schema& schema, const json::value& value, const std::op
 }  // namespace
 
 ErrorList validate_value(const Schema& schema, const json::value& value) { return validate(schema, value, std::nullopt); }
+
+ErrorList validate_value_update(const Schema& schema, const json::value& value, const json::value& old) {
+  return validate(schema, value, std::nullopt, &old);
+}
 
 ErrorList validate_value(const Schema& schema, const json::value& value, const Path& base) {
   return validate(schema, value, base);

@@ -20,6 +20,11 @@ namespace kapi::apiextensions::schema {
 // ValidateCustomResource(nil, object, validator): errors named from the object's root.
 validation::ErrorList validate_value(const Schema& schema, const boost::json::value& value);
 
+// ValidateCustomResourceUpdate with CRDValidationRatcheting (kube's RatchetingSchemaValidator): errors found at or
+// below a node whose value the update leaves as it was (correlated by field name and map-list key) are dropped.
+validation::ErrorList validate_value_update(const Schema& schema, const boost::json::value& value,
+                                            const boost::json::value& old);
+
 // ValidateCustomResource(base, value, validator): errors named under `base` (how CRD validation reports a
 // `default` that does not validate: "...properties[a].default: Invalid value: ...").
 validation::ErrorList validate_value(const Schema& schema, const boost::json::value& value,
