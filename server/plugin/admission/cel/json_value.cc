@@ -67,6 +67,10 @@ cel::Value json_to_value(std::shared_ptr<const void> owner, const json::value& v
   return cel::Value(cel::Null{});
 }
 
+cel::Value json_to_value(std::shared_ptr<const void> owner, const json::object& object) {
+  return cel::Value(std::shared_ptr<const cel::Map>(std::make_shared<JsonMap>(std::move(owner), object)));
+}
+
 cel::Value owned_json_value(json::value document) {
   auto owner = std::make_shared<const json::value>(std::move(document));
   const json::value& root = *owner;

@@ -4,6 +4,7 @@
 // them: integers as int, others as double.
 #include "cel/value.h"
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <memory>
@@ -13,6 +14,9 @@ namespace kapi::admission::cel_runtime {
 // `value` read in place; `owner` keeps the document alive for as long as a value refers into it (null when the
 // caller guarantees the document outlives every value, as a request's object outlives its admission).
 cel::Value json_to_value(std::shared_ptr<const void> owner, const boost::json::value& value);
+
+// An object as a map value (same ownership rule).
+cel::Value json_to_value(std::shared_ptr<const void> owner, const boost::json::object& object);
 
 // A document the value owns.
 cel::Value owned_json_value(boost::json::value document);
