@@ -1,7 +1,6 @@
 #pragma once
-// JSON documents as CEL values, read where they lie (kube hands cel-go unstructured maps: cel-go's native map and
-// list adapters convert each element as an expression reads it). Numbers read as kube's JSON decoding leaves
-// them: integers as int, others as double.
+// Request objects, params and the like as CEL values, read where they lie (cel/json.h's views; kube hands cel-go
+// unstructured maps). The request's objects are json::object, not json::value: their root gets a view of its own.
 #include "cel/value.h"
 
 #include <boost/json/object.hpp>
@@ -11,11 +10,8 @@
 
 namespace kapi::admission::cel_runtime {
 
-// `value` read in place; `owner` keeps the document alive for as long as a value refers into it (null when the
-// caller guarantees the document outlives every value, as a request's object outlives its admission).
-cel::Value json_to_value(std::shared_ptr<const void> owner, const boost::json::value& value);
-
-// An object as a map value (same ownership rule).
+// `object` read in place; `owner` keeps it alive for as long as a value refers into it (null when the caller
+// guarantees the object outlives every value, as a request's object outlives its admission).
 cel::Value json_to_value(std::shared_ptr<const void> owner, const boost::json::object& object);
 
 // A document the value owns.
