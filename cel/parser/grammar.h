@@ -25,12 +25,23 @@ struct ParseIssues {
   int syntax_errors = 0;
 };
 
-// Parses the tokens into an expression; nullopt when parsing gave up (issues then say why).
-std::optional<Expr> parse_tokens(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options,
-                                 ParseIssues& issues);
+// cel-go's parser options for syntax errors (parser.ErrorReportingLimit, ErrorRecoveryLimit,
+// ErrorRecoveryLookaheadTokenLimit) at cel-go's defaults, which kube keeps.
+struct ErrorLimits {
+  int reporting = 100;
+  int recovery_attempts = 30;
+  int recovery_lookahead = 256;
+};
 
-// Reports a syntax error the way cel-go's ANTLR error listener does, refusing more than cel-go's 100; returns false
-// when the limit was hit (parsing then stops).
-bool report_syntax_error(ParseIssues& issues, std::int32_t offset, std::string message);
+// Parses the tokens into an expression; nullopt when parsing gave up (issues then say why).
+std::optional<Expr> parse_tokens(std::u32string_view source, const LexResult& lexed, Builder& builder,
+                                 const ParserOptions& options, const ErrorLimits& limits, ParseIssues& issues);
+
+// Reports a syntax error the way cel-go's ANTLR error listener does, refusing more than the reporting limit;
+// returns false when the limit was hit (parsing then stops).
+bool report_syntax_error(ParseIssues& issues, const ErrorLimits& limits, std::int32_t offset, std::string message);
+
+// parse() with other error limits than cel-go's defaults (cel-go's own tests use small ones).
+ParseResult parse_with_limits(std::string_view text, const ParserOptions& options, const ErrorLimits& limits);
 
 }  // namespace kapi::cel::parser

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bitset>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,9 +94,18 @@ struct Node {
   int depth = 0;  // nesting of the nodes cel-go's visitor counts against its recursion limit
 };
 
+// Stops parsing altogether (cel-go's panics: recursion limits, too many errors, recovery limits).
 struct Abort {};
 
+// ANTLR's RecognitionException: thrown where the input stops fitting the grammar, caught by the rule it happened
+// in, which reports it (unless already recovering) and skips to a token that may follow.
+struct RecognitionError {
+  std::int32_t offset;
+  std::string message;
+};
+
 enum Rule : std::size_t {
+  kStartRule,
   kExprRule,
   kConditionalOrRule,
   kConditionalAndRule,
@@ -107,40 +117,30 @@ enum Rule : std::size_t {
   kExprListRule,
   kListInitRule,
   kFieldInitializerListRule,
+  kOptFieldRule,
   kMapInitializerListRule,
   kOptExprRule,
+  kLiteralRule,
   kRuleCount,
 };
 
 class Grammar {
  public:
-  Grammar(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options, ParseIssues& issues)
-      : tokens_(tokens), b_(builder), options_(options), issues_(issues) {
-    max_depth_ = options.max_recursion_depth > 0 ? std::min(options.max_recursion_depth, 1000) : 250;
-  }
+  Grammar(std::u32string_view source, const LexResult& lexed, Builder& builder, const ParserOptions& options,
+          const ErrorLimits& limits, ParseIssues& issues);
 
-  Expr parse_start() {
-    follow_.push_back(TokenSet{TokenKind::kEof});
-    Node root = parse_expr();
-    if (la().kind != TokenKind::kEof) {
-      if (la(2).kind == TokenKind::kEof) {
-        syntax_error(la(), "extraneous input " + display(la()) + " expecting <EOF>");
-      } else {
-        syntax_error(la(), "mismatched input " + display(la()) + " expecting <EOF>");
-        throw Abort{};
-      }
-    }
-    return std::move(root.expr);
-  }
+  // start: expr EOF
+  Expr parse_start();
+
+  void drop_errors_not_lexed_yet();
 
  private:
-  // cel-go's recursionListener: ANTLR counts how deeply each grammar rule nests in itself.
+  // A rule invocation: counts nesting as cel-go's recursionListener does and records what may follow the
+  // invocation in its caller, which is what ANTLR's recovery skips to.
   class RuleScope {
    public:
-    RuleScope(Grammar& g, Rule rule) : g_(g), rule_(rule) {
-      if (++g_.rule_depth_[rule_] > g_.max_depth_) g_.rule_nesting_exceeded();
-    }
-    ~RuleScope() { --g_.rule_depth_[rule_]; }
+    RuleScope(Grammar& g, Rule rule, const TokenSet& follow);
+    ~RuleScope();
     RuleScope(const RuleScope&) = delete;
     RuleScope& operator=(const RuleScope&) = delete;
 
@@ -149,7 +149,21 @@ class Grammar {
     Rule rule_;
   };
 
-  // Pushes what may follow the expression being parsed inside a construct (for ANTLR's missing-token recovery).
+  // Runs a rule's body; a RecognitionError inside it is reported and recovered from as ANTLR's generated rule
+  // functions do, and the rule then yields `fallback`.
+  template <typename Result, typename Body>
+  Result rule(Rule rule, const TokenSet& follow, Result fallback, Body&& body) {
+    RuleScope scope(*this, rule, follow);
+    try {
+      return body();
+    } catch (const RecognitionError& error) {
+      report(error);
+      recover(rule);
+      return fallback;
+    }
+  }
+
+  // What may follow an enclosing construct's inner expression, for ANTLR's missing-token check.
   class FollowScope {
    public:
     FollowScope(Grammar& g, TokenSet set) : g_(g) { g_.follow_.push_back(set); }
@@ -161,124 +175,43 @@ class Grammar {
     Grammar& g_;
   };
 
-  [[noreturn]] void rule_nesting_exceeded() {
-    // The parse is abandoned before cel-go's visitor runs, so only ANTLR's own errors stay.
-    std::erase_if(issues_.entries, [](const ParseIssues::Entry& e) { return !e.syntax; });
-    issues_.entries.push_back(
-        {Issue{0, -1, "expression recursion limit exceeded: " + std::to_string(max_depth_)}, false});
-    throw Abort{};
-  }
-
-  // cel-go's visitor limit: selects, calls on a receiver, indexes, binary and conditional operators nested.
-  int counted(int child_depth) {
-    int depth = child_depth + 1;
-    if (depth > max_depth_) {
-      issues_.entries.push_back({Issue{0, -1, "max recursion depth exceeded"}, false});
-      throw Abort{};
-    }
-    return depth;
-  }
-
+  // Tokens.
   const Token& la(std::size_t k = 1) const {
     std::size_t i = pos_ + k - 1;
     return i < tokens_.size() ? tokens_[i] : tokens_.back();
   }
   bool at(TokenKind kind) const { return la().kind == kind; }
-  const Token& consume() {
-    const Token& t = la();
-    if (pos_ + 1 < tokens_.size()) ++pos_;
-    return t;
-  }
+  const Token& consume();  // a token the grammar matched: ends error recovery
+  void skip();             // a token error recovery throws away
+  static std::string display(const Token& t);
 
-  static std::string display(const Token& t) {
-    return t.kind == TokenKind::kEof ? "'<EOF>'" : quote_token_text(t.text);
-  }
-
-  void syntax_error(const Token& at_token, std::string message) { syntax_error(at_token.start, std::move(message)); }
-  void syntax_error(std::int32_t offset, std::string message) {
-    if (!report_syntax_error(issues_, offset, std::move(message))) throw Abort{};
-  }
-
-  // ANTLR's NoViableAltException: the text from where the decision started to the token it failed on.
-  [[noreturn]] void no_viable_alternative(std::size_t from, const Token& offending) {
-    std::string text;
-    for (std::size_t i = from; i < tokens_.size() && tokens_[i].kind != TokenKind::kEof; ++i) {
-      text += tokens_[i].text;
-      if (&tokens_[i] == &offending) break;
-    }
-    std::string message = "no viable alternative at input " + quote_token_text(text);
-    // cel-go rewrites this for a reserved word after one character (a dot), to keep its older messages.
-    std::string_view word = std::string_view(text).substr(text.empty() ? 0 : 1);
-    if (text.size() > 1 && static_cast<unsigned char>(text[0]) < 0x80 &&
-        (word == "true" || word == "false" || word == "null")) {
-      message = "mismatched input '" + std::string(word) + "' expecting IDENTIFIER";
-    }
-    syntax_error(offending, std::move(message));
-    throw Abort{};
-  }
-
-  // ANTLR's sync() before an optional or repeated block: one stray token is dropped, anything else is fatal.
-  void sync(const TokenSet& expected) {
-    if (expected.contains(la().kind)) return;
-    if (expected.contains(la(2).kind)) {
-      syntax_error(la(), "extraneous input " + display(la()) + " expecting " + expected.to_string());
-      consume();
-      return;
-    }
-    syntax_error(la(), "mismatched input " + display(la()) + " expecting " + expected.to_string());
-    throw Abort{};
-  }
-
-  // ANTLR's match() with its inline recovery: drop one stray token, or pretend a missing one was there when what
-  // follows fits, or give up. `next` is what may follow the expected token.
-  void expect(TokenKind kind, const TokenSet& next) {
-    if (at(kind)) {
-      consume();
-      return;
-    }
-    const std::string name(token_kind_name(kind));
-    if (la(2).kind == kind) {
-      syntax_error(la(), "extraneous input " + display(la()) + " expecting " + name);
-      consume();
-      consume();
-      return;
-    }
-    if (next.contains(la().kind)) {
-      syntax_error(la(), "missing " + name + " at " + display(la()));
-      return;
-    }
-    syntax_error(la(), "mismatched input " + display(la()) + " expecting " + name);
-    throw Abort{};
-  }
-  // Expects a closing token; after it comes whatever may follow an operand in the enclosing construct.
+  // Errors, as ANTLR's DefaultErrorStrategy reports and recovers from them.
+  [[noreturn]] void rule_nesting_exceeded();
+  int counted(int child_depth);
+  void syntax_error(std::int32_t offset, std::string message);
+  void report(const RecognitionError& error);
+  void report_unwanted(const TokenSet& expected);
+  void recover(Rule rule);
+  void count_recovery_attempt();
+  TokenSet recovery_set() const;
+  void skip_until(const TokenSet& set, bool counted);
+  [[noreturn]] void no_viable_alternative(std::size_t from, const Token& offending);
+  RecognitionError mismatch(const std::string& expected) const;
+  void sync(const TokenSet& expected);
+  void sync_loop_back(const TokenSet& expected);
+  void expect(TokenKind kind, const TokenSet& next);
   void expect_closing(TokenKind kind) { expect(kind, operand_follow() | follow_.back()); }
+  Expr report_error(std::int32_t offset, std::string message);
 
-  Expr report_error(std::int32_t offset, std::string message) {
-    std::int64_t id = b_.new_id(offset);
-    issues_.entries.push_back({Issue{id, offset, std::move(message)}, false});
-    return Expr{id, std::monostate{}};
-  }
-
-  Expr call(std::int64_t id, std::string_view function, std::vector<Expr> args) {
-    return Builder::call(id, std::string(function), std::move(args));
-  }
-
-  template <typename... Exprs>
-  static std::vector<Expr> exprs(Exprs&&... e) {
-    std::vector<Expr> out;
-    out.reserve(sizeof...(e));
-    (out.push_back(std::forward<Exprs>(e)), ...);
-    return out;
-  }
-
-  Node parse_expr();
-  Node parse_conditional_or();
-  Node parse_conditional_and();
-  Node parse_relation(int min_precedence);
-  Node parse_calc(int min_precedence);
-  Node parse_unary();
-  Node parse_member();
-  Node parse_primary();
+  // Rules.
+  Node parse_expr(const TokenSet& follow);
+  Node parse_conditional_or(const TokenSet& follow);
+  Node parse_conditional_and(const TokenSet& follow);
+  Node parse_relation(int min_precedence, const TokenSet& follow);
+  Node parse_calc(int min_precedence, const TokenSet& follow);
+  Node parse_unary(const TokenSet& follow);
+  Node parse_member(const TokenSet& follow);
+  Node parse_primary(const TokenSet& follow);
   Node parse_ident_call_or_message();
   Node parse_message(std::size_t name_tokens);
   Node parse_list();
@@ -289,16 +222,33 @@ class Grammar {
                 std::size_t lo, std::size_t hi);
   Node call_or_macro(std::int64_t id, std::string function, std::optional<Node> target, std::vector<Node> args);
 
+  static Expr call(std::int64_t id, std::string_view function, std::vector<Expr> args) {
+    return Builder::call(id, std::string(function), std::move(args));
+  }
+  template <typename... Exprs>
+  static std::vector<Expr> exprs(Exprs&&... e) {
+    std::vector<Expr> out;
+    out.reserve(sizeof...(e));
+    (out.push_back(std::forward<Exprs>(e)), ...);
+    return out;
+  }
+
+  std::u32string_view source_;
   const std::vector<Token>& tokens_;
+  const std::vector<std::pair<std::int32_t, std::int32_t>>& skipped_;
   Builder& b_;
   const ParserOptions& options_;
+  const ErrorLimits& limits_;
   ParseIssues& issues_;
   std::size_t pos_ = 0;
   int max_depth_ = 250;
   std::array<int, kRuleCount> rule_depth_{};
-  std::vector<TokenSet> follow_;
-
+  std::vector<TokenSet> follow_;              // innermost construct last
+  std::vector<const TokenSet*> invocations_;  // each active rule's follow in its caller
+  bool recovering_ = false;
+  std::size_t last_error_index_ = SIZE_MAX;
+  std::vector<Rule> last_error_rules_;
+  int recovery_attempts_ = 0;
 };
-
 
 }  // namespace kapi::cel::parser::detail

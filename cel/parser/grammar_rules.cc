@@ -1,27 +1,52 @@
 // One function per rule of cel-go's grammar (parser/gen/CEL.g4), building nodes in the order cel-go's visitor
-// (parser/parser.go) visits the parse tree, so ids and positions match cel-go's.
+// (parser/parser.go) visits the parse tree, so ids and positions match cel-go's. Each rule passes on what may
+// follow the rules it invokes, which is what ANTLR's error recovery skips to.
 #include "cel/parser/grammar_impl.h"
 #include "cel/parser/literals.h"
 
 namespace kapi::cel::parser::detail {
+namespace {
 
-namespace op = kapi::cel::operators;
+const TokenSet kNothing;
+const TokenSet kQuestion{TokenKind::kQuestion};
+const TokenSet kColon{TokenKind::kColon};
+const TokenSet kOr{TokenKind::kLogicalOr};
+const TokenSet kAnd{TokenKind::kLogicalAnd};
+const TokenSet kRelationOps{TokenKind::kLess,      TokenKind::kLessEquals, TokenKind::kGreaterEquals,
+                            TokenKind::kGreater,   TokenKind::kEquals,     TokenKind::kNotEquals,
+                            TokenKind::kIn};
+const TokenSet kCalcOps{TokenKind::kStar, TokenKind::kSlash, TokenKind::kPercent, TokenKind::kPlus,
+                        TokenKind::kMinus};
+const TokenSet kMemberOps{TokenKind::kDot, TokenKind::kLBracket};
+const TokenSet kComma{TokenKind::kComma};
+const TokenSet kRParen{TokenKind::kRParen};
+const TokenSet kRBracket{TokenKind::kRBracket};
+const TokenSet kCommaRBracket{TokenKind::kComma, TokenKind::kRBracket};
+const TokenSet kCommaRBrace{TokenKind::kComma, TokenKind::kRBrace};
 
-Node Grammar::parse_expr() {
-  RuleScope scope(*this, kExprRule);
-  Node condition = parse_conditional_or();
-  if (!at(TokenKind::kQuestion)) return condition;
-  const std::int64_t id = b_.new_id(consume().start);
-  Node if_true = [&] {
-    FollowScope follow(*this, TokenSet{TokenKind::kColon});
-    return parse_conditional_or();
-  }();
-  expect(TokenKind::kColon, operand_start());
-  Node if_false = parse_expr();
-  int depth = counted(std::max({condition.depth, if_true.depth, if_false.depth}));
-  return {call(id, op::kConditional, exprs(std::move(condition.expr), std::move(if_true.expr),
-                                            std::move(if_false.expr))),
-          depth};
+bool is_number(TokenKind k) { return k == TokenKind::kNumInt || k == TokenKind::kNumFloat; }
+
+// Tokens a member can start with, other than a number's sign.
+bool starts_member(TokenKind k) { return k != TokenKind::kMinus && k != TokenKind::kExclam && operand_start().contains(k); }
+
+}  // namespace
+
+Node Grammar::parse_expr(const TokenSet& follow) {
+  return rule(kExprRule, follow, Node{}, [&]() -> Node {
+    Node condition = parse_conditional_or(kQuestion);
+    if (!at(TokenKind::kQuestion)) return condition;
+    const std::int64_t id = b_.new_id(consume().start);
+    Node if_true = [&] {
+      FollowScope inner(*this, kColon);
+      return parse_conditional_or(kColon);
+    }();
+    expect(TokenKind::kColon, operand_start());
+    Node if_false = parse_expr(kNothing);
+    int depth = counted(std::max({condition.depth, if_true.depth, if_false.depth}));
+    return {call(id, op::kConditional,
+                 exprs(std::move(condition.expr), std::move(if_true.expr), std::move(if_false.expr))),
+            depth};
+  });
 }
 
 // cel-go balances chains of || and && into a tree of logarithmic depth.
@@ -33,191 +58,209 @@ Expr Grammar::balanced(std::string_view function, std::vector<Expr>& terms, cons
   return call(ops[mid], function, exprs(std::move(left), std::move(right)));
 }
 
-Node Grammar::parse_conditional_or() {
-  RuleScope scope(*this, kConditionalOrRule);
-  Node first = parse_conditional_and();
-  if (!at(TokenKind::kLogicalOr)) return first;
-  std::vector<Expr> terms;
-  std::vector<std::int64_t> ops;
-  int depth = first.depth;
-  terms.push_back(std::move(first.expr));
-  while (at(TokenKind::kLogicalOr)) {
-    const std::int32_t op_offset = consume().start;
-    Node next = parse_conditional_and();
-    ops.push_back(b_.new_id(op_offset));
-    depth = std::max(depth, next.depth);
-    terms.push_back(std::move(next.expr));
-  }
-  return {balanced(op::kLogicalOr, terms, ops, 0, ops.size() - 1), depth};
+Node Grammar::parse_conditional_or(const TokenSet& follow) {
+  return rule(kConditionalOrRule, follow, Node{}, [&]() -> Node {
+    Node first = parse_conditional_and(kOr);
+    if (!at(TokenKind::kLogicalOr)) return first;
+    std::vector<Expr> terms;
+    std::vector<std::int64_t> ops;
+    int depth = first.depth;
+    terms.push_back(std::move(first.expr));
+    while (at(TokenKind::kLogicalOr)) {
+      const std::int32_t op_offset = consume().start;
+      Node next = parse_conditional_and(kOr);
+      ops.push_back(b_.new_id(op_offset));
+      depth = std::max(depth, next.depth);
+      terms.push_back(std::move(next.expr));
+    }
+    return {balanced(op::kLogicalOr, terms, ops, 0, ops.size() - 1), depth};
+  });
 }
 
-Node Grammar::parse_conditional_and() {
-  RuleScope scope(*this, kConditionalAndRule);
-  Node first = parse_relation(0);
-  if (!at(TokenKind::kLogicalAnd)) return first;
-  std::vector<Expr> terms;
-  std::vector<std::int64_t> ops;
-  int depth = first.depth;
-  terms.push_back(std::move(first.expr));
-  while (at(TokenKind::kLogicalAnd)) {
-    const std::int32_t op_offset = consume().start;
-    Node next = parse_relation(0);
-    ops.push_back(b_.new_id(op_offset));
-    depth = std::max(depth, next.depth);
-    terms.push_back(std::move(next.expr));
-  }
-  return {balanced(op::kLogicalAnd, terms, ops, 0, ops.size() - 1), depth};
+Node Grammar::parse_conditional_and(const TokenSet& follow) {
+  return rule(kConditionalAndRule, follow, Node{}, [&]() -> Node {
+    Node first = parse_relation(0, kAnd);
+    if (!at(TokenKind::kLogicalAnd)) return first;
+    std::vector<Expr> terms;
+    std::vector<std::int64_t> ops;
+    int depth = first.depth;
+    terms.push_back(std::move(first.expr));
+    while (at(TokenKind::kLogicalAnd)) {
+      const std::int32_t op_offset = consume().start;
+      Node next = parse_relation(0, kAnd);
+      ops.push_back(b_.new_id(op_offset));
+      depth = std::max(depth, next.depth);
+      terms.push_back(std::move(next.expr));
+    }
+    return {balanced(op::kLogicalAnd, terms, ops, 0, ops.size() - 1), depth};
+  });
 }
 
 // ANTLR's left-recursive `relation op relation`: a loop at precedence 1 whose right operand is a relation at
 // precedence 2 (so relations associate to the left).
-Node Grammar::parse_relation(int min_precedence) {
-  RuleScope scope(*this, kRelationRule);
-  Node lhs = parse_calc(0);
-  while (min_precedence <= 1) {
-    std::optional<std::string_view> function = relation_operator(la().kind);
-    if (!function) break;
-    const std::int64_t id = b_.new_id(consume().start);
-    Node rhs = parse_relation(2);
-    int depth = counted(std::max(lhs.depth, rhs.depth));
-    lhs = {call(id, *function, exprs(std::move(lhs.expr), std::move(rhs.expr))), depth};
-  }
-  return lhs;
+Node Grammar::parse_relation(int min_precedence, const TokenSet& follow) {
+  return rule(kRelationRule, follow, Node{}, [&]() -> Node {
+    Node lhs = parse_calc(0, kRelationOps);
+    while (min_precedence <= 1) {
+      std::optional<std::string_view> function = relation_operator(la().kind);
+      if (!function) break;
+      const std::int64_t id = b_.new_id(consume().start);
+      Node rhs = parse_relation(2, kRelationOps);
+      int depth = counted(std::max(lhs.depth, rhs.depth));
+      lhs = {call(id, *function, exprs(std::move(lhs.expr), std::move(rhs.expr))), depth};
+    }
+    return lhs;
+  });
 }
 
 // `calc op=('*'|'/'|'%') calc | calc op=('+'|'-') calc`: multiplication at precedence 2, addition at 1.
-Node Grammar::parse_calc(int min_precedence) {
-  RuleScope scope(*this, kCalcRule);
-  Node lhs = parse_unary();
-  while (true) {
-    std::string_view function;
-    int rhs_precedence = 0;
-    switch (la().kind) {
-      case TokenKind::kStar: function = op::kMultiply; rhs_precedence = 3; break;
-      case TokenKind::kSlash: function = op::kDivide; rhs_precedence = 3; break;
-      case TokenKind::kPercent: function = op::kModulo; rhs_precedence = 3; break;
-      case TokenKind::kPlus: function = op::kAdd; rhs_precedence = 2; break;
-      case TokenKind::kMinus: function = op::kSubtract; rhs_precedence = 2; break;
-      default: return lhs;
+Node Grammar::parse_calc(int min_precedence, const TokenSet& follow) {
+  return rule(kCalcRule, follow, Node{}, [&]() -> Node {
+    Node lhs = parse_unary(kCalcOps);
+    while (true) {
+      std::string_view function;
+      int rhs_precedence = 0;
+      switch (la().kind) {
+        case TokenKind::kStar: function = op::kMultiply; rhs_precedence = 3; break;
+        case TokenKind::kSlash: function = op::kDivide; rhs_precedence = 3; break;
+        case TokenKind::kPercent: function = op::kModulo; rhs_precedence = 3; break;
+        case TokenKind::kPlus: function = op::kAdd; rhs_precedence = 2; break;
+        case TokenKind::kMinus: function = op::kSubtract; rhs_precedence = 2; break;
+        default: return lhs;
+      }
+      if (rhs_precedence - 1 < min_precedence) return lhs;
+      const std::int64_t id = b_.new_id(consume().start);
+      Node rhs = parse_calc(rhs_precedence, kCalcOps);
+      int depth = counted(std::max(lhs.depth, rhs.depth));
+      lhs = {call(id, function, exprs(std::move(lhs.expr), std::move(rhs.expr))), depth};
     }
-    if (rhs_precedence - 1 < min_precedence) return lhs;
-    const std::int64_t id = b_.new_id(consume().start);
-    Node rhs = parse_calc(rhs_precedence);
-    int depth = counted(std::max(lhs.depth, rhs.depth));
-    lhs = {call(id, function, exprs(std::move(lhs.expr), std::move(rhs.expr))), depth};
-  }
+  });
 }
 
 // `member | '!'+ member | '-'+ member`. A single '-' before a number is the number's sign (ANTLR prefers the
-// first alternative), so `-1` is a constant; an even run of operators cancels out without any node.
-Node Grammar::parse_unary() {
-  RuleScope scope(*this, kUnaryRule);
-  sync(operand_start());
-  const TokenKind kind = la().kind;
-  if (kind == TokenKind::kMinus &&
-      (la(2).kind == TokenKind::kNumInt || la(2).kind == TokenKind::kNumFloat)) {
-    return parse_member();
-  }
-  if (kind != TokenKind::kExclam && kind != TokenKind::kMinus) return parse_member();
-  const Token& first = la();
-  std::size_t count = 0;
-  std::size_t last = pos_;
-  while (at(kind)) {
-    last = pos_;
-    consume();
-    ++count;
-  }
-  // What follows must start a member: not another unary operator, and '-' only as a number's sign.
-  const bool signed_number = at(TokenKind::kMinus) &&
-                             (la(2).kind == TokenKind::kNumInt || la(2).kind == TokenKind::kNumFloat);
-  if (!operand_start().contains(la().kind) || at(TokenKind::kExclam) || (at(TokenKind::kMinus) && !signed_number)) {
-    no_viable_alternative(kind == TokenKind::kMinus ? last : pos_, la());
-  }
-  if (count % 2 == 0) return parse_member();
-  const std::int64_t id = b_.new_id(first.start);
-  Node operand = parse_member();
-  return {call(id, kind == TokenKind::kExclam ? op::kLogicalNot : op::kNegate, exprs(std::move(operand.expr))),
-          operand.depth};
+// first alternative), so `-1` is a constant; an even run of operators cancels out without any node. The
+// decisions between the alternatives look as far ahead as ANTLR's do, so errors name the same text.
+Node Grammar::parse_unary(const TokenSet& follow) {
+  return rule(kUnaryRule, follow, Node{}, [&]() -> Node {
+    sync(operand_start());
+    const TokenKind kind = la().kind;
+    if (kind == TokenKind::kMinus && is_number(la(2).kind)) return parse_member(kNothing);
+    if (kind != TokenKind::kExclam && kind != TokenKind::kMinus) return parse_member(kNothing);
+    if (kind == TokenKind::kMinus && la(2).kind != TokenKind::kMinus && !starts_member(la(2).kind)) {
+      no_viable_alternative(pos_, la(2));
+    }
+    const std::int32_t first_offset = la().start;
+    std::size_t count = 0;
+    while (true) {
+      consume();
+      ++count;
+      if (kind == TokenKind::kExclam) {
+        sync_loop_back(operand_start());
+        if (at(TokenKind::kExclam)) continue;
+        break;
+      }
+      if (!at(TokenKind::kMinus)) break;
+      const TokenKind next = la(2).kind;
+      if (next != TokenKind::kMinus && !is_number(next) && !starts_member(next)) no_viable_alternative(pos_, la(2));
+    }
+    if (count % 2 == 0) return parse_member(kNothing);
+    const std::int64_t id = b_.new_id(first_offset);
+    Node operand = parse_member(kNothing);
+    return {call(id, kind == TokenKind::kExclam ? op::kLogicalNot : op::kNegate, exprs(std::move(operand.expr))),
+            operand.depth};
+  });
 }
 
-Node Grammar::parse_member() {
-  RuleScope scope(*this, kMemberRule);
-  Node operand = parse_primary();
-  while (true) {
-    if (at(TokenKind::kDot)) {
-      const std::size_t dot_index = pos_;
-      const Token& dot = la();
-      const bool optional = la(2).kind == TokenKind::kQuestion;
-      const Token& name = la(optional ? 3 : 2);
-      if (name.kind != TokenKind::kIdentifier) no_viable_alternative(dot_index, name);
-      consume();
-      if (optional) consume();
-      consume();
-      if (!optional && at(TokenKind::kLParen)) {
-        const std::int64_t id = b_.new_id(consume().start);
-        std::vector<Node> args = parse_call_arguments();
-        operand = call_or_macro(id, name.text, std::move(operand), std::move(args));
-        continue;
-      }
-      int depth = counted(operand.depth);
-      if (optional) {
-        if (!options_.enable_optional_syntax) {
-          operand = {report_error(dot.start, "unsupported syntax '.?'"), depth};
+Node Grammar::parse_member(const TokenSet& follow) {
+  return rule(kMemberRule, follow, Node{}, [&]() -> Node {
+    Node operand = parse_primary(kMemberOps);
+    while (true) {
+      if (at(TokenKind::kDot)) {
+        const std::size_t dot_index = pos_;
+        const Token& dot = la();
+        const bool optional = la(2).kind == TokenKind::kQuestion;
+        if (!optional && la(2).kind != TokenKind::kIdentifier) no_viable_alternative(dot_index, la(2));
+        consume();
+        if (optional) consume();
+        const Token& name = la();
+        expect(TokenKind::kIdentifier, operand_follow() | follow_.back());
+        if (!optional && at(TokenKind::kLParen)) {
+          const std::int64_t id = b_.new_id(consume().start);
+          std::vector<Node> args = parse_call_arguments();
+          operand = call_or_macro(id, name.text, std::move(operand), std::move(args));
           continue;
         }
-        Expr field = Builder::constant(b_.new_id(name.start), name.text);
-        const std::int64_t id = b_.new_id(dot.start);
-        operand = {call(id, op::kOptSelect, exprs(std::move(operand.expr), std::move(field))), depth};
+        int depth = counted(operand.depth);
+        if (optional) {
+          if (!options_.enable_optional_syntax) {
+            operand = {report_error(dot.start, "unsupported syntax '.?'"), depth};
+            continue;
+          }
+          Expr field = Builder::constant(b_.new_id(name.start), name.text);
+          const std::int64_t id = b_.new_id(dot.start);
+          operand = {call(id, op::kOptSelect, exprs(std::move(operand.expr), std::move(field))), depth};
+          continue;
+        }
+        operand = {Builder::select(b_.new_id(dot.start), std::move(operand.expr), name.text), depth};
         continue;
       }
-      operand = {Builder::select(b_.new_id(dot.start), std::move(operand.expr), name.text), depth};
-      continue;
-    }
-    if (at(TokenKind::kLBracket)) {
-      const Token& open = consume();
-      const bool optional = at(TokenKind::kQuestion);
-      if (optional) consume();
-      const std::int64_t id = b_.new_id(open.start);
-      Node index = [&] {
-        FollowScope follow(*this, TokenSet{TokenKind::kRBracket});
-        return parse_expr();
-      }();
-      expect_closing(TokenKind::kRBracket);
-      int depth = counted(std::max(operand.depth, index.depth));
-      if (optional && !options_.enable_optional_syntax) {
-        operand = {report_error(open.start, "unsupported syntax '[?'"), depth};
+      if (at(TokenKind::kLBracket)) {
+        const Token& open = consume();
+        sync(operand_start() | kQuestion);
+        const bool optional = at(TokenKind::kQuestion);
+        if (optional) consume();
+        const std::int64_t id = b_.new_id(open.start);
+        Node index = [&] {
+          FollowScope inner(*this, kRBracket);
+          return parse_expr(kRBracket);
+        }();
+        expect_closing(TokenKind::kRBracket);
+        int depth = counted(std::max(operand.depth, index.depth));
+        if (optional && !options_.enable_optional_syntax) {
+          operand = {report_error(open.start, "unsupported syntax '[?'"), depth};
+          continue;
+        }
+        operand = {call(id, optional ? op::kOptIndex : op::kIndex, exprs(std::move(operand.expr), std::move(index.expr))),
+                   depth};
         continue;
       }
-      operand = {call(id, optional ? op::kOptIndex : op::kIndex, exprs(std::move(operand.expr), std::move(index.expr))),
-                 depth};
-      continue;
+      return operand;
     }
-    return operand;
-  }
+  });
 }
 
-Node Grammar::parse_primary() {
-  RuleScope scope(*this, kPrimaryRule);
-  switch (la().kind) {
-    case TokenKind::kDot:
-    case TokenKind::kIdentifier:
-      return parse_ident_call_or_message();
-    case TokenKind::kLParen: {
-      consume();
-      Node inner = [&] {
-        FollowScope follow(*this, TokenSet{TokenKind::kRParen});
-        return parse_expr();
-      }();
-      expect_closing(TokenKind::kRParen);
-      return inner;
+Node Grammar::parse_primary(const TokenSet& follow) {
+  return rule(kPrimaryRule, follow, Node{}, [&]() -> Node {
+    static const TokenSet kPrimaryStart = [] {
+      TokenSet set;
+      for (std::size_t i = 0; i <= static_cast<std::size_t>(TokenKind::kEof); ++i) {
+        auto k = static_cast<TokenKind>(i);
+        if (k != TokenKind::kExclam && operand_start().contains(k)) set = set | TokenSet{k};
+      }
+      return set;
+    }();
+    sync(kPrimaryStart);
+    switch (la().kind) {
+      case TokenKind::kDot:
+      case TokenKind::kIdentifier:
+        return parse_ident_call_or_message();
+      case TokenKind::kLParen: {
+        consume();
+        Node inner = [&] {
+          FollowScope scope(*this, kRParen);
+          return parse_expr(kRParen);
+        }();
+        expect_closing(TokenKind::kRParen);
+        return inner;
+      }
+      case TokenKind::kLBracket:
+        return parse_list();
+      case TokenKind::kLBrace:
+        return parse_map();
+      default:
+        return rule(kLiteralRule, kNothing, Node{}, [&] { return parse_literal(); });
     }
-    case TokenKind::kLBracket:
-      return parse_list();
-    case TokenKind::kLBrace:
-      return parse_map();
-    default:
-      return parse_literal();
-  }
+  });
 }
 
 Node Grammar::parse_ident_call_or_message() {
@@ -247,17 +290,21 @@ Node Grammar::parse_ident_call_or_message() {
   return call_or_macro(id, std::move(name), std::nullopt, std::move(args));
 }
 
+// `'(' exprList? ')'` after the '(' was matched.
 std::vector<Node> Grammar::parse_call_arguments() {
-  sync(operand_start() | TokenSet{TokenKind::kRParen});
+  sync(operand_start() | kRParen);
   std::vector<Node> args;
   if (!at(TokenKind::kRParen)) {
-    RuleScope scope(*this, kExprListRule);
-    FollowScope follow(*this, TokenSet{TokenKind::kComma, TokenKind::kRParen});
-    args.push_back(parse_expr());
-    while (at(TokenKind::kComma)) {
-      consume();
-      args.push_back(parse_expr());
-    }
+    FollowScope scope(*this, TokenSet{TokenKind::kComma, TokenKind::kRParen});
+    args = rule(kExprListRule, kRParen, std::vector<Node>{}, [&] {
+      std::vector<Node> list;
+      list.push_back(parse_expr(kComma));
+      while (at(TokenKind::kComma)) {
+        consume();
+        list.push_back(parse_expr(kComma));
+      }
+      return list;
+    });
   }
   expect_closing(TokenKind::kRParen);
   return args;
@@ -286,10 +333,13 @@ Node Grammar::call_or_macro(std::int64_t id, std::string function, std::optional
     b_.delete_id(id);
     return {std::move(*macro->expansion), depth};
   }
-  if (target_expr) return {Builder::member_call(id, std::move(function), std::move(*target_expr), std::move(arg_exprs)), depth};
+  if (target_expr) {
+    return {Builder::member_call(id, std::move(function), std::move(*target_expr), std::move(arg_exprs)), depth};
+  }
   return {Builder::call(id, std::move(function), std::move(arg_exprs)), depth};
 }
 
+// `'.'? IDENTIFIER ('.' IDENTIFIER)* '{' fieldInitializerList? ','? '}'`
 Node Grammar::parse_message(std::size_t name_tokens) {
   std::string name;
   for (std::size_t i = 0; i < name_tokens; ++i) name += consume().text;
@@ -298,121 +348,125 @@ Node Grammar::parse_message(std::size_t name_tokens) {
   int depth = 0;
   sync(TokenSet{TokenKind::kRBrace, TokenKind::kComma, TokenKind::kQuestion, TokenKind::kIdentifier});
   if (at(TokenKind::kQuestion) || at(TokenKind::kIdentifier)) {
-    RuleScope scope(*this, kFieldInitializerListRule);
-    while (true) {
-      const Token& start = la();
-      const bool optional = at(TokenKind::kQuestion);
-      if (optional) consume();
-      if (!at(TokenKind::kIdentifier)) {
-        syntax_error(la(), "mismatched input " + display(la()) + " expecting IDENTIFIER");
-        throw Abort{};
+    FollowScope scope(*this, kCommaRBrace);
+    rule(kFieldInitializerListRule, kCommaRBrace, 0, [&] {
+      while (true) {
+        const std::int32_t field_start = la().start;
+        const bool optional = at(TokenKind::kQuestion);
+        std::string field_name = rule(kOptFieldRule, kColon, std::string{}, [&] {
+          if (optional) consume();
+          std::string text = la().text;
+          expect(TokenKind::kIdentifier, kColon);
+          return text;
+        });
+        const std::int32_t colon = la().start;
+        expect(TokenKind::kColon, operand_start());
+        const std::int64_t field_id = b_.new_id(colon);
+        std::optional<Expr> error;
+        if (optional && !options_.enable_optional_syntax) error = report_error(field_start, "unsupported syntax '?'");
+        Node value = parse_expr(kComma);
+        depth = std::max(depth, value.depth);
+        if (!error) {
+          message.fields.push_back(
+              StructField{field_id, std::move(field_name), std::make_unique<Expr>(std::move(value.expr)), optional});
+        }
+        if (at(TokenKind::kComma) &&
+            (la(2).kind == TokenKind::kQuestion || la(2).kind == TokenKind::kIdentifier)) {
+          consume();
+          continue;
+        }
+        return 0;
       }
-      const Token& field = consume();
-      const std::int32_t colon = la().start;
-      expect(TokenKind::kColon, operand_start());
-      const std::int64_t field_id = b_.new_id(colon);
-      std::optional<Expr> error;
-      if (optional && !options_.enable_optional_syntax) error = report_error(start.start, "unsupported syntax '?'");
-      Node value = [&] {
-        FollowScope follow(*this, TokenSet{TokenKind::kComma, TokenKind::kRBrace});
-        return parse_expr();
-      }();
-      depth = std::max(depth, value.depth);
-      if (!error) {
-        message.fields.push_back(
-            StructField{field_id, field.text, std::make_unique<Expr>(std::move(value.expr)), optional});
-      }
-      if (at(TokenKind::kComma) &&
-          (la(2).kind == TokenKind::kQuestion || la(2).kind == TokenKind::kIdentifier)) {
-        consume();
-        continue;
-      }
-      break;
-    }
+    });
   }
-  sync(TokenSet{TokenKind::kRBrace, TokenKind::kComma});
+  sync(kCommaRBrace);
   if (at(TokenKind::kComma)) consume();
   expect_closing(TokenKind::kRBrace);
   return {Expr{id, std::move(message)}, depth};
 }
 
+// `'[' listInit? ','? ']'`
 Node Grammar::parse_list() {
   const std::int64_t id = b_.new_id(consume().start);
   ListExpr list;
   int depth = 0;
-  const TokenSet element_start = operand_start() | TokenSet{TokenKind::kQuestion};
-  sync(element_start | TokenSet{TokenKind::kRBracket, TokenKind::kComma});
+  const TokenSet element_start = operand_start() | kQuestion;
+  sync(element_start | kCommaRBracket);
   if (element_start.contains(la().kind)) {
-    RuleScope scope(*this, kListInitRule);
-    FollowScope follow(*this, TokenSet{TokenKind::kComma, TokenKind::kRBracket});
-    while (true) {
-      RuleScope element_scope(*this, kOptExprRule);
-      const Token& start = la();
-      const bool optional = at(TokenKind::kQuestion);
-      if (optional) consume();
-      Node element = parse_expr();
-      depth = std::max(depth, element.depth);
-      if (optional) {
-        if (!options_.enable_optional_syntax) {
-          report_error(start.start, "unsupported syntax '?'");
-        } else {
-          list.optional_indices.push_back(static_cast<std::int32_t>(list.elements.size()));
+    FollowScope scope(*this, kCommaRBracket);
+    rule(kListInitRule, kCommaRBracket, 0, [&] {
+      while (true) {
+        rule(kOptExprRule, kComma, 0, [&] {
+          sync(element_start);
+          const Token& start = la();
+          const bool optional = at(TokenKind::kQuestion);
+          if (optional) consume();
+          Node element = parse_expr(kNothing);
+          depth = std::max(depth, element.depth);
+          if (optional) {
+            if (!options_.enable_optional_syntax) {
+              report_error(start.start, "unsupported syntax '?'");
+            } else {
+              list.optional_indices.push_back(static_cast<std::int32_t>(list.elements.size()));
+            }
+          }
+          list.elements.push_back(std::move(element.expr));
+          return 0;
+        });
+        if (at(TokenKind::kComma) && element_start.contains(la(2).kind)) {
+          consume();
+          continue;
         }
+        return 0;
       }
-      list.elements.push_back(std::move(element.expr));
-      if (at(TokenKind::kComma) && element_start.contains(la(2).kind)) {
-        consume();
-        continue;
-      }
-      break;
-    }
+    });
   }
-  sync(TokenSet{TokenKind::kRBracket, TokenKind::kComma});
+  sync(kCommaRBracket);
   if (at(TokenKind::kComma)) consume();
   expect_closing(TokenKind::kRBracket);
   return {Expr{id, std::move(list)}, depth};
 }
 
+// `'{' mapInitializerList? ','? '}'`
 Node Grammar::parse_map() {
   const std::int64_t id = b_.new_id(consume().start);
   MapExpr map;
   int depth = 0;
-  const TokenSet entry_start = operand_start() | TokenSet{TokenKind::kQuestion};
-  sync(entry_start | TokenSet{TokenKind::kRBrace, TokenKind::kComma});
+  const TokenSet entry_start = operand_start() | kQuestion;
+  sync(entry_start | kCommaRBrace);
   if (entry_start.contains(la().kind)) {
-    RuleScope scope(*this, kMapInitializerListRule);
-    while (true) {
-      // cel-go numbers the entry (at its ':') before the key.
-      const std::int64_t entry_id = b_.new_id(-1);
-      const Token& start = la();
-      const bool optional = at(TokenKind::kQuestion);
-      Node key = [&] {
-        RuleScope key_scope(*this, kOptExprRule);
-        if (optional) consume();
-        FollowScope follow(*this, TokenSet{TokenKind::kColon});
-        return parse_expr();
-      }();
-      b_.info().positions[entry_id] = la().start;
-      expect(TokenKind::kColon, operand_start());
-      std::optional<Expr> error;
-      if (optional && !options_.enable_optional_syntax) error = report_error(start.start, "unsupported syntax '?'");
-      Node value = [&] {
-        FollowScope follow(*this, TokenSet{TokenKind::kComma, TokenKind::kRBrace});
-        return parse_expr();
-      }();
-      depth = std::max({depth, key.depth, value.depth});
-      if (!error) {
-        map.entries.push_back(MapEntry{entry_id, std::make_unique<Expr>(std::move(key.expr)),
-                                       std::make_unique<Expr>(std::move(value.expr)), optional});
+    FollowScope scope(*this, kCommaRBrace);
+    rule(kMapInitializerListRule, kCommaRBrace, 0, [&] {
+      while (true) {
+        // cel-go numbers the entry (at its ':') before the key.
+        const std::int64_t entry_id = b_.new_id(-1);
+        const std::int32_t start = la().start;
+        const bool optional = at(TokenKind::kQuestion);
+        Node key = rule(kOptExprRule, kColon, Node{}, [&] {
+          sync(entry_start);
+          if (optional) consume();
+          FollowScope inner(*this, kColon);
+          return parse_expr(kNothing);
+        });
+        b_.info().positions[entry_id] = la().start;
+        expect(TokenKind::kColon, operand_start());
+        std::optional<Expr> error;
+        if (optional && !options_.enable_optional_syntax) error = report_error(start, "unsupported syntax '?'");
+        Node value = parse_expr(kComma);
+        depth = std::max({depth, key.depth, value.depth});
+        if (!error) {
+          map.entries.push_back(MapEntry{entry_id, std::make_unique<Expr>(std::move(key.expr)),
+                                         std::make_unique<Expr>(std::move(value.expr)), optional});
+        }
+        if (at(TokenKind::kComma) && entry_start.contains(la(2).kind)) {
+          consume();
+          continue;
+        }
+        return 0;
       }
-      if (at(TokenKind::kComma) && entry_start.contains(la(2).kind)) {
-        consume();
-        continue;
-      }
-      break;
-    }
+    });
   }
-  sync(TokenSet{TokenKind::kRBrace, TokenKind::kComma});
+  sync(kCommaRBrace);
   if (at(TokenKind::kComma)) consume();
   expect_closing(TokenKind::kRBrace);
   return {Expr{id, std::move(map)}, depth};
@@ -422,6 +476,7 @@ Node Grammar::parse_literal() {
   const Token& first = la();
   std::string_view sign;
   if (first.kind == TokenKind::kMinus) {
+    if (!is_number(la(2).kind)) no_viable_alternative(pos_, la(2));
     sign = "-";
     consume();
   }

@@ -37,6 +37,11 @@ std::vector<std::int32_t> line_offsets(std::u32string_view text) {
 }  // namespace
 
 ParseResult parse(std::string_view text, const ParserOptions& options) {
+  return parser::parse_with_limits(text, options, parser::ErrorLimits{});
+}
+
+ParseResult parser::parse_with_limits(std::string_view text, const ParserOptions& options,
+                                      const parser::ErrorLimits& limits) {
   ParseResult result;
   const std::u32string code_points = decode(text);
   parser::Builder builder;
@@ -56,10 +61,10 @@ ParseResult parse(std::string_view text, const ParserOptions& options) {
   parser::ParseIssues issues;
   bool within_limit = true;
   for (parser::LexError& error : lexed.errors) {
-    if (!(within_limit = parser::report_syntax_error(issues, error.offset, std::move(error.message)))) break;
+    if (!(within_limit = parser::report_syntax_error(issues, limits, error.offset, std::move(error.message)))) break;
   }
   std::optional<Expr> root;
-  if (within_limit) root = parser::parse_tokens(lexed.tokens, builder, options, issues);
+  if (within_limit) root = parser::parse_tokens(code_points, lexed, builder, options, limits, issues);
 
   for (parser::ParseIssues::Entry& entry : issues.entries) result.issues.errors.push_back(std::move(entry.issue));
   if (!root || !result.issues.empty()) return result;

@@ -7,6 +7,7 @@
 
 #include "cel/compile.h"
 #include "cel/parser/debug.h"
+#include "cel/parser/grammar.h"
 
 namespace kapi::cel {
 namespace {
@@ -17,6 +18,7 @@ struct PortedCase {
   const char* error;     // display form
   const char* location;  // adorned with ^#id[line,column]#
   bool optional_syntax;
+  parser::ErrorLimits limits;
 };
 
 const PortedCase kPortedCases[] = {
@@ -73,7 +75,7 @@ TEST_P(CelParserPortedTest, MatchesCelGo) {
   ParserOptions options;
   options.max_recursion_depth = 32;
   options.enable_optional_syntax = c.optional_syntax;
-  ParseResult result = parse(c.input, options);
+  ParseResult result = parser::parse_with_limits(c.input, options, c.limits);
   SCOPED_TRACE(c.input);
   if (*c.error) {
     ASSERT_FALSE(result.issues.empty()) << kind_adorned(result.ast->root);
