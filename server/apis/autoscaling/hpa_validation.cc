@@ -2,9 +2,9 @@
 // validates as its internal type.
 #include "server/apis/autoscaling/hpa.h"
 
+#include "base/name_validation.h"
 #include "base/quantity.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 

@@ -1,11 +1,11 @@
 // core/v1 LimitRange (pkg/registry/core/limitrange, validation.ValidateLimitRange, v1.SetDefaults_LimitRangeItem):
 // kube has no printer for it, so tables use the default Name and Created At columns.
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/core/resource_names.h"
 #include "server/apis/core/resource_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 
 #include <cstdio>
 #include <map>

@@ -1,12 +1,12 @@
 // storage.k8s.io/v1 CSIStorageCapacity (pkg/registry/storage/csistoragecapacity/strategy.go,
 // ValidateCSIStorageCapacity/ValidateCSIStorageCapacityUpdate of pkg/apis/storage/validation as of 1.32,
 // printCSIStorageCapacity, which has no Age column).
+#include "base/name_validation.h"
 #include "base/quantity.h"
 #include "server/apis/storage/storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/metav1_validation.h"
-#include "server/validation/names.h"
 
 namespace kapi::apis {
 namespace {

@@ -360,3 +360,29 @@ TEST(CelCheckerCases, OptionalTypes) {
 
 }  // namespace
 }  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+TEST(CelCheckerCases, MessagesDisplayAsCelGoPrintsThem) {
+  Env env = testing::mini_std_env();
+  CheckResult result = compile(env, "1 + x");
+  EXPECT_FALSE(result.ast);
+  EXPECT_EQ(result.message,
+            "ERROR: <input>:1:5: undeclared reference to 'x' (in container '')\n"
+            " | 1 + x\n"
+            " | ....^");
+  result = compile(env, "x.single_int64 != null");
+  EXPECT_EQ(result.message,
+            "ERROR: <input>:1:1: undeclared reference to 'x' (in container '')\n"
+            " | x.single_int64 != null\n"
+            " | ^");
+  result = compile(env, "1 + 'a'");
+  EXPECT_EQ(result.message,
+            "ERROR: <input>:1:3: found no matching overload for '_+_' applied to '(int, string)'\n"
+            " | 1 + 'a'\n"
+            " | ..^");
+}
+
+}  // namespace
+}  // namespace kapi::cel
