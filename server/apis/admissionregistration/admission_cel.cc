@@ -3,6 +3,8 @@
 #include "server/apis/admissionregistration/admission_cel.h"
 
 #include "cel/compile.h"
+#include "cel/ext/authz.h"
+#include "cel/ext/kube_env.h"
 
 #include <utility>
 
@@ -20,8 +22,8 @@ Type object_of(std::string name, std::vector<std::pair<std::string, Type>> field
 }
 
 cel::Env make_env(const VariableDeclarations& declarations, const DeclaredTypes& types,
-                  const std::optional<Type>& variables) {
-  cel::Env env = admission_base_env();
+                  const std::optional<Type>& variables, bool stored) {
+  cel::Env env = stored ? admission_stored_env() : admission_base_env();
   env.add_variable("object", types.object);
   env.add_variable("oldObject", types.object);
   env.add_variable("namespaceObject", namespace_object_type());
@@ -78,9 +80,13 @@ Type variable_type(const Type& type) {
 }  // namespace
 
 const cel::Env& admission_base_env() {
-  // TODO(cel-ext): kube_base_env() once the kube libraries land; the standard environment until then.
-  static const cel::Env base = cel::standard_env();
+  static const cel::Env base = cel::ext::kube_base_env();
   return base;
+}
+
+const cel::Env& admission_stored_env() {
+  static const cel::Env stored = cel::ext::kube_stored_env();
+  return stored;
 }
 
 Type admission_request_type() {
@@ -137,12 +143,16 @@ Type namespace_object_type() {
   return type;
 }
 
-Type authorizer_type() { return Type::opaque("kubernetes.authorization.Authorizer"); }
-Type resource_check_type() { return Type::opaque("kubernetes.authorization.ResourceCheck"); }
+Type authorizer_type() { return cel::ext::authorizer_type(); }
+Type resource_check_type() { return cel::ext::resource_check_type(); }
 
 AdmissionCompiler::AdmissionCompiler(VariableDeclarations declarations, DeclaredTypes types, bool composition,
-                                     bool make_programs)
-    : declarations_(declarations), types_(std::move(types)), composition_(composition), make_programs_(make_programs) {
+                                     bool make_programs, bool stored)
+    : declarations_(declarations),
+      types_(std::move(types)),
+      composition_(composition),
+      make_programs_(make_programs),
+      stored_(stored) {
   rebuild_env();
 }
 
@@ -155,7 +165,7 @@ void AdmissionCompiler::rebuild_env() {
       fields->fields.insert_or_assign(variable.name, variable_type(variable.compiled.output_type));
     variables = Type::object(std::move(fields));
   }
-  env_ = std::make_shared<const cel::Env>(make_env(declarations_, types_, variables));
+  env_ = std::make_shared<const cel::Env>(make_env(declarations_, types_, variables, stored_));
 }
 
 CompiledExpression AdmissionCompiler::compile(const std::string& expression, ReturnTypes return_types) const {

@@ -63,8 +63,10 @@ struct CompiledExpression {
 // type whose fields are the variables compiled so far).
 class AdmissionCompiler {
  public:
+  // `stored`: kube's StoredExpressions environment (expressions already stored: the plugins' and the type
+  // checker's), else NewExpressions (expressions being written).
   explicit AdmissionCompiler(VariableDeclarations declarations, DeclaredTypes types = {}, bool composition = false,
-                             bool make_programs = true);
+                             bool make_programs = true, bool stored = false);
 
   // CompileCELExpression against this environment.
   CompiledExpression compile(const std::string& expression, ReturnTypes return_types) const;
@@ -86,11 +88,13 @@ class AdmissionCompiler {
   DeclaredTypes types_;
   bool composition_;
   bool make_programs_;
+  bool stored_;
   std::vector<Variable> variables_;
   std::shared_ptr<const cel::Env> env_;
 };
 
-// The base environment (kube's environment.MustBaseEnvSet at the default compatibility version).
+// The base environments (kube's environment.MustBaseEnvSet at the default compatibility version).
 const cel::Env& admission_base_env();
+const cel::Env& admission_stored_env();
 
 }  // namespace kapi::apis::admissionregistration

@@ -27,8 +27,9 @@ Inputs make_inputs(const InputSources& sources) {
   inputs.namespace_object = sources.namespace_object ? owned_json_value(namespace_object(*sources.namespace_object))
                                                      : cel::Value(cel::Null{});
   if (sources.authorizer) {
-    inputs.authorizer = authorizer_value(*sources.authorizer, attributes);
-    inputs.resource_authorizer = resource_authorizer_value(*sources.authorizer, attributes, sources.matched_resource);
+    std::shared_ptr<const cel::ext::Authorizer> authorizer = caching_authorizer(*sources.authorizer);
+    inputs.authorizer = authorizer_value(authorizer, attributes);
+    inputs.resource_authorizer = resource_authorizer_value(authorizer, attributes);
   }
   return inputs;
 }

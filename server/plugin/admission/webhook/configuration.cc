@@ -96,7 +96,8 @@ void parse_configuration(const json::object& configuration, bool mutating, const
     if (const json::value* conditions = hook.if_contains("matchConditions");
         conditions && conditions->is_array() && !conditions->as_array().empty()) {
       // Compiled once per version of the configuration (kube's GetCompiledMatcher caches them per accessor).
-      static const apis::admissionregistration::AdmissionCompiler compiler({.params = false, .authorizer = true});
+      static const apis::admissionregistration::AdmissionCompiler compiler(
+          {.params = false, .authorizer = true}, {}, false, true, true);
       webhook.match_conditions = std::make_shared<const std::vector<cel_runtime::MatchCondition>>(
           cel_runtime::compile_match_conditions(conditions->as_array(), compiler));
     }

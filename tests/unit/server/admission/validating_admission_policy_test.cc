@@ -3,6 +3,7 @@
 // (policy/validating/dispatcher.go, validator.go, generic/policy_dispatcher.go). Also the status controller's
 // type checking against the built-in schemas and the write-time compilation of policies and webhooks.
 #include "server/apis/admissionregistration/admission_validation.h"
+#include "server/authorization/authorizer.h"
 #include "server/plugin/admission/validating_admission_policy/status_controller.h"
 #include "server/plugin/admission/validating_admission_policy/type_checking.h"
 #include "server/schema/catalog.h"
@@ -225,6 +226,37 @@ TEST_F(ValidatingAdmissionPolicyTest, BindingMatchResourcesNarrowThePolicy) {
   json::object bad = parse(R"({"metadata":{"name":"bad","namespace":"default"}})");
   Attributes request = create(bad);
   admit(*admission, request);  // the namespace is labelled env=prod
+}
+
+// Allows alice to create config maps in "default", nothing else.
+class AliceMayCreateConfigMaps final : public authorization::Authorizer {
+ public:
+  authorization::Result authorize(const authorization::Attributes& attributes) const override {
+    if (attributes.user.name == "alice" && attributes.verb == "create" && attributes.resource == "configmaps" &&
+        attributes.namespace_ == "default")
+      return {authorization::Decision::Allow, "alice may"};
+    return {authorization::Decision::NoOpinion, ""};
+  }
+};
+
+TEST_F(ValidatingAdmissionPolicyTest, TheAuthorizerAnswersWithKapisAuthorizer) {
+  policy("authorized", "",
+         R"J({"expression":"authorizer.group('').resource('configmaps').namespace('default').check('create').allowed() && authorizer.requestResource.check('create').allowed()",)J"
+         R"J("messageExpression":"'not allowed: ' + object.metadata.name"})J");
+  binding("authorized-binding", "authorized", R"(["Deny"])", "");
+  const AliceMayCreateConfigMaps authorizer;
+  auto admission = make_validating_admission_policy(context(&authorizer));
+  json::object object = parse(R"({"metadata":{"name":"cm","namespace":"default"}})");
+  request::UserInfo alice{"alice", "1", {"system:authenticated"}, {}};
+  Attributes allowed = create(object);
+  allowed.user = &alice;
+  admit(*admission, allowed);
+  request::UserInfo bob{"bob", "2", {"system:authenticated"}, {}};
+  Attributes refused = create(object);
+  refused.user = &bob;
+  EXPECT_EQ(refusal(*admission, refused).message,
+            "configmaps \"cm\" is forbidden: ValidatingAdmissionPolicy 'authorized' with binding 'authorized-binding' "
+            "denied request: not allowed: cm");
 }
 
 TEST_F(ValidatingAdmissionPolicyTest, StatusControllerWarnsAboutFieldsTheMatchedKindLacks) {
