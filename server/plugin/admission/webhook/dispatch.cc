@@ -64,8 +64,9 @@ asio::awaitable<std::optional<Invocation>> WebhookDispatcher::applies(const Webh
 bool WebhookDispatcher::conditions_match(const Webhook& webhook, const Invocation& invocation,
                                          const Attributes& attributes) const {
   if (!webhook.match_conditions) return true;
+  // kube's matcher shows the request's own resource with the kind the webhook is called with.
   const cel_runtime::InputSources sources{.attributes = &attributes,
-                                          .matched_resource = invocation.resource,
+                                          .matched_resource = attributes.resource,
                                           .matched_kind = invocation.kind,
                                           .authorizer = authorizer_};
   const cel_runtime::AdmissionActivation activation(cel_runtime::make_inputs(sources), nullptr);
