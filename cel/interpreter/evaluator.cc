@@ -136,6 +136,15 @@ Value Evaluator::eval(const Node& node, Scope* scope) {
       return eval_map(node, scope);
     case NodeKind::kFold:
       return eval_fold(node, scope);
+    case NodeKind::kSetMembership: {
+      Value element = eval(node.children[0], scope);
+      if (element.is_error()) return element;
+      const List& list = *node.value.as_list();
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (equals(element, list.at(i))) return Value(true);
+      }
+      return Value(false);
+    }
     case NodeKind::kOptionalOr:
     case NodeKind::kOptionalOrValue: {
       Value lhs = eval(node.children[0], scope);
@@ -192,8 +201,9 @@ Value Evaluator::eval_attribute(const Node& node, Scope* scope, bool charge_root
   }
   std::reverse(qualifiers.begin(), qualifiers.end());
 
-  // cel-go observes a presence test itself, not the root of the attribute it tests.
-  if (test_only) charge(1);
+  // A presence test charges its qualifiers, not the root of the attribute it tests; itself only with cel-go's
+  // default PresenceTestHasCost(true) (kube turns it off).
+  if (test_only && presence_test_has_cost_) charge(1);
   std::vector<std::string_view> extra_fields;
   Value obj = eval_root(*root, scope, charge_root && !test_only, extra_fields);
   if (obj.is_error()) return obj;
@@ -330,7 +340,15 @@ Value Evaluator::eval_call(const Node& node, Scope* scope) {
     for (const Value& arg : args) {
       if (arg.is_error()) return arg;
     }
-    if (node.bare_no_such_overload) return no_such_overload_bare();
+    if (node.no_overload_message == Node::NoOverloadMessage::kBare) return no_such_overload_bare();
+    if (node.no_overload_message == Node::NoOverloadMessage::kTraitGuarded) {
+      const std::vector<Overload>& all = node.function->overloads;
+      bool has_trait = std::any_of(all.begin(), all.end(), [&](const Overload& o) {
+        return !o.params.empty() && runtime_type_matches(o.params[0], args[0]);
+      });
+      if (has_trait) return no_such_overload_bare();
+      return Value::error(ErrorCode::kNoSuchOverload, "no such overload: " + node.name);
+    }
     std::string signature;
     for (const Value& arg : args) {
       if (!signature.empty()) signature += ", ";
@@ -391,8 +409,10 @@ Value Evaluator::eval_map(const Node& node, Scope* scope) {
       result = Value::error(ErrorCode::kGeneric, "unsupported key type");
       break;
     }
-    auto existing = std::find_if(entries.begin(), entries.end(),
-                                 [&](const auto& entry) { return equals(entry.first, key); });
+    // Keys are distinct by type and value, as in cel-go's Go map of ref.Val (1 and 1u are two keys).
+    auto existing = std::find_if(entries.begin(), entries.end(), [&](const auto& entry) {
+      return entry.first.variant().index() == key.variant().index() && equals(entry.first, key);
+    });
     if (node.optional_entries[i / 2]) {
       const auto* optional = value.get_if<OptionalValue>();
       if (!optional) {

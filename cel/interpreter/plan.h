@@ -32,6 +32,7 @@ enum class NodeKind {
   kFold,              // children: range, init, condition, step, result
   kOptionalOr,        // children[0].or(children[1]), the alternative evaluated only when needed
   kOptionalOrValue,   // children[0].orValue(children[1]), likewise
+  kSetMembership,     // children[0] in value, a constant list of primitives (cel-go's OptOptimize set look-up)
   kError,             // value: an error found while planning (reported when evaluated)
 };
 
@@ -48,8 +49,13 @@ struct Node {
   // kCall: the overloads that may apply, in the order dispatch tries them; overload_id is the one cel-go reports to
   // the cost estimator (the single resolved overload, else empty, as cel-go's planner does).
   std::vector<const Overload*> overloads;
+  const Function* function = nullptr;  // all of the function's overloads, narrowed or not
   std::string overload_id;
-  bool bare_no_such_overload = false;  // cel-go's trait-dispatched stdlib functions report no signature
+  // How a call that no overload accepts reports it: cel-go's stdlib singletons say "no such overload", or
+  // "no such overload: _+_" when the first argument lacks the trait they dispatch on; other functions name the
+  // signature, "no such overload: f(int, string)".
+  enum class NoOverloadMessage { kSignature, kBare, kTraitGuarded };
+  NoOverloadMessage no_overload_message = NoOverloadMessage::kSignature;
   std::string iter_var;  // kFold
   std::string accu_var;
 };
@@ -57,8 +63,8 @@ struct Node {
 // An Ident, Select or Index node whose value cel-go resolves as an attribute (costs one unit at its root).
 bool is_attribute(const Node& node);
 
-// Plans a (checked when `checked` is given) expression against env.
-Node plan_expr(const Env& env, const Expr& expr, const CheckedAst* checked);
+// Plans a (checked when `checked` is given) expression against env, folding constants when optimize is set.
+Node plan_expr(const Env& env, const Expr& expr, const CheckedAst* checked, bool optimize);
 
 // The type value an identifier denotes when it names a type (`int`, `list`, `google.protobuf.Timestamp`, or a type
 // the environment declares), else nullopt.

@@ -161,10 +161,15 @@ TEST(CelInterpreter, RuntimeCostAndLimit) {
   EXPECT_EQ(run(b.i(1)).cost, 0u);
   EXPECT_EQ(run(b.ident("a"), vars).cost, 1u);
   EXPECT_EQ(run(b.select(b.ident("a"), "b"), vars).cost, 2u);
-  EXPECT_EQ(run(b.has(b.ident("a"), "b"), vars).cost, 2u);
+  EXPECT_EQ(run(b.has(b.ident("a"), "b"), vars).cost, 1u);  // kube: PresenceTestHasCost(false)
+  EXPECT_EQ(run(b.has(b.select(b.ident("a"), "b"), "c"), vars).cost, 2u);
   EXPECT_EQ(run(b.call("_+_", b.select(b.ident("a"), "b"), b.i(1)), vars).cost, 3u);
-  EXPECT_EQ(run(b.list(AstBuilder::vec(b.i(1)))).cost, 10u);
-  EXPECT_EQ(run(b.map(std::vector<Expr>{})).cost, 30u);
+  // Literals of constants are folded when planning (kube's OptOptimize); others cost 10 (lists) or 30 (maps).
+  EXPECT_EQ(run(b.list(AstBuilder::vec(b.i(1)))).cost, 0u);
+  EXPECT_EQ(run(b.map(std::vector<Expr>{})).cost, 0u);
+  EXPECT_EQ(run(b.list(AstBuilder::vec(b.ident("a"))), vars).cost, 11u);
+  EXPECT_EQ(run(b.map(AstBuilder::vec(b.s("k"), b.ident("a"))), vars).cost, 31u);
+  EXPECT_EQ(run(b.call("string", b.i(1))).cost, 0u);
   EXPECT_EQ(run(b.call("_&&_", b.b(true), b.b(false))).cost, 0u);
   EvalResult limited = run(b.call("_+_", b.select(b.ident("a"), "b"), b.i(1)), vars, EvalOptions{2});
   EXPECT_EQ(show(limited), "error: operation cancelled: actual cost limit exceeded");
@@ -177,6 +182,11 @@ TEST(CelInterpreter, UnknownFunctionsAndMismatchedOverloads) {
   EXPECT_EQ(show(run(b.call("nope", b.i(1)))), "error: no such overload: nope");
   EXPECT_EQ(show(run(b.call("_+_", b.i(1), b.s("a")))), "error: no such overload");
   EXPECT_EQ(show(run(b.call("int", b.b(true)))), "error: no such overload: int(bool)");
+  // A stdlib operator whose first argument lacks the trait it dispatches on names the operator.
+  EXPECT_EQ(show(run(b.call("_+_", b.b(true), b.i(1)))), "error: no such overload: _+_");
+  EXPECT_EQ(show(run(b.call("size", b.i(1)))), "error: no such overload: size");
+  EXPECT_EQ(show(run(b.call("_<_", b.b(true), b.i(1)))), "error: no such overload");
+  EXPECT_EQ(show(run(b.call("!_", b.i(1)))), "error: no such overload");
 }
 
 }  // namespace
