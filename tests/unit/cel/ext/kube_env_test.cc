@@ -199,6 +199,16 @@ TEST_F(CelKubeEnv, FormatCallsValidatedWhenCompiled) {
             "ERROR: <input>:1:12: could not parse formatting clause: unrecognized formatting clause \"E\"");
 }
 
+TEST_F(CelKubeEnv, CompileKubeRunsTheFormatValidator) {
+  EXPECT_TRUE(compile_kube(*base(), "'%d'.format([1])").ast.has_value());
+  CheckResult refused = compile_kube(*base(), "'%d'.format(['a'])");
+  EXPECT_FALSE(refused.ast.has_value());
+  EXPECT_EQ(refused.message,
+            "ERROR: <input>:1:14: error during formatting: decimal clause can only be used on integers, was given "
+            "string\n | '%d'.format(['a'])\n | .............^");
+  EXPECT_EQ(compile_kube(*base(), "1 +").message.substr(0, 22), "ERROR: <input>:1:4: Sy");
+}
+
 TEST_F(CelKubeEnv, StoredEnvironmentAddsMapInsert) {
   EXPECT_EQ(base()->find_function("cel.@mapInsert"), nullptr);
   EXPECT_NE(kube_stored_env().find_function("cel.@mapInsert"), nullptr);
