@@ -86,7 +86,9 @@ struct CostOptions {
 NodeSizeEstimator schema_size_estimator(Type root);
 
 // kube's options for a CRD rule (or messageExpression) on a schema whose CEL type is self_type: its schema size
-// estimator, no type-hint fallback, no presence-test cost. estimate_cost(ast, env, kube_crd_cost_options(self))
+// estimator, no type-hint fallback, no presence-test cost. self_type carries kube's DeclType.MaxElements as
+// max_elements: maxItems / maxProperties / maxLength x 4, else the request-based maxima below; map keys and
+// objects carry none (kube's 0). estimate_cost(ast, env, kube_crd_cost_options(self))
 // is what kube's compileRule records as the rule's MaxCost.
 CostOptions kube_crd_cost_options(Type self_type);
 

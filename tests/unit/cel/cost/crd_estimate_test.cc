@@ -38,6 +38,13 @@ std::uint64_t crd_estimate(const Type& self, const std::string& rule, Env env = 
   return estimate_cost(*checked.ast, env, kube_crd_cost_options(self)).max;
 }
 
+Type object_of(std::vector<std::pair<std::string, Type>> fields) {
+  auto object = std::make_shared<ObjectType>();
+  object->name = "Object";
+  for (auto& [name, type] : fields) object->fields.emplace(name, type);
+  return Type::object(object);
+}
+
 TEST(CelCostCrd, ArraysMapsAndStrings) {
   using Max = std::optional<std::int64_t>;
   const Type number = Type::double_type();
@@ -84,13 +91,6 @@ TEST(CelCostCrd, ArraysMapsAndStrings) {
   EXPECT_EQ(crd_estimate(list_of(number_map, 2, 12), "self.all(x, x.y == 25.2)"), 74u);
 }
 
-Type object_of(std::vector<std::pair<std::string, Type>> fields) {
-  auto object = std::make_shared<ObjectType>();
-  object->name = "Object";
-  for (auto& [name, type] : fields) object->fields.emplace(name, type);
-  return Type::object(object);
-}
-
 TEST(CelCostCrd, KubeLibrariesFollowSchemaSizes) {
   using Max = std::optional<std::int64_t>;
   for (const auto& [max, find, join, is_sorted, lower] :
@@ -115,6 +115,23 @@ TEST(CelCostCrd, KubeLibrariesFollowSchemaSizes) {
     const Type splitting = object_of({{"str", string_type(max)}, {"separator", string_type(max)}});
     EXPECT_EQ(crd_estimate(splitting, "self.str.split(self.separator) == []", ext::kube_base_env()), split);
   }
+}
+
+TEST(CelCostCrd, PathsThroughMapsAndObjects) {
+  using Max = std::optional<std::int64_t>;
+  // Map keys have no size hint in kube: x.contains(...) on a key costs nothing.
+  for (const auto& [max, want] : {std::pair<Max, std::uint64_t>{std::nullopt, 2752507}, {10, 72}}) {
+    EXPECT_EQ(crd_estimate(map_of(string_type(max), schema_sizes::kMinStringSize, max),
+                           "self.all(x, x.contains(self[x]))"),
+              want);
+  }
+  // A list of maps of objects {required, optional}; the object's smallest JSON is {"required":""}, 16 bytes.
+  const std::int64_t object_min_size = 2 + 8 + schema_sizes::kMinStringSize + 4;
+  const Type object = object_of({{"required", string_type(std::nullopt)}, {"optional", string_type(std::nullopt)}});
+  const std::string rule = R"(self.all(x, x["y"].required == "z"))";
+  EXPECT_EQ(crd_estimate(list_of(map_of(object, object_min_size, std::nullopt), 2, std::nullopt), rule), 7340027u);
+  EXPECT_EQ(crd_estimate(list_of(map_of(object, object_min_size, 10), 2, 10), rule), 72u);
+  EXPECT_EQ(crd_estimate(list_of(map_of(object, object_min_size, 10), 2, std::nullopt), rule), 7340027u);
 }
 
 }  // namespace
