@@ -228,6 +228,35 @@ TEST_F(ValidatingAdmissionPolicyTest, BindingMatchResourcesNarrowThePolicy) {
   admit(*admission, request);  // the namespace is labelled env=prod
 }
 
+TEST_F(ValidatingAdmissionPolicyTest, AVariableThatFailsNamesItselfInTheError) {
+  policy("variable-error", R"(,"variables":[{"name":"missing","expression":"object.data.absent"}])",
+         R"({"expression":"variables.missing == 'x'"})");
+  binding("variable-error-binding", "variable-error", R"(["Deny"])", "");
+  auto admission = plugin();
+  json::object object = parse(R"({"metadata":{"name":"cm","namespace":"default"},"data":{}})");
+  Attributes request = create(object);
+  EXPECT_EQ(refusal(*admission, request).message,
+            "configmaps \"cm\" is forbidden: ValidatingAdmissionPolicy 'variable-error' with binding "
+            "'variable-error-binding' denied request: expression 'variables.missing == 'x'' resulted in error: "
+            "composited variable \"missing\" fails to evaluate: no such key: absent");
+}
+
+// A policy stored without write-time validation (this fixture's plain Store): its audit annotation's value is dyn,
+// which kube's compiler refuses, and the error denies under failurePolicy Fail.
+TEST_F(ValidatingAdmissionPolicyTest, AnAuditAnnotationThatDoesNotCompileDeniesUnderFail) {
+  policy("annotation-type", R"(,"auditAnnotations":[{"key":"k","valueExpression":"object.metadata.name"}])",
+         R"({"expression":"true"})");
+  binding("annotation-type-binding", "annotation-type", R"(["Audit"])", "");
+  auto admission = plugin();
+  json::object object = parse(R"({"metadata":{"name":"cm","namespace":"default"}})");
+  Attributes request = create(object);
+  apierrors::Status status = refusal(*admission, request);
+  EXPECT_EQ(status.code, 422);
+  EXPECT_EQ(status.message, "configmaps \"cm\" is forbidden: ValidatingAdmissionPolicy 'annotation-type' with binding "
+                            "'annotation-type-binding' denied request: compilation error: must evaluate to one of "
+                            "[string null_type] but got dyn");
+}
+
 // Allows alice to create config maps in "default", nothing else.
 class AliceMayCreateConfigMaps final : public authorization::Authorizer {
  public:
