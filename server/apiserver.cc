@@ -274,6 +274,8 @@ std::unique_ptr<admission::Chain> admission_from(const Options& options, apis::B
         .logger = &logger,
         .metrics = &metrics,
         .executor = executor,
+        .stopping = apis.stopping_controllers(),
+        .catalog = &apis.catalog(),
         .default_not_ready_toleration_seconds = options.default_not_ready_toleration_seconds,
         .default_unreachable_toleration_seconds = options.default_unreachable_toleration_seconds,
         .proxy_client_cert_file = options.proxy_client_cert_file,

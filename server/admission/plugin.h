@@ -16,6 +16,7 @@
 #include <asio/awaitable.hpp>
 #include <boost/json/value.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -26,6 +27,7 @@ namespace kapi::base { class Logger; }
 namespace kapi::metrics { class Registry; }
 namespace kapi::authorization { class Authorizer; }
 namespace kapi::registry { class Store; }
+namespace kapi::schema { class Catalog; }
 
 namespace kapi::admission {
 
@@ -57,6 +59,9 @@ struct PluginContext {
   base::Logger* logger = nullptr;
   metrics::Registry* metrics = nullptr;
   asio::any_io_executor executor;  // for plugins that keep watches or timers of their own
+  // Set at shutdown: what watches a plugin keeps stop on (null: the plugin keeps none).
+  std::shared_ptr<const std::atomic<bool>> stopping;
+  const schema::Catalog* catalog = nullptr;  // the built-in kinds' type schemas
   // Flags of kube-apiserver that plugins read.
   std::int64_t default_not_ready_toleration_seconds = 300;    // --default-not-ready-toleration-seconds
   std::int64_t default_unreachable_toleration_seconds = 300;  // --default-unreachable-toleration-seconds

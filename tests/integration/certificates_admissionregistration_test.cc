@@ -431,11 +431,18 @@ spec:
   ASSERT_EQ(created.output,
             "validatingadmissionpolicy.admissionregistration.k8s.io/replica-limit created\n"
             "validatingadmissionpolicybinding.admissionregistration.k8s.io/replica-limit-default created\n");
-  EXPECT_EQ(kubectl("get validatingadmissionpolicy replica-limit -o jsonpath={.spec.failurePolicy}/"
-                    "{.spec.matchConstraints.matchPolicy}/{.spec.matchConstraints.namespaceSelector}/"
-                    "{.metadata.generation}/{.status}")
-                .output,
-            "Fail/Equivalent/{}/1/{}");
+  // The status controller type checks the policy (against apps/v1 Deployment and v1 ConfigMap: no warnings) and
+  // records the generation it checked, a moment after the create.
+  std::string checked;
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
+    checked = kubectl("get validatingadmissionpolicy replica-limit -o jsonpath={.spec.failurePolicy}/"
+                      "{.spec.matchConstraints.matchPolicy}/{.spec.matchConstraints.namespaceSelector}/"
+                      "{.metadata.generation}/{.status}")
+                  .output;
+    if (checked.find("observedGeneration") != std::string::npos) break;
+  }
+  EXPECT_EQ(checked, "Fail/Equivalent/{}/1/{\"observedGeneration\":1,\"typeChecking\":{}}");
   EXPECT_EQ(squeezed(kubectl("get validatingadmissionpolicies").output),
             "NAME  VALIDATIONS  PARAMKIND  AGE\nreplica-limit  1  v1/ConfigMap  AGE\n");
   EXPECT_EQ(squeezed(kubectl("get validatingadmissionpolicybindings").output),

@@ -143,10 +143,9 @@ ErrorList validate_rule_with_operations(const json::object& rule, const Path& pa
   return errors;
 }
 
-// validateMatchConditions: at most 64, each named (a qualified name, unique) with an expression. The expression's
-// CEL is not compiled here.
-
-ErrorList validate_match_conditions(const json::object& holder, const Path& path) {
+// validateMatchConditions: at most 64, each named (a qualified name, unique) with an expression that compiles to a
+// bool (validateMatchConditionsExpression: the stateless compiler, params only where the holder has a paramKind).
+ErrorList validate_match_conditions(const json::object& holder, const Path& path, bool allow_params) {
   ErrorList errors;
   const json::array& conditions = array_or_empty(holder, "matchConditions");
   if (conditions.size() > 64)
@@ -156,7 +155,12 @@ ErrorList validate_match_conditions(const json::object& holder, const Path& path
   for (std::size_t i = 0; i < conditions.size(); ++i) {
     const json::object& condition = conditions[i].is_object() ? conditions[i].as_object() : not_an_object();
     const Path at = path.index(i);
-    if (trimmed(string_at(condition, "expression")).empty()) errors.push_back(validation::required(at.child("expression")));
+    const std::string expression = trimmed(string_at(condition, "expression"));
+    if (expression.empty()) errors.push_back(validation::required(at.child("expression")));
+    else if (std::optional<validation::FieldError> error = compile_error(at.child("expression"), expression, expression,
+                                                                    {.params = allow_params, .authorizer = true},
+                                                                    ReturnTypes::Bool))
+      errors.push_back(std::move(*error));
     const std::string_view name = string_at(condition, "name");
     if (name.empty()) errors.push_back(validation::required(at.child("name")));
     else append(errors, qualified_name_errors(at.child("name"), name));
@@ -164,6 +168,19 @@ ErrorList validate_match_conditions(const json::object& holder, const Path& path
       errors.push_back(validation::duplicate(at.child("name"), name));
   }
   return errors;
+}
+
+std::optional<validation::FieldError> cel_error(const Path& path, std::string_view written, const CompileError& error) {
+  if (error.type == CompileErrorType::Invalid) return validation::invalid(path, written, error.detail);
+  return validation::FieldError{validation::ErrorType::Internal, path.str(), {}, error.detail};
+}
+
+std::optional<validation::FieldError> compile_error(const Path& path, std::string_view written, const std::string& expression,
+                                               VariableDeclarations declarations, ReturnTypes return_types) {
+  const AdmissionCompiler compiler(declarations, {}, false, false);
+  CompiledExpression compiled = compiler.compile(expression, return_types);
+  if (!compiled.error) return std::nullopt;
+  return cel_error(path, written, *compiled.error);
 }
 
 }  // namespace kapi::apis::admissionregistration

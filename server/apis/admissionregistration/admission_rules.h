@@ -2,10 +2,12 @@
 // What the admissionregistration.k8s.io/v1 checks of webhooks and policies share (pkg/apis/admissionregistration/
 // validation): the enumerations kube accepts, validateRuleWithOperations and validateMatchConditions, and the
 // JSON reading helpers both use.
+#include "server/apis/admissionregistration/admission_cel.h"
 #include "server/validation/field_error.h"
 
 #include <boost/json.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,7 +35,16 @@ validation::ErrorList qualified_name_errors(const validation::Path& path, std::s
 // validateRuleWithOperations (validateRule with subresources allowed); `rule` holds the inlined Rule.
 validation::ErrorList validate_rule_with_operations(const boost::json::object& rule, const validation::Path& path);
 // validateMatchConditions over `holder`'s matchConditions: at most 64, each named (a qualified name, unique) with
-// an expression, whose CEL is not compiled here.
-validation::ErrorList validate_match_conditions(const boost::json::object& holder, const validation::Path& path);
+// an expression that compiles to a bool; `params` is declared when `allow_params` (a policy with a paramKind).
+validation::ErrorList validate_match_conditions(const boost::json::object& holder, const validation::Path& path,
+                                                bool allow_params);
+
+// convertCELErrorToValidationError: an Invalid error shows the expression as written.
+std::optional<validation::FieldError> cel_error(const validation::Path& path, std::string_view written,
+                                           const CompileError& error);
+// validateCELCondition with the stateless compiler: the field error when `expression` does not compile.
+std::optional<validation::FieldError> compile_error(const validation::Path& path, std::string_view written,
+                                               const std::string& expression, VariableDeclarations declarations,
+                                               ReturnTypes return_types);
 
 }  // namespace kapi::apis::admissionregistration

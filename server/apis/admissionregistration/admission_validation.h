@@ -3,7 +3,7 @@
 // (validateValidatingWebhook, validateMutatingWebhook, the update options that tolerate what the stored object
 // already has), the ValidatingAdmissionPolicy and its binding, and k8s.io/apiserver's webhook URL and service
 // checks. The CEL expressions (match conditions, validations, message expressions, audit annotations, variables)
-// are stored as written: compiling them is the CEL work's, so only their presence and names are checked here.
+// are compiled as kube compiles them at write time (admission_cel.h), against `object` and `params` of type dyn.
 #include "server/validation/field_error.h"
 
 #include <boost/json/object.hpp>

@@ -107,13 +107,49 @@ bool is_cel_identifier(std::string_view name) {
   return std::regex_match(name.begin(), name.end(), identifier) && !reserved.contains(name);
 }
 
-ErrorList validate_validation(const json::object& rule, const Path& path) {
+// The compiler of a policy's expressions: kube's composited compiler when the policy has variables (each one typed
+// as it compiles, visible to those after it as variables.<name>), the stateless one otherwise.
+class PolicyCompiler {
+ public:
+  PolicyCompiler(bool has_params, bool composition)
+      : with_authorizer_({.params = has_params, .authorizer = true}, {}, composition, false),
+        without_authorizer_({.params = has_params, .authorizer = false}, {}, composition, false) {}
+
+  std::optional<validation::FieldError> compile(const Path& path, std::string_view written,
+                                                const std::string& expression, ReturnTypes return_types,
+                                                bool authorizer) const {
+    const AdmissionCompiler& compiler = authorizer ? with_authorizer_ : without_authorizer_;
+    CompiledExpression compiled = compiler.compile(expression, return_types);
+    if (!compiled.error) return std::nullopt;
+    return cel_error(path, written, *compiled.error);
+  }
+  std::optional<validation::FieldError> add_variable(const Path& path, const std::string& name,
+                                                     const std::string& expression) {
+    without_authorizer_.add_variable(name, expression);
+    const CompiledExpression& compiled = with_authorizer_.add_variable(name, expression);
+    if (!compiled.error) return std::nullopt;
+    return cel_error(path, expression, *compiled.error);
+  }
+
+ private:
+  AdmissionCompiler with_authorizer_;
+  AdmissionCompiler without_authorizer_;
+};
+
+ErrorList validate_validation(const PolicyCompiler& compiler, const json::object& rule, const Path& path) {
   ErrorList errors;
-  if (trimmed(string_at(rule, "expression")).empty())
+  const std::string expression(string_at(rule, "expression"));
+  if (trimmed(expression).empty())
     errors.push_back(validation::required(path.child("expression"), "expression is not specified"));
-  const std::string_view message_expression = string_at(rule, "messageExpression");
+  else if (auto error = compiler.compile(path.child("expression"), expression, expression, ReturnTypes::Bool, true))
+    errors.push_back(std::move(*error));
+  const std::string message_expression(string_at(rule, "messageExpression"));
   if (!message_expression.empty() && trimmed(message_expression).empty())
     errors.push_back(validation::invalid(path.child("messageExpression"), message_expression, "must be non-empty if specified"));
+  else if (!message_expression.empty())
+    if (auto error = compiler.compile(path.child("messageExpression"), message_expression, message_expression,
+                                      ReturnTypes::String, false))
+      errors.push_back(std::move(*error));
   const std::string_view message = string_at(rule, "message");
   const std::string trimmed_message = trimmed(message);
   if (!message.empty() && trimmed_message.empty())
@@ -125,7 +161,8 @@ ErrorList validate_validation(const json::object& rule, const Path& path) {
   return errors;
 }
 
-ErrorList validate_audit_annotation(std::string_view policy_name, const json::object& annotation, const Path& path) {
+ErrorList validate_audit_annotation(const PolicyCompiler& compiler, std::string_view policy_name,
+                                    const json::object& annotation, const Path& path) {
   ErrorList errors;
   const std::string_view key = string_at(annotation, "key");
   if (!policy_name.empty())
@@ -137,6 +174,9 @@ ErrorList validate_audit_annotation(std::string_view policy_name, const json::ob
     errors.push_back(validation::required(path.child("valueExpression"), "valueExpression is not specified"));
   else if (value.size() > 5 * 1024)
     errors.push_back(validation::required(path.child("valueExpression"), "must not exceed 5120 bytes in length"));
+  else if (auto error = compiler.compile(path.child("valueExpression"), string_at(annotation, "valueExpression"), value,
+                                         ReturnTypes::StringOrNull, true))
+    errors.push_back(std::move(*error));
   return errors;
 }
 
@@ -148,8 +188,8 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
   if (!present(spec, "failurePolicy")) errors.push_back(validation::required(path.child("failurePolicy")));
   else if (!contains(kFailurePolicies, string_at(spec, "failurePolicy")))
     errors.push_back(validation::not_supported(path.child("failurePolicy"), string_at(spec, "failurePolicy"), kFailurePolicies));
-  if (const json::object* param_kind = object_at(spec, "paramKind"))
-    append(errors, validate_param_kind(*param_kind, path.child("paramKind")));
+  const json::object* param_kind = object_at(spec, "paramKind");
+  if (param_kind) append(errors, validate_param_kind(*param_kind, path.child("paramKind")));
   if (const json::object* constraints = object_at(spec, "matchConstraints")) {
     append(errors, validate_match_resources(*constraints, path.child("matchConstraints")));
     // At least one resource rule, for the type information the expressions are checked against.
@@ -158,8 +198,10 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
   } else {
     errors.push_back(validation::required(path.child("matchConstraints")));
   }
-  if (!ignore_match_conditions) append(errors, validate_match_conditions(spec, path.child("matchConditions")));
+  if (!ignore_match_conditions)
+    append(errors, validate_match_conditions(spec, path.child("matchConditions"), param_kind != nullptr));
   const json::array& variables = array_or_empty(spec, "variables");
+  PolicyCompiler compiler(param_kind != nullptr, !variables.empty());
   for (std::size_t i = 0; i < variables.size(); ++i) {
     const json::object& variable = variables[i].is_object() ? variables[i].as_object() : not_an_object();
     const Path at = path.child("variables").index(i);
@@ -167,8 +209,11 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
     if (trimmed(name).empty()) errors.push_back(validation::required(at.child("name"), "name is not specified"));
     else if (!is_cel_identifier(name))
       errors.push_back(validation::invalid(at.child("name"), name, "name is not a valid CEL identifier"));
-    if (trimmed(string_at(variable, "expression")).empty())
+    const std::string expression(string_at(variable, "expression"));
+    if (trimmed(expression).empty())
       errors.push_back(validation::required(at.child("expression"), "expression is not specified"));
+    else if (auto error = compiler.add_variable(at.child("expression"), std::string(name), expression))
+      errors.push_back(std::move(*error));
   }
   const json::array& validations = array_or_empty(spec, "validations");
   const json::array& audit_annotations = array_or_empty(spec, "auditAnnotations");
@@ -179,7 +224,7 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
     return errors;
   }
   for (std::size_t i = 0; i < validations.size(); ++i)
-    if (validations[i].is_object()) append(errors, validate_validation(validations[i].as_object(), path.child("validations").index(i)));
+    if (validations[i].is_object()) append(errors, validate_validation(compiler, validations[i].as_object(), path.child("validations").index(i)));
   if (audit_annotations.size() > 20)
     errors.push_back(validation::invalid_value(path.child("auditAnnotations"), "[]admissionregistration.AuditAnnotation{...}",
                                                "must not have more than 20 auditAnnotations"));
@@ -189,7 +234,7 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
     if (!audit_annotations[i].is_object()) continue;
     const json::object& annotation = audit_annotations[i].as_object();
     const Path at = path.child("auditAnnotations").index(i);
-    append(errors, validate_audit_annotation(policy_name, annotation, at));
+    append(errors, validate_audit_annotation(compiler, policy_name, annotation, at));
     const std::string_view key = string_at(annotation, "key");
     if (!keys.insert(std::string(key)).second) errors.push_back(validation::duplicate(at.child("key"), key));
   }

@@ -1,7 +1,7 @@
 // admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy (pkg/registry/admissionregistration/
 // validatingadmissionpolicy/strategy.go, ValidateValidatingAdmissionPolicy and its status update,
-// printers.printValidatingAdmissionPolicy). The policy's CEL is stored unchecked (see admission_validation.h), and
-// the strategy's authorization check of paramKind (the writer may read the param resource) is not made.
+// printers.printValidatingAdmissionPolicy). The policy's CEL is compiled at write (admission_validation.h); the
+// strategy's authorization check of paramKind (the writer may read the param resource) is not made.
 #include "server/apis/admissionregistration/admission_validation.h"
 #include "server/apis/admissionregistration/admissionregistration.h"
 #include "server/registry/json_fields.h"

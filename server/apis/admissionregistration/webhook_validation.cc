@@ -120,7 +120,7 @@ ErrorList validate_webhook(const json::object& webhook, WebhookKind kind, const 
     append(errors, validate_webhook_url(path.child("clientConfig").child("url"), string_at(client, "url")));
   else
     append(errors, validate_webhook_service(path.child("clientConfig").child("service"), *service));
-  if (!options.ignore_match_conditions) append(errors, validate_match_conditions(webhook, path.child("matchConditions")));
+  if (!options.ignore_match_conditions) append(errors, validate_match_conditions(webhook, path.child("matchConditions"), false));
   return errors;
 }
 

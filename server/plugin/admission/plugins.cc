@@ -13,6 +13,7 @@ std::unique_ptr<Plugin> make_namespace_lifecycle(const PluginContext& context);
 std::unique_ptr<Plugin> make_pod_security(const PluginContext& context);
 std::unique_ptr<Plugin> make_mutating_admission_webhook(const PluginContext& context);
 std::unique_ptr<Plugin> make_validating_admission_webhook(const PluginContext& context);
+std::unique_ptr<Plugin> make_validating_admission_policy(const PluginContext& context);
 std::unique_ptr<Plugin> make_resource_quota(const PluginContext& context);
 std::unique_ptr<Plugin> make_service_account(const PluginContext& context);
 std::unique_ptr<Plugin> make_taint_nodes_by_condition(const PluginContext& context);
@@ -66,7 +67,7 @@ const std::array<PluginDefinition, 35> kOrderedPlugins{{
     {"DenyServiceExternalIPs", false, nullptr},
     {"MutatingAdmissionPolicy", true, nullptr},  // behind the MutatingAdmissionPolicy gate, off in 1.32
     {"MutatingAdmissionWebhook", true, make_mutating_admission_webhook},
-    {"ValidatingAdmissionPolicy", true, nullptr},
+    {"ValidatingAdmissionPolicy", true, make_validating_admission_policy},
     {"ValidatingAdmissionWebhook", true, make_validating_admission_webhook},
     {"ResourceQuota", true, make_resource_quota},
     {"AlwaysDeny", false, nullptr},

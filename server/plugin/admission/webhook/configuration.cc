@@ -4,6 +4,7 @@
 #include "server/plugin/admission/webhook/configuration.h"
 
 #include "base/base64.h"
+#include "server/apis/admissionregistration/admission_cel.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
 #include "server/selectors/metav1_label_selector.h"
@@ -29,10 +30,12 @@ std::vector<std::string> strings(const json::object& object, std::string_view ke
   return out;
 }
 
+}  // namespace
+
 // A missing selector is v1's default {} (everything). One that does not parse cannot be stored (validation
 // refuses it); it matches nothing rather than everything.
-selectors::LabelSelector selector_of(const json::object& webhook, std::string_view key) {
-  const json::value* value = webhook.if_contains(key);
+selectors::LabelSelector selector_of(const json::object& holder, std::string_view key) {
+  const json::value* value = holder.if_contains(key);
   if (!value || !value->is_object()) return {};
   std::optional<selectors::LabelSelector> parsed = selectors::label_selector_from_metav1(value->as_object());
   if (parsed) return *parsed;
@@ -40,12 +43,9 @@ selectors::LabelSelector selector_of(const json::object& webhook, std::string_vi
 }
 
 Rule parse_rule(const json::object& rule) {
-  Rule out{strings(rule, "operations"), strings(rule, "apiGroups"), strings(rule, "apiVersions"),
-           strings(rule, "resources"), string_or(rule, "scope", "*")};
-  return out;
+  return Rule{strings(rule, "operations"), strings(rule, "apiGroups"), strings(rule, "apiVersions"),
+              strings(rule, "resources"), string_or(rule, "scope", "*"), strings(rule, "resourceNames")};
 }
-
-}  // namespace
 
 void parse_configuration(const json::object& configuration, bool mutating, const std::filesystem::path& client_cert_file,
                          const std::filesystem::path& client_key_file, WebhookList& out) {
@@ -93,6 +93,14 @@ void parse_configuration(const json::object& configuration, bool mutating, const
       webhook.timeout_seconds = static_cast<int>(timeout->as_int64());
     webhook.admission_review_versions = strings(hook, "admissionReviewVersions");
     webhook.reinvoke_if_needed = mutating && string_or(hook, "reinvocationPolicy", "Never") == "IfNeeded";
+    if (const json::value* conditions = hook.if_contains("matchConditions");
+        conditions && conditions->is_array() && !conditions->as_array().empty()) {
+      // Compiled once per version of the configuration (kube's GetCompiledMatcher caches them per accessor).
+      static const apis::admissionregistration::AdmissionCompiler compiler(
+          {.params = false, .authorizer = true}, {}, false, true, true);
+      webhook.match_conditions = std::make_shared<const std::vector<cel_runtime::MatchCondition>>(
+          cel_runtime::compile_match_conditions(conditions->as_array(), compiler));
+    }
     out.push_back(std::move(webhook));
   }
 }

@@ -4,6 +4,7 @@
 // validating_webhook_manager.go) and webhook accessors (pkg/admission/plugin/webhook/accessors.go) present them:
 // configurations in name order, each one's webhooks in their order, with selectors parsed and TLS contexts made
 // once per version of the configurations rather than once per request.
+#include "server/plugin/admission/cel/match_conditions.h"
 #include "server/proxy/backend.h"
 #include "server/selectors/label_selector.h"
 
@@ -30,6 +31,7 @@ struct Rule {
   std::vector<std::string> api_versions;
   std::vector<std::string> resources;
   std::string scope = "*";
+  std::vector<std::string> resource_names;  // policies' NamedRuleWithOperations; empty matches every name
 };
 
 struct ServiceTarget {
@@ -55,9 +57,17 @@ struct Webhook {
   int timeout_seconds = 10;
   std::vector<std::string> admission_review_versions;
   bool reinvoke_if_needed = false;  // reinvocationPolicy IfNeeded (mutating only)
+  // matchConditions, compiled; null when there are none.
+  std::shared_ptr<const std::vector<cel_runtime::MatchCondition>> match_conditions;
 };
 
 using WebhookList = std::vector<Webhook>;
+
+// A RuleWithOperations (or a policy's NamedRuleWithOperations) as stored.
+Rule parse_rule(const boost::json::object& rule);
+// A webhook's or policy's label selector member: a missing one matches everything, one that does not convert
+// matches nothing.
+selectors::LabelSelector selector_of(const boost::json::object& holder, std::string_view key);
 
 // Parses one configuration object's webhooks (appended to `out`).
 void parse_configuration(const boost::json::object& configuration, bool mutating,

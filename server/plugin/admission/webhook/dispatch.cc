@@ -5,6 +5,7 @@
 
 #include "base/log.h"
 #include "server/metrics/registry.h"
+#include "server/plugin/admission/cel/inputs.h"
 #include "server/registry/store.h"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ WebhookDispatcher::WebhookDispatcher(const PluginContext& context, bool mutating
       namespaces_(context.stores ? context.stores("", "namespaces") : nullptr),
       service_stores_{context.stores ? context.stores("", "services") : nullptr,
                       context.stores ? context.stores("", "endpoints") : nullptr},
+      authorizer_(context.authorizer),
       metrics_(context.metrics),
       logger_(context.logger) {}
 
@@ -44,7 +46,8 @@ asio::awaitable<std::vector<Match>> WebhookDispatcher::matching(const Attributes
   for (std::size_t index = 0; index < snapshot->size(); ++index) {
     const Webhook& webhook = (*snapshot)[index];
     std::optional<Invocation> invocation = co_await should_call(webhook, attributes, namespace_labels, version);
-    if (invocation) matches.push_back({&webhook, std::move(*invocation), index});
+    if (invocation && conditions_match(webhook, *invocation, attributes))
+      matches.push_back({&webhook, std::move(*invocation), index});
   }
   co_return matches;
 }
@@ -53,7 +56,28 @@ asio::awaitable<std::optional<Invocation>> WebhookDispatcher::applies(const Webh
                                                                       const Attributes& attributes) {
   NamespaceLabels namespace_labels(namespaces_, attributes);
   const std::string version = served_version(stores_, attributes);
-  co_return co_await should_call(webhook, attributes, namespace_labels, version);
+  std::optional<Invocation> invocation = co_await should_call(webhook, attributes, namespace_labels, version);
+  if (invocation && !conditions_match(webhook, *invocation, attributes)) invocation.reset();
+  co_return invocation;
+}
+
+bool WebhookDispatcher::conditions_match(const Webhook& webhook, const Invocation& invocation,
+                                         const Attributes& attributes) const {
+  if (!webhook.match_conditions) return true;
+  // kube's matcher shows the request's own resource with the kind the webhook is called with.
+  const cel_runtime::InputSources sources{.attributes = &attributes,
+                                          .matched_resource = attributes.resource,
+                                          .matched_kind = invocation.kind,
+                                          .authorizer = authorizer_};
+  const cel_runtime::AdmissionActivation activation(cel_runtime::make_inputs(sources), nullptr);
+  const cel_runtime::MatchResult result = cel_runtime::match(*webhook.match_conditions, activation, webhook.fail_open);
+  if (result.error) {
+    if (logger_)
+      logger_->warning("Failed evaluating match conditions, failing closed " + webhook.name + ": " + *result.error);
+    throw apierrors::ApiError(apierrors::forbidden(attributes.resource.group, attributes.resource.resource,
+                                                   attributes.name, *result.error));
+  }
+  return result.matches;
 }
 
 asio::awaitable<ReviewResponse> WebhookDispatcher::call(const Webhook& webhook, const Invocation& invocation,

@@ -56,12 +56,16 @@ class WebhookDispatcher {
   void log_fail_open(const Webhook& webhook, const CallFailure& failure) const;
 
  private:
+  // ShouldCallHook's matchConditions (none false; an error under failurePolicy Fail throws kube's 403).
+  bool conditions_match(const Webhook& webhook, const Invocation& invocation, const Attributes& attributes) const;
+
   bool mutating_;
   ConfigurationSource source_;
   StoreLookup stores_;
   registry::Store* namespaces_;
   ServiceStores service_stores_;
   proxy::ConnectionPool pool_;  // the plugin's webhook connections, kept alive between calls
+  const authorization::Authorizer* authorizer_;
   metrics::Registry* metrics_;
   base::Logger* logger_;
 };

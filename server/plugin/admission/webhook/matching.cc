@@ -104,43 +104,54 @@ asio::awaitable<const selectors::LabelMap*> NamespaceLabels::get() {
   co_return &*labels_;
 }
 
+namespace {
+
+bool name_matches(const Rule& rule, const Attributes& attributes) {
+  return rule.resource_names.empty() || std::ranges::find(rule.resource_names, attributes.name) != rule.resource_names.end();
+}
+
+}  // namespace
+
+std::optional<Invocation> match_rules(const std::vector<Rule>& rules, const Attributes& attributes, bool equivalent,
+                                      const std::string& served_version) {
+  for (const Rule& rule : rules)
+    if (rule_matches(rule, attributes, attributes.resource.version) && name_matches(rule, attributes))
+      return Invocation{attributes.resource, attributes.kind};
+  // Equivalent: the same resource in another version kapi serves. kapi stores and serves one version of most
+  // resources, so the equivalent is the stored version; the object is sent as the request has it.
+  if (!equivalent || served_version.empty() || served_version == attributes.resource.version) return std::nullopt;
+  for (const Rule& rule : rules) {
+    if (!rule_matches(rule, attributes, served_version) || !name_matches(rule, attributes)) continue;
+    GroupVersionResource resource = attributes.resource;
+    resource.version = served_version;
+    GroupVersionKind kind = attributes.kind;
+    kind.version = served_version;
+    return Invocation{std::move(resource), std::move(kind)};
+  }
+  return std::nullopt;
+}
+
+bool object_selector_matches(const selectors::LabelSelector& selector, const Attributes& attributes) {
+  if (selector.empty()) return true;
+  const bool new_matches = attributes.object && selector.matches(labels_of(attributes.object));
+  const bool old_matches = attributes.old_object && selector.matches(labels_of(attributes.old_object));
+  return new_matches || old_matches;
+}
+
+bool namespace_selector_applies(const Attributes& attributes) {
+  return !attributes.namespace_.empty() || attributes.resource.resource == "namespaces";
+}
+
 asio::awaitable<std::optional<Invocation>> should_call(const Webhook& webhook, const Attributes& attributes,
                                                        NamespaceLabels& namespace_labels,
                                                        const std::string& served_version) {
   // Rules first: they cost nothing, and kube answers "no" without an error for a webhook that does not apply
   // even when its selectors could not be evaluated.
-  std::optional<Invocation> invocation;
-  for (const Rule& rule : webhook.rules) {
-    if (rule_matches(rule, attributes, attributes.resource.version)) {
-      invocation = Invocation{attributes.resource, attributes.kind};
-      break;
-    }
-  }
-  // Equivalent: the same resource in another version kapi serves. kapi stores and serves one version of most
-  // resources, so the equivalent is the stored version; the object is sent as the request has it.
-  if (!invocation && webhook.match_equivalent && !served_version.empty() &&
-      served_version != attributes.resource.version) {
-    for (const Rule& rule : webhook.rules) {
-      if (rule_matches(rule, attributes, served_version)) {
-        GroupVersionResource resource = attributes.resource;
-        resource.version = served_version;
-        GroupVersionKind kind = attributes.kind;
-        kind.version = served_version;
-        invocation = Invocation{std::move(resource), std::move(kind)};
-        break;
-      }
-    }
-  }
+  std::optional<Invocation> invocation =
+      match_rules(webhook.rules, attributes, webhook.match_equivalent, served_version);
   if (!invocation) co_return std::nullopt;
-
-  if (!webhook.object_selector.empty()) {
-    const bool new_matches = attributes.object && webhook.object_selector.matches(labels_of(attributes.object));
-    const bool old_matches = attributes.old_object && webhook.object_selector.matches(labels_of(attributes.old_object));
-    if (!new_matches && !old_matches) co_return std::nullopt;
-  }
-  // A cluster-scoped resource other than a namespace is never exempted by a namespaceSelector.
-  const bool namespaced = !attributes.namespace_.empty() || attributes.resource.resource == "namespaces";
-  if (namespaced && !webhook.namespace_selector.empty()) {
+  if (!object_selector_matches(webhook.object_selector, attributes)) co_return std::nullopt;
+  if (namespace_selector_applies(attributes) && !webhook.namespace_selector.empty()) {
     const selectors::LabelMap* labels = co_await namespace_labels.get();
     if (!webhook.namespace_selector.matches(*labels)) co_return std::nullopt;
   }

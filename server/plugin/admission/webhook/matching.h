@@ -42,6 +42,17 @@ struct Invocation {
   GroupVersionKind kind;
 };
 
+// The rules' match (the policy matcher's matchesResourceRules, the webhook's rule loop): the first rule that
+// matches the request as it is, else, under matchPolicy Equivalent, the first that matches it in the version kapi
+// serves; a rule with resourceNames matches only those names.
+std::optional<Invocation> match_rules(const std::vector<Rule>& rules, const Attributes& attributes, bool equivalent,
+                                      const std::string& served_version);
+
+// objectSelector: the new or the old object has matching labels (an empty selector matches everything).
+bool object_selector_matches(const selectors::LabelSelector& selector, const Attributes& attributes);
+// Whether a namespaceSelector applies: a cluster-scoped resource other than a namespace is never exempted by one.
+bool namespace_selector_applies(const Attributes& attributes);
+
 // ShouldCallHook: std::nullopt when the webhook does not apply. Throws the ApiError kube returns when the
 // namespace cannot be read for a webhook that applies. `served_version` is the version kapi stores the resource
 // in (the equivalent version matchPolicy Equivalent may match), empty when unknown.

@@ -1,0 +1,354 @@
+// ValidatingAdmissionPolicy end to end: policies, bindings and param ConfigMaps created over the API act on the
+// next writes (no restart) with kube's answers for Deny, Warn and Audit (the audit log is read back), params not
+// found, expressions refused at write, and the status controller's type checking warnings. Also webhook
+// matchConditions against kapi-sample-webhook: a condition that is false skips the webhook, errors follow its
+// failurePolicy. Each test works in a namespace of its own that its policies select. On both stores.
+#include "tests/integration/kapi_suite.h"
+#include "tests/support/sample_webhook_process.h"
+#include "tests/support/temp_dir.h"
+
+#include <fstream>
+#include <functional>
+#include <thread>
+
+namespace kapi::integration {
+namespace {
+
+using namespace std::chrono_literals;
+namespace json = boost::json;
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+constexpr std::string_view kPolicies = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies";
+constexpr std::string_view kBindings = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
+constexpr std::string_view kWebhooks = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+
+constexpr std::string_view kAuditPolicy = R"(apiVersion: audit.k8s.io/v1
+kind: Policy
+rules:
+  - level: Metadata
+    resources: [{group: "", resources: ["configmaps"]}]
+  - level: None
+)";
+
+std::string configmaps(std::string_view namespace_) {
+  return "/api/v1/namespaces/" + std::string(namespace_) + "/configmaps";
+}
+
+std::string configmap(std::string_view name, json::object data = {{"a", "1"}}, json::object annotations = {}) {
+  json::object metadata{{"name", name}};
+  if (!annotations.empty()) metadata["annotations"] = std::move(annotations);
+  return json::serialize(json::object{
+      {"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", std::move(metadata)}, {"data", std::move(data)}});
+}
+
+// A policy on the config maps of namespaces labelled vap-test=<selected>, with a ConfigMap paramKind.
+json::object policy_json(const std::string& name, const std::string& selected, json::array validations) {
+  return {{"apiVersion", "admissionregistration.k8s.io/v1"},
+          {"kind", "ValidatingAdmissionPolicy"},
+          {"metadata", json::object{{"name", name}}},
+          {"spec",
+           json::object{{"failurePolicy", "Fail"},
+                        {"paramKind", json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}}},
+                        {"matchConstraints",
+                         json::object{{"resourceRules", json::array{json::object{{"apiGroups", json::array{""}},
+                                                                                 {"apiVersions", json::array{"v1"}},
+                                                                                 {"operations", json::array{"CREATE"}},
+                                                                                 {"resources", json::array{"configmaps"}}}}},
+                                      {"namespaceSelector",
+                                       json::object{{"matchLabels", json::object{{"vap-test", selected}}}}}}},
+                        {"validations", std::move(validations)}}}};
+}
+
+json::object binding_json(const std::string& name, const std::string& policy, json::array actions,
+                          json::object param_ref) {
+  return {{"apiVersion", "admissionregistration.k8s.io/v1"},
+          {"kind", "ValidatingAdmissionPolicyBinding"},
+          {"metadata", json::object{{"name", name}}},
+          {"spec", json::object{{"policyName", policy},
+                                {"validationActions", std::move(actions)},
+                                {"paramRef", std::move(param_ref)}}}};
+}
+
+class ValidatingAdmissionPolicyTest : public KapiSuite<ValidatingAdmissionPolicyTest> {
+ public:
+  static const test_support::TempDir& dir() {
+    static const test_support::TempDir dir{"kapi-vap-suite"};
+    return dir;
+  }
+  static std::filesystem::path log_path() { return dir().path() / "logs" / "audit.log"; }
+  static KapiOptions kapi_options() {
+    std::ofstream(dir().path() / "policy.yaml") << kAuditPolicy;
+    KapiOptions options;
+    options.extra_flags = {"--audit-policy-file=" + (dir().path() / "policy.yaml").string(),
+                           "--audit-log-path=" + log_path().string()};
+    return options;
+  }
+
+ protected:
+  HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {},
+                    Headers headers = {}) {
+    headers.emplace_back("Content-Type", "application/json");
+    return kapi().connect_admin().request(method, target, headers, body);
+  }
+
+  void make_namespace(const std::string& name) {
+    HttpResponse created = call("POST", "/api/v1/namespaces",
+                                json::serialize(json::object{{"apiVersion", "v1"},
+                                                             {"kind", "Namespace"},
+                                                             {"metadata", json::object{{"name", name},
+                                                                                       {"labels", json::object{{"vap-test", name}}}}}}));
+    ASSERT_EQ(created.status, 201) << created.body;
+  }
+  void create(std::string_view collection, const json::object& object) {
+    HttpResponse created = call("POST", collection, json::serialize(object));
+    ASSERT_EQ(created.status, 201) << created.body;
+  }
+  // The tests' policies and bindings go with the suite's kapi; removed so that later tests see only theirs.
+  ~ValidatingAdmissionPolicyTest() override {
+    for (const auto& [collection, name] : created_) call("DELETE", std::string(collection) + "/" + name);
+  }
+  void policy(const json::object& object) {
+    create(kPolicies, object);
+    created_.emplace_back(kPolicies, std::string(object.at("metadata").at("name").as_string()));
+  }
+  void binding(const json::object& object) {
+    create(kBindings, object);
+    created_.emplace_back(kBindings, std::string(object.at("metadata").at("name").as_string()));
+  }
+
+  // A policy acts once the watch caches have it: dry-run creates are retried until `active` holds, at most 10 s.
+  HttpResponse until(const std::string& namespace_, const std::string& body,
+                     const std::function<bool(const HttpResponse&)>& active, Headers headers = {}) {
+    HttpResponse response;
+    for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;) {
+      response = call("POST", configmaps(namespace_) + "?dryRun=All", body, headers);
+      if (active(response)) break;
+      std::this_thread::sleep_for(50ms);
+    }
+    return response;
+  }
+
+  // The audit events of one request, waiting (bounded) for its ResponseComplete.
+  static json::object response_complete(const std::string& audit_id) {
+    for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
+         std::this_thread::sleep_for(20ms)) {
+      std::ifstream in(log_path());
+      for (std::string line; std::getline(in, line);) {
+        if (line.find("\"auditID\":\"" + audit_id + "\"") == std::string::npos) continue;
+        boost::system::error_code error;
+        json::value event = json::parse(line, error);
+        if (error) break;
+        if (event.as_object().at("stage") == "ResponseComplete") return event.as_object();
+      }
+    }
+    return {};
+  }
+
+  std::vector<std::pair<std::string_view, std::string>> created_;
+};
+
+bool refused(const HttpResponse& response) { return response.status >= 400; }
+
+const json::array kNameValidation{
+    json::object{{"expression", "object.metadata.name != params.data.forbidden"}}};
+
+TEST_F(ValidatingAdmissionPolicyTest, DenyWithAConfigMapParamAnswersKubesStatus) {
+  make_namespace("vap-deny");
+  create(configmaps("vap-deny"), json::parse(configmap("vap-params", {{"forbidden", "bad"}})).as_object());
+  policy(policy_json("vap-deny", "vap-deny", kNameValidation));
+  binding(binding_json("vap-deny-binding", "vap-deny", {"Deny"},
+                       {{"name", "vap-params"}, {"namespace", "vap-deny"}, {"parameterNotFoundAction", "Deny"}}));
+  HttpResponse denied = until("vap-deny", configmap("bad"), refused);
+  EXPECT_TRUE(is_status(denied, 422, "Invalid"));
+  EXPECT_EQ(status_message(denied),
+            "configmaps \"bad\" is forbidden: ValidatingAdmissionPolicy 'vap-deny' with binding 'vap-deny-binding' "
+            "denied request: failed expression: object.metadata.name != params.data.forbidden");
+  json::object status = json_object(denied.body);
+  EXPECT_EQ(json::serialize(status.at("details")),
+            R"({"name":"bad","kind":"configmaps","causes":[{"message":"ValidatingAdmissionPolicy 'vap-deny' with )"
+            R"(binding 'vap-deny-binding' denied request: failed expression: object.metadata.name != params.data.forbidden"}]})");
+  EXPECT_EQ(call("POST", configmaps("vap-deny"), configmap("good")).status, 201);
+}
+
+TEST_F(ValidatingAdmissionPolicyTest, WarnSendsKubesWarningHeader) {
+  make_namespace("vap-warn");
+  create(configmaps("vap-warn"), json::parse(configmap("vap-params", {{"forbidden", "bad"}})).as_object());
+  policy(policy_json("vap-warn", "vap-warn", kNameValidation));
+  binding(binding_json("vap-warn-binding", "vap-warn", {"Warn"},
+                       {{"name", "vap-params"}, {"namespace", "vap-warn"}, {"parameterNotFoundAction", "Deny"}}));
+  HttpResponse warned = until("vap-warn", configmap("bad"), [](const HttpResponse& r) { return r.has_header("Warning"); });
+  EXPECT_EQ(warned.status, 201) << warned.body;
+  EXPECT_EQ(warned.header("Warning").value_or(""),
+            "299 - \"Validation failed for ValidatingAdmissionPolicy 'vap-warn' with binding 'vap-warn-binding': "
+            "failed expression: object.metadata.name != params.data.forbidden\"");
+}
+
+TEST_F(ValidatingAdmissionPolicyTest, AuditWritesKubesValidationFailureAnnotation) {
+  make_namespace("vap-audit");
+  create(configmaps("vap-audit"), json::parse(configmap("vap-params", {{"forbidden", "bad"}})).as_object());
+  policy(policy_json("vap-audit", "vap-audit", kNameValidation));
+  binding(binding_json("vap-audit-binding", "vap-audit", {"Audit"},
+                       {{"name", "vap-params"}, {"namespace", "vap-audit"}, {"parameterNotFoundAction", "Deny"}}));
+  // Active once a Warn binding of the same policy warns: then the Audit binding is in the cache too.
+  binding(binding_json("vap-audit-probe", "vap-audit", {"Warn"},
+                       {{"name", "vap-params"}, {"namespace", "vap-audit"}, {"parameterNotFoundAction", "Deny"}}));
+  HttpResponse probe = until("vap-audit", configmap("bad"), [](const HttpResponse& r) { return r.has_header("Warning"); });
+  ASSERT_TRUE(probe.has_header("Warning")) << probe.body;
+  HttpResponse created = call("POST", configmaps("vap-audit"), configmap("bad"), {{"Audit-ID", "vap-audit-1"}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  json::object event = response_complete("vap-audit-1");
+  ASSERT_FALSE(event.empty());
+  EXPECT_EQ(event.at("annotations").at("validation.policy.admission.k8s.io/validation_failure"),
+            R"([{"message":"failed expression: object.metadata.name != params.data.forbidden","policy":"vap-audit",)"
+            R"("binding":"vap-audit-binding","expressionIndex":0,"validationActions":["Audit"]}])");
+}
+
+TEST_F(ValidatingAdmissionPolicyTest, MissingParamsFollowParameterNotFoundAction) {
+  make_namespace("vap-noparams");
+  policy(policy_json("vap-noparams", "vap-noparams", kNameValidation));
+  binding(binding_json("vap-noparams-binding", "vap-noparams", {"Deny"},
+                       {{"name", "absent"}, {"namespace", "vap-noparams"}, {"parameterNotFoundAction", "Deny"}}));
+  HttpResponse denied = until("vap-noparams", configmap("any"), refused);
+  EXPECT_TRUE(is_status(denied, 403, "Forbidden"));
+  EXPECT_EQ(status_message(denied),
+            "policy 'vap-noparams' with binding 'vap-noparams-binding' denied request: failed to configure binding: "
+            "no params found for policy binding with `Deny` parameterNotFoundAction");
+}
+
+TEST_F(ValidatingAdmissionPolicyTest, AnExpressionThatDoesNotCompileIsRefusedAtWrite) {
+  json::object bad = policy_json("vap-bad", "vap-bad", json::array{json::object{{"expression", "object.x == nope"}}});
+  HttpResponse refused_write = call("POST", kPolicies, json::serialize(bad));
+  EXPECT_TRUE(is_status(refused_write, 422, "Invalid"));
+  EXPECT_EQ(status_message(refused_write),
+            "ValidatingAdmissionPolicy.admissionregistration.k8s.io \"vap-bad\" is invalid: "
+            "spec.validations[0].expression: Invalid value: \"object.x == nope\": compilation failed: ERROR: "
+            "<input>:1:13: undeclared reference to 'nope' (in container '')\n | object.x == nope\n | ............^");
+}
+
+TEST_F(ValidatingAdmissionPolicyTest, TypeCheckingWarningsAreWrittenToStatus) {
+  json::object checked{
+      {"apiVersion", "admissionregistration.k8s.io/v1"},
+      {"kind", "ValidatingAdmissionPolicy"},
+      {"metadata", json::object{{"name", "vap-typed"}}},
+      {"spec", json::object{{"failurePolicy", "Fail"},
+                            {"matchConstraints",
+                             json::object{{"resourceRules", json::array{json::object{{"apiGroups", json::array{"apps"}},
+                                                                                     {"apiVersions", json::array{"v1"}},
+                                                                                     {"operations", json::array{"CREATE"}},
+                                                                                     {"resources", json::array{"deployments"}}}}}}},
+                            {"validations", json::array{json::object{{"expression", "object.spec.replicas > 1"}},
+                                                        json::object{{"expression", "object.spec.replica > 1"}}}}}}};
+  policy(checked);
+  json::object status;
+  for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(50ms)) {
+    json::object stored = json_object(call("GET", std::string(kPolicies) + "/vap-typed").body);
+    if (const json::value* found = stored.if_contains("status"); found && found->as_object().contains("observedGeneration")) {
+      status = found->as_object();
+      break;
+    }
+  }
+  EXPECT_EQ(json::serialize(status),
+            R"({"observedGeneration":1,"typeChecking":{"expressionWarnings":[{"fieldRef":"spec.validations[1].expression",)"
+            R"("warning":"apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replica'\n | object.spec.replica > 1\n | ...........^\n"}]}})");
+}
+
+// Webhook matchConditions: kapi-sample-webhook's /validate-deny-label refuses objects labelled deny=true.
+class WebhookMatchConditionsTest : public KapiSuite<WebhookMatchConditionsTest> {
+ protected:
+  static void SetUpTestSuite() {
+    KapiSuite::SetUpTestSuite();
+    server_ = std::make_unique<test_support::SampleWebhookProcess>();
+  }
+  static void TearDownTestSuite() {
+    server_.reset();
+    KapiSuite::TearDownTestSuite();
+  }
+  HttpResponse call(std::string_view method, std::string_view target, std::string_view body = {}) {
+    return kapi().connect_admin().request(method, target, {{"Content-Type", "application/json"}}, body);
+  }
+  json::object configuration(const std::string& name, const std::string& failure_policy, const std::string& condition) {
+    return {{"apiVersion", "admissionregistration.k8s.io/v1"},
+            {"kind", "ValidatingWebhookConfiguration"},
+            {"metadata", json::object{{"name", name}}},
+            {"webhooks",
+             json::array{json::object{
+                 {"name", name + ".example.com"},
+                 {"clientConfig", json::object{{"url", server_->url("/validate-deny-label")},
+                                               {"caBundle", server_->ca_bundle_base64()}}},
+                 {"rules", json::array{json::object{{"operations", json::array{"CREATE"}},
+                                                    {"apiGroups", json::array{""}},
+                                                    {"apiVersions", json::array{"v1"}},
+                                                    {"resources", json::array{"configmaps"}}}}},
+                 {"failurePolicy", failure_policy},
+                 {"sideEffects", "None"},
+                 {"admissionReviewVersions", json::array{"v1"}},
+                 {"namespaceSelector", json::object{{"matchLabels", json::object{{"mc-test", name}}}}},
+                 {"matchConditions", json::array{json::object{{"name", "not-skipped"}, {"expression", condition}}}}}}}};
+  }
+  void make_namespace(const std::string& name) {
+    HttpResponse created = call("POST", "/api/v1/namespaces",
+                                json::serialize(json::object{{"apiVersion", "v1"},
+                                                             {"kind", "Namespace"},
+                                                             {"metadata", json::object{{"name", name},
+                                                                                       {"labels", json::object{{"mc-test", name}}}}}}));
+    ASSERT_EQ(created.status, 201) << created.body;
+  }
+  HttpResponse until(const std::string& namespace_, const std::string& body) {
+    HttpResponse response;
+    for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;) {
+      response = call("POST", configmaps(namespace_) + "?dryRun=All", body);
+      if (refused(response)) break;
+      std::this_thread::sleep_for(50ms);
+    }
+    return response;
+  }
+  static std::string labelled(std::string_view name, json::object annotations = {}) {
+    json::object metadata{{"name", name}, {"labels", json::object{{"deny", "true"}}}};
+    if (!annotations.empty()) metadata["annotations"] = std::move(annotations);
+    return json::serialize(json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", std::move(metadata)}});
+  }
+
+  static inline std::unique_ptr<test_support::SampleWebhookProcess> server_;
+};
+
+TEST_F(WebhookMatchConditionsTest, AFalseConditionSkipsTheWebhook) {
+  make_namespace("mc-skip");
+  HttpResponse created = call(
+      "POST", kWebhooks,
+      json::serialize(configuration("mc-skip", "Fail",
+                                    "!has(object.metadata.annotations) || !('skip' in object.metadata.annotations)")));
+  ASSERT_EQ(created.status, 201) << created.body;
+  HttpResponse denied = until("mc-skip", labelled("called"));
+  EXPECT_TRUE(is_status(denied, 403, "Forbidden"));
+  EXPECT_EQ(status_message(denied), "admission webhook \"mc-skip.example.com\" denied the request: the object carries "
+                                    "the label deny=true");
+  HttpResponse skipped = call("POST", configmaps("mc-skip"), labelled("skipped", {{"skip", "yes"}}));
+  EXPECT_EQ(skipped.status, 201) << skipped.body;
+  call("DELETE", std::string(kWebhooks) + "/mc-skip");
+}
+
+TEST_F(WebhookMatchConditionsTest, ConditionErrorsFollowTheFailurePolicy) {
+  make_namespace("mc-error");
+  HttpResponse created =
+      call("POST", kWebhooks, json::serialize(configuration("mc-error", "Fail", "object.metadata.annotations.x == 'y'")));
+  ASSERT_EQ(created.status, 201) << created.body;
+  HttpResponse denied = until("mc-error", labelled("any"));
+  EXPECT_TRUE(is_status(denied, 403, "Forbidden"));
+  EXPECT_EQ(status_message(denied), "configmaps \"any\" is forbidden: expression 'object.metadata.annotations.x == "
+                                    "'y'' resulted in error: no such key: annotations");
+  call("DELETE", std::string(kWebhooks) + "/mc-error");
+}
+
+TEST_F(WebhookMatchConditionsTest, AConditionThatDoesNotCompileIsRefusedAtWrite) {
+  HttpResponse refused_write =
+      call("POST", kWebhooks, json::serialize(configuration("mc-bad", "Fail", "request.foo == 1")));
+  EXPECT_TRUE(is_status(refused_write, 422, "Invalid"));
+  EXPECT_EQ(status_message(refused_write),
+            "ValidatingWebhookConfiguration.admissionregistration.k8s.io \"mc-bad\" is invalid: "
+            "webhooks[0].matchConditions[0].expression: Invalid value: \"request.foo == 1\": compilation failed: "
+            "ERROR: <input>:1:8: undefined field 'foo'\n | request.foo == 1\n | .......^");
+}
+
+}  // namespace
+}  // namespace kapi::integration
