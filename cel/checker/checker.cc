@@ -63,8 +63,9 @@ std::optional<ResolvedIdent> Checker::lookup_ident(std::string_view written) con
   std::string_view name = without_leading_dot(written);
   if (const Type* local = scopes_.find(name)) return ResolvedIdent{std::string(name), *local};
   if (const Type* variable = env_.find_variable(name)) return ResolvedIdent{std::string(name), *variable};
-  if (const Type* named = env_.find_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*named)};
+  // cel-go's own type names come before a library's (which cannot redefine them in cel-go's registry).
   if (auto builtin = builtin_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*builtin)};
+  if (const Type* named = env_.find_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*named)};
   return std::nullopt;
 }
 
@@ -89,16 +90,25 @@ std::unordered_map<std::int64_t, Type> Checker::take_types() {
 void Checker::check_root(Expr& root) { check(root); }
 
 void Checker::check(Expr& e) {
-  switch (e.kind.index()) {
-    case 1: check_constant(e, std::get<Constant>(e.kind)); return;
-    case 2: check_ident(e); return;
-    case 3: check_select(e); return;
-    case 4: check_call(e); return;
-    case 5: check_list(e); return;
-    case 6: check_map(e); return;
-    case 7: check_struct(e); return;
-    case 8: check_comprehension(e); return;
-    default: errors_.unexpected_ast(e.id, "unspecified type"); set_type(e, Type::error());
+  if (const auto* constant = std::get_if<Constant>(&e.kind)) {
+    check_constant(e, *constant);
+  } else if (std::holds_alternative<IdentExpr>(e.kind)) {
+    check_ident(e);
+  } else if (std::holds_alternative<SelectExpr>(e.kind)) {
+    check_select(e);
+  } else if (std::holds_alternative<CallExpr>(e.kind)) {
+    check_call(e);
+  } else if (std::holds_alternative<ListExpr>(e.kind)) {
+    check_list(e);
+  } else if (std::holds_alternative<MapExpr>(e.kind)) {
+    check_map(e);
+  } else if (std::holds_alternative<StructExpr>(e.kind)) {
+    check_struct(e);
+  } else if (std::holds_alternative<ComprehensionExpr>(e.kind)) {
+    check_comprehension(e);
+  } else {
+    errors_.unexpected_ast(e.id, "unspecified type");
+    set_type(e, Type::error());
   }
 }
 
@@ -284,22 +294,34 @@ void Checker::check_comprehension(Expr& e) {
   scopes_.push();
   scopes_.add(comp.accu_var, accu_type);
 
+  // One-variable comprehensions range over list elements or map keys; two-variable ones bind (index, element)
+  // or (key, value).
+  const bool two_vars = !comp.iter_var2.empty();
   Type var_type = Type::error();
+  Type var2_type = Type::error();
   switch (range_type.kind()) {
-    case TypeKind::kList: var_type = range_type.element(); break;
-    case TypeKind::kMap: var_type = range_type.key(); break;  // ranges over the keys
+    case TypeKind::kList:
+      var_type = two_vars ? Type::int_type() : range_type.element();
+      var2_type = range_type.element();
+      break;
+    case TypeKind::kMap:
+      var_type = range_type.key();
+      var2_type = range_type.value();
+      break;
     case TypeKind::kDyn:
     case TypeKind::kError:
     case TypeKind::kTypeParam:
       // Pin an unbound range to dyn so it is not later bound to something it cannot be.
       assignable(Type::dyn(), range_type);
       var_type = Type::dyn();
+      var2_type = Type::dyn();
       break;
     default: errors_.not_a_comprehension_range(comp.iter_range->id, range_type);
   }
 
   scopes_.push();
   scopes_.add(comp.iter_var, var_type);
+  if (two_vars) scopes_.add(comp.iter_var2, var2_type);
   check(*comp.loop_condition);
   assert_type(*comp.loop_condition, Type::bool_type());
   check(*comp.loop_step);
@@ -318,17 +340,25 @@ CheckResult check(const Env& env, ParsedAst ast) {
   CheckResult result;
   if (checker.errors().empty()) {
     auto types = checker.take_types();
-    if (env.checker_options.homogeneous_aggregate_literals) {
-      checker::validate_homogeneous_literals(ast.root, types, env.checker_options.homogeneous_exempt_functions,
-                                             checker.errors());
+    const CheckerOptions& options = env.checker_options;
+    if (options.homogeneous_aggregate_literals) {
+      checker::validate_homogeneous_literals(ast.root, types, options.homogeneous_exempt_functions, checker.errors());
     }
-    if (env.checker_options.validate_literals) checker::validate_literals(ast.root, env, checker.errors());
+    if (options.validate_literals) checker::validate_literals(ast.root, env, checker.errors());
     if (checker.errors().empty()) {
-      result.ast = CheckedAst{.source = std::move(ast.source),
-                              .root = std::move(ast.root),
-                              .source_info = std::move(ast.source_info),
-                              .types = std::move(types),
-                              .references = checker.take_references()};
+      CheckedAst checked{.source = std::move(ast.source),
+                         .root = std::move(ast.root),
+                         .source_info = std::move(ast.source_info),
+                         .types = std::move(types),
+                         .references = checker.take_references()};
+      Issues issues;
+      for (const auto& validator : options.validators) validator(checked, issues);
+      if (issues.empty()) {
+        result.ast = std::move(checked);
+        return result;
+      }
+      result.message = issues.to_display_string(checked.source, checked.source_info);
+      result.issues = std::move(issues);
       return result;
     }
   }

@@ -3,8 +3,8 @@
 // per rule of cel-go's parser/gen/CEL.g4).
 #include <algorithm>
 #include <array>
-#include <bitset>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,17 +17,15 @@ namespace kapi::cel::parser::detail {
 
 namespace op = kapi::cel::operators;
 
-
-
-
+// A set of token kinds (ANTLR's IntervalSet, for the few dozen token types of cel-go's grammar).
 class TokenSet {
  public:
-  TokenSet() = default;
-  TokenSet(std::initializer_list<TokenKind> kinds) {
-    for (TokenKind k : kinds) bits_.set(static_cast<std::size_t>(k));
+  constexpr TokenSet() = default;
+  constexpr TokenSet(std::initializer_list<TokenKind> kinds) {
+    for (TokenKind k : kinds) bits_ |= bit(k);
   }
-  bool contains(TokenKind k) const { return bits_.test(static_cast<std::size_t>(k)); }
-  TokenSet operator|(const TokenSet& other) const {
+  constexpr bool contains(TokenKind k) const { return (bits_ & bit(k)) != 0; }
+  constexpr TokenSet operator|(const TokenSet& other) const {
     TokenSet out;
     out.bits_ = bits_ | other.bits_;
     return out;
@@ -36,7 +34,7 @@ class TokenSet {
   std::string to_string() const {
     std::vector<std::string_view> names;
     for (std::size_t i = 0; i <= static_cast<std::size_t>(TokenKind::kEof); ++i) {
-      if (bits_.test(i)) names.push_back(token_kind_name(static_cast<TokenKind>(i)));
+      if (contains(static_cast<TokenKind>(i))) names.push_back(token_kind_name(static_cast<TokenKind>(i)));
     }
     if (names.size() == 1) return std::string(names[0]);
     std::string out = "{";
@@ -48,23 +46,26 @@ class TokenSet {
   }
 
  private:
-  std::bitset<static_cast<std::size_t>(TokenKind::kEof) + 1> bits_;
+  static constexpr std::uint64_t bit(TokenKind k) { return std::uint64_t{1} << static_cast<unsigned>(k); }
+  std::uint64_t bits_ = 0;
 };
+static_assert(static_cast<unsigned>(TokenKind::kEof) < 64);
 
 inline const TokenSet& operand_start() {
-  static const TokenSet set{TokenKind::kLBracket, TokenKind::kLBrace,   TokenKind::kLParen,   TokenKind::kDot,
-                            TokenKind::kMinus,    TokenKind::kExclam,   TokenKind::kTrue,     TokenKind::kFalse,
-                            TokenKind::kNull,     TokenKind::kNumFloat, TokenKind::kNumInt,   TokenKind::kNumUint,
+  static const TokenSet set{TokenKind::kLBracket, TokenKind::kLBrace,   TokenKind::kLParen,    TokenKind::kDot,
+                            TokenKind::kMinus,    TokenKind::kExclam,   TokenKind::kTrue,      TokenKind::kFalse,
+                            TokenKind::kNull,     TokenKind::kNumFloat, TokenKind::kNumInt,    TokenKind::kNumUint,
                             TokenKind::kString,   TokenKind::kBytes,    TokenKind::kIdentifier};
   return set;
 }
 
 // What may follow a complete operand before the enclosing construct's own tokens ('?' aside: see after_operand).
 inline const TokenSet& operand_follow() {
-  static const TokenSet set{TokenKind::kDot,     TokenKind::kLBracket,   TokenKind::kStar,         TokenKind::kSlash,
-                            TokenKind::kPercent, TokenKind::kPlus,       TokenKind::kMinus,        TokenKind::kEquals,
-                            TokenKind::kNotEquals, TokenKind::kLess,     TokenKind::kLessEquals,   TokenKind::kGreater,
-                            TokenKind::kGreaterEquals, TokenKind::kIn,   TokenKind::kLogicalAnd,   TokenKind::kLogicalOr};
+  static const TokenSet set{
+      TokenKind::kDot,           TokenKind::kLBracket, TokenKind::kStar,       TokenKind::kSlash,
+      TokenKind::kPercent,       TokenKind::kPlus,     TokenKind::kMinus,      TokenKind::kEquals,
+      TokenKind::kNotEquals,     TokenKind::kLess,     TokenKind::kLessEquals, TokenKind::kGreater,
+      TokenKind::kGreaterEquals, TokenKind::kIn,       TokenKind::kLogicalAnd, TokenKind::kLogicalOr};
   return set;
 }
 
@@ -83,8 +84,8 @@ inline std::optional<std::string_view> relation_operator(TokenKind k) {
 
 inline bool is_reserved(std::string_view id) {
   static constexpr std::array<std::string_view, 21> kReserved = {
-      "as",  "break",  "const",   "continue",  "else", "false",  "for", "function", "if",   "import", "in",
-      "let", "loop",   "package", "namespace", "null", "return", "true", "var",      "void", "while"};
+      "as",  "break", "const",   "continue",  "else", "false",  "for",  "function", "if",   "import", "in",
+      "let", "loop",  "package", "namespace", "null", "return", "true", "var",      "void", "while"};
   return std::find(kReserved.begin(), kReserved.end(), id) != kReserved.end();
 }
 
@@ -259,7 +260,7 @@ class Grammar {
   std::size_t pos_ = 0;
   int max_depth_ = 250;
   std::array<int, kRuleCount> rule_depth_{};
-  std::vector<Follow> follow_;  // innermost construct last
+  std::vector<Follow> follow_;         // innermost construct last
   std::vector<TokenSet> invocations_;  // each active rule's follow in its caller
   bool recovering_ = false;
   std::size_t last_error_index_ = SIZE_MAX;

@@ -7,27 +7,29 @@
 namespace kapi::cel::parser::detail {
 namespace {
 
-const TokenSet kNothing;
-const TokenSet kQuestion{TokenKind::kQuestion};
-const TokenSet kColon{TokenKind::kColon};
-const TokenSet kOr{TokenKind::kLogicalOr};
-const TokenSet kAnd{TokenKind::kLogicalAnd};
-const TokenSet kRelationOps{TokenKind::kLess,      TokenKind::kLessEquals, TokenKind::kGreaterEquals,
-                            TokenKind::kGreater,   TokenKind::kEquals,     TokenKind::kNotEquals,
-                            TokenKind::kIn};
-const TokenSet kCalcOps{TokenKind::kStar, TokenKind::kSlash, TokenKind::kPercent, TokenKind::kPlus,
-                        TokenKind::kMinus};
-const TokenSet kMemberOps{TokenKind::kDot, TokenKind::kLBracket};
-const TokenSet kComma{TokenKind::kComma};
-const TokenSet kRParen{TokenKind::kRParen};
-const TokenSet kRBracket{TokenKind::kRBracket};
-const TokenSet kCommaRBracket{TokenKind::kComma, TokenKind::kRBracket};
-const TokenSet kCommaRBrace{TokenKind::kComma, TokenKind::kRBrace};
+constexpr TokenSet kNothing;
+constexpr TokenSet kQuestion{TokenKind::kQuestion};
+constexpr TokenSet kColon{TokenKind::kColon};
+constexpr TokenSet kOr{TokenKind::kLogicalOr};
+constexpr TokenSet kAnd{TokenKind::kLogicalAnd};
+constexpr TokenSet kRelationOps{TokenKind::kLess,    TokenKind::kLessEquals, TokenKind::kGreaterEquals,
+                                TokenKind::kGreater, TokenKind::kEquals,     TokenKind::kNotEquals,
+                                TokenKind::kIn};
+constexpr TokenSet kCalcOps{TokenKind::kStar, TokenKind::kSlash, TokenKind::kPercent, TokenKind::kPlus,
+                            TokenKind::kMinus};
+constexpr TokenSet kMemberOps{TokenKind::kDot, TokenKind::kLBracket};
+constexpr TokenSet kComma{TokenKind::kComma};
+constexpr TokenSet kRParen{TokenKind::kRParen};
+constexpr TokenSet kRBracket{TokenKind::kRBracket};
+constexpr TokenSet kCommaRBracket{TokenKind::kComma, TokenKind::kRBracket};
+constexpr TokenSet kCommaRBrace{TokenKind::kComma, TokenKind::kRBrace};
 
 bool is_number(TokenKind k) { return k == TokenKind::kNumInt || k == TokenKind::kNumFloat; }
 
 // Tokens a member can start with, other than a number's sign.
-bool starts_member(TokenKind k) { return k != TokenKind::kMinus && k != TokenKind::kExclam && operand_start().contains(k); }
+bool starts_member(TokenKind k) {
+  return k != TokenKind::kMinus && k != TokenKind::kExclam && operand_start().contains(k);
+}
 
 }  // namespace
 
@@ -49,9 +51,9 @@ Node Grammar::parse_conditional(Node condition) {
   expect(TokenKind::kColon, operand_start());
   Node if_false = parse_expr(kNothing);
   int depth = counted(std::max({condition.depth, if_true.depth, if_false.depth}));
-  return {call(id, op::kConditional,
-               exprs(std::move(condition.expr), std::move(if_true.expr), std::move(if_false.expr))),
-          depth};
+  return {
+      call(id, op::kConditional, exprs(std::move(condition.expr), std::move(if_true.expr), std::move(if_false.expr))),
+      depth};
 }
 
 // cel-go balances chains of || and && into a tree of logarithmic depth.
@@ -130,11 +132,26 @@ Node Grammar::parse_calc_chain(Node lhs, int min_precedence) {
     std::string_view function;
     int rhs_precedence = 0;
     switch (la().kind) {
-      case TokenKind::kStar: function = op::kMultiply; rhs_precedence = 3; break;
-      case TokenKind::kSlash: function = op::kDivide; rhs_precedence = 3; break;
-      case TokenKind::kPercent: function = op::kModulo; rhs_precedence = 3; break;
-      case TokenKind::kPlus: function = op::kAdd; rhs_precedence = 2; break;
-      case TokenKind::kMinus: function = op::kSubtract; rhs_precedence = 2; break;
+      case TokenKind::kStar:
+        function = op::kMultiply;
+        rhs_precedence = 3;
+        break;
+      case TokenKind::kSlash:
+        function = op::kDivide;
+        rhs_precedence = 3;
+        break;
+      case TokenKind::kPercent:
+        function = op::kModulo;
+        rhs_precedence = 3;
+        break;
+      case TokenKind::kPlus:
+        function = op::kAdd;
+        rhs_precedence = 2;
+        break;
+      case TokenKind::kMinus:
+        function = op::kSubtract;
+        rhs_precedence = 2;
+        break;
       default: return lhs;
     }
     if (rhs_precedence - 1 < min_precedence) return lhs;
@@ -264,16 +281,11 @@ Node Grammar::parse_primary(const TokenSet& follow) {
     sync(kPrimaryStart);
     switch (la().kind) {
       case TokenKind::kDot:
-      case TokenKind::kIdentifier:
-        return parse_ident_call_or_message();
-      case TokenKind::kLParen:
-        return parse_nested();
-      case TokenKind::kLBracket:
-        return parse_list();
-      case TokenKind::kLBrace:
-        return parse_map();
-      default:
-        return rule(kLiteralRule, kNothing, [&] { return parse_literal(); });
+      case TokenKind::kIdentifier: return parse_ident_call_or_message();
+      case TokenKind::kLParen: return parse_nested();
+      case TokenKind::kLBracket: return parse_list();
+      case TokenKind::kLBrace: return parse_map();
+      default: return rule(kLiteralRule, kNothing, [&] { return parse_literal(); });
     }
   });
 }
@@ -336,8 +348,7 @@ std::vector<Node> Grammar::parse_call_arguments() {
   return args;
 }
 
-Node Grammar::call_or_macro(std::int64_t id, std::string function, std::optional<Node> target,
-                            std::vector<Node> args) {
+Node Grammar::call_or_macro(std::int64_t id, std::string function, std::optional<Node> target, std::vector<Node> args) {
   int depth = target ? target->depth : 0;
   std::vector<Expr> arg_exprs;
   arg_exprs.reserve(args.size());
@@ -396,8 +407,7 @@ Node Grammar::parse_message(std::size_t name_tokens) {
           message.fields.push_back(
               StructField{field_id, std::move(field_name), std::make_unique<Expr>(std::move(value.expr)), optional});
         }
-        if (at(TokenKind::kComma) &&
-            (la(2).kind == TokenKind::kQuestion || la(2).kind == TokenKind::kIdentifier)) {
+        if (at(TokenKind::kComma) && (la(2).kind == TokenKind::kQuestion || la(2).kind == TokenKind::kIdentifier)) {
           consume();
           continue;
         }
@@ -551,8 +561,7 @@ Node Grammar::parse_literal() {
     case TokenKind::kTrue: consume(); return literal(true);
     case TokenKind::kFalse: consume(); return literal(false);
     case TokenKind::kNull: consume(); return literal(NullLiteral{});
-    default:
-      no_viable_alternative(pos_, token);
+    default: no_viable_alternative(pos_, token);
   }
 }
 

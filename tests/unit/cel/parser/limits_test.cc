@@ -55,9 +55,9 @@ TEST(CelParserLimitsTest, DeepParentheses) {
 }
 
 TEST(CelParserLimitsTest, DeepListsMapsAndCalls) {
-  for (std::string text : {repeat("[", 30'000) + repeat("]", 30'000), repeat("{1:", 30'000),
-                           repeat("f(", 30'000) + repeat(")", 30'000), repeat("a?b:", 20'000) + "c",
-                           repeat("-(", 30'000) + "1" + repeat(")", 30'000)}) {
+  for (std::string text :
+       {repeat("[", 30'000) + repeat("]", 30'000), repeat("{1:", 30'000), repeat("f(", 30'000) + repeat(")", 30'000),
+        repeat("a?b:", 20'000) + "c", repeat("-(", 30'000) + "1" + repeat(")", 30'000)}) {
     ParseResult result = parse(text);
     EXPECT_FALSE(result.ast);
     EXPECT_EQ(first_error(result), "expression recursion limit exceeded: 250") << text.substr(0, 10);
@@ -109,8 +109,9 @@ TEST(CelParserLimitsTest, RecoveryLimits) {
 }
 
 TEST(CelParserLimitsTest, NotText) {
-  const std::string inputs[] = {std::string("a\0b", 3), std::string("\0", 1), "\xff\xfe", "'\xc3'", "\"\xed\xa0\x80\"",
-                                "a.\xf0\x9f", "\x80" + repeat("\xbf", 1000), std::string(1000, '\0')};
+  const std::string inputs[] = {
+      std::string("a\0b", 3),        std::string("\0", 1),   "\xff\xfe", "'\xc3'", "\"\xed\xa0\x80\"", "a.\xf0\x9f",
+      "\x80" + repeat("\xbf", 1000), std::string(1000, '\0')};
   for (const std::string& text : inputs) {
     ParseResult result = parse(text);
     EXPECT_FALSE(result.issues.to_display_string(text, {}).empty() && !result.ast);
