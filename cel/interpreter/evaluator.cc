@@ -408,7 +408,10 @@ Value Evaluator::eval_map(const Node& node, Scope* scope) {
       result = value;
       break;
     }
-    if (!key.is<std::string>() && !key.is<std::int64_t>() && !key.is<std::uint64_t>() && !key.is<bool>()) {
+    // cel-go keeps map literals in a Go map: any hashable value is a key (the checker limits the types); lists,
+    // maps and bytes are not hashable there.
+    if (key.as_list() || key.as_map() || key.is<Bytes>() || key.is<OptionalValue>() ||
+        key.is<std::shared_ptr<const Opaque>>()) {
       result = Value::error(ErrorCode::kGeneric, "unsupported key type");
       break;
     }
