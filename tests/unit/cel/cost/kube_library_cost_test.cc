@@ -41,6 +41,10 @@ CostOptions kube_test_options() {
   return options;
 }
 
+// cel-go's and kube's cost tests plan their programs without the constant folding kube's servers turn on, so
+// their figures are for such a plan.
+const PlanOptions kTestHarnessPlan{.optimize = false, .presence_test_has_cost = false};
+
 void expect_costs(const std::vector<Case>& cases) {
   auto env = std::make_shared<Env>(ext::kube_base_env());
   env->checker_options.homogeneous_aggregate_literals = false;  // kube's testCost env has no such validator
@@ -55,7 +59,8 @@ void expect_costs(const std::vector<Case>& cases) {
       continue;
     }
     EXPECT_EQ(estimate_cost(*checked.ast, *env, kube_test_options()), c.estimate);
-    const Program program = Program::plan(env, std::make_shared<const CheckedAst>(std::move(*checked.ast)));
+    const Program program =
+      Program::plan(env, std::make_shared<const CheckedAst>(std::move(*checked.ast)), kTestHarnessPlan);
     const EvalResult result = program.eval(activation);
     EXPECT_FALSE(result.value.is_error()) << debug_string(result.value);
     EXPECT_EQ(result.cost, c.runtime);

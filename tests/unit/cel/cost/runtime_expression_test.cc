@@ -29,6 +29,10 @@ Type test_all_types() {
   return Type::object(object);
 }
 
+// cel-go's and kube's cost tests plan their programs without the constant folding kube's servers turn on, so
+// their figures are for such a plan.
+const PlanOptions kTestHarnessPlan{.optimize = false, .presence_test_has_cost = false};
+
 EvalResult evaluate(const Case& c, const EvalOptions& options, CostEstimate* estimate = nullptr) {
   auto env = std::make_shared<Env>(standard_env());
   for (const auto& [name, type] : c.vars) env->add_variable(name, type);
@@ -38,7 +42,8 @@ EvalResult evaluate(const Case& c, const EvalOptions& options, CostEstimate* est
     return {};
   }
   if (estimate != nullptr) *estimate = estimate_cost(*checked.ast, *env);
-  const Program program = Program::plan(env, std::make_shared<const CheckedAst>(std::move(*checked.ast)));
+  const Program program =
+      Program::plan(env, std::make_shared<const CheckedAst>(std::move(*checked.ast)), kTestHarnessPlan);
   MapActivation activation;
   for (const auto& [name, value] : c.values) activation.set(name, value);
   return program.eval(activation, options);
