@@ -66,7 +66,7 @@ asio::ip::tcp::endpoint HttpServer::listen(const asio::ip::tcp::endpoint& endpoi
                                            std::shared_ptr<asio::ssl::context> tls) {
   // The acceptor lives on a strand, where its accept loop runs and where stop_accepting() closes it: closing an
   // acceptor on one reactor thread while another starts an accept on it crashed kapi at shutdown.
-  auto listener = std::make_unique<Listener>(Listener{asio::ip::tcp::acceptor(asio::make_strand(io_)), std::move(tls)});
+  auto listener = std::make_shared<Listener>(Listener{asio::ip::tcp::acceptor(asio::make_strand(io_)), std::move(tls)});
   auto& acceptor = listener->acceptor;
   acceptor.open(endpoint.protocol());
   acceptor.set_option(asio::ip::tcp::acceptor::reuse_address(true));
@@ -79,19 +79,20 @@ asio::ip::tcp::endpoint HttpServer::listen(const asio::ip::tcp::endpoint& endpoi
 
 void HttpServer::start() {
   for (auto& listener : listeners_)
-    asio::co_spawn(listener->acceptor.get_executor(), accept_loop(*listener), asio::detached);
+    asio::co_spawn(listener->acceptor.get_executor(), accept_loop(listener), asio::detached);
 }
 
 void HttpServer::stop_accepting() {
   for (auto& listener : listeners_) {
-    asio::post(listener->acceptor.get_executor(), [&acceptor = listener->acceptor] {
+    asio::post(listener->acceptor.get_executor(), [listener] {
       asio::error_code ignored;
-      acceptor.close(ignored);
+      listener->acceptor.close(ignored);
     });
   }
 }
 
-asio::awaitable<void> HttpServer::accept_loop(Listener& listener) {
+asio::awaitable<void> HttpServer::accept_loop(std::shared_ptr<Listener> shared_listener) {
+  Listener& listener = *shared_listener;
   for (;;) {
     auto [ec, socket] = co_await listener.acceptor.async_accept(
         asio::make_strand(io_), asio::experimental::as_tuple(asio::use_awaitable));

@@ -43,13 +43,15 @@ class HttpServer {
     asio::ip::tcp::acceptor acceptor;
     std::shared_ptr<asio::ssl::context> tls;
   };
-  asio::awaitable<void> accept_loop(Listener& listener);
+  // The loop shares its listener: a completion that arrives after the server is gone (the accept aborted by
+  // stop_accepting) finds the acceptor closed and ends without touching the server.
+  asio::awaitable<void> accept_loop(std::shared_ptr<Listener> listener);
 
   asio::io_context& io_;
   ConnectionOptions options_;
   RequestHandler handler_;
   ConnectionRegistry connections_;
-  std::vector<std::unique_ptr<Listener>> listeners_;
+  std::vector<std::shared_ptr<Listener>> listeners_;
 };
 
 }  // namespace kapi::http
