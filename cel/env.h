@@ -26,6 +26,20 @@ struct ParserOptions {
   std::vector<std::string> extra_macros;
 };
 
+// How check() behaves beyond the declarations, as kube configures cel-go (environment/base.go).
+struct CheckerOptions {
+  // cel.CrossTypeNumericComparisons: `1 < 2.0` type-checks (kube enables it from 1.28). When off, the checker
+  // skips the cross-type ordering overloads (less_int64_double ...), as cel-go does.
+  bool cross_type_numeric_comparisons = true;
+  // cel.HomogeneousAggregateLiterals: after checking, list and map literals whose elements (keys, values) differ
+  // in type are refused, except inside calls of the exempt functions (ext strings' format exempts itself).
+  bool homogeneous_aggregate_literals = true;
+  std::vector<std::string> homogeneous_exempt_functions = {"format"};
+  // cel.ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLiterals (kube from 1.29): a literal
+  // argument of duration(), timestamp() or matches() that would fail at run time fails the check instead.
+  bool validate_literals = true;
+};
+
 class Env {
  public:
   Env() = default;
@@ -41,6 +55,7 @@ class Env {
   const std::map<std::string, Function, std::less<>>& functions() const { return functions_; }
 
   ParserOptions parser_options;
+  CheckerOptions checker_options;
 
  private:
   std::map<std::string, Function, std::less<>> functions_;

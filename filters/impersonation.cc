@@ -1,10 +1,10 @@
 #include "filters/impersonation.h"
 
 #include "base/go_quote.h"
+#include "base/name_validation.h"
 #include "server/http/query.h"
 #include "server/http/sanitize.h"
 #include "server/http/status_response.h"
-#include "server/validation/names.h"
 
 #include <algorithm>
 #include <optional>

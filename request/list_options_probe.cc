@@ -1,8 +1,8 @@
 #include "request/list_options_probe.h"
 
+#include "base/name_validation.h"
 #include "server/selectors/field_selector.h"
 #include "server/selectors/label_selector.h"
-#include "server/validation/names.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -2,10 +2,10 @@
 // validation and v1/defaults.go): the definition, strategy, validation and printer.
 #include "server/aggregator/apiservices.h"
 
+#include "base/name_validation.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/table.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 

@@ -1,9 +1,9 @@
 #include "server/apiextensions/crd_validation.h"
 
+#include "base/name_validation.h"
 #include "server/apiextensions/schema/schema_checks.h"
 #include "server/apiextensions/schema/structural.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 

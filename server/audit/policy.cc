@@ -1,9 +1,9 @@
 #include "server/audit/policy.h"
 
 #include "base/go_quote.h"
+#include "base/name_validation.h"
 #include "server/schema/yaml_to_json.h"
 #include "server/validation/field_error.h"
-#include "server/validation/names.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 #include "server/selectors/label_selector.h"
 
 #include "base/go_quote.h"
-#include "server/validation/names.h"
+#include "base/name_validation.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,6 +1,6 @@
 #include "server/validation/domain_names.h"
 
-#include "server/validation/names.h"
+#include "base/name_validation.h"
 
 #include <algorithm>
 

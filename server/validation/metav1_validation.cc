@@ -1,6 +1,6 @@
 #include "server/validation/metav1_validation.h"
 
-#include "server/validation/names.h"
+#include "base/name_validation.h"
 #include "server/validation/object_meta.h"
 
 #include <boost/json.hpp>

@@ -1,6 +1,6 @@
 #include "server/validation/object_meta.h"
 
-#include "server/validation/names.h"
+#include "base/name_validation.h"
 
 #include <boost/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "server/apiextensions/schema/embedded_resources.h"
 
+#include "base/name_validation.h"
 #include "server/apiextensions/schema/go_values.h"
-#include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
 #include <boost/json.hpp>

@@ -3,10 +3,10 @@
 #include "server/apis/admissionregistration/admission_rules.h"
 
 #include "base/go_quote.h"
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/registry/json_fields.h"
 #include "server/validation/metav1_validation.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 

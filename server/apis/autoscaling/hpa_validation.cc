@@ -2,9 +2,9 @@
 // validates as its internal type.
 #include "server/apis/autoscaling/hpa.h"
 
-#include "server/apis/core/quantity.h"
+#include "base/name_validation.h"
+#include "base/quantity.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 
@@ -48,7 +48,7 @@ void validate_metric_identifier(const json::object* id, const Path& path, ErrorL
 bool positive_quantity(const json::value& value) {
   if (value.is_int64()) return value.as_int64() > 0;
   if (!value.is_string()) return false;
-  auto parsed = core::parse_quantity(value.as_string());
+  auto parsed = parse_quantity(value.as_string());
   return parsed && *parsed > 0;
 }
 

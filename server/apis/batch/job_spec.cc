@@ -2,11 +2,11 @@
 // and pkg/printers/internalversion/printers.go (the job printers' wide columns).
 #include "server/apis/batch/job_spec.h"
 
+#include "base/name_validation.h"
 #include "server/apis/apps/workload.h"
 #include "server/apis/core/pod_defaults.h"
 #include "server/apis/core/pod_validation.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
 #include <set>

@@ -1,6 +1,7 @@
 // batch/v1 Job (pkg/registry/batch/job/strategy.go: generateSelector, GetAttrs; pkg/apis/batch/v1/defaults.go
 // SetDefaults_Job; pkg/apis/batch/validation ValidateJob, ValidateJobUpdate, ValidateJobUpdateStatus;
 // printers.printJob).
+#include "base/name_validation.h"
 #include "server/apis/apps/workload.h"
 #include "server/apis/batch/batch.h"
 #include "server/apis/batch/job_spec.h"
@@ -8,7 +9,6 @@
 #include "server/apis/core/core_validation.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/metav1_label_selector.h"
-#include "server/validation/names.h"
 
 #include <chrono>
 #include <limits>

@@ -1,8 +1,8 @@
 #include "server/apis/certificates/csr_validation.h"
 
 #include "base/base64.h"
+#include "base/name_validation.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 #include <openssl/bio.h>

@@ -1,7 +1,7 @@
 // core/v1 ConfigMap (pkg/registry/core/configmap, validation.ValidateConfigMap, printers.printConfigMap).
+#include "base/name_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 

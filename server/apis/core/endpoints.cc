@@ -1,11 +1,11 @@
 // core/v1 Endpoints (pkg/registry/core/endpoint): stored under services/endpoints, validated by
 // ValidateEndpoints (addresses routable and not special, ports in range and named when several), printed as
 // printEndpoints prints them.
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 namespace kapi::apis {
 namespace {

@@ -4,11 +4,11 @@
 // printEvent prints it.
 #include "server/apis/core/events.h"
 
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 #include <algorithm>
 #include <cctype>

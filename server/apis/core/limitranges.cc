@@ -1,11 +1,11 @@
 // core/v1 LimitRange (pkg/registry/core/limitrange, validation.ValidateLimitRange, v1.SetDefaults_LimitRangeItem):
 // kube has no printer for it, so tables use the default Name and Created At columns.
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/core/resource_names.h"
 #include "server/apis/core/resource_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 
 #include <cstdio>
 #include <map>
@@ -15,14 +15,13 @@ namespace kapi::apis {
 namespace {
 
 using namespace registry::fields;
-using core::Nanos;
 using validation::ErrorList;
 using validation::Path;
 
 // The quantities of one resource list, by resource name; the text is kept for the messages.
 struct Quantity {
   std::string text;
-  Nanos value = 0;
+  QuantityNanos value = 0;
 };
 using Quantities = std::map<std::string, Quantity, std::less<>>;
 
@@ -31,7 +30,7 @@ Quantities quantities_of(const json::object& item, std::string_view list) {
   if (const json::object* values = object_at(item, list))
     for (const auto& [name, value] : *values)
       if (value.is_string())
-        out[std::string(name)] = {std::string(value.as_string()), core::parse_quantity(value.as_string()).value_or(0)};
+        out[std::string(name)] = {std::string(value.as_string()), parse_quantity(value.as_string()).value_or(0)};
   return out;
 }
 
@@ -41,7 +40,7 @@ ErrorList resource_name_errors(std::string_view type, std::string_view name, con
 }
 
 // Quantity.MilliValue(), rounded up as kube rounds it.
-double millis(Nanos value) { return static_cast<double>((value + 999'999) / 1'000'000); }
+double millis(QuantityNanos value) { return static_cast<double>((value + 999'999) / 1'000'000); }
 
 void validate_item(const json::object& item, const Path& at, std::set<std::string, std::less<>>& types,
                    ErrorList& errors) {
@@ -117,7 +116,7 @@ void validate_item(const json::object& item, const Path& at, std::set<std::strin
     if (limit && hi && limit->value > hi->value)
       errors.push_back(validation::invalid(at.child("default").key(key), hi->text,
                                            "default value " + limit->text + " is greater than max value " + hi->text));
-    if (ratio && ratio->value < Nanos(1'000'000'000))
+    if (ratio && ratio->value < QuantityNanos(1'000'000'000))
       errors.push_back(validation::invalid(at.child("maxLimitRequestRatio").key(key), ratio->text,
                                            "ratio " + ratio->text + " is less than 1"));
     if (ratio && lo && hi) {

@@ -1,12 +1,12 @@
 // core/v1 Node (pkg/registry/core/node): cluster-scoped, stored under "minions" as kube has always kept them,
 // status settable on create (the kubelet registers with it) and then through its subresource; validated by
 // ValidateNode/ValidateNodeUpdate (taints, pod CIDRs and providerID set once); printed as printNode prints it.
+#include "base/name_validation.h"
 #include "server/apis/core/connect.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 #include <set>
 

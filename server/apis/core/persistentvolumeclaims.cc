@@ -2,8 +2,8 @@
 // and ValidatePersistentVolumeClaimUpdate, printers.printPersistentVolumeClaim): created Pending, status through
 // its subresource, the spec fixed once created except the volume name (set once) and, for a bound claim, the
 // storage request.
+#include "base/quantity.h"
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/quantity.h"
 #include "server/apis/core/resource_names.h"
 #include "server/apis/core/resource_validation.h"
 #include "server/apis/core/volume_claims.h"
@@ -18,10 +18,10 @@ using namespace registry::fields;
 using validation::ErrorList;
 using validation::Path;
 
-std::optional<core::Nanos> storage_request(const json::object* spec) {
+std::optional<QuantityNanos> storage_request(const json::object* spec) {
   std::string_view text = string_at(object_at(object_at(spec, "resources"), "requests"), "storage");
   if (text.empty()) return std::nullopt;
-  return core::parse_quantity(text);
+  return parse_quantity(text);
 }
 
 // pvcutil.EnforceDataSourceBackwardsCompatibility and NormalizeDataSources (AnyVolumeDataSource is on): each of
@@ -166,7 +166,7 @@ ErrorList validate_persistent_volume_claim_update(const json::object& claim, con
   const auto old_size = storage_request(object_at(old, "spec"));
   if (size && old_size && *size < *old_size) {
     std::string_view capacity = string_at(object_at(object_at(old, "status"), "capacity"), "storage");
-    const Nanos recorded = capacity.empty() ? 0 : parse_quantity(capacity).value_or(0);
+    const QuantityNanos recorded = capacity.empty() ? 0 : parse_quantity(capacity).value_or(0);
     if (*size <= recorded)
       errors.push_back(validation::forbidden(Path("spec").child("resources").child("requests").child("storage"),
                                              "field can not be less than status.capacity"));

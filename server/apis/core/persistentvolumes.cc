@@ -2,8 +2,8 @@
 // ValidatePersistentVolumeUpdate, v1.SetDefaults_PersistentVolume, printers.printPersistentVolume): cluster-scoped,
 // created Pending with its phase transition time, status through its subresource, the volume source fixed once
 // created.
+#include "base/quantity.h"
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/quantity.h"
 #include "server/apis/core/resource_validation.h"
 #include "server/apis/core/volume_claims.h"
 #include "server/apis/resource_storage.h"

@@ -1,6 +1,6 @@
 #include "server/apis/core/pod_defaults.h"
 
-#include "server/apis/core/quantity.h"
+#include "base/quantity.h"
 #include "server/registry/json_fields.h"
 
 #include <map>
@@ -110,8 +110,8 @@ void apply_pod_defaults(json::object& pod) {
 }
 
 std::string pod_qos_class(const json::object& pod) {
-  std::map<std::string, Nanos, std::less<>> requests;
-  std::map<std::string, Nanos, std::less<>> limits;
+  std::map<std::string, QuantityNanos, std::less<>> requests;
+  std::map<std::string, QuantityNanos, std::less<>> limits;
   bool guaranteed = true;
   const json::object* spec = object_at(pod, "spec");
   for (std::string_view list : {"containers", "initContainers"}) {

@@ -1,9 +1,9 @@
 #include "server/apis/core/pod_validation.h"
 
+#include "base/name_validation.h"
+#include "base/quantity.h"
 #include "server/apis/core/core_validation.h"
-#include "server/apis/core/quantity.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "server/apis/core/resource_names.h"
 
-#include "server/validation/names.h"
+#include "base/name_validation.h"
 
 #include <algorithm>
 #include <array>
@@ -95,13 +95,13 @@ ErrorList quota_resource_name_errors(std::string_view name, const Path& path) {
 
 ErrorList quantity_value_errors(std::string_view resource, std::string_view value, const Path& path) {
   ErrorList errors;
-  const std::optional<Nanos> amount = parse_quantity(value);
+  const std::optional<QuantityNanos> amount = parse_quantity(value);
   if (!amount) return errors;  // the decoder refuses what is not a quantity
   if (*amount < 0) errors.push_back(validation::invalid(path, value, "must be greater than or equal to 0"));
-  constexpr Nanos kNanosPerMilli = 1'000'000;
-  constexpr Nanos kNanosPerUnit = 1'000'000'000;
+  constexpr QuantityNanos kNanosPerMilli = 1'000'000;
+  constexpr QuantityNanos kNanosPerUnit = 1'000'000'000;
   // MilliValue() rounds up to a milli before the whole-number test.
-  const Nanos millis = (*amount + kNanosPerMilli - 1) / kNanosPerMilli * kNanosPerMilli;
+  const QuantityNanos millis = (*amount + kNanosPerMilli - 1) / kNanosPerMilli * kNanosPerMilli;
   if (is_integer_resource_name(resource) && millis % kNanosPerUnit != 0)
     errors.push_back(validation::invalid(path, value, "must be an integer"));
   return errors;

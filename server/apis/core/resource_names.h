@@ -2,7 +2,7 @@
 // The resource names and quantities of core/v1's resource lists (pkg/apis/core/helper and the validators of
 // pkg/apis/core/validation that LimitRange, ResourceQuota and the persistent volumes share): which names are
 // standard where, and the checks on a quantity's value, with kube's messages.
-#include "server/apis/core/quantity.h"
+#include "base/quantity.h"
 #include "server/validation/field_error.h"
 
 #include <string_view>

@@ -1,9 +1,9 @@
 // core/v1 Secret (pkg/registry/core/secret): stringData is merged into data (base64) on write, type defaults to
 // Opaque and may not change.
 #include "base/base64.h"
+#include "base/name_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 

@@ -1,14 +1,14 @@
 // core/v1 Service (pkg/registry/core/service): stored under services/specs, defaulted as SetDefaults_Service
 // and the service REST's IP family init do it, validated by ValidateService/ValidateServiceUpdate, given a
 // cluster IP and node ports by the ServiceAllocator, printed as printService prints it.
-#include "server/apis/core/core_validation.h"
+#include "base/name_validation.h"
 #include "server/apis/core/connect.h"
+#include "server/apis/core/core_validation.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/selectors/label_selector.h"
-#include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
 #include <algorithm>

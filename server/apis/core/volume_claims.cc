@@ -1,7 +1,7 @@
 #include "server/apis/core/volume_claims.h"
 
+#include "base/name_validation.h"
 #include "server/registry/json_fields.h"
-#include "server/validation/names.h"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
 // discovery.k8s.io/v1 EndpointSlice (pkg/registry/discovery/endpointslice/strategy.go, SetDefaults_EndpointPort,
 // ValidateEndpointSliceCreate/Update of pkg/apis/discovery/validation as of 1.32, printEndpointSlice).
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/discovery/discovery.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
 #include <set>

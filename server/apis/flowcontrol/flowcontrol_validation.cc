@@ -1,10 +1,10 @@
 #include "server/apis/flowcontrol/flowcontrol_validation.h"
 
 #include "base/go_quote.h"
+#include "base/name_validation.h"
 #include "server/flowcontrol/bootstrap_configuration.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 

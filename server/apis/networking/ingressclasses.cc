@@ -1,10 +1,10 @@
 // networking.k8s.io/v1 IngressClass (pkg/registry/networking/ingressclass/strategy.go, SetDefaults_IngressClass,
 // ValidateIngressClass/ValidateIngressClassUpdate, printIngressClass).
+#include "base/name_validation.h"
 #include "server/apis/networking/networking.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/domain_names.h"
-#include "server/validation/names.h"
 
 namespace kapi::apis {
 namespace {

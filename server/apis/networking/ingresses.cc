@@ -1,11 +1,11 @@
 // networking.k8s.io/v1 Ingress (pkg/registry/networking/ingress/strategy.go, ValidateIngressCreate/Update and
 // ValidateIngressSpec of pkg/apis/networking/validation as of 1.32, printIngress).
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/networking/networking.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/domain_names.h"
-#include "server/validation/names.h"
 
 #include <set>
 

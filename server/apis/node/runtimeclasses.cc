@@ -3,10 +3,10 @@
 // printers.printRuntimeClass).
 #include "server/apis/node/node.h"
 
+#include "base/name_validation.h"
 #include "server/apis/core/pod_validation.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
 #include <array>

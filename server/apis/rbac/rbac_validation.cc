@@ -1,9 +1,9 @@
 #include "server/apis/rbac/rbac_validation.h"
 
+#include "base/name_validation.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/metav1_validation.h"
-#include "server/validation/names.h"
 #include "server/validation/object_meta.h"
 
 #include <boost/json.hpp>

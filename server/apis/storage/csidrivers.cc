@@ -1,10 +1,10 @@
 // storage.k8s.io/v1 CSIDriver (pkg/registry/storage/csidriver/strategy.go, SetDefaults_CSIDriver,
 // ValidateCSIDriver/ValidateCSIDriverUpdate of pkg/apis/storage/validation as of 1.32, printCSIDriver).
+#include "base/name_validation.h"
 #include "server/apis/storage/csi_driver_name.h"
 #include "server/apis/storage/storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 #include <algorithm>
 #include <cctype>

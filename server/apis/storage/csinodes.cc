@@ -1,11 +1,11 @@
 // storage.k8s.io/v1 CSINode (pkg/registry/storage/csinode/strategy.go, ValidateCSINode/ValidateCSINodeUpdate of
 // pkg/apis/storage/validation as of 1.32 with AllowLongNodeID, printCSINode).
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/storage/csi_driver_name.h"
 #include "server/apis/storage/storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 #include <set>
 

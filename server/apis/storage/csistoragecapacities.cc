@@ -1,12 +1,12 @@
 // storage.k8s.io/v1 CSIStorageCapacity (pkg/registry/storage/csistoragecapacity/strategy.go,
 // ValidateCSIStorageCapacity/ValidateCSIStorageCapacityUpdate of pkg/apis/storage/validation as of 1.32,
 // printCSIStorageCapacity, which has no Age column).
-#include "server/apis/core/quantity.h"
+#include "base/name_validation.h"
+#include "base/quantity.h"
 #include "server/apis/storage/storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/metav1_validation.h"
-#include "server/validation/names.h"
 
 namespace kapi::apis {
 namespace {
@@ -25,7 +25,7 @@ ErrorList validate_capacity(const json::object& capacity) {
   // ValidateNonnegativeQuantity (a quantity that does not parse never gets here: decoding refuses it).
   if (auto it = capacity.find("capacity"); it != capacity.end() && it->value().is_string()) {
     const std::string_view text = it->value().as_string();
-    if (auto value = core::parse_quantity(text); value && *value < 0)
+    if (auto value = parse_quantity(text); value && *value < 0)
       errors.push_back(validation::invalid(Path("capacity"), text, "must be greater than or equal to 0"));
   }
   return errors;

@@ -1,9 +1,9 @@
 // storage.k8s.io/v1 StorageClass (pkg/registry/storage/storageclass/strategy.go, SetDefaults_StorageClass,
 // ValidateStorageClass/ValidateStorageClassUpdate of pkg/apis/storage/validation as of 1.32, printStorageClass).
+#include "base/name_validation.h"
 #include "server/apis/storage/storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 #include <algorithm>
 #include <cctype>

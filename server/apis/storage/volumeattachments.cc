@@ -1,12 +1,12 @@
 // storage.k8s.io/v1 VolumeAttachment (pkg/registry/storage/volumeattachment/strategy.go, ValidateVolumeAttachment,
 // ValidateVolumeAttachmentV1 and ValidateVolumeAttachmentUpdate of pkg/apis/storage/validation as of 1.32,
 // printVolumeAttachment).
+#include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
 #include "server/apis/storage/csi_driver_name.h"
 #include "server/apis/storage/storage.h"
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
-#include "server/validation/names.h"
 
 namespace kapi::apis {
 namespace {

@@ -3,10 +3,10 @@
 // pods and claims are refused when they fall outside a range's min, max or maxLimitRequestRatio (types
 // Container, Pod and PersistentVolumeClaim). As in 1.32, pod updates are not looked at: containers' resources
 // cannot change after creation.
+#include "base/quantity.h"
 #include "server/admission/errors.h"
 #include "server/admission/plugin.h"
 #include "server/apis/core/pod_defaults.h"
-#include "server/plugin/admission/resource_quantity.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
 

@@ -1,9 +1,9 @@
 // PersistentVolumeClaimResize (plugin/pkg/admission/storage/persistentvolume/resize/admission.go): a claim's
 // storage request may only grow when the claim is bound and its StorageClass (the same before and after) says
 // allowVolumeExpansion: true.
+#include "base/quantity.h"
 #include "server/admission/errors.h"
 #include "server/admission/plugin.h"
-#include "server/plugin/admission/resource_quantity.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
 
@@ -26,7 +26,7 @@ const json::value* at(const json::object& object, std::initializer_list<std::str
   return value;
 }
 
-apis::core::Nanos requested_storage(const json::object& claim) {
+QuantityNanos requested_storage(const json::object& claim) {
   const json::value* storage = at(claim, {"spec", "resources", "requests", "storage"});
   if (!storage) return 0;
   return quantity_of(*storage).value_or(Quantity{}).nanos;

@@ -2,9 +2,9 @@
 // RuntimeClass takes its pod overhead (refused when it states a different one) and its scheduling constraints:
 // the class's nodeSelector merged into the pod's (refused on a conflicting value) and its tolerations merged with
 // the pod's (tolerations.MergeTolerations). Validation refuses an overhead the pod's RuntimeClass does not define.
+#include "base/quantity.h"
 #include "server/admission/errors.h"
 #include "server/admission/plugin.h"
-#include "server/apis/core/quantity.h"
 #include "server/plugin/admission/object_lookup.h"
 #include "server/registry/json_fields.h"
 
@@ -26,8 +26,8 @@ bool same_resources(const json::object* left, const json::object* right) {
   for (const auto& [name, quantity] : a) {
     auto other = b.find(name);
     if (other == b.end() || !quantity.is_string() || !other->value().is_string()) return false;
-    auto x = apis::core::parse_quantity(quantity.as_string());
-    auto y = apis::core::parse_quantity(other->value().as_string());
+    auto x = parse_quantity(quantity.as_string());
+    auto y = parse_quantity(other->value().as_string());
     if (!x || !y || *x != *y) return false;
   }
   return true;

@@ -3,8 +3,8 @@
 // (validation/validation.go) it, and as the plugin reports a bad one (ValidateInitialization).
 #include "server/plugin/admission/podsecurity/configuration.h"
 
+#include "base/name_validation.h"
 #include "server/validation/field_error.h"
-#include "server/validation/names.h"
 
 #include <boost/json.hpp>
 

@@ -8,12 +8,12 @@
 namespace kapi::admission::quota {
 namespace {
 
-constexpr apis::core::Nanos kNanosPerUnit = 1'000'000'000;
+constexpr QuantityNanos kNanosPerUnit = 1'000'000'000;
 
 }  // namespace
 
 Quantity count(std::int64_t value) {
-  return Quantity{static_cast<apis::core::Nanos>(value) * kNanosPerUnit, QuantityFormat::DecimalSI};
+  return Quantity{static_cast<QuantityNanos>(value) * kNanosPerUnit, QuantityFormat::DecimalSI};
 }
 
 Quantity plus(Quantity a, const Quantity& b) {

@@ -1,7 +1,7 @@
 #pragma once
 // Resource lists as kube's quota code handles them (k8s.io/apiserver/pkg/quota/v1/resources.go) over
 // resource.Quantity values that remember their format, so that sums print as Go prints them ("1536Mi", "500m").
-#include "server/plugin/admission/resource_quantity.h"
+#include "base/quantity.h"
 
 #include <boost/json/object.hpp>
 
@@ -15,7 +15,7 @@ namespace kapi::admission::quota {
 
 // resource.Quantity, whose format (taken from the text it was parsed from, or the first non-zero addend) decides
 // how it prints.
-using admission::Quantity;
+using kapi::Quantity;
 
 inline std::optional<Quantity> parse_quantity(std::string_view text) { return parse_resource_quantity(text); }
 // Quantity.String(): the canonical form ("1", "500m", "1Gi", "1536Mi", "2e3").

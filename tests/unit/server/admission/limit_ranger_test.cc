@@ -1,6 +1,6 @@
 // LimitRanger (plugin/pkg/admission/limitranger): defaults from Container items, min/max/maxLimitRequestRatio for
 // Container, Pod and PersistentVolumeClaim items, kube's messages and their aggregation, the pod annotation.
-#include "server/plugin/admission/resource_quantity.h"
+#include "base/quantity.h"
 #include "tests/unit/server/admission/resource_plugin_fixture.h"
 
 namespace kapi::admission {

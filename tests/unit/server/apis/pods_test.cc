@@ -1,8 +1,8 @@
 // The pod strategy as kube-apiserver's: code defaults, the status a new pod starts with, ValidatePod and
 // ValidatePodUpdate's paths and messages, the field selector values and printPod's cells.
 #include "base/go_time.h"
+#include "base/quantity.h"
 #include "server/apis/core/pod_defaults.h"
-#include "server/apis/core/quantity.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
 #include "tests/unit/server/apis/strategy_testing.h"
@@ -99,14 +99,14 @@ TEST_F(PodStrategyTest, QosClassAsKubeComputesIt) {
 }
 
 TEST_F(PodStrategyTest, QuantitiesParseExactly) {
-  EXPECT_EQ(core::parse_quantity("500m"), core::parse_quantity("0.5"));
-  EXPECT_EQ(core::parse_quantity("1Ki"), core::parse_quantity("1024"));
-  EXPECT_EQ(core::parse_quantity("1k"), core::parse_quantity("1e3"));
-  EXPECT_EQ(core::parse_quantity("1"), core::Nanos{1'000'000'000});
-  EXPECT_EQ(core::parse_quantity("1n"), core::Nanos{1});
-  EXPECT_FALSE(core::parse_quantity("abc"));
-  EXPECT_FALSE(core::parse_quantity("1Qi"));
-  EXPECT_FALSE(core::parse_quantity(""));
+  EXPECT_EQ(parse_quantity("500m"), parse_quantity("0.5"));
+  EXPECT_EQ(parse_quantity("1Ki"), parse_quantity("1024"));
+  EXPECT_EQ(parse_quantity("1k"), parse_quantity("1e3"));
+  EXPECT_EQ(parse_quantity("1"), QuantityNanos{1'000'000'000});
+  EXPECT_EQ(parse_quantity("1n"), QuantityNanos{1});
+  EXPECT_FALSE(parse_quantity("abc"));
+  EXPECT_FALSE(parse_quantity("1Qi"));
+  EXPECT_FALSE(parse_quantity(""));
 }
 
 TEST_F(PodStrategyTest, SchedulingGatesHoldThePod) {

@@ -1,9 +1,9 @@
 // The registry's pure helpers: metadata, printing durations, names and field errors as kube words them.
+#include "base/name_validation.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/table.h"
 #include "server/validation/field_error.h"
-#include "server/validation/names.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
+#include "base/name_validation.h"
 #include "server/selectors/label_selector.h"
-#include "server/validation/names.h"
 
 #include <gtest/gtest.h>
 

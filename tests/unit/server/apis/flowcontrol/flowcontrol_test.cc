@@ -1,10 +1,10 @@
 // FlowSchemas and PriorityLevelConfigurations as kube's flowcontrol registries keep them: the v1 defaults,
 // ValidateFlowSchema and ValidatePriorityLevelConfiguration word for word (field paths, Go's %#v of values, the
 // mandatory objects' fixed specs), the strategies' status handling, and the printers' columns, cells and order.
+#include "base/name_validation.h"
 #include "server/apis/flowcontrol/flowcontrol_validation.h"
 #include "server/apis/resource_storage.h"
 #include "server/flowcontrol/bootstrap_configuration.h"
-#include "server/validation/names.h"
 #include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,8 @@
 #pragma once
-// resource.Quantity as kube's admission plugins use it (k8s.io/apimachinery/pkg/api/resource): the value with the
-// format its suffix chose, kube's canonical spelling (String()), and the integer views Value()/MilliValue() that
-// LimitRanger compares. The value itself is parsed by apis::core::parse_quantity.
-#include "server/apis/core/quantity.h"
-
+// resource.Quantity (k8s.io/apimachinery/pkg/api/resource), exactly, for the sums and comparisons the core
+// strategies make (a pod's QoS class, requests against limits), the admission plugins (LimitRanger, ResourceQuota)
+// and CEL's quantity library: "500m", "1.5Gi", "2e3", "128974848". The value with the format its suffix chose,
+// kube's canonical spelling (String()), and the integer views Value()/MilliValue().
 #include <boost/json/value.hpp>
 
 #include <cstdint>
@@ -11,12 +10,18 @@
 #include <string>
 #include <string_view>
 
-namespace kapi::admission {
+namespace kapi {
+
+// A quantity in billionths, the finest scale kube keeps (finer values round up, as kube rounds them).
+__extension__ typedef __int128 QuantityNanos;
+
+// std::nullopt when `text` is not a quantity (kube: "quantities must match the regular expression ...").
+std::optional<QuantityNanos> parse_quantity(std::string_view text);
 
 enum class QuantityFormat { DecimalSI, BinarySI, DecimalExponent };
 
 struct Quantity {
-  apis::core::Nanos nanos = 0;
+  QuantityNanos nanos = 0;
   QuantityFormat format = QuantityFormat::DecimalSI;
 
   // Value(): whole units, a fraction rounded away from zero (as kube's ScaledValue rounds).
@@ -37,4 +42,4 @@ std::optional<Quantity> quantity_of(const boost::json::value& value);
 // resource.MaxMilliValue: the largest value whose MilliValue fits in an int64.
 inline constexpr std::int64_t kMaxMilliValue = INT64_MAX / 1000;
 
-}  // namespace kapi::admission
+}  // namespace kapi

@@ -1,6 +1,7 @@
 #pragma once
-// The name and key checks of k8s.io/apimachinery/pkg/util/validation (validation.go): each returns the list of
-// messages kube-apiserver would report (empty when valid), word for word, so clients print the same errors.
+// The name and key checks of k8s.io/apimachinery/pkg/util/validation (validation.go), shared by the server and
+// CEL's format library: each returns the list of messages kube-apiserver would report (empty when valid), word for
+// word, so clients print the same errors.
 #include <string>
 #include <string_view>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "server/validation/names.h"
+#include "base/name_validation.h"
 
 #include <algorithm>
 #include <initializer_list>
