@@ -124,6 +124,21 @@ Applicability Applicability::load(const std::filesystem::path& exceptions_file) 
   return rules;
 }
 
+std::vector<std::string> Applicability::unused_exceptions(const std::vector<std::string>& ids) const {
+  std::vector<std::string> unused;
+  for (const auto& [listed, reason] : exceptions_) {
+    bool used = false;
+    for (const std::string& id : ids) {
+      if (id == listed || (id.starts_with(listed) && id[listed.size()] == '/')) {
+        used = true;
+        break;
+      }
+    }
+    if (!used) unused.push_back(listed);
+  }
+  return unused;
+}
+
 std::optional<std::string> Applicability::not_applicable_reason(
     const std::string& id, const expr::conformance::test::SimpleTest& test) const {
   // A listed id names a test, or every test of a section: "file/section" matches "file/section/...".

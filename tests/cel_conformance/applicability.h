@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cel/expr/conformance/test/simple.pb.h"
 
@@ -21,6 +22,9 @@ class Applicability {
   // Why the test does not apply to kapi, or nullopt when it does. id is "file/section/test".
   std::optional<std::string> not_applicable_reason(const std::string& id,
                                                    const ::cel::expr::conformance::test::SimpleTest& test) const;
+
+  // The exceptions that name none of these test ids (stale entries to remove).
+  std::vector<std::string> unused_exceptions(const std::vector<std::string>& ids) const;
 
  private:
   std::map<std::string, std::string, std::less<>> exceptions_;  // id or id prefix -> reason

@@ -111,6 +111,13 @@ int run(const Options& options) {
     }
   }
   print_report(std::cout, records, options.verbose);
+  if (options.filter.empty()) {
+    std::vector<std::string> ids;
+    for (const TestRecord& record : records) ids.push_back(record.id);
+    for (const std::string& stale : applicability.unused_exceptions(ids)) {
+      std::cout << "warning: not_applicable.txt names " << stale << ", which no test file has\n";
+    }
+  }
 
   fs::path passing_file = options.data / "passing.txt";
   if (options.record) {
