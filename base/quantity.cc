@@ -173,11 +173,6 @@ std::string Quantity::to_string() const {
   return canonical_decimal(nanos, format);
 }
 
-void Quantity::add(const Quantity& other) {
-  if (nanos == 0) format = other.format;
-  nanos += other.nanos;
-}
-
 std::optional<Quantity> parse_resource_quantity(std::string_view text) {
   const std::optional<QuantityNanos> nanos = parse_quantity(text);
   if (!nanos) return std::nullopt;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace kapi {
 
@@ -23,6 +24,11 @@ enum class QuantityFormat { DecimalSI, BinarySI, DecimalExponent };
 struct Quantity {
   QuantityNanos nanos = 0;
   QuantityFormat format = QuantityFormat::DecimalSI;
+  // How kube holds the value, which decides what AsInt64 and AsApproximateFloat64 give: an int64Amount
+  // (unscaled × 10^scale, unscaled an int64) on its fast path, an inf.Dec (unscaled × 10^scale, any size) otherwise.
+  // Either way unscaled = nanos / 10^(scale + 9); scale is never below -9.
+  bool held_as_dec = false;
+  std::int32_t scale = -9;
 
   // Value(): whole units, a fraction rounded away from zero (as kube's ScaledValue rounds).
   std::int64_t value() const;
@@ -32,7 +38,26 @@ struct Quantity {
   std::string to_string() const;
   // Quantity.Add: a zero quantity takes the format of what is added to it.
   void add(const Quantity& other);
+  void sub(const Quantity& other);  // Quantity.Sub, likewise
+
+  int cmp(const Quantity& other) const;  // Quantity.Cmp: -1, 0 or 1
+  int sign() const;                      // Quantity.Sign
+  // Quantity.AsInt64: whole units rounded away from zero, std::nullopt when kube holds the value as an inf.Dec or
+  // it does not fit (kube's isInteger() and asInteger()).
+  std::optional<std::int64_t> as_int64() const;
+  double as_approximate_float64() const;  // Quantity.AsApproximateFloat64, bit for bit
 };
+
+// resource.ParseQuantity exactly, for CEL's quantity(): the value as kube holds it, or kube's error text
+// ("quantities must match the regular expression '...'", "unable to parse quantity's suffix", "unable to parse
+// numeric part of quantity"). Values above 2^63-1 units are capped as kube caps them. One deviation: kube keeps
+// fast-path values such as "1e40" exactly; kapi refuses those (above ~1e28 units) as not numeric.
+struct QuantityParseError {
+  std::string message;
+};
+std::variant<Quantity, QuantityParseError> parse_go_quantity(std::string_view text);
+// resource.NewQuantity(value, DecimalExponent), as CEL's quantity.add(int) builds its operand.
+Quantity quantity_from_int64(std::int64_t value);
 
 // std::nullopt when `text` is not a quantity.
 std::optional<Quantity> parse_resource_quantity(std::string_view text);

@@ -25,9 +25,9 @@ bool report_syntax_error(ParseIssues& issues, const ErrorLimits& limits, std::in
   return true;
 }
 
-std::optional<Expr> parse_tokens(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options,
-                                 const ErrorLimits& limits, ParseIssues& issues) {
-  detail::Grammar grammar(tokens, builder, options, limits, issues);
+std::optional<Expr> parse_tokens(std::u32string_view source, const LexResult& lexed, Builder& builder,
+                                 const ParserOptions& options, const ErrorLimits& limits, ParseIssues& issues) {
+  detail::Grammar grammar(source, lexed, builder, options, limits, issues);
   try {
     return grammar.parse_start();
   } catch (const detail::Abort&) {
@@ -43,9 +43,11 @@ std::optional<Expr> parse_tokens(const std::vector<Token>& tokens, Builder& buil
 
 namespace detail {
 
-Grammar::Grammar(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options,
+Grammar::Grammar(std::u32string_view source, const LexResult& lexed, Builder& builder, const ParserOptions& options,
                  const ErrorLimits& limits, ParseIssues& issues)
-    : tokens_(tokens), b_(builder), options_(options), limits_(limits), issues_(issues) {
+    : source_(source),
+      tokens_(lexed.tokens),
+      skipped_(lexed.skipped), b_(builder), options_(options), limits_(limits), issues_(issues) {
   // cel-go: 0 means its default of 250, -1 no limit; kapi keeps a bound so the parser's own recursion stays safe.
   max_depth_ = options.max_recursion_depth > 0 ? std::min(options.max_recursion_depth, 1000)
                : options.max_recursion_depth == 0 ? 250
@@ -163,10 +165,24 @@ void Grammar::recover(Rule rule) {
 }
 
 void Grammar::no_viable_alternative(std::size_t from, const Token& offending) {
-  std::string text;
-  for (std::size_t i = from; i < tokens_.size() && tokens_[i].kind != TokenKind::kEof; ++i) {
-    text += tokens_[i].text;
-    if (&tokens_[i] == &offending) break;
+  // The text of every token from where the decision started to the one it failed on, whitespace and comments
+  // included (ANTLR's token stream text), or <EOF> when it started at the end.
+  const Token& start = tokens_[std::min(from, tokens_.size() - 1)];
+  std::string text = "<EOF>";
+  if (start.kind != TokenKind::kEof) {
+    const std::size_t end = static_cast<std::size_t>(offending.kind == TokenKind::kEof ? offending.start : offending.end);
+    // Skipped ranges are in order: walk them alongside the text.
+    std::u32string kept;
+    auto range = std::lower_bound(skipped_.begin(), skipped_.end(), start.start,
+                                  [](const std::pair<std::int32_t, std::int32_t>& r, std::int32_t offset) {
+                                    return r.second <= offset;
+                                  });
+    for (std::size_t i = static_cast<std::size_t>(start.start); i < end; ++i) {
+      while (range != skipped_.end() && static_cast<std::size_t>(range->second) <= i) ++range;
+      if (range != skipped_.end() && static_cast<std::size_t>(range->first) <= i) continue;
+      kept += source_[i];
+    }
+    text = to_utf8(kept);
   }
   std::string message = "no viable alternative at input " + quote_token_text(text);
   // cel-go rewrites this for a reserved word after one character (a dot), to keep its older messages.

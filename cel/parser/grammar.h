@@ -34,8 +34,8 @@ struct ErrorLimits {
 };
 
 // Parses the tokens into an expression; nullopt when parsing gave up (issues then say why).
-std::optional<Expr> parse_tokens(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options,
-                                 const ErrorLimits& limits, ParseIssues& issues);
+std::optional<Expr> parse_tokens(std::u32string_view source, const LexResult& lexed, Builder& builder,
+                                 const ParserOptions& options, const ErrorLimits& limits, ParseIssues& issues);
 
 // Reports a syntax error the way cel-go's ANTLR error listener does, refusing more than the reporting limit;
 // returns false when the limit was hit (parsing then stops).

@@ -126,8 +126,8 @@ enum Rule : std::size_t {
 
 class Grammar {
  public:
-  Grammar(const std::vector<Token>& tokens, Builder& builder, const ParserOptions& options, const ErrorLimits& limits,
-          ParseIssues& issues);
+  Grammar(std::u32string_view source, const LexResult& lexed, Builder& builder, const ParserOptions& options,
+          const ErrorLimits& limits, ParseIssues& issues);
 
   // start: expr EOF
   Expr parse_start();
@@ -233,7 +233,9 @@ class Grammar {
     return out;
   }
 
+  std::u32string_view source_;
   const std::vector<Token>& tokens_;
+  const std::vector<std::pair<std::int32_t, std::int32_t>>& skipped_;
   Builder& b_;
   const ParserOptions& options_;
   const ErrorLimits& limits_;

@@ -54,6 +54,7 @@ class Lexer {
     out_.errors.push_back(
         LexError{static_cast<std::int32_t>(start), "token recognition error at: " + quote_token_text(text)});
     pos_ = failed_at < in_.size() ? failed_at + 1 : in_.size();
+    out_.skipped.emplace_back(static_cast<std::int32_t>(start), static_cast<std::int32_t>(pos_));
   }
 
   void next() {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kapi::cel::parser {
@@ -64,6 +65,9 @@ struct LexError {
 struct LexResult {
   std::vector<Token> tokens;  // always ends with kEof
   std::vector<LexError> errors;
+  // The text no token covers, [start, end) in code points: what errors skipped (ANTLR's token stream has no such
+  // text, unlike whitespace and comments, which it keeps on a hidden channel).
+  std::vector<std::pair<std::int32_t, std::int32_t>> skipped;
 };
 
 LexResult tokenize(std::u32string_view input);

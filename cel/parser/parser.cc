@@ -64,7 +64,7 @@ ParseResult parser::parse_with_limits(std::string_view text, const ParserOptions
     if (!(within_limit = parser::report_syntax_error(issues, limits, error.offset, std::move(error.message)))) break;
   }
   std::optional<Expr> root;
-  if (within_limit) root = parser::parse_tokens(lexed.tokens, builder, options, limits, issues);
+  if (within_limit) root = parser::parse_tokens(code_points, lexed, builder, options, limits, issues);
 
   for (parser::ParseIssues::Entry& entry : issues.entries) result.issues.errors.push_back(std::move(entry.issue));
   if (!root || !result.issues.empty()) return result;

@@ -1,0 +1,108 @@
+// kube's regex library (k8s.io/apiserver/pkg/cel/library/regex.go): find and findAll with Go's regexp semantics
+// (RE2 syntax, leftmost-first; FindAllString skips an empty match right after the previous match) and Go's
+// compile error texts ("Illegal regex: error parsing regexp: missing closing ]: `[a`").
+#include <re2/re2.h>
+
+#include "base/utf8.h"
+#include "cel/ext/ext_util.h"
+#include "cel/ext/libraries.h"
+
+namespace kapi::cel::ext {
+namespace {
+
+// regexp/syntax's ErrorCode texts for RE2's codes.
+std::string go_error_code(RE2::ErrorCode code) {
+  switch (code) {
+    case RE2::ErrorBadEscape: return "invalid escape sequence";
+    case RE2::ErrorBadCharClass: return "invalid character class";
+    case RE2::ErrorBadCharRange: return "invalid character class range";
+    case RE2::ErrorMissingBracket: return "missing closing ]";
+    case RE2::ErrorMissingParen: return "missing closing )";
+    case RE2::ErrorUnexpectedParen: return "unexpected )";
+    case RE2::ErrorTrailingBackslash: return "trailing backslash at end of expression";
+    case RE2::ErrorRepeatArgument: return "missing argument to repetition operator";
+    case RE2::ErrorRepeatSize: return "invalid repeat count";
+    case RE2::ErrorRepeatOp: return "invalid nested repetition operator";
+    case RE2::ErrorBadPerlOp: return "invalid or unsupported Perl syntax";
+    case RE2::ErrorBadUTF8: return "invalid UTF-8";
+    case RE2::ErrorBadNamedCapture: return "invalid named capture";
+    case RE2::ErrorPatternTooLarge: return "expression too large";
+    default: return "invalid regular expression";
+  }
+}
+
+RE2::Options go_options() {
+  RE2::Options options;
+  options.set_log_errors(false);
+  return options;
+}
+
+// The compiled pattern, or kube's error value.
+std::variant<std::unique_ptr<RE2>, Value> compile(const std::string& pattern) {
+  auto re = std::make_unique<RE2>(pattern, go_options());
+  if (!re->ok())
+    return error_value("Illegal regex: error parsing regexp: " + go_error_code(re->error_code()) + ": `" +
+                       re->error_arg() + "`");
+  return re;
+}
+
+Value find(std::span<const Value> args) {
+  auto compiled = compile(args[1].get<std::string>());
+  if (auto* error = std::get_if<Value>(&compiled)) return *error;
+  const RE2& re = *std::get<std::unique_ptr<RE2>>(compiled);
+  const std::string& text = args[0].get<std::string>();
+  re2::StringPiece match;
+  if (!re.Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) return std::string();
+  return std::string(match);
+}
+
+// regexp.FindAllString(text, n); n < 0 means all.
+Value find_all(const std::string& text, const std::string& pattern, std::int64_t n) {
+  auto compiled = compile(pattern);
+  if (auto* error = std::get_if<Value>(&compiled)) return *error;
+  const RE2& re = *std::get<std::unique_ptr<RE2>>(compiled);
+  std::vector<std::string> matches;
+  if (n < 0) n = static_cast<std::int64_t>(text.size()) + 1;
+  std::size_t pos = 0;
+  std::ptrdiff_t previous_end = -1;
+  while (static_cast<std::int64_t>(matches.size()) < n && pos <= text.size()) {
+    re2::StringPiece match;
+    if (!re.Match(text, pos, text.size(), RE2::UNANCHORED, &match, 1)) break;
+    const std::size_t start = static_cast<std::size_t>(match.data() - text.data());
+    const std::size_t end = start + match.size();
+    bool accept = true;
+    if (end == pos) {
+      // An empty match: never right after the previous match; step over one code point.
+      if (static_cast<std::ptrdiff_t>(start) == previous_end) accept = false;
+      pos += pos < text.size() ? base::decode_rune(std::string_view(text).substr(pos)).width : 1;
+    } else {
+      pos = end;
+    }
+    previous_end = static_cast<std::ptrdiff_t>(end);
+    if (accept) matches.emplace_back(match);
+  }
+  return string_list(std::move(matches));
+}
+
+}  // namespace
+
+Library regex_library() {
+  const Type s = Type::string_type();
+  Library lib{.name = "kubernetes.regex"};
+  lib.functions = {
+      Function{"find", {member_overload("string_find_string", {s, s}, s, find)}},
+      Function{"findAll",
+               {member_overload("string_find_all_string", {s, s}, Type::list(s),
+                                [](std::span<const Value> args) {
+                                  return find_all(args[0].get<std::string>(), args[1].get<std::string>(), -1);
+                                }),
+                member_overload("string_find_all_string_int", {s, s, Type::int_type()}, Type::list(s),
+                                [](std::span<const Value> args) {
+                                  return find_all(args[0].get<std::string>(), args[1].get<std::string>(),
+                                                  args[2].get<std::int64_t>());
+                                })}},
+  };
+  return lib;
+}
+
+}  // namespace kapi::cel::ext
