@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "cel/compile.h"
+#include "cel/ext/kube_env.h"
 #include "cel/program.h"
 #include "tests/cel_conformance/decls.h"
 #include "tests/cel_conformance/values.h"
@@ -80,7 +81,9 @@ void write_all(int fd, std::string_view data) {
 }  // namespace
 
 Env conformance_env() {
-  Env env = standard_env();
+  // kube's environment for stored expressions: the standard library, optional types, cel-go's strings extension
+  // and two-variable comprehensions (which string_ext and macros2 test), and kube's own libraries beside them.
+  Env env = ext::kube_stored_env();
   // cel-go's conformance environment has neither of kube's literal checks: mixed-type list and map literals
   // type-check, and bad duration, timestamp and regex literals fail when evaluated, as the tests expect.
   env.checker_options.homogeneous_aggregate_literals = false;

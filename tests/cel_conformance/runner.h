@@ -19,8 +19,8 @@ struct TestOutcome {
   std::string detail;  // what differed, or why the test does not apply
 };
 
-// The environment the tests compile against: cel-go's standard library with optional types, plus the extensions
-// kube enables that the test files exercise (strings).
+// The environment the tests compile against: kube's (cel/ext/kube_env.h), less the literal checks cel-go's
+// conformance environment lacks.
 Env conformance_env();
 
 class Runner {
