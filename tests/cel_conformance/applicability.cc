@@ -152,7 +152,6 @@ std::optional<std::string> Applicability::not_applicable_reason(
   if (test.result_matcher_case() == Matcher::kUnknown || test.result_matcher_case() == Matcher::kAnyUnknowns) {
     return "unknowns (partial evaluation)";
   }
-  if (!test.container().empty()) return "container " + test.container() + " (kube compiles without one)";
   if (test.disable_macros()) return "macros disabled (kube always expands them)";
   if (!test.locale().empty()) return "locale";
   if (auto reason = expression_reason(test.expr())) return reason;
@@ -174,11 +173,15 @@ std::optional<std::string> Applicability::not_applicable_reason(
       if (auto reason = value_reason(binding.value())) return reason;
     }
   }
-  if (test.has_value()) return value_reason(test.value());
+  if (test.has_value()) {
+    if (auto reason = value_reason(test.value())) return reason;
+  }
   if (test.has_typed_result()) {
     if (auto reason = value_reason(test.typed_result().result())) return reason;
-    return type_reason(test.typed_result().deduced_type());
+    if (auto reason = type_reason(test.typed_result().deduced_type())) return reason;
   }
+  // Last, so that a test needing protobuf messages says so rather than naming its container.
+  if (!test.container().empty()) return "container " + test.container() + " (kube compiles without one)";
   return std::nullopt;
 }
 
