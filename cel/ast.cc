@@ -37,7 +37,7 @@ struct Cloner {
   Kind operator()(const ComprehensionExpr& c) const {
     return ComprehensionExpr{c.iter_var,           clone_ptr(c.iter_range),     c.accu_var,
                              clone_ptr(c.accu_init), clone_ptr(c.loop_condition), clone_ptr(c.loop_step),
-                             clone_ptr(c.result)};
+                             clone_ptr(c.result),    c.iter_var2};
   }
 };
 

@@ -91,6 +91,9 @@ struct ComprehensionExpr {
   std::unique_ptr<Expr> loop_condition;
   std::unique_ptr<Expr> loop_step;
   std::unique_ptr<Expr> result;
+  // The second variable of a two-variable comprehension (ext.TwoVarComprehensions: `m.all(k, v, p)`): the value
+  // (map) or the element (list) while iter_var holds the key or index. Empty for the one-variable macros.
+  std::string iter_var2;
 };
 
 struct Expr {

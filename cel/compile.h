@@ -5,7 +5,9 @@
 // - parse() never throws on bad input and is bounded: it refuses expressions beyond the options' size and
 //   recursion limits with cel-go's messages, and never recurses deeper than max_recursion_depth.
 // - check() types every node against the environment and resolves identifiers and overloads; on failure it
-//   returns the issues and no ast.
+//   returns the issues and no ast. As cel-go's checker, it rewrites the tree it returns: a select chain naming a
+//   declared variable (`a.b.c`) becomes one identifier "a.b.c", a namespaced call written as a member call
+//   (`optional.of(x)`) becomes a global call of "optional.of" without target, and names lose a leading dot.
 // - Issues::to_display_string() gives cel-go's Errors.ToDisplayString: "ERROR: <input>:1:6: <message>\n | <line>\n
 //   | .....^" per issue, joined by newlines; kube puts that text into its field errors.
 #include <cstdint>

@@ -7,6 +7,7 @@
 // Adding a function whose name is already declared merges the overloads; an overload id declared twice with a
 // different signature is a programming error (std::logic_error), as cel-go refuses it.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -16,6 +17,9 @@
 #include "cel/types.h"
 
 namespace kapi::cel {
+
+struct CheckedAst;
+struct Issues;
 
 struct ParserOptions {
   // cel-go's defaults as kube sets them (parser.MaxRecursionDepth, ExpressionSizeCodePointLimit).
@@ -38,6 +42,9 @@ struct CheckerOptions {
   // cel.ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLiterals (kube from 1.29): a literal
   // argument of duration(), timestamp() or matches() that would fail at run time fails the check instead.
   bool validate_literals = true;
+  // Libraries' own checks of a checked tree (cel-go's ASTValidators, e.g. ext strings' format-string check), run
+  // in order after the ones above; each adds an issue (expr_id, message) for what it refuses, failing the check.
+  std::vector<std::function<void(const CheckedAst&, Issues&)>> validators;
 };
 
 class Env {

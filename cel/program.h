@@ -49,10 +49,22 @@ struct EvalResult {
   std::uint64_t cost = 0;
 };
 
+// How a program is planned and what its evaluation charges. The defaults are kube's program options
+// (apiserver/pkg/cel/environment/base.go): cel.OptOptimize, which folds constant list and map literals and
+// conversions of constants when planning and turns `x in <constant list>` into a set look-up (folded nodes cost
+// nothing), and interpreter.PresenceTestHasCost(false). cel-go's defaults, which its own tests and kube's library
+// cost tests use, are {false, true}.
+struct PlanOptions {
+  bool optimize = true;
+  bool presence_test_has_cost = false;
+};
+
 class Program {
  public:
-  static Program plan(std::shared_ptr<const Env> env, std::shared_ptr<const CheckedAst> ast);
-  static Program plan_unchecked(std::shared_ptr<const Env> env, std::shared_ptr<const ParsedAst> ast);
+  static Program plan(std::shared_ptr<const Env> env, std::shared_ptr<const CheckedAst> ast,
+                      const PlanOptions& options = {});
+  static Program plan_unchecked(std::shared_ptr<const Env> env, std::shared_ptr<const ParsedAst> ast,
+                                const PlanOptions& options = {});
 
   EvalResult eval(const Activation& activation, const EvalOptions& options = {}) const;
 

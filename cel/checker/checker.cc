@@ -318,17 +318,25 @@ CheckResult check(const Env& env, ParsedAst ast) {
   CheckResult result;
   if (checker.errors().empty()) {
     auto types = checker.take_types();
-    if (env.checker_options.homogeneous_aggregate_literals) {
-      checker::validate_homogeneous_literals(ast.root, types, env.checker_options.homogeneous_exempt_functions,
-                                             checker.errors());
+    const CheckerOptions& options = env.checker_options;
+    if (options.homogeneous_aggregate_literals) {
+      checker::validate_homogeneous_literals(ast.root, types, options.homogeneous_exempt_functions, checker.errors());
     }
-    if (env.checker_options.validate_literals) checker::validate_literals(ast.root, env, checker.errors());
+    if (options.validate_literals) checker::validate_literals(ast.root, env, checker.errors());
     if (checker.errors().empty()) {
-      result.ast = CheckedAst{.source = std::move(ast.source),
-                              .root = std::move(ast.root),
-                              .source_info = std::move(ast.source_info),
-                              .types = std::move(types),
-                              .references = checker.take_references()};
+      CheckedAst checked{.source = std::move(ast.source),
+                         .root = std::move(ast.root),
+                         .source_info = std::move(ast.source_info),
+                         .types = std::move(types),
+                         .references = checker.take_references()};
+      Issues issues;
+      for (const auto& validator : options.validators) validator(checked, issues);
+      if (issues.empty()) {
+        result.ast = std::move(checked);
+        return result;
+      }
+      result.message = issues.to_display_string(checked.source, checked.source_info);
+      result.issues = std::move(issues);
       return result;
     }
   }

@@ -53,10 +53,11 @@ void TypeErrors::not_an_optional_field_selection(std::int64_t id) {
   report(id, "unsupported optional field selection");
 }
 
-void TypeErrors::not_a_type(std::int64_t id, const Type& t) { report(id, quoted(format_type(t)) + " is not a type"); }
+// These two name the type as cel-go's DeclaredTypeName does: its bare name, without parameters.
+void TypeErrors::not_a_type(std::int64_t id, const Type& t) { report(id, quoted(t.name()) + " is not a type"); }
 
 void TypeErrors::not_a_message_type(std::int64_t id, const Type& t) {
-  report(id, quoted(format_type(t)) + " is not a message type");
+  report(id, quoted(t.name()) + " is not a message type");
 }
 
 void TypeErrors::type_does_not_support_field_selection(std::int64_t id, const Type& t) {

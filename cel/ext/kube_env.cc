@@ -2,6 +2,7 @@
 #include "cel/ext/kube_env.h"
 
 #include "cel/ext/libraries.h"
+#include "cel/ext/strings_format.h"
 
 namespace kapi::cel::ext {
 
@@ -26,6 +27,16 @@ Env kube_stored_env() {
   Env env = kube_base_env();
   env.add_library(two_var_comprehensions_library());  // 1.32
   return env;
+}
+
+CheckResult compile_kube(const Env& env, std::string_view text) {
+  CheckResult result = compile(env, text);
+  if (!result.ast) return result;
+  validate_format_calls(*result.ast, result.issues);
+  if (result.issues.empty()) return result;
+  result.message = result.issues.to_display_string(result.ast->source, result.ast->source_info);
+  result.ast.reset();
+  return result;
 }
 
 }  // namespace kapi::cel::ext

@@ -31,9 +31,9 @@ Value is_sorted(std::span<const Value> args) {
   const List* list = args[0].as_list();
   if (!list) return Value::no_such_overload("isSorted");
   for (std::size_t i = 1; i < list->size(); ++i) {
+    // A comparison that fails (NaN cannot be ordered) is not "greater", as kube reads cel-go's Compare.
     const std::optional<int> order = compare_values(list->at(i - 1), list->at(i));
-    if (!order) return Value::no_such_overload("isSorted");
-    if (*order > 0) return false;
+    if (order && *order > 0) return false;
   }
   return true;
 }
@@ -85,8 +85,7 @@ FunctionImpl extreme(const char* name, int prefer) {
     for (std::size_t i = 1; i < list->size(); ++i) {
       Value next = list->at(i);
       const std::optional<int> order = compare_values(result, next);
-      if (!order) return Value::no_such_overload(name);
-      if (*order == prefer) result = std::move(next);
+      if (order && *order == prefer) result = std::move(next);
     }
     return result;
   };

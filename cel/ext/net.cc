@@ -63,7 +63,7 @@ FunctionImpl on_cidr(const char* name, F f) {
 // cidrContainsIP: a bad IP string reaches it as an error value, which kube answers with "no such overload".
 Value contains_ip(const base::GoPrefix& prefix, const Value& ip) {
   const auto* addr = opaque_as<IPValue>(ip);
-  if (!addr) return Value::no_such_overload("containsIP");
+  if (!addr) return Value::error(ErrorCode::kNoSuchOverload, "no such overload");  // types.MaybeNoSuchOverloadErr
   return prefix.contains(addr->addr());
 }
 

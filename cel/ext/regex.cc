@@ -3,6 +3,9 @@
 // compile error texts ("Illegal regex: error parsing regexp: missing closing ]: `[a`").
 #include <re2/re2.h>
 
+#include <mutex>
+#include <unordered_map>
+
 #include "base/utf8.h"
 #include "cel/ext/ext_util.h"
 #include "cel/ext/libraries.h"
@@ -37,19 +40,36 @@ RE2::Options go_options() {
   return options;
 }
 
-// The compiled pattern, or kube's error value.
-std::variant<std::unique_ptr<RE2>, Value> compile(const std::string& pattern) {
-  auto re = std::make_unique<RE2>(pattern, go_options());
-  if (!re->ok())
-    return error_value("Illegal regex: error parsing regexp: " + go_error_code(re->error_code()) + ": `" +
-                       re->error_arg() + "`");
-  return re;
-}
+// Compiled patterns by text, shared by the library's overloads (kube compiles constant patterns once per
+// program; a cache gives expressions whose pattern is computed the same). Bounded: emptied when full.
+class RegexCache {
+ public:
+  // The compiled pattern, or kube's error value.
+  std::variant<std::shared_ptr<const RE2>, Value> get(const std::string& pattern) {
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = compiled_.find(pattern); it != compiled_.end()) return it->second;
+    }
+    auto re = std::make_shared<const RE2>(pattern, go_options());
+    if (!re->ok())
+      return error_value("Illegal regex: error parsing regexp: " + go_error_code(re->error_code()) + ": `" +
+                         re->error_arg() + "`");
+    std::lock_guard lock(mutex_);
+    if (compiled_.size() >= kMaxEntries) compiled_.clear();
+    compiled_.emplace(pattern, re);
+    return re;
+  }
 
-Value find(std::span<const Value> args) {
-  auto compiled = compile(args[1].get<std::string>());
+ private:
+  static constexpr std::size_t kMaxEntries = 256;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const RE2>> compiled_;
+};
+
+Value find(RegexCache& cache, std::span<const Value> args) {
+  auto compiled = cache.get(args[1].get<std::string>());
   if (auto* error = std::get_if<Value>(&compiled)) return *error;
-  const RE2& re = *std::get<std::unique_ptr<RE2>>(compiled);
+  const RE2& re = *std::get<std::shared_ptr<const RE2>>(compiled);
   const std::string& text = args[0].get<std::string>();
   re2::StringPiece match;
   if (!re.Match(text, 0, text.size(), RE2::UNANCHORED, &match, 1)) return std::string();
@@ -57,10 +77,10 @@ Value find(std::span<const Value> args) {
 }
 
 // regexp.FindAllString(text, n); n < 0 means all.
-Value find_all(const std::string& text, const std::string& pattern, std::int64_t n) {
-  auto compiled = compile(pattern);
+Value find_all(RegexCache& cache, const std::string& text, const std::string& pattern, std::int64_t n) {
+  auto compiled = cache.get(pattern);
   if (auto* error = std::get_if<Value>(&compiled)) return *error;
-  const RE2& re = *std::get<std::unique_ptr<RE2>>(compiled);
+  const RE2& re = *std::get<std::shared_ptr<const RE2>>(compiled);
   std::vector<std::string> matches;
   if (n < 0) n = static_cast<std::int64_t>(text.size()) + 1;
   std::size_t pos = 0;
@@ -88,17 +108,19 @@ Value find_all(const std::string& text, const std::string& pattern, std::int64_t
 
 Library regex_library() {
   const Type s = Type::string_type();
+  auto cache = std::make_shared<RegexCache>();
   Library lib{.name = "kubernetes.regex"};
   lib.functions = {
-      Function{"find", {member_overload("string_find_string", {s, s}, s, find)}},
+      Function{"find", {member_overload("string_find_string", {s, s}, s,
+                                        [cache](std::span<const Value> args) { return find(*cache, args); })}},
       Function{"findAll",
                {member_overload("string_find_all_string", {s, s}, Type::list(s),
-                                [](std::span<const Value> args) {
-                                  return find_all(args[0].get<std::string>(), args[1].get<std::string>(), -1);
+                                [cache](std::span<const Value> args) {
+                                  return find_all(*cache, args[0].get<std::string>(), args[1].get<std::string>(), -1);
                                 }),
                 member_overload("string_find_all_string_int", {s, s, Type::int_type()}, Type::list(s),
-                                [](std::span<const Value> args) {
-                                  return find_all(args[0].get<std::string>(), args[1].get<std::string>(),
+                                [cache](std::span<const Value> args) {
+                                  return find_all(*cache, args[0].get<std::string>(), args[1].get<std::string>(),
                                                   args[2].get<std::int64_t>());
                                 })}},
   };

@@ -136,6 +136,15 @@ Value Evaluator::eval(const Node& node, Scope* scope) {
       return eval_map(node, scope);
     case NodeKind::kFold:
       return eval_fold(node, scope);
+    case NodeKind::kSetMembership: {
+      Value element = eval(node.children[0], scope);
+      if (element.is_error()) return element;
+      const List& list = *node.value.as_list();
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (equals(element, list.at(i))) return Value(true);
+      }
+      return Value(false);
+    }
     case NodeKind::kOptionalOr:
     case NodeKind::kOptionalOrValue: {
       Value lhs = eval(node.children[0], scope);
@@ -192,8 +201,9 @@ Value Evaluator::eval_attribute(const Node& node, Scope* scope, bool charge_root
   }
   std::reverse(qualifiers.begin(), qualifiers.end());
 
-  // cel-go observes a presence test itself, not the root of the attribute it tests.
-  if (test_only) charge(1);
+  // A presence test charges its qualifiers, not the root of the attribute it tests; itself only with cel-go's
+  // default PresenceTestHasCost(true) (kube turns it off).
+  if (test_only && presence_test_has_cost_) charge(1);
   std::vector<std::string_view> extra_fields;
   Value obj = eval_root(*root, scope, charge_root && !test_only, extra_fields);
   if (obj.is_error()) return obj;

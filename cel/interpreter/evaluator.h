@@ -28,8 +28,9 @@ struct Scope {
 
 class Evaluator {
  public:
-  Evaluator(const Env& env, const Activation& activation, std::optional<std::uint64_t> cost_limit)
-      : env_(env), activation_(activation), cost_limit_(cost_limit) {}
+  Evaluator(const Env& env, const Activation& activation, std::optional<std::uint64_t> cost_limit,
+            bool presence_test_has_cost)
+      : env_(env), activation_(activation), cost_limit_(cost_limit), presence_test_has_cost_(presence_test_has_cost) {}
 
   Value eval(const Node& node, Scope* scope);
   std::uint64_t cost() const { return cost_; }
@@ -55,6 +56,7 @@ class Evaluator {
   const Env& env_;
   const Activation& activation_;
   std::optional<std::uint64_t> cost_limit_;
+  bool presence_test_has_cost_;
   std::uint64_t cost_ = 0;
   // Identifies list accumulators this evaluation may grow in place (see AccumulatorList in evaluator.cc).
   std::shared_ptr<const int> accumulator_owner_;

@@ -32,6 +32,7 @@ enum class NodeKind {
   kFold,              // children: range, init, condition, step, result
   kOptionalOr,        // children[0].or(children[1]), the alternative evaluated only when needed
   kOptionalOrValue,   // children[0].orValue(children[1]), likewise
+  kSetMembership,     // children[0] in value, a constant list of primitives (cel-go's OptOptimize set look-up)
   kError,             // value: an error found while planning (reported when evaluated)
 };
 
@@ -57,8 +58,8 @@ struct Node {
 // An Ident, Select or Index node whose value cel-go resolves as an attribute (costs one unit at its root).
 bool is_attribute(const Node& node);
 
-// Plans a (checked when `checked` is given) expression against env.
-Node plan_expr(const Env& env, const Expr& expr, const CheckedAst* checked);
+// Plans a (checked when `checked` is given) expression against env, folding constants when optimize is set.
+Node plan_expr(const Env& env, const Expr& expr, const CheckedAst* checked, bool optimize);
 
 // The type value an identifier denotes when it names a type (`int`, `list`, `google.protobuf.Timestamp`, or a type
 // the environment declares), else nullopt.

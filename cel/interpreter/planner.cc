@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "cel/interpreter/evaluator.h"
 #include "cel/interpreter/plan.h"
 #include "cel/operators.h"
 
@@ -76,10 +77,12 @@ bool is_special_singleton(std::string_view name) {
 
 class Planner {
  public:
-  Planner(const Env& env, const CheckedAst* checked) : env_(env), checked_(checked) {}
+  Planner(const Env& env, const CheckedAst* checked, bool optimize)
+      : env_(env), checked_(checked), optimize_(optimize) {}
 
   Node plan(const Expr& expr) {
-    return std::visit([&](const auto& kind) { return plan_kind(expr, kind); }, expr.kind);
+    Node node = std::visit([&](const auto& kind) { return plan_kind(expr, kind); }, expr.kind);
+    return optimize_ ? optimize(std::move(node)) : node;
   }
 
  private:
@@ -297,8 +300,54 @@ class Planner {
     return node;
   }
 
+  // kube plans with cel.OptOptimize (cel-go's decOptimize), bottom up: list and map literals of constants and
+  // conversions of constants become constants, and `x in <constant list of primitives>` a set look-up. Folded
+  // nodes cost nothing at run time. A conversion that fails stays a call (cel-go refuses to plan it; Program has
+  // no way to say so) and reports its error when evaluated.
+  Node optimize(Node node) {
+    auto all_constant = [](const std::vector<Node>& nodes) {
+      return std::all_of(nodes.begin(), nodes.end(), [](const Node& n) { return n.kind == NodeKind::kConst; });
+    };
+    auto folded = [&](const Node& n) {
+      MapActivation nothing;
+      Evaluator evaluator(env_, nothing, std::nullopt, false);
+      return const_node(n.id, evaluator.eval(n, nullptr));
+    };
+    if ((node.kind == NodeKind::kList || node.kind == NodeKind::kMap) && all_constant(node.children)) {
+      return folded(node);
+    }
+    if (node.kind != NodeKind::kCall) return node;
+    static const std::vector<std::string_view> kConversions = {"bool", "bytes", "double", "duration", "dyn",
+                                                               "int", "string", "timestamp", "type", "uint"};
+    if (node.children.size() == 1 && node.children[0].kind == NodeKind::kConst &&
+        std::find(kConversions.begin(), kConversions.end(), node.name) != kConversions.end()) {
+      Node value = folded(node);
+      if (!value.value.is_error()) return value;
+      return node;
+    }
+    if (node.overload_id == "in_list" && node.children.size() == 2 && node.children[1].kind == NodeKind::kConst) {
+      const List* list = node.children[1].value.as_list();
+      if (!list) return node;
+      if (list->size() == 0) return const_node(node.id, Value(false));
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        Value element = list->at(i);
+        bool primitive = element.is<bool>() || element.is<std::int64_t>() || element.is<std::uint64_t>() ||
+                         element.is<double>() || element.is<std::string>();
+        if (!primitive) return node;
+      }
+      Node set;
+      set.kind = NodeKind::kSetMembership;
+      set.id = node.id;
+      set.value = node.children[1].value;
+      set.children.push_back(std::move(node.children[0]));
+      return set;
+    }
+    return node;
+  }
+
   const Env& env_;
   const CheckedAst* checked_;
+  bool optimize_;
 };
 
 }  // namespace
@@ -326,8 +375,8 @@ std::optional<TypeValue> type_value_named(const Env& env, std::string_view name)
   return std::nullopt;
 }
 
-Node plan_expr(const Env& env, const Expr& expr, const CheckedAst* checked) {
-  return Planner(env, checked).plan(expr);
+Node plan_expr(const Env& env, const Expr& expr, const CheckedAst* checked, bool optimize) {
+  return Planner(env, checked, optimize).plan(expr);
 }
 
 }  // namespace kapi::cel::interp

@@ -9,12 +9,13 @@ namespace kapi::cel {
 
 class Program::Impl {
  public:
-  Impl(std::shared_ptr<const Env> env, std::shared_ptr<const void> ast, interp::Node root)
-      : env(std::move(env)), ast(std::move(ast)), root(std::move(root)) {}
+  Impl(std::shared_ptr<const Env> env, std::shared_ptr<const void> ast, interp::Node root, PlanOptions options)
+      : env(std::move(env)), ast(std::move(ast)), root(std::move(root)), options(options) {}
 
   std::shared_ptr<const Env> env;
   std::shared_ptr<const void> ast;  // the tree the plan was made from, kept for the program's life
   interp::Node root;
+  PlanOptions options;
 };
 
 const Value* MapActivation::find(std::string_view name) const {
@@ -22,18 +23,21 @@ const Value* MapActivation::find(std::string_view name) const {
   return it == values_.end() ? nullptr : &it->second;
 }
 
-Program Program::plan(std::shared_ptr<const Env> env, std::shared_ptr<const CheckedAst> ast) {
-  interp::Node root = interp::plan_expr(*env, ast->root, ast.get());
-  return Program(std::make_shared<const Impl>(std::move(env), std::move(ast), std::move(root)));
+Program Program::plan(std::shared_ptr<const Env> env, std::shared_ptr<const CheckedAst> ast,
+                      const PlanOptions& options) {
+  interp::Node root = interp::plan_expr(*env, ast->root, ast.get(), options.optimize);
+  return Program(std::make_shared<const Impl>(std::move(env), std::move(ast), std::move(root), options));
 }
 
-Program Program::plan_unchecked(std::shared_ptr<const Env> env, std::shared_ptr<const ParsedAst> ast) {
-  interp::Node root = interp::plan_expr(*env, ast->root, nullptr);
-  return Program(std::make_shared<const Impl>(std::move(env), std::move(ast), std::move(root)));
+Program Program::plan_unchecked(std::shared_ptr<const Env> env, std::shared_ptr<const ParsedAst> ast,
+                                const PlanOptions& options) {
+  interp::Node root = interp::plan_expr(*env, ast->root, nullptr, options.optimize);
+  return Program(std::make_shared<const Impl>(std::move(env), std::move(ast), std::move(root), options));
 }
 
 EvalResult Program::eval(const Activation& activation, const EvalOptions& options) const {
-  interp::Evaluator evaluator(*impl_->env, activation, options.cost_limit);
+  interp::Evaluator evaluator(*impl_->env, activation, options.cost_limit,
+                              impl_->options.presence_test_has_cost);
   EvalResult result;
   try {
     result.value = evaluator.eval(impl_->root, nullptr);

@@ -44,12 +44,13 @@ class Builder {
     return Expr{id, CallExpr{std::make_unique<Expr>(std::move(target)), std::move(function), std::move(args)}};
   }
   static Expr comprehension(std::int64_t id, std::string iter_var, Expr iter_range, std::string accu_var,
-                            Expr accu_init, Expr loop_condition, Expr loop_step, Expr result) {
+                            Expr accu_init, Expr loop_condition, Expr loop_step, Expr result,
+                            std::string iter_var2 = {}) {
     return Expr{id, ComprehensionExpr{std::move(iter_var), std::make_unique<Expr>(std::move(iter_range)),
                                       std::move(accu_var), std::make_unique<Expr>(std::move(accu_init)),
                                       std::make_unique<Expr>(std::move(loop_condition)),
                                       std::make_unique<Expr>(std::move(loop_step)),
-                                      std::make_unique<Expr>(std::move(result))}};
+                                      std::make_unique<Expr>(std::move(result)), std::move(iter_var2)}};
   }
 
   SourceInfo& info() { return info_; }

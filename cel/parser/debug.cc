@@ -125,6 +125,11 @@ class DebugWriter {
     append(c.iter_var);
     append(",");
     line();
+    if (!c.iter_var2.empty()) {
+      append(c.iter_var2);
+      append(",");
+      line();
+    }
     append("// Target");
     line();
     if (c.iter_range) buffer(*c.iter_range);

@@ -42,8 +42,10 @@ std::string Issues::to_display_string(const std::string& source, const SourceInf
     if (text[i] == '\n') line_starts.push_back(i + 1);
   }
 
+  // cel-go keeps the first 100 errors reported and counts the rest.
   std::vector<Located> located;
   for (const Issue& issue : errors) {
+    if (located.size() == kMaxErrorsToReport) break;
     Located l{.issue = &issue};
     std::int32_t offset = issue.offset;
     if (offset < 0 && issue.expr_id != 0) {
@@ -63,10 +65,8 @@ std::string Issues::to_display_string(const std::string& source, const SourceInf
 
   const std::string& description = info.description.empty() ? std::string("<input>") : info.description;
   std::string out;
-  std::size_t shown = 0;
   for (const Located& l : located) {
-    if (shown == kMaxErrorsToReport) break;
-    if (shown++) out += '\n';
+    if (&l != &located.front()) out += '\n';
     out += "ERROR: " + description + ":" + std::to_string(l.line) + ":" + std::to_string(l.column + 1) + ": " +
            l.issue->message;
     if (l.line < 1 || static_cast<std::size_t>(l.line) > line_starts.size() || text.empty()) continue;

@@ -9,6 +9,10 @@
 namespace kapi::cel::parser {
 namespace {
 
+// The most nesting kapi parses whatever the options say (cel-go's -1 means no limit): each level costs the parser
+// a few stack frames, and later stages walk the tree recursively.
+constexpr int kMaxRecursionDepth = 1000;
+
 // cel-go's lookaheadConsumer: one recovery may skip only so many tokens.
 struct LookaheadExceeded {};
 
@@ -49,9 +53,9 @@ Grammar::Grammar(std::u32string_view source, const LexResult& lexed, Builder& bu
       tokens_(lexed.tokens),
       skipped_(lexed.skipped), b_(builder), options_(options), limits_(limits), issues_(issues) {
   // cel-go: 0 means its default of 250, -1 no limit; kapi keeps a bound so the parser's own recursion stays safe.
-  max_depth_ = options.max_recursion_depth > 0 ? std::min(options.max_recursion_depth, 1000)
+  max_depth_ = options.max_recursion_depth > 0 ? std::min(options.max_recursion_depth, kMaxRecursionDepth)
                : options.max_recursion_depth == 0 ? 250
-                                                  : 1000;
+                                                  : kMaxRecursionDepth;
 }
 
 Expr Grammar::parse_start() {
@@ -67,7 +71,7 @@ Expr Grammar::parse_start() {
 
 Grammar::RuleScope::RuleScope(Grammar& g, Rule rule, const TokenSet& follow) : g_(g), rule_(rule) {
   if (++g_.rule_depth_[rule_] > g_.max_depth_) g_.rule_nesting_exceeded();
-  g_.invocations_.push_back(&follow);
+  g_.invocations_.push_back(follow);
 }
 
 Grammar::RuleScope::~RuleScope() {
@@ -140,7 +144,7 @@ void Grammar::count_recovery_attempt() {
 
 TokenSet Grammar::recovery_set() const {
   TokenSet set;
-  for (const TokenSet* follow : invocations_) set = set | *follow;
+  for (const TokenSet& follow : invocations_) set = set | follow;
   return set;
 }
 

@@ -244,7 +244,7 @@ class Grammar {
   int max_depth_ = 250;
   std::array<int, kRuleCount> rule_depth_{};
   std::vector<TokenSet> follow_;              // innermost construct last
-  std::vector<const TokenSet*> invocations_;  // each active rule's follow in its caller
+  std::vector<TokenSet> invocations_;  // each active rule's follow in its caller
   bool recovering_ = false;
   std::size_t last_error_index_ = SIZE_MAX;
   std::vector<Rule> last_error_rules_;

@@ -1,6 +1,7 @@
 // Macro expansion as cel-go v0.22 does it: parser/macro.go (has, all, exists, exists_one, map, filter),
-// cel/library.go (optMap, optFlatMap of the optional library) and ext/bindings.go (cel.bind). Node ids are handed
-// out in the order cel-go's expanders create nodes, so ids match cel-go's.
+// cel/library.go (optMap, optFlatMap of the optional library), ext/comprehensions.go (the two-variable all,
+// exists, existsOne, exists_one, transformList, transformMap, transformMapEntry) and ext/bindings.go (cel.bind).
+// Node ids are handed out in the order cel-go's expanders create nodes, so ids match cel-go's.
 #include <algorithm>
 
 #include "cel/operators.h"
@@ -33,10 +34,12 @@ class MacroHelper {
   Expr presence_test(Expr operand, std::string field) {
     return Builder::select(next_id(), std::move(operand), std::move(field), true);
   }
+  Expr map() { return Expr{next_id(), MapExpr{}}; }
   Expr comprehension(std::string iter_var, Expr iter_range, std::string accu_var, Expr accu_init, Expr condition,
-                     Expr step, Expr result) {
+                     Expr step, Expr result, std::string iter_var2 = {}) {
     return Builder::comprehension(next_id(), std::move(iter_var), std::move(iter_range), std::move(accu_var),
-                                  std::move(accu_init), std::move(condition), std::move(step), std::move(result));
+                                  std::move(accu_init), std::move(condition), std::move(step), std::move(result),
+                                  std::move(iter_var2));
   }
 
   // A deep copy with fresh ids, each at its original's position (entries take the macro's position).
@@ -88,8 +91,8 @@ class MacroHelper {
     auto condition = copy_ptr(c.loop_condition);
     auto step = copy_ptr(c.loop_step);
     auto result = copy_ptr(c.result);
-    return ComprehensionExpr{c.iter_var, std::move(range), c.accu_var, std::move(init), std::move(condition),
-                             std::move(step), std::move(result)};
+    return ComprehensionExpr{c.iter_var,       std::move(range), c.accu_var, std::move(init), std::move(condition),
+                             std::move(step), std::move(result), c.iter_var2};
   }
 
   Builder& builder_;
@@ -121,10 +124,34 @@ MacroResult expand_has(MacroHelper& h, std::vector<Expr>& args) {
 
 enum class Quantifier { kAll, kExists, kExistsOne };
 
+// The iteration variables of a two-variable macro (ext/comprehensions.go extractIterVars), or the error.
+std::optional<MacroError> two_iteration_variables(const std::vector<Expr>& args, std::string& first,
+                                                  std::string& second) {
+  const std::string* a = ident_name(args[0]);
+  if (!a) return MacroError{args[0].id, "argument must be a simple name"};
+  const std::string* b = ident_name(args[1]);
+  if (!b) return MacroError{args[1].id, "argument must be a simple name"};
+  if (*a == *b) return MacroError{args[1].id, "duplicate variable name: " + *a};
+  // cel-go v0.22's accumulator is named __result__ (kapi's cannot be written, but the refusal stays).
+  if (*a == "__result__") return MacroError{args[0].id, "iteration variable overwrites accumulator variable"};
+  if (*b == "__result__") return MacroError{args[1].id, "iteration variable overwrites accumulator variable"};
+  first = *a;
+  second = *b;
+  return std::nullopt;
+}
+
+// all, exists, exists_one with one iteration variable (parser/macro.go) or two (ext/comprehensions.go): the
+// same fold, the predicate last.
 MacroResult expand_quantifier(Quantifier kind, MacroHelper& h, Expr target, std::vector<Expr>& args) {
-  const std::string* var = ident_name(args[0]);
-  if (!var) return failure(args[0], "argument must be a simple name");
-  Expr& predicate = args[1];
+  std::string var, var2;
+  if (args.size() == 3) {
+    if (auto error = two_iteration_variables(args, var, var2)) return MacroResult{std::nullopt, std::move(error)};
+  } else {
+    const std::string* name = ident_name(args[0]);
+    if (!name) return failure(args[0], "argument must be a simple name");
+    var = *name;
+  }
+  Expr& predicate = args.back();
   std::optional<Expr> init, condition, step, result;
   switch (kind) {
     case Quantifier::kAll: {
@@ -160,8 +187,50 @@ MacroResult expand_quantifier(Quantifier kind, MacroHelper& h, Expr target, std:
       break;
     }
   }
-  return {h.comprehension(*var, std::move(target), std::string(kAccumulatorName), std::move(*init),
-                          std::move(*condition), std::move(*step), std::move(*result)),
+  return {h.comprehension(std::move(var), std::move(target), std::string(kAccumulatorName), std::move(*init),
+                          std::move(*condition), std::move(*step), std::move(*result), std::move(var2)),
+          std::nullopt};
+}
+
+enum class Transform { kList, kMap, kMapEntry };
+
+// transformList, transformMap, transformMapEntry (ext/comprehensions.go): the step is built first, then the fold.
+MacroResult expand_transform(Transform kind, MacroHelper& h, Expr target, std::vector<Expr>& args) {
+  std::string var, var2;
+  if (auto error = two_iteration_variables(args, var, var2)) return MacroResult{std::nullopt, std::move(error)};
+  std::optional<Expr> filter;
+  Expr* transform = &args[2];
+  if (args.size() == 4) {
+    filter = std::move(args[2]);
+    transform = &args[3];
+  }
+  constexpr std::string_view kMapInsert = "cel.@mapInsert";
+  std::optional<Expr> step;
+  Expr accu = h.accu_ident();
+  switch (kind) {
+    case Transform::kList: {
+      Expr element = h.list(vector_of(std::move(*transform)));
+      step = h.call(op::kAdd, vector_of(std::move(accu), std::move(element)));
+      break;
+    }
+    case Transform::kMap: {
+      Expr key = h.ident(var);
+      step = h.call(kMapInsert, vector_of(std::move(accu), std::move(key), std::move(*transform)));
+      break;
+    }
+    case Transform::kMapEntry:
+      step = h.call(kMapInsert, vector_of(std::move(accu), std::move(*transform)));
+      break;
+  }
+  if (filter) {
+    Expr unchanged = h.accu_ident();
+    step = h.call(op::kConditional, vector_of(std::move(*filter), std::move(*step), std::move(unchanged)));
+  }
+  Expr init = kind == Transform::kList ? h.list() : h.map();
+  Expr condition = h.literal(true);
+  Expr result = h.accu_ident();
+  return {h.comprehension(std::move(var), std::move(target), std::string(kAccumulatorName), std::move(init),
+                          std::move(condition), std::move(*step), std::move(result), std::move(var2)),
           std::nullopt};
 }
 
@@ -259,21 +328,30 @@ std::optional<MacroResult> expand_macro(Builder& builder, const ParserOptions& o
     if (function == op::kHas && argc == 1) return expand_has(h, args);
     return std::nullopt;
   }
+  auto enabled = [&](std::string_view name) { return library_macro_enabled(options, name); };
   if (argc == 2) {
     if (function == op::kAll) return expand_quantifier(Quantifier::kAll, h, std::move(*target), args);
     if (function == op::kExists) return expand_quantifier(Quantifier::kExists, h, std::move(*target), args);
     if (function == op::kExistsOne) return expand_quantifier(Quantifier::kExistsOne, h, std::move(*target), args);
     if (function == op::kFilter) return expand_filter(h, std::move(*target), args);
-    if (function == "optMap" && library_macro_enabled(options, "optMap")) {
-      return expand_opt_map(h, std::move(*target), args, false);
-    }
-    if (function == "optFlatMap" && library_macro_enabled(options, "optFlatMap")) {
-      return expand_opt_map(h, std::move(*target), args, true);
-    }
+    if (function == "optMap" && enabled("optMap")) return expand_opt_map(h, std::move(*target), args, false);
+    if (function == "optFlatMap" && enabled("optFlatMap")) return expand_opt_map(h, std::move(*target), args, true);
   }
   if (function == op::kMap && (argc == 2 || argc == 3)) return expand_map(h, std::move(*target), args);
-  if (function == "bind" && argc == 3 &&
-      (library_macro_enabled(options, "cel.bind") || library_macro_enabled(options, "bind"))) {
+  // ext.TwoVarComprehensions.
+  if (argc == 3 && enabled(function)) {
+    if (function == op::kAll) return expand_quantifier(Quantifier::kAll, h, std::move(*target), args);
+    if (function == op::kExists) return expand_quantifier(Quantifier::kExists, h, std::move(*target), args);
+    if (function == op::kExistsOne || function == "existsOne") {
+      return expand_quantifier(Quantifier::kExistsOne, h, std::move(*target), args);
+    }
+  }
+  if ((argc == 3 || argc == 4) && enabled(function)) {
+    if (function == "transformList") return expand_transform(Transform::kList, h, std::move(*target), args);
+    if (function == "transformMap") return expand_transform(Transform::kMap, h, std::move(*target), args);
+    if (function == "transformMapEntry") return expand_transform(Transform::kMapEntry, h, std::move(*target), args);
+  }
+  if (function == "bind" && argc == 3 && (enabled("cel.bind") || enabled("bind"))) {
     return expand_bind(h, target, args);
   }
   return std::nullopt;

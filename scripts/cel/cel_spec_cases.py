@@ -174,8 +174,9 @@ def main(files):
                 except Skip:
                     continue
                 count += 1
-                print('{"%s/%s/%s", %s, [] { return std::optional<Value>(%s); }, {%s}},' % (
-                    file_name, section_name, name, cpp_bytes(expr), expected, ', '.join(bindings)))
+                checked = 'false' if get(test, 'disable_check') == ['true'] else 'true'
+                print('{"%s/%s/%s", %s, [] { return std::optional<Value>(%s); }, {%s}, %s},' % (
+                    file_name, section_name, name, cpp_bytes(expr), expected, ', '.join(bindings), checked))
     print('// %d cases' % count)
 
 main(sys.argv[1:])

@@ -323,6 +323,8 @@ TEST(CelCheckerCases, MessageLiteralsAreRefusedWithoutMessageTypes) {
            {"int{}", "", "1:4: 'int' is not a message type"},
            {"Msg{}", "", "1:4: undeclared reference to 'Msg' (in container '')"},
            {"NotAMessage{}", "", "1:12: 'int' is not a type", var("NotAMessage", Type::int_type())},
+           {"xs{}", "", "1:3: 'list' is not a type", var("xs", Type::list(Type::int_type()))},
+           {"google.protobuf.Timestamp{}", "", "1:26: 'google.protobuf.Timestamp' is not a message type"},
        }) {
     run(c);
   }

@@ -3,7 +3,9 @@
 // (dotted variable names, namespaced functions).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
+#include <set>
 
 #include "cel/compile.h"
 #include "cel/program.h"
@@ -70,6 +72,17 @@ TEST(CelCheckerStandardEnv, ResultTypes) {
   }
 }
 
+TEST(CelCheckerStandardEnv, LibraryMacrosExpandIntoCheckableTrees) {
+  Env env = standard_env();
+  env.parser_options.extra_macros = {"cel.bind", "optMap", "optFlatMap"};
+  env.add_variable("m", Type::map(Type::string_type(), Type::int_type()));
+  EXPECT_EQ(checked(env, "cel.bind(x, 1, x + 1)"), "int");
+  EXPECT_EQ(checked(env, "cel.bind(x, 'a', cel.bind(y, [x], y[0] + x))"), "string");
+  EXPECT_EQ(checked(env, "m.?a.optMap(v, v * 2)"), "optional_type(int)");
+  EXPECT_EQ(checked(env, "m.?a.optFlatMap(v, v > 0 ? optional.of(string(v)) : optional.none())"),
+            "optional_type(string)");
+}
+
 TEST(CelCheckerStandardEnv, Errors) {
   Env env = standard_env();
   struct Case {
@@ -128,6 +141,111 @@ TEST(CelCheckerStandardEnv, RewrittenTreesEvaluate) {
   expect_true("!optional.none().hasValue()");
   expect_true("[1, 2].all(x, x > 0) && [1, 2].map(x, x + 1) == [2, 3]");
   expect_true("a.b.?d.orValue('z') == 'y' && a.b.?e.orValue('z') == 'z'");
+}
+
+}  // namespace
+}  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+// The deepest trees the parser lets through check without trouble (the checker recurses once per level).
+TEST(CelCheckerStandardEnv, DeepestParsableTreesCheck) {
+  Env env = standard_env();
+  env.add_variable("m", Type::dyn());
+  for (int n = 50; n <= 1000; n += 50) {
+    std::string lists = std::string(n, '[') + "1" + std::string(n, ']');
+    std::string selects = "m";
+    std::string sums = "1";
+    for (int i = 0; i < n; ++i) {
+      selects += ".f";
+      sums += " + 1";
+    }
+    for (const std::string& expr : {lists, selects, sums}) {
+      ParseResult parsed = parse(expr, env.parser_options);
+      if (!parsed.ast) continue;  // beyond the parser's limit
+      CheckResult result = check(env, std::move(*parsed.ast));
+      EXPECT_TRUE(result.ast) << expr.substr(0, 20) << "... (" << n << "): " << result.message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+TEST(CelCheckerStandardEnv, LibraryValidatorsRunAfterTheCheck) {
+  Env env = standard_env();
+  env.checker_options.validators.push_back([](const CheckedAst& ast, Issues& issues) {
+    if (ast.result_type() == Type::string_type()) issues.errors.push_back({.expr_id = ast.root.id, .message = "no strings"});
+  });
+  EXPECT_EQ(checked(env, "1"), "int");
+  EXPECT_EQ(compile(env, "'a'").message, "ERROR: <input>:1:1: no strings\n | 'a'\n | ^");
+}
+
+}  // namespace
+}  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+void collect_ids(const Expr& e, std::vector<std::int64_t>& ids) {
+  ids.push_back(e.id);
+  if (const auto* s = std::get_if<SelectExpr>(&e.kind)) collect_ids(*s->operand, ids);
+  if (const auto* c = std::get_if<CallExpr>(&e.kind)) {
+    if (c->target) collect_ids(*c->target, ids);
+    for (const Expr& a : c->args) collect_ids(a, ids);
+  }
+  if (const auto* l = std::get_if<ListExpr>(&e.kind)) {
+    for (const Expr& x : l->elements) collect_ids(x, ids);
+  }
+  if (const auto* m = std::get_if<MapExpr>(&e.kind)) {
+    for (const MapEntry& x : m->entries) {
+      collect_ids(*x.key, ids);
+      collect_ids(*x.value, ids);
+    }
+  }
+  if (const auto* c = std::get_if<ComprehensionExpr>(&e.kind)) {
+    for (const auto* p : {&c->iter_range, &c->accu_init, &c->loop_condition, &c->loop_step, &c->result}) {
+      collect_ids(**p, ids);
+    }
+  }
+}
+
+TEST(CelCheckerStandardEnv, EveryNodeHasATypeAndIdentifiersAndCallsHaveReferences) {
+  Env env = standard_env();
+  env.add_variable("xs", Type::list(Type::string_type()).with_max_elements(10));
+  env.add_variable("m", Type::map(Type::string_type(), Type::int_type()));
+  CheckResult result =
+      compile(env, "xs.all(x, x.size() < 3) && m.?a.orValue(1) == 1 && {'k': [1, 2]}.k[0] > 0 && has(m.b)");
+  ASSERT_TRUE(result.ast) << result.message;
+  const CheckedAst& ast = *result.ast;
+  std::vector<std::int64_t> ids;
+  collect_ids(ast.root, ids);
+  for (std::int64_t id : ids) EXPECT_TRUE(ast.types.contains(id)) << "node " << id;
+
+  std::map<std::string, std::vector<std::string>> calls;
+  std::set<std::string> idents;
+  for (const auto& [id, reference] : ast.references) {
+    if (reference.overload_ids.empty()) {
+      idents.insert(reference.name);
+    } else {
+      calls[reference.overload_ids.front()] = reference.overload_ids;
+    }
+  }
+  EXPECT_EQ(idents, (std::set<std::string>{"xs", "x", "m", "@result"}));
+  EXPECT_TRUE(calls.contains("string_size"));
+  EXPECT_TRUE(calls.contains("less_int64"));
+  EXPECT_TRUE(calls.contains("select_optional_field"));
+  EXPECT_TRUE(calls.contains("optional_orValue_value"));
+  EXPECT_TRUE(calls.contains("index_list"));
+  EXPECT_TRUE(calls.contains("not_strictly_false"));
+  // Declared size hints survive into the checked types.
+  bool hint_kept = false;
+  for (const auto& [id, t] : ast.types) hint_kept |= t.kind() == TypeKind::kList && t.max_elements() == 10u;
+  EXPECT_TRUE(hint_kept);
 }
 
 }  // namespace

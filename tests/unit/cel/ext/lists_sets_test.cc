@@ -1,4 +1,6 @@
 // kube's lists library (library/cel_test.go TestLists) and cel-go's sets extension (ext/sets_test.go).
+#include <cmath>
+
 #include "tests/unit/cel/ext/ext_testing.h"
 
 namespace kapi::cel::ext {
@@ -37,6 +39,10 @@ TEST(CelLists, MinAndMax) {
   EXPECT_TRUE(equals(call(lib, "list_int_max_int", {ints({1, 3})}), I(3)));
   EXPECT_TRUE(equals(call(lib, "list_string_max_string", {strings({"b", "c", "a"})}), Value("c")));
   EXPECT_EQ(error_of(call(lib, "list_int_min_int", {ints({})})), "min called on empty list");
+  // NaN cannot be ordered: kube keeps what it has rather than fail.
+  const Value nan = Value(std::nan(""));
+  EXPECT_TRUE(equals(call(lib, "list_double_max_double", {Value::list({1.0, nan, 2.0})}), Value(2.0)));
+  EXPECT_TRUE(equals(call(lib, "list_double_is_sorted_bool", {Value::list({2.0, nan})}), Value(true)));
   EXPECT_EQ(error_of(call(lib, "list_int_max_int", {ints({})})), "max called on empty list");
 }
 

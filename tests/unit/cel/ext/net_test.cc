@@ -96,7 +96,7 @@ TEST(CelCIDR, ParseAndContain) {
     Value arg = which == "cidr_contains_ip_ip" ? ip(inner) : which == "cidr_contains_cidr" ? cidr(inner) : Value(inner);
     EXPECT_TRUE(equals(on_cidr(id, {cidr(outer), arg}), Value(expected))) << id << " " << outer << " " << inner;
   }
-  EXPECT_EQ(error_of(on_cidr("cidr_contains_ip_string", {cidr("10.0.0.0/8"), "nope"})), "no such overload: containsIP");
+  EXPECT_EQ(error_of(on_cidr("cidr_contains_ip_string", {cidr("10.0.0.0/8"), "nope"})), "no such overload");
 }
 
 TEST(CelCIDR, Accessors) {

@@ -101,6 +101,8 @@ TEST(CelStringFormat, Errors) {
   EXPECT_EQ(format_error("null: %f", {Value()}),
             "error during formatting: fixed-point clause can only be used on doubles, was given null_type");
   EXPECT_EQ(format_error("%", {I(1)}), "unexpected end of string");
+  EXPECT_EQ(format_error("%.1000000f", {1.0}),
+            "could not parse formatting clause: error while parsing precision: precision too large");
   EXPECT_EQ(format_error("%.3", {1.0}),
             "could not parse formatting clause: error while parsing precision: could not find end of precision "
             "specifier");

@@ -77,5 +77,26 @@ TEST(CelURLs, ParseErrorsAndIsURL) {
   EXPECT_FALSE(equals(url("https://example.com/x"), url("https://example.com/y")));
 }
 
+TEST(CelURLs, HostsAsGoReadsThem) {
+  EXPECT_EQ(get("url_get_host", "http://[fe80::1%25en0]:8080/"), "[fe80::1%en0]:8080");
+  EXPECT_EQ(get("url_get_hostname", "http://[fe80::1%25en0]:8080/"), "fe80::1%en0");
+  EXPECT_EQ(get("url_get_host", "http://user:pass@host:80/p"), "host:80");
+  EXPECT_EQ(get("url_get_host", "http://h%C3%A9/"), "h\xc3\xa9");
+  EXPECT_EQ(get("url_get_port", "http://host:/"), "");
+  EXPECT_EQ(get("url_get_hostname", "http://host:/"), "host");
+  EXPECT_EQ(get("url_get_scheme", "mailto:user@example.com"), "mailto");
+  EXPECT_EQ(get("url_get_escaped_path", "mailto:user@example.com"), "");
+  EXPECT_EQ(error_of(url("http://[fe80::1%en0]/")),
+            "URL parse error during conversion from string: parse \"http://[fe80::1%en0]/\": invalid URL escape "
+            "\"%en\"");
+  EXPECT_EQ(error_of(url("http://%41:8080/")),
+            "URL parse error during conversion from string: parse \"http://%41:8080/\": invalid URL escape \"%41\"");
+  EXPECT_EQ(error_of(url("http://a b@c/")),
+            "URL parse error during conversion from string: parse \"http://a b@c/\": net/url: invalid userinfo");
+  EXPECT_EQ(error_of(url("http://x/\x7f")),
+            "URL parse error during conversion from string: parse \"http://x/\\x7f\": net/url: invalid control "
+            "character in URL");
+}
+
 }  // namespace
 }  // namespace kapi::cel::ext

@@ -161,10 +161,15 @@ TEST(CelInterpreter, RuntimeCostAndLimit) {
   EXPECT_EQ(run(b.i(1)).cost, 0u);
   EXPECT_EQ(run(b.ident("a"), vars).cost, 1u);
   EXPECT_EQ(run(b.select(b.ident("a"), "b"), vars).cost, 2u);
-  EXPECT_EQ(run(b.has(b.ident("a"), "b"), vars).cost, 2u);
+  EXPECT_EQ(run(b.has(b.ident("a"), "b"), vars).cost, 1u);  // kube: PresenceTestHasCost(false)
+  EXPECT_EQ(run(b.has(b.select(b.ident("a"), "b"), "c"), vars).cost, 2u);
   EXPECT_EQ(run(b.call("_+_", b.select(b.ident("a"), "b"), b.i(1)), vars).cost, 3u);
-  EXPECT_EQ(run(b.list(AstBuilder::vec(b.i(1)))).cost, 10u);
-  EXPECT_EQ(run(b.map(std::vector<Expr>{})).cost, 30u);
+  // Literals of constants are folded when planning (kube's OptOptimize); others cost 10 (lists) or 30 (maps).
+  EXPECT_EQ(run(b.list(AstBuilder::vec(b.i(1)))).cost, 0u);
+  EXPECT_EQ(run(b.map(std::vector<Expr>{})).cost, 0u);
+  EXPECT_EQ(run(b.list(AstBuilder::vec(b.ident("a"))), vars).cost, 11u);
+  EXPECT_EQ(run(b.map(AstBuilder::vec(b.s("k"), b.ident("a"))), vars).cost, 31u);
+  EXPECT_EQ(run(b.call("string", b.i(1))).cost, 0u);
   EXPECT_EQ(run(b.call("_&&_", b.b(true), b.b(false))).cost, 0u);
   EvalResult limited = run(b.call("_+_", b.select(b.ident("a"), "b"), b.i(1)), vars, EvalOptions{2});
   EXPECT_EQ(show(limited), "error: operation cancelled: actual cost limit exceeded");

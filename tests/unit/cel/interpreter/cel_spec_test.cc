@@ -23,6 +23,7 @@ struct SpecCase {
   std::string expr;
   std::function<std::optional<Value>()> expected;  // nullopt: an evaluation error
   std::vector<std::pair<std::string, Value>> bindings;
+  bool checked = true;  // false: cel-spec runs it unchecked (disable_check), the checker refusing it
 };
 
 const std::vector<SpecCase>& spec_cases() {
@@ -101,6 +102,40 @@ TEST(CelSpec, SimpleTestsEvaluate) {
       EXPECT_FALSE(ok) << c.name << " now matches cel-spec: drop it from kKubeDeviations";
       continue;
     }
+    if (!ok) {
+      ADD_FAILURE() << c.name << ": " << c.expr << "\n  got " << debug_string(actual) << "\n  want "
+                    << (expected ? debug_string(*expected) : "an error");
+      ++failures;
+    }
+  }
+  EXPECT_EQ(failures, 0u) << "of " << spec_cases().size();
+}
+
+// The same cases checked first, as kube runs them: bindings are declared dyn variables.
+TEST(CelSpec, SimpleTestsEvaluateChecked) {
+  std::size_t failures = 0;
+  for (const SpecCase& c : spec_cases()) {
+    if (is_deviation(c.name) || !c.checked) continue;
+    Env env = standard_env();
+    for (const auto& [name, value] : c.bindings) env.add_variable(name, Type::dyn());
+    auto shared_env = std::make_shared<const Env>(std::move(env));
+    CheckResult checked = compile(*shared_env, c.expr);
+    std::optional<Value> expected = c.expected();
+    if (!checked.ast) {
+      // kube turns on cel-go's homogeneous aggregate literal validator, which refuses mixed-type literals that
+      // cel-spec evaluates unchecked-alike.
+      bool mixed_literal = checked.message.find("expected type '") != std::string::npos;
+      if (expected && !mixed_literal) {
+        ADD_FAILURE() << c.name << ": " << c.expr << "\n  check: " << checked.message;
+        ++failures;
+      }
+      continue;
+    }
+    Program program = Program::plan(shared_env, std::make_shared<const CheckedAst>(std::move(*checked.ast)));
+    MapActivation vars;
+    for (const auto& [name, value] : c.bindings) vars.set(name, value);
+    Value actual = program.eval(vars).value;
+    bool ok = expected ? same_value(actual, *expected) : actual.is_error();
     if (!ok) {
       ADD_FAILURE() << c.name << ": " << c.expr << "\n  got " << debug_string(actual) << "\n  want "
                     << (expected ? debug_string(*expected) : "an error");
