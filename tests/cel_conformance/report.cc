@@ -87,6 +87,7 @@ void print_report(std::ostream& out, const std::vector<TestRecord>& records, boo
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, Counts>>>> sections;  // per file, in order
   std::vector<std::pair<std::string, Group>> failures;
   std::vector<std::pair<std::string, Group>> not_applicable;
+  std::vector<std::pair<std::string, Group>> other_messages;  // passing error tests, by message pair
 
   for (const TestRecord& record : records) {
     total.add(record.outcome.outcome);
@@ -103,6 +104,9 @@ void print_report(std::ostream& out, const std::vector<TestRecord>& records, boo
     std::string example = record.id + ": " + shorten(record.expr, 80) + "  ->  " +
                           shorten(first_line(record.outcome.detail), 120);
     if (record.outcome.outcome == Outcome::kFailed) add_to_group(failures, failure_cause(record.outcome), example);
+    if (record.outcome.outcome == Outcome::kPassed && !record.outcome.detail.empty()) {
+      add_to_group(other_messages, record.outcome.detail, record.id + ": " + shorten(record.expr, 80));
+    }
     if (record.outcome.outcome == Outcome::kNotApplicable) {
       add_to_group(not_applicable, record.outcome.detail, record.id);
     }
@@ -124,6 +128,13 @@ void print_report(std::ostream& out, const std::vector<TestRecord>& records, boo
   if (!not_applicable.empty()) {
     out << "\nnot applicable, by reason:\n";
     print_groups(out, not_applicable, verbose ? not_applicable.size() : 15);
+  }
+  if (!other_messages.empty()) {
+    int count = 0;
+    for (const auto& [pair, group] : other_messages) count += group.count;
+    out << "\n" << count << " passing error tests give another message than cel-spec's (its runner and cel-go's "
+        << "compare none)" << (verbose ? ":\n" : "; --verbose lists them\n");
+    if (verbose) print_groups(out, other_messages, other_messages.size());
   }
   if (verbose) {
     out << "\nfailures:\n";

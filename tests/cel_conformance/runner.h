@@ -16,7 +16,9 @@ enum class Outcome { kPassed, kFailed, kNotApplicable };
 struct TestOutcome {
   Outcome outcome = Outcome::kPassed;
   std::string stage;   // for failures: parse, check, type, plan, eval, result, runner, crash, timeout
-  std::string detail;  // what differed, or why the test does not apply
+  // Failures: what differed. Not applicable: why. Passed: a note, or empty (an error test whose message differs
+  // from cel-spec's, which cel-go's runner does not compare either).
+  std::string detail;
 };
 
 // The environment the tests compile against: kube's (cel/ext/kube_env.h), less the literal checks cel-go's
