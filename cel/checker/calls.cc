@@ -89,8 +89,8 @@ void Checker::check_opt_select(Expr& e) {
     set_type(e, Type::error());
     return;
   }
+  // As in cel-go, the field-name literal itself gets no type: it is part of the selection, not a value.
   Type result = check_select_field(e, operand, *name, true);
-  set_type(field, Type::string_type());
   set_type(e, substitute(subs_, result, false));
   set_reference(e, Reference{.overload_ids = {"select_optional_field"}});
 }

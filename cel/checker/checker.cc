@@ -63,8 +63,9 @@ std::optional<ResolvedIdent> Checker::lookup_ident(std::string_view written) con
   std::string_view name = without_leading_dot(written);
   if (const Type* local = scopes_.find(name)) return ResolvedIdent{std::string(name), *local};
   if (const Type* variable = env_.find_variable(name)) return ResolvedIdent{std::string(name), *variable};
-  if (const Type* named = env_.find_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*named)};
+  // cel-go's own type names come before a library's (which cannot redefine them in cel-go's registry).
   if (auto builtin = builtin_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*builtin)};
+  if (const Type* named = env_.find_type(name)) return ResolvedIdent{std::string(name), Type::type_of(*named)};
   return std::nullopt;
 }
 
@@ -89,16 +90,25 @@ std::unordered_map<std::int64_t, Type> Checker::take_types() {
 void Checker::check_root(Expr& root) { check(root); }
 
 void Checker::check(Expr& e) {
-  switch (e.kind.index()) {
-    case 1: check_constant(e, std::get<Constant>(e.kind)); return;
-    case 2: check_ident(e); return;
-    case 3: check_select(e); return;
-    case 4: check_call(e); return;
-    case 5: check_list(e); return;
-    case 6: check_map(e); return;
-    case 7: check_struct(e); return;
-    case 8: check_comprehension(e); return;
-    default: errors_.unexpected_ast(e.id, "unspecified type"); set_type(e, Type::error());
+  if (const auto* constant = std::get_if<Constant>(&e.kind)) {
+    check_constant(e, *constant);
+  } else if (std::holds_alternative<IdentExpr>(e.kind)) {
+    check_ident(e);
+  } else if (std::holds_alternative<SelectExpr>(e.kind)) {
+    check_select(e);
+  } else if (std::holds_alternative<CallExpr>(e.kind)) {
+    check_call(e);
+  } else if (std::holds_alternative<ListExpr>(e.kind)) {
+    check_list(e);
+  } else if (std::holds_alternative<MapExpr>(e.kind)) {
+    check_map(e);
+  } else if (std::holds_alternative<StructExpr>(e.kind)) {
+    check_struct(e);
+  } else if (std::holds_alternative<ComprehensionExpr>(e.kind)) {
+    check_comprehension(e);
+  } else {
+    errors_.unexpected_ast(e.id, "unspecified type");
+    set_type(e, Type::error());
   }
 }
 

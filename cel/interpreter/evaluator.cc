@@ -340,7 +340,15 @@ Value Evaluator::eval_call(const Node& node, Scope* scope) {
     for (const Value& arg : args) {
       if (arg.is_error()) return arg;
     }
-    if (node.bare_no_such_overload) return no_such_overload_bare();
+    if (node.no_overload_message == Node::NoOverloadMessage::kBare) return no_such_overload_bare();
+    if (node.no_overload_message == Node::NoOverloadMessage::kTraitGuarded) {
+      const std::vector<Overload>& all = node.function->overloads;
+      bool has_trait = std::any_of(all.begin(), all.end(), [&](const Overload& o) {
+        return !o.params.empty() && runtime_type_matches(o.params[0], args[0]);
+      });
+      if (has_trait) return no_such_overload_bare();
+      return Value::error(ErrorCode::kNoSuchOverload, "no such overload: " + node.name);
+    }
     std::string signature;
     for (const Value& arg : args) {
       if (!signature.empty()) signature += ", ";
@@ -401,8 +409,10 @@ Value Evaluator::eval_map(const Node& node, Scope* scope) {
       result = Value::error(ErrorCode::kGeneric, "unsupported key type");
       break;
     }
-    auto existing = std::find_if(entries.begin(), entries.end(),
-                                 [&](const auto& entry) { return equals(entry.first, key); });
+    // Keys are distinct by type and value, as in cel-go's Go map of ref.Val (1 and 1u are two keys).
+    auto existing = std::find_if(entries.begin(), entries.end(), [&](const auto& entry) {
+      return entry.first.variant().index() == key.variant().index() && equals(entry.first, key);
+    });
     if (node.optional_entries[i / 2]) {
       const auto* optional = value.get_if<OptionalValue>();
       if (!optional) {

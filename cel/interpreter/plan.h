@@ -49,8 +49,13 @@ struct Node {
   // kCall: the overloads that may apply, in the order dispatch tries them; overload_id is the one cel-go reports to
   // the cost estimator (the single resolved overload, else empty, as cel-go's planner does).
   std::vector<const Overload*> overloads;
+  const Function* function = nullptr;  // all of the function's overloads, narrowed or not
   std::string overload_id;
-  bool bare_no_such_overload = false;  // cel-go's trait-dispatched stdlib functions report no signature
+  // How a call that no overload accepts reports it: cel-go's stdlib singletons say "no such overload", or
+  // "no such overload: _+_" when the first argument lacks the trait they dispatch on; other functions name the
+  // signature, "no such overload: f(int, string)".
+  enum class NoOverloadMessage { kSignature, kBare, kTraitGuarded };
+  NoOverloadMessage no_overload_message = NoOverloadMessage::kSignature;
   std::string iter_var;  // kFold
   std::string accu_var;
 };

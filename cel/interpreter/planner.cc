@@ -66,13 +66,17 @@ std::string join_names(const std::vector<std::string>& parts) {
   return out;
 }
 
-bool is_special_singleton(std::string_view name) {
-  // Functions cel-go binds as one trait-dispatched implementation: a run-time type mismatch reports a bare
-  // "no such overload" rather than the signature.
-  static const std::vector<std::string_view> kSingletons = {
-      "_+_", "_-_", "_*_", "_/_", "_%_", "-_", "_<_", "_<=_", "_>_", "_>=_", "!_", "@in", "size", "matches",
-      "type", "dyn"};
-  return std::find(kSingletons.begin(), kSingletons.end(), name) != kSingletons.end();
+Node::NoOverloadMessage no_overload_message(std::string_view name) {
+  // The functions cel-go's standard library binds as one implementation dispatching on a trait of the first
+  // argument (Adder, Comparer, Sizer, Matcher...), and those it binds without a trait.
+  static const std::vector<std::string_view> kTraitGuarded = {"_+_", "_-_", "_*_", "_/_", "_%_", "-_", "_<_",
+                                                              "_<=_", "_>_", "_>=_", "size", "matches"};
+  static const std::vector<std::string_view> kBare = {"!_", "@in", "type", "dyn"};
+  if (std::find(kTraitGuarded.begin(), kTraitGuarded.end(), name) != kTraitGuarded.end()) {
+    return Node::NoOverloadMessage::kTraitGuarded;
+  }
+  if (std::find(kBare.begin(), kBare.end(), name) != kBare.end()) return Node::NoOverloadMessage::kBare;
+  return Node::NoOverloadMessage::kSignature;
 }
 
 class Planner {
@@ -218,6 +222,7 @@ class Planner {
 
     const Function* function = env_.find_function(name);
     if (!function) return error_node(expr.id, "no such overload: " + name);
+    node.function = function;
     if (ref && !ref->overload_ids.empty()) {
       for (const std::string& id : ref->overload_ids) {
         for (const Overload& overload : function->overloads) {
@@ -236,7 +241,7 @@ class Planner {
         }
       }
     }
-    node.bare_no_such_overload = is_special_singleton(name);
+    node.no_overload_message = no_overload_message(name);
     // cel-go's optional library decorates or() and orValue() so that the alternative is evaluated lazily.
     for (auto [function_name, id, kind] : {std::tuple{"or", "optional_or_optional", NodeKind::kOptionalOr},
                                            std::tuple{"orValue", "optional_orValue_value", NodeKind::kOptionalOrValue}}) {

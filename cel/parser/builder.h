@@ -68,7 +68,7 @@ struct MacroError {
 };
 
 struct MacroResult {
-  std::optional<Expr> expansion;     // unset with no error: the macro declined, the call stays a call
+  std::optional<Expr> expansion;  // unset with no error: the macro declined, the call stays a call
   std::optional<MacroError> error;
 };
 

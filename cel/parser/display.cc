@@ -14,7 +14,7 @@ constexpr std::size_t kMaxErrorsToReport = 100;
 constexpr std::size_t kMaxSnippetLength = 16384;
 
 struct Located {
-  std::int32_t line = -1;   // cel-go's NoLocation: line -1, column -1 (shown as ":-1:0")
+  std::int32_t line = -1;  // cel-go's NoLocation: line -1, column -1 (shown as ":-1:0")
   std::int32_t column = -1;
   const Issue* issue = nullptr;
 };

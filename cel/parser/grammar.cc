@@ -11,7 +11,7 @@ namespace {
 
 // The most nesting kapi parses whatever the options say (cel-go's -1 means no limit): each level costs the parser
 // a few stack frames, and later stages walk the tree recursively.
-constexpr int kMaxRecursionDepth = 1000;
+constexpr int kMaxRecursionDepth = 500;
 
 // cel-go's lookaheadConsumer: one recovery may skip only so many tokens.
 struct LookaheadExceeded {};
@@ -51,18 +51,22 @@ Grammar::Grammar(std::u32string_view source, const LexResult& lexed, Builder& bu
                  const ErrorLimits& limits, ParseIssues& issues)
     : source_(source),
       tokens_(lexed.tokens),
-      skipped_(lexed.skipped), b_(builder), options_(options), limits_(limits), issues_(issues) {
+      skipped_(lexed.skipped),
+      b_(builder),
+      options_(options),
+      limits_(limits),
+      issues_(issues) {
   // cel-go: 0 means its default of 250, -1 no limit; kapi keeps a bound so the parser's own recursion stays safe.
-  max_depth_ = options.max_recursion_depth > 0 ? std::min(options.max_recursion_depth, kMaxRecursionDepth)
+  max_depth_ = options.max_recursion_depth > 0    ? std::min(options.max_recursion_depth, kMaxRecursionDepth)
                : options.max_recursion_depth == 0 ? 250
                                                   : kMaxRecursionDepth;
 }
 
 Expr Grammar::parse_start() {
-  static const TokenSet kNothing;
-  static const TokenSet kEnd{TokenKind::kEof};
-  follow_.push_back(kEnd);
-  return rule(kStartRule, kNothing, Expr{}, [&] {
+  static constexpr TokenSet kNothing;
+  static constexpr TokenSet kEnd{TokenKind::kEof};
+  follow_.push_back(Follow{kEnd, true});
+  return rule(kStartRule, kNothing, [&] {
     Node root = parse_expr(kEnd);
     expect(TokenKind::kEof, TokenSet{});
     return std::move(root.expr);
@@ -105,7 +109,8 @@ void Grammar::rule_nesting_exceeded() {
   // The parse is abandoned before cel-go's visitor runs, so only ANTLR's own errors stay.
   drop_errors_not_lexed_yet();
   std::erase_if(issues_.entries, [&](const ParseIssues::Entry& e) { return !e.syntax; });
-  issues_.entries.push_back({Issue{0, -1, "expression recursion limit exceeded: " + std::to_string(max_depth_)}, false});
+  issues_.entries.push_back(
+      {Issue{0, -1, "expression recursion limit exceeded: " + std::to_string(max_depth_)}, false});
   throw Abort{};
 }
 
@@ -142,6 +147,11 @@ void Grammar::count_recovery_attempt() {
   }
 }
 
+TokenSet Grammar::after_operand() const {
+  TokenSet set = operand_follow() | follow_.back().set;
+  return follow_.back().conditional_may_follow ? set | TokenSet{TokenKind::kQuestion} : set;
+}
+
 TokenSet Grammar::recovery_set() const {
   TokenSet set;
   for (const TokenSet& follow : invocations_) set = set | follow;
@@ -174,13 +184,13 @@ void Grammar::no_viable_alternative(std::size_t from, const Token& offending) {
   const Token& start = tokens_[std::min(from, tokens_.size() - 1)];
   std::string text = "<EOF>";
   if (start.kind != TokenKind::kEof) {
-    const std::size_t end = static_cast<std::size_t>(offending.kind == TokenKind::kEof ? offending.start : offending.end);
+    const std::size_t end =
+        static_cast<std::size_t>(offending.kind == TokenKind::kEof ? offending.start : offending.end);
     // Skipped ranges are in order: walk them alongside the text.
     std::u32string kept;
-    auto range = std::lower_bound(skipped_.begin(), skipped_.end(), start.start,
-                                  [](const std::pair<std::int32_t, std::int32_t>& r, std::int32_t offset) {
-                                    return r.second <= offset;
-                                  });
+    auto range = std::lower_bound(
+        skipped_.begin(), skipped_.end(), start.start,
+        [](const std::pair<std::int32_t, std::int32_t>& r, std::int32_t offset) { return r.second <= offset; });
     for (std::size_t i = static_cast<std::size_t>(start.start); i < end; ++i) {
       while (range != skipped_.end() && static_cast<std::size_t>(range->second) <= i) ++range;
       if (range != skipped_.end() && static_cast<std::size_t>(range->first) <= i) continue;

@@ -3,8 +3,8 @@
 // per rule of cel-go's parser/gen/CEL.g4).
 #include <algorithm>
 #include <array>
-#include <bitset>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,17 +17,15 @@ namespace kapi::cel::parser::detail {
 
 namespace op = kapi::cel::operators;
 
-
-
-
+// A set of token kinds (ANTLR's IntervalSet, for the few dozen token types of cel-go's grammar).
 class TokenSet {
  public:
-  TokenSet() = default;
-  TokenSet(std::initializer_list<TokenKind> kinds) {
-    for (TokenKind k : kinds) bits_.set(static_cast<std::size_t>(k));
+  constexpr TokenSet() = default;
+  constexpr TokenSet(std::initializer_list<TokenKind> kinds) {
+    for (TokenKind k : kinds) bits_ |= bit(k);
   }
-  bool contains(TokenKind k) const { return bits_.test(static_cast<std::size_t>(k)); }
-  TokenSet operator|(const TokenSet& other) const {
+  constexpr bool contains(TokenKind k) const { return (bits_ & bit(k)) != 0; }
+  constexpr TokenSet operator|(const TokenSet& other) const {
     TokenSet out;
     out.bits_ = bits_ | other.bits_;
     return out;
@@ -36,7 +34,7 @@ class TokenSet {
   std::string to_string() const {
     std::vector<std::string_view> names;
     for (std::size_t i = 0; i <= static_cast<std::size_t>(TokenKind::kEof); ++i) {
-      if (bits_.test(i)) names.push_back(token_kind_name(static_cast<TokenKind>(i)));
+      if (contains(static_cast<TokenKind>(i))) names.push_back(token_kind_name(static_cast<TokenKind>(i)));
     }
     if (names.size() == 1) return std::string(names[0]);
     std::string out = "{";
@@ -48,24 +46,26 @@ class TokenSet {
   }
 
  private:
-  std::bitset<static_cast<std::size_t>(TokenKind::kEof) + 1> bits_;
+  static constexpr std::uint64_t bit(TokenKind k) { return std::uint64_t{1} << static_cast<unsigned>(k); }
+  std::uint64_t bits_ = 0;
 };
+static_assert(static_cast<unsigned>(TokenKind::kEof) < 64);
 
 inline const TokenSet& operand_start() {
-  static const TokenSet set{TokenKind::kLBracket, TokenKind::kLBrace,   TokenKind::kLParen,   TokenKind::kDot,
-                            TokenKind::kMinus,    TokenKind::kExclam,   TokenKind::kTrue,     TokenKind::kFalse,
-                            TokenKind::kNull,     TokenKind::kNumFloat, TokenKind::kNumInt,   TokenKind::kNumUint,
+  static const TokenSet set{TokenKind::kLBracket, TokenKind::kLBrace,   TokenKind::kLParen,    TokenKind::kDot,
+                            TokenKind::kMinus,    TokenKind::kExclam,   TokenKind::kTrue,      TokenKind::kFalse,
+                            TokenKind::kNull,     TokenKind::kNumFloat, TokenKind::kNumInt,    TokenKind::kNumUint,
                             TokenKind::kString,   TokenKind::kBytes,    TokenKind::kIdentifier};
   return set;
 }
 
-// What may follow a complete operand before the enclosing construct's own tokens.
+// What may follow a complete operand before the enclosing construct's own tokens ('?' aside: see after_operand).
 inline const TokenSet& operand_follow() {
-  static const TokenSet set{TokenKind::kDot,     TokenKind::kLBracket,   TokenKind::kStar,         TokenKind::kSlash,
-                            TokenKind::kPercent, TokenKind::kPlus,       TokenKind::kMinus,        TokenKind::kEquals,
-                            TokenKind::kNotEquals, TokenKind::kLess,     TokenKind::kLessEquals,   TokenKind::kGreater,
-                            TokenKind::kGreaterEquals, TokenKind::kIn,   TokenKind::kLogicalAnd,   TokenKind::kLogicalOr,
-                            TokenKind::kQuestion};
+  static const TokenSet set{
+      TokenKind::kDot,           TokenKind::kLBracket, TokenKind::kStar,       TokenKind::kSlash,
+      TokenKind::kPercent,       TokenKind::kPlus,     TokenKind::kMinus,      TokenKind::kEquals,
+      TokenKind::kNotEquals,     TokenKind::kLess,     TokenKind::kLessEquals, TokenKind::kGreater,
+      TokenKind::kGreaterEquals, TokenKind::kIn,       TokenKind::kLogicalAnd, TokenKind::kLogicalOr};
   return set;
 }
 
@@ -84,8 +84,8 @@ inline std::optional<std::string_view> relation_operator(TokenKind k) {
 
 inline bool is_reserved(std::string_view id) {
   static constexpr std::array<std::string_view, 21> kReserved = {
-      "as",  "break",  "const",   "continue",  "else", "false",  "for", "function", "if",   "import", "in",
-      "let", "loop",   "package", "namespace", "null", "return", "true", "var",      "void", "while"};
+      "as",  "break", "const",   "continue",  "else", "false",  "for",  "function", "if",   "import", "in",
+      "let", "loop",  "package", "namespace", "null", "return", "true", "var",      "void", "while"};
   return std::find(kReserved.begin(), kReserved.end(), id) != kReserved.end();
 }
 
@@ -150,29 +150,36 @@ class Grammar {
   };
 
   // Runs a rule's body; a RecognitionError inside it is reported and recovered from as ANTLR's generated rule
-  // functions do, and the rule then yields `fallback`.
-  template <typename Result, typename Body>
-  Result rule(Rule rule, const TokenSet& follow, Result fallback, Body&& body) {
+  // functions do, and the rule then yields an empty result.
+  template <typename Body>
+  auto rule(Rule rule, const TokenSet& follow, Body&& body) -> decltype(body()) {
     RuleScope scope(*this, rule, follow);
     try {
       return body();
     } catch (const RecognitionError& error) {
       report(error);
       recover(rule);
-      return fallback;
+      return {};
     }
   }
 
-  // What may follow an enclosing construct's inner expression, for ANTLR's missing-token check.
+  // What may follow an enclosing construct's inner expression, for ANTLR's missing-token check. A conditional's
+  // middle operand is not a full expression, so no '?' may follow it.
   class FollowScope {
    public:
-    FollowScope(Grammar& g, TokenSet set) : g_(g) { g_.follow_.push_back(set); }
+    FollowScope(Grammar& g, TokenSet set, bool conditional_may_follow = true) : g_(g) {
+      g_.follow_.push_back(Follow{set, conditional_may_follow});
+    }
     ~FollowScope() { g_.follow_.pop_back(); }
     FollowScope(const FollowScope&) = delete;
     FollowScope& operator=(const FollowScope&) = delete;
 
    private:
     Grammar& g_;
+  };
+  struct Follow {
+    TokenSet set;
+    bool conditional_may_follow;
   };
 
   // Tokens.
@@ -200,10 +207,13 @@ class Grammar {
   void sync(const TokenSet& expected);
   void sync_loop_back(const TokenSet& expected);
   void expect(TokenKind kind, const TokenSet& next);
-  void expect_closing(TokenKind kind) { expect(kind, operand_follow() | follow_.back()); }
+  // What may come after a complete operand here: its own operators, then the enclosing construct's tokens.
+  TokenSet after_operand() const;
+  void expect_closing(TokenKind kind) { expect(kind, after_operand()); }
   Expr report_error(std::int32_t offset, std::string message);
 
-  // Rules.
+  // Rules. Each nesting level of an expression runs through all of them, so the common path keeps its frames
+  // small and the rarer continuations (operators, suffixes, literals) live in functions of their own.
   Node parse_expr(const TokenSet& follow);
   Node parse_conditional_or(const TokenSet& follow);
   Node parse_conditional_and(const TokenSet& follow);
@@ -212,11 +222,18 @@ class Grammar {
   Node parse_unary(const TokenSet& follow);
   Node parse_member(const TokenSet& follow);
   Node parse_primary(const TokenSet& follow);
-  Node parse_ident_call_or_message();
-  Node parse_message(std::size_t name_tokens);
-  Node parse_list();
-  Node parse_map();
-  Node parse_literal();
+  [[gnu::noinline]] Node parse_conditional(Node condition);
+  [[gnu::noinline]] Node parse_logical_chain(Node first, TokenKind op);
+  [[gnu::noinline]] Node parse_relation_chain(Node lhs);
+  [[gnu::noinline]] Node parse_calc_chain(Node lhs, int min_precedence);
+  [[gnu::noinline]] Node parse_unary_operators();
+  [[gnu::noinline]] Node parse_member_suffixes(Node operand);
+  [[gnu::noinline]] Node parse_nested();
+  [[gnu::noinline]] Node parse_ident_call_or_message();
+  [[gnu::noinline]] Node parse_message(std::size_t name_tokens);
+  [[gnu::noinline]] Node parse_list();
+  [[gnu::noinline]] Node parse_map();
+  [[gnu::noinline]] Node parse_literal();
   std::vector<Node> parse_call_arguments();
   Expr balanced(std::string_view function, std::vector<Expr>& terms, const std::vector<std::int64_t>& ops,
                 std::size_t lo, std::size_t hi);
@@ -243,7 +260,7 @@ class Grammar {
   std::size_t pos_ = 0;
   int max_depth_ = 250;
   std::array<int, kRuleCount> rule_depth_{};
-  std::vector<TokenSet> follow_;              // innermost construct last
+  std::vector<Follow> follow_;         // innermost construct last
   std::vector<TokenSet> invocations_;  // each active rule's follow in its caller
   bool recovering_ = false;
   std::size_t last_error_index_ = SIZE_MAX;

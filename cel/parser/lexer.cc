@@ -32,8 +32,8 @@ class Lexer {
 
   LexResult run() {
     while (pos_ < in_.size()) next();
-    out_.tokens.push_back(Token{TokenKind::kEof, static_cast<std::int32_t>(in_.size()),
-                                static_cast<std::int32_t>(in_.size()), "<EOF>"});
+    out_.tokens.push_back(
+        Token{TokenKind::kEof, static_cast<std::int32_t>(in_.size()), static_cast<std::int32_t>(in_.size()), "<EOF>"});
     return std::move(out_);
   }
 
@@ -109,8 +109,7 @@ class Lexer {
           return emit(TokenKind::kNumFloat, p, exponent_end(i));
         }
         return emit(TokenKind::kDot, p, p + 1);
-      default:
-        break;
+      default: break;
     }
     if (is_digit(c)) return number(p);
     if (is_quote(c)) return string_literal(p, p, 0, false);
@@ -173,19 +172,31 @@ class Lexer {
   Escape escape(std::size_t i) const {
     const char32_t c = at(i + 1);
     switch (c) {
-      case 'a': case 'b': case 'f': case 'n': case 'r': case 't': case 'v':
-      case '"': case '\'': case '\\': case '?': case '`':
-        return {true, i + 2};
-      case '0': case '1': case '2': case '3':
+      case 'a':
+      case 'b':
+      case 'f':
+      case 'n':
+      case 'r':
+      case 't':
+      case 'v':
+      case '"':
+      case '\'':
+      case '\\':
+      case '?':
+      case '`': return {true, i + 2};
+      case '0':
+      case '1':
+      case '2':
+      case '3':
         for (std::size_t j = i + 2; j < i + 4; ++j) {
           if (at(j) < '0' || at(j) > '7') return {false, j};
         }
         return {true, i + 4};
-      case 'x': case 'X': return hex_digits(i + 2, 2);
+      case 'x':
+      case 'X': return hex_digits(i + 2, 2);
       case 'u': return hex_digits(i + 2, 4);
       case 'U': return hex_digits(i + 2, 8);
-      default:
-        return {false, i + 1};
+      default: return {false, i + 1};
     }
   }
   Escape hex_digits(std::size_t from, std::size_t count) const {

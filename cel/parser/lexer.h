@@ -54,7 +54,7 @@ struct Token {
   TokenKind kind = TokenKind::kEof;
   std::int32_t start = 0;  // code-point offsets into the expression, [start, end)
   std::int32_t end = 0;
-  std::string text;        // UTF-8
+  std::string text;  // UTF-8
 };
 
 struct LexError {

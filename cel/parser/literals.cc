@@ -107,7 +107,10 @@ Unescaped unescape_literal(std::string_view quoted_text, bool is_bytes) {
       case '"': rune = '"'; break;
       case '`': rune = '`'; break;
       case '?': rune = '?'; break;
-      case 'x': case 'X': case 'u': case 'U': {
+      case 'x':
+      case 'X':
+      case 'u':
+      case 'U': {
         std::size_t digits = 2;
         encode = true;
         if (e == 'x' || e == 'X') {
@@ -128,7 +131,10 @@ Unescaped unescape_literal(std::string_view quoted_text, bool is_bytes) {
         rune = v;
         break;
       }
-      case '0': case '1': case '2': case '3': {
+      case '0':
+      case '1':
+      case '2':
+      case '3': {
         if (value.size() - i < 2) return {std::nullopt, "unable to unescape octal sequence in string"};
         std::uint32_t v = static_cast<std::uint32_t>(e - '0');
         for (std::size_t j = 0; j < 2; ++j) {
@@ -141,8 +147,7 @@ Unescaped unescape_literal(std::string_view quoted_text, bool is_bytes) {
         encode = !is_bytes;
         break;
       }
-      default:
-        return failed;
+      default: return failed;
     }
     if (rune < 0x80 || !encode) out += static_cast<char>(static_cast<unsigned char>(rune & 0xFF));
     else base::append_utf8(out, rune);

@@ -91,8 +91,8 @@ class MacroHelper {
     auto condition = copy_ptr(c.loop_condition);
     auto step = copy_ptr(c.loop_step);
     auto result = copy_ptr(c.result);
-    return ComprehensionExpr{c.iter_var,       std::move(range), c.accu_var, std::move(init), std::move(condition),
-                             std::move(step), std::move(result), c.iter_var2};
+    return ComprehensionExpr{c.iter_var,           std::move(range), c.accu_var,        std::move(init),
+                             std::move(condition), std::move(step),  std::move(result), c.iter_var2};
   }
 
   Builder& builder_;
@@ -218,9 +218,7 @@ MacroResult expand_transform(Transform kind, MacroHelper& h, Expr target, std::v
       step = h.call(kMapInsert, vector_of(std::move(accu), std::move(key), std::move(*transform)));
       break;
     }
-    case Transform::kMapEntry:
-      step = h.call(kMapInsert, vector_of(std::move(accu), std::move(*transform)));
-      break;
+    case Transform::kMapEntry: step = h.call(kMapInsert, vector_of(std::move(accu), std::move(*transform))); break;
   }
   if (filter) {
     Expr unchanged = h.accu_ident();
@@ -253,8 +251,8 @@ MacroResult expand_map(MacroHelper& h, Expr target, std::vector<Expr>& args) {
     step = h.call(op::kConditional, vector_of(std::move(*filter), std::move(step), std::move(unchanged)));
   }
   Expr result = h.accu_ident();
-  return {h.comprehension(*var, std::move(target), std::string(kAccumulatorName), std::move(init),
-                          std::move(condition), std::move(step), std::move(result)),
+  return {h.comprehension(*var, std::move(target), std::string(kAccumulatorName), std::move(init), std::move(condition),
+                          std::move(step), std::move(result)),
           std::nullopt};
 }
 
@@ -294,8 +292,7 @@ MacroResult expand_opt_map(MacroHelper& h, Expr target, std::vector<Expr>& args,
                               std::move(condition), std::move(step), std::move(args[1]));
   if (!flat) fold = h.call("optional.of", vector_of(std::move(fold)));
   Expr none = h.call("optional.none", {});
-  return {h.call(op::kConditional, vector_of(std::move(has_value), std::move(fold), std::move(none))),
-          std::nullopt};
+  return {h.call(op::kConditional, vector_of(std::move(has_value), std::move(fold), std::move(none))), std::nullopt};
 }
 
 // cel.bind(var, init, expr): a fold over nothing whose accumulator is the bound variable.

@@ -2,8 +2,10 @@
 // common/types): strings parse as Go's strconv (ParseInt, ParseUint, ParseFloat, ParseBool), time.Parse(RFC3339)
 // and time.ParseDuration do; numbers convert with range checks; a failed conversion reports
 // "type conversion error from 'string' to 'int'" as cel-go does.
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "base/utf8.h"
 #include "cel/stdlib/builders.h"
@@ -65,7 +67,7 @@ std::optional<double> parse_double(std::string_view text) {
   if (iequals(body, "inf") || iequals(body, "infinity")) {
     return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
   }
-  if (iequals(body, "nan")) return std::numeric_limits<double>::quiet_NaN();
+  if (iequals(body, "nan") && body.size() == text.size()) return std::numeric_limits<double>::quiet_NaN();
   if (body.empty() || body.front() == '+' || body.front() == '-' || std::isalpha(static_cast<unsigned char>(body.front()))) {
     return std::nullopt;
   }
@@ -126,8 +128,11 @@ std::vector<Function> conversion_functions() {
         global("uint64_to_double", {u}, d,
                [](std::span<const Value> a) { return Value(static_cast<double>(a[0].get<U>())); })}});
   out.push_back({"duration", {global("duration_to_duration", {du}, du, identity),
+                              // Declared, but cel-go v0.22's Int.ConvertToType has no duration case.
                               global("int64_to_duration", {i}, du,
-                                     [](std::span<const Value> a) { return Value(Duration{a[0].get<I>()}); }),
+                                     [](std::span<const Value>) {
+                                       return conversion_error("int", "google.protobuf.Duration");
+                                     }),
                               global("string_to_duration", {s}, du, [](std::span<const Value> a) {
                                 return duration_from_string(a[0].get<std::string>());
                               })}});

@@ -115,6 +115,46 @@ TEST(CelCheckerStandardEnv, Errors) {
   }
 }
 
+// Messages kube's own tests expect from rules over schema-derived objects (apiextensions' compilation_test.go,
+// the policy tests' variables).
+TEST(CelCheckerStandardEnv, KubeObjectRulesFailAsKubeExpects) {
+  Env env = standard_env();
+  auto element = std::make_shared<ObjectType>();
+  element->name = "Object.objs.@items";
+  element->fields.emplace("f1", Type::string_type());
+  element->fields.emplace("f2", Type::string_type());
+  auto self = std::make_shared<ObjectType>();
+  self->name = "Object";
+  self->fields.emplace("objs", Type::list(Type::object(element)));
+  env.add_variable("self", Type::object(self));
+  env.add_function({"url",
+                    {{.id = "string_to_url", .params = {Type::string_type()}, .result = Type::opaque("kubernetes.URL")}}});
+  env.add_function({"getQuery",
+                    {{.id = "url_get_query",
+                      .params = {Type::opaque("kubernetes.URL")},
+                      .result = Type::map(Type::string_type(), Type::list(Type::string_type())),
+                      .member = true}}});
+  env.add_variable("labels", Type::map(Type::string_type(), Type::string_type()));
+  EXPECT_EQ(checked(env, "self.objs[0] == self.objs[1]"), "bool");
+  EXPECT_EQ(checked(env, "self.objs[0] == {'f1': 'a', 'f2': 'b'}"),
+            "ERROR: found no matching overload for '_==_' applied to '(Object.objs.@items, map(string, string))'");
+  EXPECT_EQ(compile(env, "'foo' in labels ? url(labels['foo']).getQuery() : null").message,
+            "ERROR: <input>:1:17: found no matching overload for '_?_:_' applied to '(bool, map(string, "
+            "list(string)), null)'\n"
+            " | 'foo' in labels ? url(labels['foo']).getQuery() : null\n"
+            " | ................^");
+  EXPECT_EQ(checked(env, "1 < 'asdf'"), "ERROR: found no matching overload for '_<_' applied to '(int, string)'");
+  EXPECT_EQ(checked(env, "self.objs.all(o, o.f1 == o.f3)"), "ERROR: undefined field 'f3'");
+}
+
+// cel-go's TestCheckErrorData: one issue, on the node that failed.
+TEST(CelCheckerStandardEnv, IssuesNameTheNodeThatFailed) {
+  CheckResult result = compile(standard_env(), "a || true");
+  ASSERT_EQ(result.issues.errors.size(), 1u);
+  EXPECT_EQ(result.issues.errors[0].expr_id, 1);
+  EXPECT_EQ(result.issues.errors[0].message, "undeclared reference to 'a' (in container '')");
+}
+
 Value evaluate(std::shared_ptr<const Env> env, std::string_view expr, const Activation& activation) {
   CheckResult result = compile(*env, expr);
   if (!result.ast) return Value::error(ErrorCode::kGeneric, result.message);
@@ -224,7 +264,10 @@ TEST(CelCheckerStandardEnv, EveryNodeHasATypeAndIdentifiersAndCallsHaveReference
   const CheckedAst& ast = *result.ast;
   std::vector<std::int64_t> ids;
   collect_ids(ast.root, ids);
-  for (std::int64_t id : ids) EXPECT_TRUE(ast.types.contains(id)) << "node " << id;
+  // All but the field name of `m.?a`, which cel-go leaves untyped too (type_of() gives dyn for it).
+  std::size_t untyped = 0;
+  for (std::int64_t id : ids) untyped += ast.types.contains(id) ? 0 : 1;
+  EXPECT_EQ(untyped, 1u);
 
   std::map<std::string, std::vector<std::string>> calls;
   std::set<std::string> idents;

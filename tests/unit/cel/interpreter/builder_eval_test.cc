@@ -182,6 +182,11 @@ TEST(CelInterpreter, UnknownFunctionsAndMismatchedOverloads) {
   EXPECT_EQ(show(run(b.call("nope", b.i(1)))), "error: no such overload: nope");
   EXPECT_EQ(show(run(b.call("_+_", b.i(1), b.s("a")))), "error: no such overload");
   EXPECT_EQ(show(run(b.call("int", b.b(true)))), "error: no such overload: int(bool)");
+  // A stdlib operator whose first argument lacks the trait it dispatches on names the operator.
+  EXPECT_EQ(show(run(b.call("_+_", b.b(true), b.i(1)))), "error: no such overload: _+_");
+  EXPECT_EQ(show(run(b.call("size", b.i(1)))), "error: no such overload: size");
+  EXPECT_EQ(show(run(b.call("_<_", b.b(true), b.i(1)))), "error: no such overload");
+  EXPECT_EQ(show(run(b.call("!_", b.i(1)))), "error: no such overload");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // interpreter_test.go cases that need no protobuf messages, and kube-style expressions over JSON objects.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include <boost/json.hpp>
 
 #include "cel/compile.h"
@@ -217,6 +219,38 @@ TEST(CelEvalText, RuntimeCostWithKubeOptions) {
   EXPECT_GT(all.cost, 2u);
   EvalResult limited = checked("self.items.all(c, c != '')", self, EvalOptions{3});
   EXPECT_EQ(show(limited), "error: operation cancelled: actual cost limit exceeded");
+}
+
+}  // namespace
+}  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+TEST(CelEvalText, ProgramsEvaluateConcurrently) {
+  auto env = std::make_shared<const Env>([] {
+    Env e = standard_env();
+    e.add_variable("names", Type::list(Type::string_type()));
+    return e;
+  }());
+  CheckResult result = compile(*env, "names.filter(n, n.matches('^a.*')).map(n, n + '!')");
+  ASSERT_TRUE(result.ast) << result.message;
+  const Program program = Program::plan(env, std::make_shared<const CheckedAst>(std::move(*result.ast)));
+  std::vector<std::string> outputs(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      MapActivation vars;
+      vars.set("names", Value::list({Value("ab"), Value("b"), Value("ac" + std::to_string(t))}));
+      std::string last;
+      for (int i = 0; i < 200; ++i) last = debug_string(program.eval(vars).value);
+      outputs[static_cast<std::size_t>(t)] = last;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < 4; ++t) {
+    EXPECT_EQ(outputs[static_cast<std::size_t>(t)], "[\"ab!\", \"ac" + std::to_string(t) + "!\"]");
+  }
 }
 
 }  // namespace

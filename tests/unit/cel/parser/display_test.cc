@@ -63,8 +63,7 @@ TEST(CelIssuesDisplayTest, LongLinesHaveNoSnippet) {
   std::string text = std::string(20000, ' ') + "$";
   ParseResult result = parse(text);
   std::string shown = result.issues.to_display_string(text, {});
-  EXPECT_EQ(shown.substr(0, shown.find('\n')),
-            "ERROR: <input>:1:20001: Syntax error: token recognition error at: '$'");
+  EXPECT_EQ(shown.substr(0, shown.find('\n')), "ERROR: <input>:1:20001: Syntax error: token recognition error at: '$'");
 }
 
 }  // namespace

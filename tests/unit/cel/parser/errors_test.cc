@@ -355,6 +355,26 @@ ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', '{', 
      R"cel(ERROR: <input>:1:6: Syntax error: extraneous input ',' expecting '}'
  | {1:2,,}
  | .....^)cel"},
+    {R"cel(a ? b.? ? 0 : 1)cel",
+     R"cel(ERROR: <input>:1:9: Syntax error: mismatched input '?' expecting IDENTIFIER
+ | a ? b.? ? 0 : 1
+ | ........^)cel"},
+    {R"cel(a ? b.? : 1)cel",
+     R"cel(ERROR: <input>:1:9: Syntax error: missing IDENTIFIER at ':'
+ | a ? b.? : 1
+ | ........^)cel"},
+    {R"cel(a ? (b : c)cel",
+     R"cel(ERROR: <input>:1:8: Syntax error: missing ')' at ':'
+ | a ? (b : c
+ | .......^)cel"},
+    {R"cel({a: b ? c})cel",
+     R"cel(ERROR: <input>:1:10: Syntax error: mismatched input '}' expecting ':'
+ | {a: b ? c}
+ | .........^)cel"},
+    {R"cel(x[a ? b])cel",
+     R"cel(ERROR: <input>:1:8: Syntax error: mismatched input ']' expecting ':'
+ | x[a ? b]
+ | .......^)cel"},
 };
 
 class CelParserErrorsTest : public testing::TestWithParam<std::size_t> {};

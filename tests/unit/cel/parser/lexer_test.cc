@@ -27,9 +27,9 @@ using Tokens = std::vector<std::string>;
 
 TEST(CelLexerTest, OperatorsAndPunctuation) {
   EXPECT_EQ(lex("== != < <= >= > && || [ ] { } ( ) . , - ! ? : + * / %"),
-            (Tokens{"'==':==", "'!=':!=", "'<':<",   "'<=':<=", "'>=':>=", "'>':>", "'&&':&&", "'||':||",
-                    "'[':[",   "']':]",   "'{':{",   "'}':}",   "'(':(",   "')':)", "'.':.",   "',':,",
-                    "'-':-",   "'!':!",   "'?':?",   "':'::",   "'+':+",   "'*':*", "'/':/",   "'%':%"}));
+            (Tokens{"'==':==", "'!=':!=", "'<':<", "'<=':<=", "'>=':>=", "'>':>", "'&&':&&", "'||':||",
+                    "'[':[",   "']':]",   "'{':{", "'}':}",   "'(':(",   "')':)", "'.':.",   "',':,",
+                    "'-':-",   "'!':!",   "'?':?", "':'::",   "'+':+",   "'*':*", "'/':/",   "'%':%"}));
 }
 
 TEST(CelLexerTest, KeywordsAndIdentifiers) {
@@ -74,7 +74,7 @@ TEST(CelLexerTest, RecognitionErrorsSkipThroughTheFailingCharacter) {
   EXPECT_EQ(lex(R"("\xFh")"),
             (Tokens{"error@0:token recognition error at: '\"\\xFh'", "error@5:token recognition error at: '\"'"}));
   EXPECT_EQ(lex(R"('\400')"), (Tokens{"NUM_INT:00", "error@0:token recognition error at: ''\\4'",
-                                     "error@5:token recognition error at: '''"}));
+                                      "error@5:token recognition error at: '''"}));
 }
 
 TEST(CelLexerTest, UnterminatedStrings) {

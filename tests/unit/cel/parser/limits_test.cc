@@ -2,8 +2,11 @@
 // limit ("expression recursion limit exceeded"), the visitor's ("max recursion depth exceeded"), the syntax error
 // and recovery limits; and input that is not text at all. Each must come back with issues, never crash.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cel/compile.h"
 
@@ -52,9 +55,9 @@ TEST(CelParserLimitsTest, DeepParentheses) {
 }
 
 TEST(CelParserLimitsTest, DeepListsMapsAndCalls) {
-  for (std::string text : {repeat("[", 30'000) + repeat("]", 30'000), repeat("{1:", 30'000),
-                           repeat("f(", 30'000) + repeat(")", 30'000), repeat("a?b:", 20'000) + "c",
-                           repeat("-(", 30'000) + "1" + repeat(")", 30'000)}) {
+  for (std::string text :
+       {repeat("[", 30'000) + repeat("]", 30'000), repeat("{1:", 30'000), repeat("f(", 30'000) + repeat(")", 30'000),
+        repeat("a?b:", 20'000) + "c", repeat("-(", 30'000) + "1" + repeat(")", 30'000)}) {
     ParseResult result = parse(text);
     EXPECT_FALSE(result.ast);
     EXPECT_EQ(first_error(result), "expression recursion limit exceeded: 250") << text.substr(0, 10);
@@ -106,8 +109,9 @@ TEST(CelParserLimitsTest, RecoveryLimits) {
 }
 
 TEST(CelParserLimitsTest, NotText) {
-  const std::string inputs[] = {std::string("a\0b", 3), std::string("\0", 1), "\xff\xfe", "'\xc3'", "\"\xed\xa0\x80\"",
-                                "a.\xf0\x9f", "\x80" + repeat("\xbf", 1000), std::string(1000, '\0')};
+  const std::string inputs[] = {
+      std::string("a\0b", 3),        std::string("\0", 1),   "\xff\xfe", "'\xc3'", "\"\xed\xa0\x80\"", "a.\xf0\x9f",
+      "\x80" + repeat("\xbf", 1000), std::string(1000, '\0')};
   for (const std::string& text : inputs) {
     ParseResult result = parse(text);
     EXPECT_FALSE(result.issues.to_display_string(text, {}).empty() && !result.ast);
@@ -125,6 +129,45 @@ TEST(CelParserLimitsTest, UnterminatedString) {
             "ERROR: <input>:1:7: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', "
             "'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | a + 'b\n"
             " | ......^");
+}
+
+}  // namespace
+}  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+// The deepest nesting the default limit admits parses within a modest thread stack (the parser's frames per
+// nesting level are kept small); sanitizer builds need several times more.
+TEST(CelParserLimitsTest, DeepestNestingFitsInATwoMegabyteStack) {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr std::size_t kStack = std::size_t{16} << 20;
+#else
+  constexpr std::size_t kStack = std::size_t{2} << 20;
+#endif
+  struct Job {
+    std::string text;
+    bool parsed = false;
+  };
+  std::vector<Job> jobs;
+  for (auto [open, close] : {std::pair{"(", ")"}, {"[", "]"}, {"f(", ")"}, {"{1: ", "}"}, {"a.b(", ")"}}) {
+    jobs.push_back(Job{repeat(open, 249) + "1" + repeat(close, 249)});
+  }
+  for (Job& job : jobs) {
+    pthread_attr_t attr;
+    ASSERT_EQ(pthread_attr_init(&attr), 0);
+    ASSERT_EQ(pthread_attr_setstacksize(&attr, kStack), 0);
+    pthread_t thread;
+    auto run = [](void* arg) -> void* {
+      auto* j = static_cast<Job*>(arg);
+      j->parsed = parse(j->text).ast.has_value();
+      return nullptr;
+    };
+    ASSERT_EQ(pthread_create(&thread, &attr, run, &job), 0);
+    ASSERT_EQ(pthread_join(thread, nullptr), 0);
+    pthread_attr_destroy(&attr);
+    EXPECT_TRUE(job.parsed) << job.text.substr(0, 8);
+  }
 }
 
 }  // namespace

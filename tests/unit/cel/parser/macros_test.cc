@@ -107,7 +107,7 @@ TEST(CelMacroTest, OptMapNumbersNodesAsCelGo) {
   EXPECT_EQ(fold.iter_range->id, 6);
   EXPECT_EQ(fold.accu_init->id, 8);
   EXPECT_EQ(std::get<CallExpr>(fold.accu_init->kind).target->id, 7);
-  EXPECT_EQ(result.ast->source_info.positions.at(7), 0);  // the copy keeps the original's position
+  EXPECT_EQ(result.ast->source_info.positions.at(7), 0);   // the copy keeps the original's position
   EXPECT_EQ(result.ast->source_info.positions.at(14), 8);  // macro nodes sit at the call's '('
   EXPECT_FALSE(result.ast->source_info.positions.contains(2));
 }
@@ -173,7 +173,7 @@ TEST(CelMacroTest, NestedMacros) {
 namespace kapi::cel {
 namespace {
 
-const std::vector<std::string> kTwoVarMacros = {"all",          "exists",       "existsOne",        "exists_one",
+const std::vector<std::string> kTwoVarMacros = {"all",           "exists",       "existsOne",        "exists_one",
                                                 "transformList", "transformMap", "transformMapEntry"};
 
 TEST(CelMacroTest, TwoVariableQuantifiers) {

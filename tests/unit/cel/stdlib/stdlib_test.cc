@@ -95,6 +95,8 @@ TEST(CelStdlib, Conversions) {
   EXPECT_EQ(call("double_to_string", {Value(0.00001)}), "\"1e-05\"");
   EXPECT_EQ(call("double_to_string", {Value(-0.0)}), "\"-0\"");
   EXPECT_EQ(call("bytes_to_string", {Value(Bytes{"\xff"})}), "error: invalid UTF-8 in bytes, cannot convert to string");
+  EXPECT_EQ(call("int64_to_duration", {I(1)}),
+            "error: type conversion error from 'int' to 'google.protobuf.Duration'");  // as cel-go v0.22
   EXPECT_EQ(call("type", {Value::list({})}), "list");
   EXPECT_EQ(call("type", {Value(TypeValue{"int"})}), "type");
 }
