@@ -294,22 +294,34 @@ void Checker::check_comprehension(Expr& e) {
   scopes_.push();
   scopes_.add(comp.accu_var, accu_type);
 
+  // One-variable comprehensions range over list elements or map keys; two-variable ones bind (index, element)
+  // or (key, value).
+  const bool two_vars = !comp.iter_var2.empty();
   Type var_type = Type::error();
+  Type var2_type = Type::error();
   switch (range_type.kind()) {
-    case TypeKind::kList: var_type = range_type.element(); break;
-    case TypeKind::kMap: var_type = range_type.key(); break;  // ranges over the keys
+    case TypeKind::kList:
+      var_type = two_vars ? Type::int_type() : range_type.element();
+      var2_type = range_type.element();
+      break;
+    case TypeKind::kMap:
+      var_type = range_type.key();
+      var2_type = range_type.value();
+      break;
     case TypeKind::kDyn:
     case TypeKind::kError:
     case TypeKind::kTypeParam:
       // Pin an unbound range to dyn so it is not later bound to something it cannot be.
       assignable(Type::dyn(), range_type);
       var_type = Type::dyn();
+      var2_type = Type::dyn();
       break;
     default: errors_.not_a_comprehension_range(comp.iter_range->id, range_type);
   }
 
   scopes_.push();
   scopes_.add(comp.iter_var, var_type);
+  if (two_vars) scopes_.add(comp.iter_var2, var2_type);
   check(*comp.loop_condition);
   assert_type(*comp.loop_condition, Type::bool_type());
   check(*comp.loop_step);

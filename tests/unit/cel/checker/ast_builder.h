@@ -58,6 +58,19 @@ class AstBuilder {
                                   own(std::move(condition)), own(std::move(step)), own(std::move(result))}};
   }
 
+  // `range.all(var, var2, predicate)`, as ext.TwoVarComprehensions expands it.
+  Expr all2(Expr range, std::string var, std::string var2, Expr predicate) {
+    Expr e = all(std::move(range), std::move(var), std::move(predicate));
+    std::get<ComprehensionExpr>(e.kind).iter_var2 = std::move(var2);
+    return e;
+  }
+  // `range.transformList(var, var2, transform)`.
+  Expr transform_list(Expr range, std::string var, std::string var2, Expr transform) {
+    Expr e = map_macro(std::move(range), std::move(var), std::move(transform));
+    std::get<ComprehensionExpr>(e.kind).iter_var2 = std::move(var2);
+    return e;
+  }
+
   ParsedAst ast(Expr root) { return ParsedAst{"", std::move(root), SourceInfo{}}; }
 
   template <typename... E>

@@ -185,6 +185,25 @@ TEST(CelChecker, ComprehensionsScopeTheirVariables) {
             "ERROR: undeclared reference to 'x' (in container '')");
 }
 
+TEST(CelChecker, TwoVariableComprehensionsBindIndexAndElementOrKeyAndValue) {
+  Env env = small_env();
+  AstBuilder b;
+  // m.all(k, v, size(k) == 1 && v == [1]): m is map(string, list(int)).
+  Expr key_check = b.call("_==_", b.vec(b.call("size", b.vec(b.ident("k"))), b.lit(std::int64_t{1})));
+  Expr value_check = b.call("_==_", b.vec(b.ident("v"), b.list(b.vec(b.lit(std::int64_t{1})))));
+  Expr predicate = b.call("_&&_", b.vec(std::move(key_check), std::move(value_check)));
+  EXPECT_EQ(checked_type(env, b.ast(b.all2(b.ident("m"), "k", "v", std::move(predicate)))), "bool");
+  // ['a'].transformList(i, v, i + size(v)): the index is an int, the element a string.
+  Expr transform = b.call("_+_", b.vec(b.ident("i"), b.call("size", b.vec(b.ident("v")))));
+  Expr range = b.list(b.vec(b.lit(std::string("a"))));
+  EXPECT_EQ(checked_type(env, b.ast(b.transform_list(std::move(range), "i", "v", std::move(transform)))),
+            "list(int)");
+  // d.all(k, v, v): both variables of a dyn range are dyn.
+  EXPECT_EQ(checked_type(env, b.ast(b.all2(b.ident("d"), "k", "v", b.ident("v")))), "bool");
+  EXPECT_EQ(checked_type(env, b.ast(b.all2(b.ident("ii"), "k", "v", b.lit(true)))),
+            "ERROR: expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)");
+}
+
 TEST(CelChecker, LogicalOperatorsNameEachNonBoolArgument) {
   Env env = small_env();
   AstBuilder b;
