@@ -97,7 +97,10 @@ const Value* Evaluator::lookup(std::string_view name, Scope* scope) {
       }
       return &*s->accu;
     }
-    if (!s->computing_result && name == s->fold->iter_var) return s->iter_value;
+    if (!s->computing_result) {
+      if (name == s->fold->iter_var) return s->iter_value;
+      if (!s->fold->iter_var2.empty() && name == s->fold->iter_var2) return s->iter_value2;
+    }
   }
   return activation_.find(name);
 }
@@ -405,7 +408,10 @@ Value Evaluator::eval_map(const Node& node, Scope* scope) {
       result = value;
       break;
     }
-    if (!key.is<std::string>() && !key.is<std::int64_t>() && !key.is<std::uint64_t>() && !key.is<bool>()) {
+    // cel-go keeps map literals in a Go map: any hashable value is a key (the checker limits the types); lists,
+    // maps and bytes are not hashable there.
+    if (key.as_list() || key.as_map() || key.is<Bytes>() || key.is<OptionalValue>() ||
+        key.is<std::shared_ptr<const Opaque>>()) {
       result = Value::error(ErrorCode::kGeneric, "unsupported key type");
       break;
     }
@@ -443,7 +449,11 @@ Value Evaluator::eval_fold(const Node& node, Scope* scope) {
   if (range.is_error()) return range;
   const List* list = range.as_list();
   const Map* map = range.as_map();
+  const bool two_variables = !node.iter_var2.empty();
   if (!list && !map) {
+    if (two_variables) {
+      return Value::error(ErrorCode::kGeneric, "unsupported comprehension range type: " + go_type_name(range));
+    }
     return Value::error(ErrorCode::kGeneric, "got '" + go_type_name(range) + "', expected iterable type");
   }
   Scope inner;
@@ -451,14 +461,26 @@ Value Evaluator::eval_fold(const Node& node, Scope* scope) {
   inner.fold = &node;
   const std::size_t size = list ? list->size() : map->size();
   for (std::size_t i = 0; i < size; ++i) {
-    Value item = list ? list->at(i) : map->key_at(i);
+    // One variable: the element or the key. Two: the index and the element, or the key and the value.
+    Value item, second;
+    if (list && two_variables) {
+      item = Value(static_cast<std::int64_t>(i));
+      second = list->at(i);
+    } else if (list) {
+      item = list->at(i);
+    } else {
+      item = map->key_at(i);
+      if (two_variables) second = map->find(item).value_or(Value());
+    }
     inner.iter_value = &item;
+    inner.iter_value2 = &second;
     Value condition = eval(node.children[2], &inner);
     if (const bool* b = condition.get_if<bool>(); b && !*b) break;
     Value next = eval(node.children[3], &inner);
     inner.accu = std::move(next);
   }
   inner.iter_value = nullptr;
+  inner.iter_value2 = nullptr;
   inner.computing_result = true;
   return freeze(eval(node.children[4], &inner));
 }

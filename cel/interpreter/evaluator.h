@@ -22,6 +22,7 @@ struct Scope {
   Scope* parent = nullptr;
   const Node* fold = nullptr;
   const Value* iter_value = nullptr;
+  const Value* iter_value2 = nullptr;  // two-variable comprehensions: the element or the map value
   bool computing_result = false;  // the result expression no longer sees the iteration variable
   std::optional<Value> accu;      // initialised on first read, as cel-go's folder does
 };

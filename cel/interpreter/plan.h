@@ -56,7 +56,8 @@ struct Node {
   // signature, "no such overload: f(int, string)".
   enum class NoOverloadMessage { kSignature, kBare, kTraitGuarded };
   NoOverloadMessage no_overload_message = NoOverloadMessage::kSignature;
-  std::string iter_var;  // kFold
+  std::string iter_var;   // kFold
+  std::string iter_var2;  // kFold of two variables (ext.TwoVarComprehensions): list element or map value
   std::string accu_var;
 };
 

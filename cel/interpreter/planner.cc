@@ -296,6 +296,7 @@ class Planner {
     node.kind = NodeKind::kFold;
     node.id = expr.id;
     node.iter_var = fold.iter_var;
+    node.iter_var2 = fold.iter_var2;
     node.accu_var = fold.accu_var;
     node.children.push_back(plan(*fold.iter_range));
     node.children.push_back(plan(*fold.accu_init));

@@ -255,3 +255,34 @@ TEST(CelEvalText, ProgramsEvaluateConcurrently) {
 
 }  // namespace
 }  // namespace kapi::cel
+
+namespace kapi::cel {
+namespace {
+
+TEST(CelEvalText, PlanOptionsSelectCelGoDefaults) {
+  auto env = std::make_shared<const Env>([] {
+    Env e = standard_env();
+    e.add_variable("m", Type::map(Type::string_type(), Type::int_type()));
+    return e;
+  }());
+  MapActivation vars;
+  vars.set("m", Value::map({{Value("a"), Value(std::int64_t{1})}}));
+  auto cost_of = [&](std::string_view text, PlanOptions options) {
+    CheckResult result = compile(*env, text);
+    EXPECT_TRUE(result.ast) << result.message;
+    if (!result.ast) return std::uint64_t{0};
+    return Program::plan(env, std::make_shared<const CheckedAst>(std::move(*result.ast)), options).eval(vars).cost;
+  };
+  const PlanOptions kube{}, cel_go{false, true};
+  EXPECT_EQ(cost_of("[1, 2, 3].size()", kube), 1u);
+  EXPECT_EQ(cost_of("[1, 2, 3].size()", cel_go), 11u);
+  EXPECT_EQ(cost_of("has(m.a)", kube), 1u);
+  EXPECT_EQ(cost_of("has(m.a)", cel_go), 2u);
+  EXPECT_EQ(cost_of("'a' in ['a', 'b']", kube), 0u);
+  EXPECT_EQ(cost_of("'a' in ['a', 'b']", cel_go), 12u);
+  EXPECT_EQ(cost_of("duration('1s') > duration('0s')", kube), 1u);
+  EXPECT_EQ(cost_of("duration('1s') > duration('0s')", cel_go), 3u);
+}
+
+}  // namespace
+}  // namespace kapi::cel
