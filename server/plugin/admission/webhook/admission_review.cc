@@ -5,6 +5,7 @@
 #include "base/base64.h"
 #include "base/uuid.h"
 #include "server/patch/go_json.h"
+#include "server/plugin/admission/cel/request.h"
 
 #include <boost/json.hpp>
 
@@ -14,36 +15,6 @@ namespace kapi::admission::webhook {
 namespace {
 
 namespace json = boost::json;
-
-json::object user_info(const request::UserInfo* user) {
-  json::object out;
-  if (!user) return out;
-  if (!user->name.empty()) out["username"] = user->name;
-  if (!user->uid.empty()) out["uid"] = user->uid;
-  if (!user->groups.empty()) {
-    json::array groups;
-    for (const std::string& group : user->groups) groups.emplace_back(group);
-    out["groups"] = std::move(groups);
-  }
-  if (!user->extra.empty()) {
-    json::object extra;
-    for (const auto& [key, values] : user->extra) {
-      json::array list;
-      for (const std::string& value : values) list.emplace_back(value);
-      extra[key] = std::move(list);
-    }
-    out["extra"] = std::move(extra);
-  }
-  return out;
-}
-
-json::object gvk(const GroupVersionKind& kind) {
-  return {{"group", kind.group}, {"version", kind.version}, {"kind", kind.kind}};
-}
-
-json::object gvr(const GroupVersionResource& resource) {
-  return {{"group", resource.group}, {"version", resource.version}, {"resource", resource.resource}};
-}
 
 std::string string_member(const json::object& object, std::string_view key) {
   const json::value* value = object.if_contains(key);
@@ -58,22 +29,11 @@ ReviewRequest make_review(const Webhook& webhook, const Invocation& invocation, 
   if (known == webhook.admission_review_versions.end())
     throw std::runtime_error("webhook does not accept known AdmissionReview versions (v1, v1beta1)");
   ReviewRequest review{base::new_uuid(), *known, {}};
-  json::object request;
+  // The request CEL expressions see, with what only the webhook is sent: its uid and the objects.
+  json::object request = cel_runtime::admission_request(attributes, invocation.resource, invocation.kind);
   request["uid"] = review.uid;
-  request["kind"] = gvk(invocation.kind);
-  request["resource"] = gvr(invocation.resource);
-  if (!attributes.subresource.empty()) request["subResource"] = attributes.subresource;
-  request["requestKind"] = gvk(attributes.kind);
-  request["requestResource"] = gvr(attributes.resource);
-  if (!attributes.subresource.empty()) request["requestSubResource"] = attributes.subresource;
-  if (!attributes.name.empty()) request["name"] = attributes.name;
-  if (!attributes.namespace_.empty()) request["namespace"] = attributes.namespace_;
-  request["operation"] = to_string(attributes.operation);
-  request["userInfo"] = user_info(attributes.user);
   request["object"] = attributes.object ? json::value(*attributes.object) : json::value(nullptr);
   request["oldObject"] = attributes.old_object ? json::value(*attributes.old_object) : json::value(nullptr);
-  request["dryRun"] = attributes.dry_run;
-  request["options"] = attributes.options.empty() ? json::value(nullptr) : json::value(attributes.options);
   json::object document{{"kind", "AdmissionReview"},
                         {"apiVersion", "admission.k8s.io/" + review.version},
                         {"request", std::move(request)}};
