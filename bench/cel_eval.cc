@@ -6,7 +6,7 @@
 //           schema walk, the cost budget) over the whole object; plus the schema's 20 rules together.
 // Each case is timed in batches and the fastest batch is reported (on a shared machine, other processes only ever
 // add time); every result must be true, so the figures are of rules that pass, as in a create that succeeds.
-//   kapi-cel-bench [--min-time=0.2] [--batches=5] [--filter=SUBSTRING] [--data=DIR]
+//   kapi-cel-bench [--min-time=0.1] [--batches=15] [--filter=SUBSTRING] [--data=DIR]
 #include "cel/ext/kube_env.h"
 #include "cel/json.h"
 #include "cel/program.h"
@@ -58,8 +58,8 @@ const std::vector<Case>& cases() {
 }
 
 struct Options {
-  double min_seconds = 0.2;
-  int batches = 5;
+  double min_seconds = 0.1;
+  int batches = 15;
   std::string filter;
   std::string data = KAPI_BENCH_CEL_DATA;
 };
