@@ -30,7 +30,8 @@ using namespace kapi::bench;
 
 constexpr const char* kUsage = R"(usage: kapi-bench <scenario> [flags]
 scenarios:
-  create    POST ConfigMaps of --object-bytes into --namespace
+  create    POST ConfigMaps of --object-bytes into --namespace; or, with --body-template=FILE, that
+            object (each `{name}` in it replaced by a new name) to --collection=PATH
   get       GET random ones of --objects ConfigMaps (created first unless --no-populate);
             resourceVersion=0 (from the cache), or --consistent
   update    PUT random ones of --objects ConfigMaps (created first unless --no-populate)
@@ -89,6 +90,14 @@ ScenarioOptions scenario_options(const std::string& scenario, Flags& flags) {
   if (take("no-populate")) options.populate = false;
   if (take("consistent")) options.consistent_list = true;
   if (auto v = take("path")) options.path = *v;
+  if (auto v = take("collection")) options.collection = *v;
+  if (auto v = take("body-template")) {
+    std::ifstream file(*v, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    if (!file) throw std::invalid_argument("cannot read --body-template " + *v);
+    options.body_template = text.str();
+  }
   if (auto v = take("watchers")) options.watchers = std::stoul(*v);
   if (auto v = take("events-per-second")) options.events_per_second = std::stod(*v);
   if (auto v = take("nodes")) options.nodes = std::stoul(*v);

@@ -73,12 +73,20 @@ asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor
   if (scenario == "create") {
     const std::string prefix = "c" + run_id() + "-";
     const std::size_t bytes = options.object_bytes;
-    operation = [pool, collection, prefix, bytes](std::size_t slot, std::uint64_t sequence) -> asio::awaitable<Outcome> {
-      const std::string body = configmap_json(prefix + std::to_string(sequence), bytes);
-      HttpRequest request{.method = "POST", .target = collection, .body = body};
+    const std::string target = options.collection.empty() ? collection : options.collection;
+    const std::string body_template = options.body_template;
+    operation = [pool, target, prefix, bytes, body_template](std::size_t slot,
+                                                             std::uint64_t sequence) -> asio::awaitable<Outcome> {
+      const std::string name = prefix + std::to_string(sequence);
+      const std::string body =
+          body_template.empty() ? configmap_json(name, bytes) : fill_body_template(body_template, name);
+      HttpRequest request{.method = "POST", .target = target, .body = body};
       co_return co_await pool->send(slot, request);
     };
-    result.parameters = describe_load(options.load) + " object=" + std::to_string(options.object_bytes) + "B";
+    result.parameters = describe_load(options.load) +
+                        (body_template.empty() ? " object=" + std::to_string(options.object_bytes) + "B"
+                                               : " POST " + target + " body=" +
+                                                     std::to_string(body_template.size()) + "B template");
   } else if (scenario == "get") {
     auto random = std::make_shared<std::mt19937_64>(42);
     const std::size_t objects = std::max<std::size_t>(options.objects, 1);

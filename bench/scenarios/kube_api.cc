@@ -37,6 +37,20 @@ std::string configmaps_path(std::string_view namespace_name) {
   return "/api/v1/namespaces/" + std::string(namespace_name) + "/configmaps";
 }
 
+std::string fill_body_template(std::string_view body_template, std::string_view name) {
+  constexpr std::string_view kPlaceholder = "{name}";
+  std::string body;
+  body.reserve(body_template.size() + name.size());
+  std::size_t from = 0;
+  for (auto at = body_template.find(kPlaceholder); at != std::string_view::npos;
+       at = body_template.find(kPlaceholder, from)) {
+    body.append(body_template.substr(from, at - from)).append(name);
+    from = at + kPlaceholder.size();
+  }
+  body.append(body_template.substr(from));
+  return body;
+}
+
 asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name) {
   const std::string body = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" +
                            std::string(namespace_name) + "\"}}";

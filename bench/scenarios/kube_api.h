@@ -21,6 +21,10 @@ std::string configmap_json(std::string_view name, std::size_t object_bytes, std:
 
 std::string configmaps_path(std::string_view namespace_name);
 
+// `body_template` with every `{name}` replaced by `name` (create's --body-template: any kind of object, e.g. a
+// custom resource).
+std::string fill_body_template(std::string_view body_template, std::string_view name);
+
 // Creates the namespace; one that already exists is fine. Throws std::runtime_error on any other answer.
 asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name);
 

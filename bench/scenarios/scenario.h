@@ -27,6 +27,8 @@ struct ScenarioOptions {
   bool populate = true;             // get, list: create the objects first (already existing ones are kept)
   bool consistent_list = false;     // get, list: a consistent read instead of resourceVersion=0 (from the cache)
   std::string path = "/";           // static: what to GET
+  std::string collection;           // create: where to POST; empty: the namespace's ConfigMaps
+  std::string body_template;        // create: the object to POST, each `{name}` replaced; empty: a ConfigMap
   std::size_t watchers = 100;       // watch
   double events_per_second = 100;   // watch
   std::size_t nodes = 1000;               // mixed: simulated kubelets, each renewing its Lease every 10 s
