@@ -166,6 +166,35 @@ class CostSized {
 std::uint64_t call_cost(std::string_view function, std::string_view overload_id, std::span<const Value> args,
                         const Value& result);
 
+// How call_cost prices the calls of one function and overload, resolved once per call site when a program is
+// planned (the interpreter keeps it in the planned node), so evaluation does not look names up on every call.
+enum class CallCostRule : std::uint8_t {
+  kOne,                   // every function no rule names
+  kAuthorizerCheck,       // authz check(): kube's fixed 350000
+  kSetsProduct,           // sets.contains / sets.intersects: 1 + |a|·|b|
+  kSetsProductTwice,      // sets.equivalent: 1 + 2·|a|·|b|
+  kSelector,              // authz fieldSelector / labelSelector: kube's selector estimate of the string
+  kTraversal,             // kube's lists: the traversal cost of the receiver
+  kFirstScaled,           // a tenth per code point of the first argument, rounded up
+  kFirstTwiceScaled,      // twice that (a traversal and a result of that size)
+  kResultTwiceScaled,     // join: twice the result's size
+  kRegexFirstTwo,         // find, findAll: the regex cost of the text and the pattern
+  kContainsIp,            // cidr.containsIP(ip)
+  kContainsIpString,      // cidr.containsIP(string)
+  kContainsCidr,          // cidr.containsCIDR(cidr)
+  kContainsCidrString,    // cidr.containsCIDR(string)
+  kFormatValidate,        // format.validate: the regex cost against the format's largest pattern
+  kEqualsKubeOrSmaller,   // _==_: 1 for kube's extension values, else as kSmallerScaled
+  kSmallerScaled,         // comparisons: a tenth per element of the smaller operand
+  kInList,                // x in list: the list's size
+  kBothScaled,            // string and bytes concatenation: both operands
+  kMatches,               // matches: the regex cost of the text and the pattern
+  kContainsString,        // contains: the product of both scaled sizes
+};
+
+CallCostRule call_cost_rule(std::string_view function, std::string_view overload_id);
+std::uint64_t call_cost(CallCostRule rule, std::span<const Value> args, const Value& result);
+
 // cel-go's runtime size of a value (traits.Sizer): code points of a string, bytes, list and map entries,
 // CostSized::cost_size of an extension value; 1 for everything else.
 std::uint64_t actual_size(const Value& value);

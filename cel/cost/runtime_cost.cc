@@ -90,121 +90,6 @@ std::uint64_t selector_cost(std::uint64_t length) {
   return cost_units::kListCreateBase + parse + requirement_cost;
 }
 
-// ext.Sets: 1 + |a|·|b| (·2 for sets.equivalent), truncated.
-std::optional<std::uint64_t> sets_cost(std::string_view overload_id, std::span<const Value> args) {
-  double factor = 0;
-  if (overload_id == "list_sets_contains_list" || overload_id == "list_sets_intersects_list") {
-    factor = 1;
-  } else if (overload_id == "list_sets_equivalent_list") {
-    factor = 2;
-  } else {
-    return std::nullopt;
-  }
-  if (args.size() < 2) return std::nullopt;
-  const std::uint64_t product = actual_size(args[0]) * actual_size(args[1]);
-  return 1 + static_cast<std::uint64_t>(static_cast<double>(product) * factor);
-}
-
-std::optional<std::uint64_t> kube_call_cost(std::string_view function, std::string_view overload_id,
-                                            std::span<const Value> args, const Value& result) {
-  if (function == "check") return 350000;
-  if (one_of(function, {"serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed",
-                        "reason", "error", "errored"})) {
-    return 1;
-  }
-  if (function == "fieldSelector" || function == "labelSelector") {
-    if (args.size() >= 2) return selector_cost(actual_size(args[1]));
-    return std::nullopt;
-  }
-  if (one_of(function, {"isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"})) {
-    return args.empty() ? 0 : traversal_cost(args[0]);
-  }
-  if (one_of(function, {"url", "lowerAscii", "upperAscii", "substring", "trim", "jsonpatch.escapeKey"})) {
-    if (args.empty()) return std::nullopt;
-    return scaled(actual_size(args[0]), kStringTraversalFactor);
-  }
-  if (function == "replace" || function == "split") {
-    if (args.empty()) return std::nullopt;
-    return scaled_twice(actual_size(args[0]));  // the traversal and building the result
-  }
-  if (function == "join") {
-    if (args.empty()) return std::nullopt;
-    return scaled_twice(actual_size(result));
-  }
-  if (function == "find" || function == "findAll") {
-    if (args.size() < 2) return std::nullopt;
-    return regex_cost(actual_size(args[0]), actual_size(args[1]));
-  }
-  if (one_of(function, {"cidr", "isIP", "isCIDR", "quantity", "isQuantity"})) {
-    if (args.empty()) return std::nullopt;
-    return scaled(actual_size(args[0]), kStringTraversalFactor);
-  }
-  if (function == "ip") {
-    if (args.empty()) return std::nullopt;
-    if (overload_id == "cidr_ip") return 1;  // the CIDR's address: a field read
-    return scaled(actual_size(args[0]), kStringTraversalFactor);
-  }
-  if (function == "ip.isCanonical") {
-    if (args.empty()) return std::nullopt;
-    return scaled_twice(actual_size(args[0]));
-  }
-  if (one_of(function, {"masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
-                        "isLinkLocalUnicast", "isGlobalUnicast"})) {
-    return 1;
-  }
-  if (function == "containsIP" || function == "containsCIDR") {
-    if (args.size() < 2) return std::nullopt;
-    const std::uint64_t cidr_size = actual_size(args[0]);
-    const std::uint64_t other_size = actual_size(args[1]);
-    // Compares up to the prefix's bytes of both addresses.
-    std::uint64_t cost = scaled(cidr_size + cidr_size, kStringTraversalFactor);
-    if (function == "containsCIDR") cost += scaled(cidr_size, kStringTraversalFactor) + 1;  // masking
-    if (overload_id == "cidr_contains_ip_string" || overload_id == "cidr_contains_cidr_string") {
-      cost += scaled(other_size, kStringTraversalFactor);  // parsing the string argument
-    }
-    return cost;
-  }
-  if (function == "validate") {
-    if (args.size() < 2) return std::nullopt;
-    const CostSized* format = cost_sized(args[0]);
-    if (format == nullptr || !format->max_regex_size()) return std::nullopt;
-    return regex_cost(actual_size(args[1]), *format->max_regex_size());
-  }
-  if (function == "format.named") return 1;
-  if (one_of(function, {"sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
-                        "compareTo", "add", "sub"})) {
-    return 1;
-  }
-  if (one_of(function, {"getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery"})) return 1;
-  if (function == "_==_" && args.size() == 2 && is_kube_type(args[0])) return 1;
-  return std::nullopt;
-}
-
-std::uint64_t standard_call_cost(std::string_view overload_id, std::span<const Value> args) {
-  auto size_of = [&](std::size_t i) { return i < args.size() ? actual_size(args[i]) : 1; };
-  if (one_of(overload_id, {"starts_with_string", "ends_with_string", "string_to_bytes", "bytes_to_string",
-                           "strings_quote", "string_format"})) {
-    return scaled(size_of(0), kStringTraversalFactor);
-  }
-  if (overload_id == "in_list") return size_of(1);
-  if (one_of(overload_id, {"less_string", "greater_string", "less_equals_string", "greater_equals_string",
-                           "less_bytes", "greater_bytes", "less_equals_bytes", "greater_equals_bytes", "equals",
-                           "not_equals"})) {
-    // Scalars have size 1: comparing them costs 1.
-    const std::uint64_t lhs = size_of(0);
-    const std::uint64_t rhs = size_of(1);
-    return scaled(rhs < lhs ? rhs : lhs, kStringTraversalFactor);
-  }
-  if (overload_id == "add_string" || overload_id == "add_bytes") {
-    return scaled(size_of(0) + size_of(1), kStringTraversalFactor);  // copying both operands
-  }
-  if (overload_id == "matches_string") return regex_cost(size_of(0), size_of(1));
-  if (overload_id == "contains_string") {
-    return scaled(size_of(0), kStringTraversalFactor) * scaled(size_of(1), kStringTraversalFactor);
-  }
-  return 1;
-}
-
 }  // namespace
 
 std::uint64_t actual_size(const Value& value) {
@@ -220,11 +105,123 @@ std::uint64_t actual_size(const Value& value) {
   return 1;
 }
 
+CallCostRule call_cost_rule(std::string_view function, std::string_view overload_id) {
+  using enum CallCostRule;
+  // ext.Sets' trackers first, then kube's CallCost by function, then cel-go's by overload, as cel-go asks them.
+  if (overload_id == "list_sets_contains_list" || overload_id == "list_sets_intersects_list") return kSetsProduct;
+  if (overload_id == "list_sets_equivalent_list") return kSetsProductTwice;
+  if (function == "check") return kAuthorizerCheck;
+  if (one_of(function, {"serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed",
+                        "reason", "error", "errored", "masked", "prefixLength", "family", "isUnspecified",
+                        "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast", "format.named",
+                        "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
+                        "compareTo", "add", "sub", "getScheme", "getHostname", "getHost", "getPort", "getEscapedPath",
+                        "getQuery"})) {
+    return kOne;
+  }
+  if (function == "fieldSelector" || function == "labelSelector") return kSelector;
+  if (one_of(function, {"isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"})) return kTraversal;
+  if (one_of(function, {"url", "lowerAscii", "upperAscii", "substring", "trim", "jsonpatch.escapeKey", "cidr", "isIP",
+                        "isCIDR", "quantity", "isQuantity"})) {
+    return kFirstScaled;
+  }
+  if (function == "ip") return overload_id == "cidr_ip" ? kOne : kFirstScaled;  // a CIDR's address: a field read
+  if (function == "replace" || function == "split" || function == "ip.isCanonical") return kFirstTwiceScaled;
+  if (function == "join") return kResultTwiceScaled;
+  if (function == "find" || function == "findAll") return kRegexFirstTwo;
+  if (function == "containsIP") return overload_id == "cidr_contains_ip_string" ? kContainsIpString : kContainsIp;
+  if (function == "containsCIDR") {
+    return overload_id == "cidr_contains_cidr_string" ? kContainsCidrString : kContainsCidr;
+  }
+  if (function == "validate") return kFormatValidate;
+  if (one_of(overload_id, {"starts_with_string", "ends_with_string", "string_to_bytes", "bytes_to_string",
+                           "strings_quote", "string_format"})) {
+    return kFirstScaled;
+  }
+  if (overload_id == "in_list") return kInList;
+  if (function == "_==_" && overload_id == "equals") return kEqualsKubeOrSmaller;
+  if (one_of(overload_id, {"less_string", "greater_string", "less_equals_string", "greater_equals_string",
+                           "less_bytes", "greater_bytes", "less_equals_bytes", "greater_equals_bytes", "equals",
+                           "not_equals"})) {
+    return kSmallerScaled;
+  }
+  if (overload_id == "add_string" || overload_id == "add_bytes") return kBothScaled;
+  if (overload_id == "matches_string") return kMatches;
+  if (overload_id == "contains_string") return kContainsString;
+  return kOne;
+}
+
+std::uint64_t call_cost(CallCostRule rule, std::span<const Value> args, const Value& result) {
+  using enum CallCostRule;
+  // A rule that needs more arguments than the call has falls back to cel-go's default of 1.
+  auto size_of = [&](std::size_t i) { return actual_size(args[i]); };
+  const std::size_t n = args.size();
+  switch (rule) {
+    case kOne:
+      return 1;
+    case kAuthorizerCheck:
+      return 350000;
+    case kSetsProduct:
+    case kSetsProductTwice: {
+      if (n < 2) return 1;
+      const double factor = rule == kSetsProduct ? 1 : 2;
+      return 1 + static_cast<std::uint64_t>(static_cast<double>(size_of(0) * size_of(1)) * factor);
+    }
+    case kSelector:
+      return n < 2 ? 1 : selector_cost(size_of(1));
+    case kTraversal:
+      return n == 0 ? 0 : traversal_cost(args[0]);
+    case kFirstScaled:
+      return n == 0 ? 1 : scaled(size_of(0), kStringTraversalFactor);
+    case kFirstTwiceScaled:
+      return n == 0 ? 1 : scaled_twice(size_of(0));  // the traversal and building the result
+    case kResultTwiceScaled:
+      return n == 0 ? 1 : scaled_twice(actual_size(result));
+    case kRegexFirstTwo:
+    case kMatches:
+      return n < 2 ? 1 : regex_cost(size_of(0), size_of(1));
+    case kContainsIp:
+    case kContainsIpString:
+    case kContainsCidr:
+    case kContainsCidrString: {
+      if (n < 2) return 1;
+      const std::uint64_t cidr_size = size_of(0);
+      // Compares up to the prefix's bytes of both addresses.
+      std::uint64_t cost = scaled(cidr_size + cidr_size, kStringTraversalFactor);
+      if (rule == kContainsCidr || rule == kContainsCidrString) cost += scaled(cidr_size, kStringTraversalFactor) + 1;
+      if (rule == kContainsIpString || rule == kContainsCidrString)
+        cost += scaled(size_of(1), kStringTraversalFactor);  // parsing the string argument
+      return cost;
+    }
+    case kFormatValidate: {
+      if (n < 2) return 1;
+      const CostSized* format = cost_sized(args[0]);
+      if (format == nullptr || !format->max_regex_size()) return 1;
+      return regex_cost(size_of(1), *format->max_regex_size());
+    }
+    case kEqualsKubeOrSmaller:
+      if (n == 2 && is_kube_type(args[0])) return 1;
+      [[fallthrough]];
+    case kSmallerScaled: {
+      // Scalars have size 1: comparing them costs 1.
+      const std::uint64_t lhs = n > 0 ? size_of(0) : 1;
+      const std::uint64_t rhs = n > 1 ? size_of(1) : 1;
+      return scaled(rhs < lhs ? rhs : lhs, kStringTraversalFactor);
+    }
+    case kInList:
+      return n > 1 ? size_of(1) : 1;
+    case kBothScaled:
+      return scaled((n > 0 ? size_of(0) : 1) + (n > 1 ? size_of(1) : 1), kStringTraversalFactor);
+    case kContainsString:
+      return scaled(n > 0 ? size_of(0) : 1, kStringTraversalFactor) *
+             scaled(n > 1 ? size_of(1) : 1, kStringTraversalFactor);
+  }
+  return 1;
+}
+
 std::uint64_t call_cost(std::string_view function, std::string_view overload_id, std::span<const Value> args,
                         const Value& result) {
-  if (auto cost = sets_cost(overload_id, args)) return *cost;
-  if (auto cost = kube_call_cost(function, overload_id, args, result)) return *cost;
-  return standard_call_cost(overload_id, args);
+  return call_cost(call_cost_rule(function, overload_id), args, result);
 }
 
 }  // namespace kapi::cel

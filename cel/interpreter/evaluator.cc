@@ -126,7 +126,7 @@ Value Evaluator::eval(const Node& node, Scope* scope) {
     case NodeKind::kNotStrictlyFalse: {
       Value arg = eval(node.children[0], scope);
       Value result = arg.is<bool>() ? arg : Value(true);
-      charge(call_cost(node.name, node.overload_id, std::span<const Value>(&arg, 1), result));
+      charge(call_cost(node.cost_rule, std::span<const Value>(&arg, 1), result));
       return result;
     }
     case NodeKind::kEquals:
@@ -286,7 +286,7 @@ Value Evaluator::eval_equality(const Node& node, Scope* scope, bool negate) {
   } else {
     result = Value(equals(args[0], args[1]) != negate);
   }
-  charge(call_cost(node.name, negate ? "not_equals" : "equals", args, result));
+  charge(call_cost(node.cost_rule, args, result));
   return result;
 }
 
@@ -360,7 +360,7 @@ Value Evaluator::eval_call(const Node& node, Scope* scope) {
     return Value::error(ErrorCode::kNoSuchOverload, "no such overload: " + node.name + "(" + signature + ")");
   };
   Value result = result_of();
-  charge(call_cost(node.name, node.overload_id, args, result));
+  charge(call_cost(node.cost_rule, args, result));
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cel/ast.h"
+#include "cel/cost.h"
 #include "cel/env.h"
 #include "cel/function.h"
 #include "cel/value.h"
@@ -51,6 +52,8 @@ struct Node {
   std::vector<const Overload*> overloads;
   const Function* function = nullptr;  // all of the function's overloads, narrowed or not
   std::string overload_id;
+  // kCall, kNotStrictlyFalse, kEquals, kNotEquals: how the call is priced (resolved once, by plan_expr).
+  CallCostRule cost_rule = CallCostRule::kOne;
   // How a call that no overload accepts reports it: cel-go's stdlib singletons say "no such overload", or
   // "no such overload: _+_" when the first argument lacks the trait they dispatch on; other functions name the
   // signature, "no such overload: f(int, string)".

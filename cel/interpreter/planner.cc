@@ -381,8 +381,39 @@ std::optional<TypeValue> type_value_named(const Env& env, std::string_view name)
   return std::nullopt;
 }
 
+namespace {
+
+// Each call's cost rule, looked up by name once here rather than on every evaluation. An explicit stack: the
+// planned tree is as deep as the expression.
+void assign_cost_rules(Node& root) {
+  std::vector<Node*> pending{&root};
+  while (!pending.empty()) {
+    Node& node = *pending.back();
+    pending.pop_back();
+    switch (node.kind) {
+      case NodeKind::kCall:
+      case NodeKind::kNotStrictlyFalse:
+        node.cost_rule = call_cost_rule(node.name, node.overload_id);
+        break;
+      case NodeKind::kEquals:
+        node.cost_rule = call_cost_rule(node.name, "equals");
+        break;
+      case NodeKind::kNotEquals:
+        node.cost_rule = call_cost_rule(node.name, "not_equals");
+        break;
+      default:
+        break;
+    }
+    for (Node& child : node.children) pending.push_back(&child);
+  }
+}
+
+}  // namespace
+
 Node plan_expr(const Env& env, const Expr& expr, const CheckedAst* checked, bool optimize) {
-  return Planner(env, checked, optimize).plan(expr);
+  Node root = Planner(env, checked, optimize).plan(expr);
+  assign_cost_rules(root);
+  return root;
 }
 
 }  // namespace kapi::cel::interp
