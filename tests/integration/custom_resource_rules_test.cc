@@ -4,6 +4,7 @@
 // Gateway API's standard-channel CRDs installed with `kubectl apply --server-side`, whose rules accept a valid
 // HTTPRoute and refuse invalid ones as kube-apiserver does. On both stores (see tests/meson.build).
 #include "tests/integration/kapi_suite.h"
+#include "tests/integration/crd_setup.h"
 #include "tests/integration/kubectl_runner.h"
 
 #include <cstdlib>
@@ -77,10 +78,8 @@ class CustomResourceRulesTest : public KapiSuite<CustomResourceRulesTest> {
     return kapi().connect_admin().request(method, target, headers, body);
   }
   void establish(const std::string& file, std::string_view manifest, const std::string& name) {
-    CommandResult applied = kubectl("apply -f " + write_manifest(kapi(), file, std::string(manifest)));
-    ASSERT_EQ(applied.exit_code, 0) << applied.output;
-    CommandResult waited = kubectl("wait --for=condition=Established --timeout=20s crd/" + name);
-    ASSERT_EQ(waited.exit_code, 0) << waited.output;
+    CommandResult installed = apply_crd_and_wait(kapi(), file, std::string(manifest), name);
+    ASSERT_EQ(installed.exit_code, 0) << installed.output;
   }
   // The 422 Status's message and its first cause (reason, field, message).
   static std::string invalid_message(const HttpResponse& response) {

@@ -3,6 +3,7 @@
 // validation, defaulting and pruning in kube's words), several versions with None conversion, name conflicts,
 // refused CRDs, and deletion taking the custom resources with it. On both stores (see tests/meson.build).
 #include "tests/integration/kapi_suite.h"
+#include "tests/integration/crd_setup.h"
 #include "tests/integration/kubectl_runner.h"
 #include "tests/support/etcd_process.h"
 
@@ -103,10 +104,8 @@ class CustomResourcesTest : public KapiSuite<CustomResourcesTest> {
   }
   // Applies a CRD manifest and waits until it is established (and so served).
   void establish(const std::string& file, std::string_view manifest, const std::string& name) {
-    CommandResult applied = kubectl("apply -f " + write_manifest(kapi(), file, std::string(manifest)));
-    ASSERT_EQ(applied.exit_code, 0) << applied.output;
-    CommandResult waited = kubectl("wait --for=condition=Established --timeout=20s crd/" + name);
-    ASSERT_EQ(waited.exit_code, 0) << waited.output;
+    CommandResult installed = apply_crd_and_wait(kapi(), file, std::string(manifest), name);
+    ASSERT_EQ(installed.exit_code, 0) << installed.output;
   }
 
   void SetUp() override {
