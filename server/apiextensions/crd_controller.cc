@@ -14,6 +14,7 @@
 #include <asio/use_awaitable.hpp>
 #include <boost/json.hpp>
 
+#include <map>
 #include <set>
 
 namespace kapi::apiextensions {
@@ -168,11 +169,16 @@ asio::awaitable<void> CrdController::reconcile() {
   std::vector<Crd> all;
   for (const auto& [name, object] : crds_) all.push_back(parse_crd(object));
 
-  // Serving first, so a CRD already established is served as soon as it is seen (also at start).
-  std::vector<Crd> established;
+  // Serving first: a CRD already established is served as soon as it is seen (also at start), and one about to
+  // be established is served before the condition is written, so a client that waited for Established finds its
+  // resources, discovery and OpenAPI in place (kube's handler serves from the informer the moment it sees the CRD).
+  std::map<std::string, NamingResult> namings;
   for (const auto& crd : all)
-    if (crd.established) established.push_back(crd);
-  co_await server_.serve_crds(std::move(established));
+    if (!crd.terminating) namings.emplace(crd.name, calculate_names(crd, all));
+  std::vector<Crd> served;
+  for (const auto& crd : all)
+    if (crd.established || (namings.contains(crd.name) && namings.at(crd.name).accepted_all)) served.push_back(crd);
+  co_await server_.serve_crds(std::move(served));
   synced_->store(true);
 
   for (const auto& crd : all) {
@@ -193,7 +199,7 @@ asio::awaitable<void> CrdController::reconcile() {
       co_await std::move(removing);
       continue;
     }
-    NamingResult naming = calculate_names(crd, all);
+    const NamingResult& naming = namings.at(crd.name);
     const bool establish = naming.accepted_all || crd.established;
     const json::object& stored = crds_.at(crd.name);
     const json::object* names_condition = find_condition(stored, "NamesAccepted");
