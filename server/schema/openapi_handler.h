@@ -2,8 +2,8 @@
 // Serves the OpenAPI documents as kube-openapi's handlers do: /openapi/v3 lists each group version's document
 // with its hash; /openapi/v3/<group version>?hash=<current> is immutable (cacheable for a year), a stale hash is
 // redirected to the current one; every document has an ETag and answers If-None-Match with 304. /openapi/v2
-// is served as JSON; kapi does not make its protobuf form, so a client that accepts only that gets 404 — which
-// kubectl reads as "not available" (JSON under that Accept would break it).
+// is served as JSON or, to a client that asks for it (kubectl asks for nothing else), as gnostic's protobuf
+// (openapi_v2_proto.h), both under the JSON's ETag with `Vary: Accept`; an Accept naming neither is 406.
 #include "request/exchange.h"
 #include "server/schema/openapi.h"
 
@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace kapi::schema {
@@ -35,12 +36,23 @@ class OpenApiHandler {
   asio::awaitable<void> serve_v2(request::Exchange& exchange) const;
 
  private:
+  // The Swagger 2.0 document as served: its JSON, and its protobuf form, made on the first request for it.
+  struct ServedV2 {
+    std::shared_ptr<const OpenApiDocument> json;
+    std::once_flag protobuf_made;
+    std::string protobuf;
+    const std::string& protobuf_body();
+  };
+  // The current one: the built-in resources' alone, or with the dynamic ones merged in.
+  std::shared_ptr<ServedV2> served_v2() const;
+
   const OpenApiDocuments& documents_;
   std::vector<DynamicOpenApiSource> dynamic_sources_;
-  // The Swagger 2.0 document with the dynamic resources, made again only when one of them has changed.
   mutable std::mutex v2_mutex_;
+  mutable std::shared_ptr<ServedV2> v2_builtin_;
+  // The document with the dynamic resources, made again (JSON and protobuf) only when one of them has changed.
   mutable std::vector<std::shared_ptr<const DynamicOpenApi>> v2_made_from_;
-  mutable std::shared_ptr<const OpenApiDocument> v2_merged_;
+  mutable std::shared_ptr<ServedV2> v2_merged_;
 };
 
 }  // namespace kapi::schema

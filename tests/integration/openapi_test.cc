@@ -44,14 +44,33 @@ TEST_F(OpenApiServingTest, V3RootLinksHashedDocumentsThatAreImmutable) {
   EXPECT_EQ(get("/openapi/v3/apis/nope/v1").status, 404);
 }
 
-TEST_F(OpenApiServingTest, V2IsJsonAndNotFoundForTheProtobufOnlyAccept) {
+// kubectl asks for /openapi/v2 only as gnostic protobuf, under the deprecated name; kube-openapi's handler answers
+// it, like JSON, with the JSON's ETag and Vary: Accept, and 406 when Accept names neither.
+TEST_F(OpenApiServingTest, V2IsJsonOrGnosticProtobufAsAccepted) {
   HttpResponse json = get("/openapi/v2", {{"Accept", "application/json"}});
   ASSERT_EQ(json.status, 200);
   EXPECT_EQ(json_object(json.body)["swagger"], "2.0");
-  // kubectl asks only for the protobuf form; kapi does not make it, and 404 is what kubectl reads as absent.
-  HttpResponse proto = get("/openapi/v2", {{"Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"}});
-  EXPECT_EQ(proto.status, 404);
-  EXPECT_EQ(proto.body.find("swagger"), std::string::npos);
+  EXPECT_EQ(json.header("Content-Type"), "application/json");
+  EXPECT_EQ(json.header("Vary"), "Accept");
+  const std::string etag = json.header("ETag").value_or("");
+  EXPECT_EQ(etag.size(), 130u);  // the quoted SHA-512 of the JSON
+
+  for (const char* accept : {"application/com.github.proto-openapi.spec.v2@v1.0+protobuf",
+                             "application/com.github.proto-openapi.spec.v2.v1.0+protobuf",
+                             "application/json;q=0.5, application/com.github.proto-openapi.spec.v2.v1.0+protobuf"}) {
+    HttpResponse proto = get("/openapi/v2", {{"Accept", accept}});
+    ASSERT_EQ(proto.status, 200) << accept;
+    EXPECT_EQ(proto.header("Content-Type"), "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+    EXPECT_EQ(proto.header("ETag"), etag);
+    EXPECT_EQ(proto.header("Vary"), "Accept");
+    // openapi.v2.Document: field 1 (swagger) "2.0" first, and no JSON.
+    EXPECT_EQ(proto.body.substr(0, 5), std::string("\x0a\x03" "2.0", 5));
+    EXPECT_EQ(proto.body.find("\"swagger\""), std::string::npos);
+    EXPECT_NE(proto.body.find("io.k8s.api.core.v1.ConfigMap"), std::string::npos);
+    EXPECT_EQ(get("/openapi/v2", {{"Accept", accept}, {"If-None-Match", etag}}).status, 304);
+  }
+  EXPECT_EQ(get("/openapi/v2", {{"Accept", "*/*"}}).header("Content-Type"), "application/json");
+  EXPECT_EQ(get("/openapi/v2", {{"Accept", "text/html"}}).status, 406);
 }
 
 constexpr std::string_view kConfigMaps = "/api/v1/namespaces/default/configmaps";
