@@ -12,7 +12,10 @@ namespace {
 
 namespace json = boost::json;
 
-void append_go_float(std::string& out, double value) {
+
+}  // namespace
+
+void append_go_json_float(std::string& out, double value) {
   if (!std::isfinite(value)) {
     out += "null";  // Go refuses to encode these; kube objects never hold them
     return;
@@ -30,9 +33,6 @@ void append_go_float(std::string& out, double value) {
   }
   out += text;
 }
-
-}  // namespace
-
 
 void append_go_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -81,7 +81,7 @@ void append_go_json(std::string& out, const json::value& value) {
     case json::kind::bool_: out += value.get_bool() ? "true" : "false"; break;
     case json::kind::int64: out += std::to_string(value.get_int64()); break;
     case json::kind::uint64: out += std::to_string(value.get_uint64()); break;
-    case json::kind::double_: append_go_float(out, value.get_double()); break;
+    case json::kind::double_: append_go_json_float(out, value.get_double()); break;
     case json::kind::string: append_go_json_string(out, value.get_string()); break;
     case json::kind::array: {
       out.push_back('[');

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/go_quote.h"
+#include "base/go_strconv.h"
 #include "base/go_time.h"
 #include "base/utf8.h"
 #include "cel/ext/ext_util.h"
@@ -19,32 +20,6 @@ namespace kapi::cel::ext {
 namespace {
 
 constexpr int kDefaultPrecision = 6;
-
-// fmt's %g (shortest digits; exponent form below 1e-4 and from 1e6).
-std::string go_format_g(double d) {
-  if (std::isnan(d)) return "NaN";
-  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  const std::string sci(buf, end);
-  const auto e_at = sci.find('e');
-  const int exponent = std::stoi(sci.substr(e_at + 1));
-  if (exponent < -4 || exponent >= 6) {
-    std::string mantissa = sci.substr(0, e_at);
-    std::string digits = std::to_string(std::abs(exponent));
-    if (digits.size() < 2) digits.insert(0, "0");
-    return mantissa + (exponent < 0 ? "e-" : "e+") + digits;
-  }
-  auto [fixed_end, fixed_ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);
-  return std::string(buf, fixed_end);
-}
-
-// strconv.FormatFloat(f, 'f', -1, 64).
-std::string go_format_shortest_fixed(double d) {
-  char buf[400];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);
-  return std::string(buf, end);
-}
 
 // fmt's %.Nf.
 std::string go_format_fixed(double d, int precision) {
@@ -102,7 +77,7 @@ std::string rfc3339_nano(const Timestamp& t) {
 std::string duration_string(const Duration& d) {
   const double seconds =
       static_cast<double>(d.nanos / 1'000'000'000) + static_cast<double>(d.nanos % 1'000'000'000) / 1e9;
-  return go_format_shortest_fixed(seconds) + "s";
+  return base::go_format_float_fixed(seconds) + "s";
 }
 
 std::string type_name_of(const Value& v) { return v.type_name(); }
@@ -284,7 +259,7 @@ std::optional<std::string> apply_clause(char verb, std::optional<int> precision,
 
 std::string value_to_format_string(const Value& v, std::string& error) {
   if (is_integer(v)) return decimal(v);
-  if (const double* d = v.get_if<double>()) return go_format_g(*d);
+  if (const double* d = v.get_if<double>()) return base::go_format_float(*d);
   if (const bool* b = v.get_if<bool>()) return *b ? "true" : "false";
   if (const std::string* s = v.get_if<std::string>()) return *s;
   if (const Bytes* b = v.get_if<Bytes>()) {

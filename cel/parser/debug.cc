@@ -2,11 +2,8 @@
 // cel-go's parser_test.go states its expected ASTs in.
 #include "cel/parser/debug.h"
 
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
-
 #include "base/go_quote.h"
+#include "base/go_strconv.h"
 
 namespace kapi::cel::parser {
 namespace {
@@ -168,7 +165,7 @@ class DebugWriter {
       std::string operator()(bool b) const { return b ? "true" : "false"; }
       std::string operator()(std::int64_t i) const { return std::to_string(i); }
       std::string operator()(std::uint64_t u) const { return std::to_string(u) + "u"; }
-      std::string operator()(double d) const { return go_format_double(d); }
+      std::string operator()(double d) const { return base::go_format_float(d); }
       std::string operator()(const std::string& s) const { return base::go_quote(s); }
       std::string operator()(const BytesLiteral& b) const { return "b\"" + b.bytes + "\""; }
     };
@@ -199,38 +196,6 @@ std::string adorned_debug_string(const Expr& expr, const DebugAdorner& adorner) 
   DebugWriter writer(adorner);
   writer.buffer(expr);
   return writer.take();
-}
-
-std::string go_format_double(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-  // The shortest digits that round-trip, then Go's choice: %e when the exponent is < -4 or >= 6 (the precision
-  // strconv uses for that decision when formatting the shortest way), %f otherwise.
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
-  (void)ec;
-  std::string sci(buf, end);  // [-]d[.ddd]e[+-]dd
-  std::string sign;
-  if (sci[0] == '-') {
-    sign = "-";
-    sci.erase(0, 1);
-  }
-  const std::size_t e = sci.find('e');
-  std::string digits = sci.substr(0, e);
-  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-  const int exponent = std::atoi(sci.c_str() + e + 1);
-  if (exponent < -4 || exponent >= 6) {
-    std::string out = sign + digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    out += exponent < 0 ? "e-" : "e+";
-    std::string magnitude = std::to_string(std::abs(exponent));
-    if (magnitude.size() < 2) magnitude = "0" + magnitude;
-    return out + magnitude;
-  }
-  if (exponent < 0) return sign + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
-  const std::size_t point = static_cast<std::size_t>(exponent) + 1;
-  if (digits.size() <= point) return sign + digits + std::string(point - digits.size(), '0');
-  return sign + digits.substr(0, point) + "." + digits.substr(point);
 }
 
 }  // namespace kapi::cel::parser

@@ -16,7 +16,4 @@ struct DebugAdorner {
 
 std::string adorned_debug_string(const Expr& expr, const DebugAdorner& adorner);
 
-// fmt's %v of a float64 (strconv 'g' with the shortest precision), as cel-go's debug printer writes doubles.
-std::string go_format_double(double value);
-
 }  // namespace kapi::cel::parser

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/go_strconv.h"
 #include "base/utf8.h"
 #include "cel/stdlib/builders.h"
 #include "cel/stdlib/format.h"
@@ -171,7 +172,7 @@ std::vector<Function> conversion_functions() {
                  }
                  return Value(data);
                }),
-        global("double_to_string", {d}, s, [](std::span<const Value> a) { return Value(go_format_g(a[0].get<double>())); }),
+        global("double_to_string", {d}, s, [](std::span<const Value> a) { return Value(base::go_format_float(a[0].get<double>())); }),
         global("duration_to_string", {du}, s,
                [](std::span<const Value> a) { return Value(duration_to_string(a[0].get<Duration>())); }),
         global("int64_to_string", {i}, s, [](std::span<const Value> a) { return Value(std::to_string(a[0].get<I>())); }),

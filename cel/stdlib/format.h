@@ -8,8 +8,6 @@
 
 namespace kapi::cel {
 
-std::string go_format_g(double value);             // fmt.Sprintf("%g", value)
-std::string go_format_f_shortest(double value);    // strconv.FormatFloat(value, 'f', -1, 64)
 std::string go_format_value(const Value& value);   // fmt.Sprintf("%v", value) of a cel-go ref.Val
 
 }  // namespace kapi::cel

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "base/duration.h"
+#include "base/go_strconv.h"
 #include "base/go_time.h"
 #include "cel/stdlib/format.h"
 
@@ -106,7 +107,7 @@ std::string duration_to_string(Duration d) {
   // Go's Duration.Seconds(): whole seconds plus the fraction, computed apart to keep precision.
   double seconds = static_cast<double>(d.nanos / kNanosPerSecond) +
                    static_cast<double>(d.nanos % kNanosPerSecond) / 1e9;
-  return go_format_f_shortest(seconds) + "s";
+  return base::go_format_float_fixed(seconds) + "s";
 }
 
 }  // namespace kapi::cel::stdlib

@@ -1,7 +1,6 @@
 #include "server/metrics/families.h"
 
-#include <cmath>
-#include <cstdio>
+#include "base/go_strconv.h"
 
 namespace kapi::metrics {
 namespace {
@@ -19,12 +18,8 @@ std::string escape_label(const std::string& value) {
   return out;
 }
 
-std::string format_number(double value) {
-  if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
+// As Prometheus' Go client writes samples and bucket bounds: strconv's shortest 'g' (0.005, 5e-07, 1.234567e+06).
+std::string format_number(double value) { return base::go_format_float(value); }
 
 std::string label_set(const std::vector<std::string>& names, const Labels& values, const std::string& extra = {}) {
   if (names.empty() && extra.empty()) return {};

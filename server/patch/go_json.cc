@@ -1,6 +1,7 @@
 #include "server/patch/go_json.h"
 
 #include "base/go_quote.h"
+#include "base/go_strconv.h"
 
 #include <algorithm>
 #include <charconv>
@@ -257,21 +258,6 @@ class GoScanner {
   bool end_top_ = false;
   std::string error_;
 };
-
-// fmt's %v of a float64: strconv 'g' with the shortest digits, switching to %e below 1e-4 and from 1e6 on.
-std::string go_float(double d) {
-  if (std::isnan(d)) return "NaN";
-  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  if (d == 0) return std::signbit(d) ? "-0" : "0";
-  char buf[64];
-  auto sci = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  std::string scientific(buf, sci.ptr);
-  int exponent = std::atoi(scientific.c_str() + scientific.find('e') + 1);
-  if (exponent < -4 || exponent >= 6) return scientific;
-  auto fixed = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);
-  return std::string(buf, fixed.ptr);
-}
-
 bool fits_int64(const boost::json::value& v) {
   return v.is_int64() || (v.is_uint64() && v.get_uint64() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
 }
@@ -347,8 +333,8 @@ std::string go_value(const boost::json::value& value) {
     case boost::json::kind::bool_: return value.get_bool() ? "true" : "false";
     case boost::json::kind::int64: return std::to_string(value.get_int64());
     case boost::json::kind::uint64:
-      return fits_int64(value) ? std::to_string(value.get_uint64()) : go_float(as_double(value));
-    case boost::json::kind::double_: return go_float(value.get_double());
+      return fits_int64(value) ? std::to_string(value.get_uint64()) : base::go_format_float(as_double(value));
+    case boost::json::kind::double_: return base::go_format_float(value.get_double());
     case boost::json::kind::string: return std::string(value.get_string());
     case boost::json::kind::array: {
       std::string out = "[";
@@ -380,7 +366,7 @@ std::string go_sharp_value(const boost::json::value& value) {
     case boost::json::kind::bool_: return value.get_bool() ? "true" : "false";
     case boost::json::kind::int64: return std::to_string(value.get_int64());
     case boost::json::kind::uint64: return std::to_string(value.get_uint64());
-    case boost::json::kind::double_: return go_float(value.get_double());
+    case boost::json::kind::double_: return base::go_format_float(value.get_double());
     case boost::json::kind::string: return base::go_quote(value.get_string());
     case boost::json::kind::array: {
       std::string out = "[]interface {}{";

@@ -1,10 +1,9 @@
 #include "server/structured_merge/jsoniter_text.h"
 
+#include "base/go_json_string.h"
 #include "base/utf8.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <vector>
 
 namespace kapi::structured_merge::detail {
@@ -57,28 +56,6 @@ void append_html_escaped(std::string& out, std::string_view text) {
   out.push_back('"');
 }
 
-// jsoniter's WriteFloat64, which is encoding/json's: 'f' with the shortest digits, 'e' below 1e-6 and from 1e21.
-void append_float(std::string& out, double value) {
-  if (!std::isfinite(value)) {
-    out += "null";  // jsoniter refuses these; JSON text cannot hold them in the first place
-    return;
-  }
-  char buffer[64];
-  const double magnitude = std::fabs(value);
-  const bool exponent = magnitude != 0 && (magnitude < 1e-6 || magnitude >= 1e21);
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value,
-                                 exponent ? std::chars_format::scientific : std::chars_format::fixed).ptr;
-  std::string_view text(buffer, end - buffer);
-  // Go writes e-7 where C++ writes e-07.
-  if (exponent && text.size() >= 4 && text[text.size() - 4] == 'e' && text[text.size() - 3] == '-' &&
-      text[text.size() - 2] == '0') {
-    out.append(text.substr(0, text.size() - 2));
-    out.push_back(text.back());
-    return;
-  }
-  out.append(text);
-}
-
 }  // namespace
 
 void append_jsoniter_name(std::string& out, std::string_view text) {
@@ -105,7 +82,7 @@ void append_jsoniter_value(std::string& out, const json::value& value) {
     case json::kind::bool_: out += value.get_bool() ? "true" : "false"; break;
     case json::kind::int64: out += std::to_string(value.get_int64()); break;
     case json::kind::uint64: out += std::to_string(value.get_uint64()); break;
-    case json::kind::double_: append_float(out, value.get_double()); break;
+    case json::kind::double_: base::append_go_json_float(out, value.get_double()); break;
     case json::kind::string: append_html_escaped(out, value.get_string()); break;
     case json::kind::array: {
       out.push_back('[');

@@ -1,5 +1,6 @@
 #include "server/apiextensions/schema/go_values.h"
 
+#include "base/go_strconv.h"
 #include "base/utf8.h"
 #include "server/patch/go_json.h"
 #include "server/validation/field_error.h"
@@ -61,25 +62,10 @@ bool go_enum_matches(const json::value& data, const json::value& member) {
   }
   return go_deep_equal(data, member);
 }
-
-std::string go_float(double d) {
-  if (std::isnan(d)) return "NaN";
-  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  if (d == 0) return std::signbit(d) ? "-0" : "0";
-  char buf[64];
-  auto scientific_end = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific).ptr;
-  std::string scientific(buf, scientific_end);
-  // %v is strconv's 'g' with the shortest precision, which takes the exponent form below 1e-4 and from 1e6 on.
-  int exponent = std::atoi(scientific.c_str() + scientific.find('e') + 1);
-  if (exponent < -4 || exponent >= 6) return scientific;
-  auto fixed_end = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed).ptr;
-  return std::string(buf, fixed_end);
-}
-
 std::string go_number(const json::value& number) {
   if (number.is_int64()) return std::to_string(number.get_int64());
   if (number.is_uint64()) return std::to_string(number.get_uint64());
-  if (number.is_double()) return go_float(number.get_double());
+  if (number.is_double()) return base::go_format_float(number.get_double());
   return "";
 }
 

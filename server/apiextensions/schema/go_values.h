@@ -7,9 +7,6 @@
 
 namespace kapi::apiextensions::schema {
 
-// fmt's %v of a float64: strconv's 'g' with the shortest digits (1e+06, 0.5, 10, 1e-05).
-std::string go_float(double value);
-
 // fmt's %v of a number as kube's JSON decoding holds it: integers as int64, others as float64.
 std::string go_number(const boost::json::value& number);
 

@@ -1,11 +1,12 @@
 #include "server/apiextensions/schema/list_validation.h"
 
+#include "base/go_json_string.h"
+#include "base/go_strconv.h"
 #include "server/apiextensions/schema/go_values.h"
 
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -42,17 +43,6 @@ json::value as_decoded(const json::value& v) {
   return v;
 }
 
-// encoding/json's text of a float64: 'f' with the shortest digits, the exponent form below 1e-6 and from 1e21 on.
-// Only its injectivity and its agreement with integers ("1" for 1.0) matter here.
-std::string json_float(double d) {
-  char buf[400];
-  double magnitude = std::abs(d);
-  auto format = (magnitude != 0 && (magnitude < 1e-6 || magnitude >= 1e21)) ? std::chars_format::scientific
-                                                                              : std::chars_format::fixed;
-  auto end = std::to_chars(buf, buf + sizeof buf, d, format).ptr;
-  return std::string(buf, end);
-}
-
 // json.Marshal of a decoded value: object members sorted by key.
 void append_marshalled(const json::value& v, std::string& out) {
   switch (v.kind()) {
@@ -60,7 +50,7 @@ void append_marshalled(const json::value& v, std::string& out) {
     case json::kind::bool_: out += v.get_bool() ? "true" : "false"; return;
     case json::kind::int64: out += std::to_string(v.get_int64()); return;
     case json::kind::uint64:
-    case json::kind::double_: out += json_float(as_go_float(v)); return;
+    case json::kind::double_: base::append_go_json_float(out, as_go_float(v)); return;
     case json::kind::string: out += json::serialize(v.get_string()); return;
     case json::kind::array: {
       out += '[';
@@ -105,7 +95,7 @@ std::string identity(const std::optional<json::value>& key) {
     case json::kind::uint64:
     case json::kind::double_: {
       double d = as_go_float(v);
-      return "f" + go_float(d == 0 ? 0.0 : d);
+      return "f" + base::go_format_float(d == 0 ? 0.0 : d);
     }
     case json::kind::string: return "s" + std::string(v.get_string());
     case json::kind::array:

@@ -1,5 +1,6 @@
 #include "server/apiextensions/schema/value_validation.h"
 
+#include "base/go_strconv.h"
 #include "server/apiextensions/schema/correlation.h"
 #include "server/apiextensions/schema/formats.h"
 #include "server/apiextensions/schema/go_values.h"
@@ -251,7 +252,7 @@ class Validator {
     if (s.multiple_of) {
       double factor = *s.multiple_of;
       if (factor < 0) {
-        multiple.add({Code::kMultipleOf, path, factor, "factor MultipleOf declared for " + path + " must be positive: " + go_float(factor)});
+        multiple.add({Code::kMultipleOf, path, factor, "factor MultipleOf declared for " + path + " must be positive: " + base::go_format_float(factor)});
       } else if (integer && static_cast<std::int64_t>(factor) != 0) {
         auto f = static_cast<std::int64_t>(factor);
         if (as_int(data) % f != 0)
@@ -260,11 +261,11 @@ class Validator {
         double value = as_double(data);
         double quotient = factor < 1 ? 1 / factor * value : value / factor;
         if (!is_float_a_json_integer(quotient))
-          multiple.add({Code::kMultipleOf, path, data, name + " should be a multiple of " + go_float(factor)});
+          multiple.add({Code::kMultipleOf, path, data, name + " should be a multiple of " + base::go_format_float(factor)});
       }
     }
     auto bound_text = [&](double bound) {
-      return integer ? std::to_string(static_cast<std::int64_t>(bound)) : go_float(bound);
+      return integer ? std::to_string(static_cast<std::int64_t>(bound)) : base::go_format_float(bound);
     };
     auto exceeds = [&](double bound, bool exclusive, bool is_max) {
       if (integer) {

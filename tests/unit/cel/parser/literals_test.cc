@@ -86,20 +86,6 @@ TEST(CelLiteralTest, MalformedUtf8BecomesReplacementCharacters) {
   EXPECT_EQ(literal("'\xff\\n'"), Constant{std::string("\uFFFD\n")});
 }
 
-TEST(CelDebugStringTest, DoublesPrintAsGoPrintsThem) {
-  EXPECT_EQ(parser::go_format_double(2.0), "2");
-  EXPECT_EQ(parser::go_format_double(23.39), "23.39");
-  EXPECT_EQ(parser::go_format_double(123456.0), "123456");
-  EXPECT_EQ(parser::go_format_double(1234567.0), "1.234567e+06");
-  EXPECT_EQ(parser::go_format_double(1e6), "1e+06");
-  EXPECT_EQ(parser::go_format_double(0.0001), "0.0001");
-  EXPECT_EQ(parser::go_format_double(0.00001), "1e-05");
-  EXPECT_EQ(parser::go_format_double(-1.5e-7), "-1.5e-07");
-  EXPECT_EQ(parser::go_format_double(1e100), "1e+100");
-  EXPECT_EQ(parser::go_format_double(0.0), "0");
-  EXPECT_EQ(parser::go_format_double(-0.0), "-0");
-}
-
 TEST(CelDebugStringTest, Shapes) {
   EXPECT_EQ(debug_string(parse(R"(a.b(1, "x\ty") && has(c.d) ? [1, 2.5] : {?k: b"z"})").ast->root),
             "_?_:_(\n"

@@ -1,0 +1,39 @@
+#include "base/go_strconv.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+namespace kapi::base {
+namespace {
+
+// Each expectation is what Go's strconv.FormatFloat(x, 'g', -1, 64) (also fmt's %v) prints.
+TEST(GoStrconvTest, FormatsTheShortestWayWithGosExponentRule) {
+  EXPECT_EQ(go_format_float(2.0), "2");
+  EXPECT_EQ(go_format_float(23.39), "23.39");
+  EXPECT_EQ(go_format_float(123456.0), "123456");
+  EXPECT_EQ(go_format_float(1234567.0), "1.234567e+06");
+  EXPECT_EQ(go_format_float(1e6), "1e+06");
+  EXPECT_EQ(go_format_float(0.0001), "0.0001");
+  EXPECT_EQ(go_format_float(0.00001), "1e-05");
+  EXPECT_EQ(go_format_float(0.005), "0.005");
+  EXPECT_EQ(go_format_float(5e-7), "5e-07");
+  EXPECT_EQ(go_format_float(-1.5e-7), "-1.5e-07");
+  EXPECT_EQ(go_format_float(1e100), "1e+100");
+  EXPECT_EQ(go_format_float(0.0), "0");
+  EXPECT_EQ(go_format_float(-0.0), "-0");
+  EXPECT_EQ(go_format_float(std::numeric_limits<double>::infinity()), "+Inf");
+  EXPECT_EQ(go_format_float(-std::numeric_limits<double>::infinity()), "-Inf");
+  EXPECT_EQ(go_format_float(std::numeric_limits<double>::quiet_NaN()), "NaN");
+}
+
+// strconv.FormatFloat(x, 'f', -1, 64).
+TEST(GoStrconvTest, FixedNeverUsesTheExponent) {
+  EXPECT_EQ(go_format_float_fixed(1e6), "1000000");
+  EXPECT_EQ(go_format_float_fixed(0.00001), "0.00001");
+  EXPECT_EQ(go_format_float_fixed(1.5), "1.5");
+  EXPECT_EQ(go_format_float_fixed(-0.0), "-0");
+}
+
+}  // namespace
+}  // namespace kapi::base
