@@ -265,11 +265,13 @@ std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& 
 // The admission chain (--enable-admission-plugins, --disable-admission-plugins, --admission-control-config-file).
 std::unique_ptr<admission::Chain> admission_from(const Options& options, apis::BuiltInApis& apis,
                                                  const authorization::Authorizer* authorizer,
+                                                 const admission::CustomStoreLookup& custom_stores,
                                                  asio::any_io_executor executor, metrics::Registry& metrics,
                                                  base::Logger& logger) {
   try {
     admission::PluginContext context{
         .stores = [&apis](std::string_view group, std::string_view resource) { return apis.store(group, resource); },
+        .custom_stores = custom_stores,
         .authorizer = authorizer,
         .logger = &logger,
         .metrics = &metrics,
@@ -509,8 +511,15 @@ int run_apiserver(const Options& options) {
     std::unique_ptr<authorization::node::NodeMode> node_mode = node_mode_from(options, apis, logger);
     chain_config.authorizer = authorizer_from(options, rbac.get(), node_mode.get(), logger);
     apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
-    const std::unique_ptr<admission::Chain> admission =
-        admission_from(options, apis, chain_config.authorizer.get(), io.get_executor(), metrics, logger);
+    // Admission comes before the API extensions server it reads custom resources through (a policy's params).
+    const apiextensions::ApiExtensionsApis* custom_resources = nullptr;
+    const admission::CustomStoreLookup custom_stores = [&custom_resources](std::string_view group,
+                                                                           std::string_view version,
+                                                                           std::string_view kind) {
+      return custom_resources ? custom_resources->custom_resources().store_for_kind(group, version, kind) : nullptr;
+    };
+    const std::unique_ptr<admission::Chain> admission = admission_from(
+        options, apis, chain_config.authorizer.get(), custom_stores, io.get_executor(), metrics, logger);
     apis.set_admission(admission.get());
     apis.install(servers.kube(), chain_config.authorizer, chain_config.authenticator);
     apiextensions::ApiExtensionsApis extensions({.backend = storage->store(), .key_root = options.etcd_prefix,
@@ -519,6 +528,10 @@ int run_apiserver(const Options& options) {
                                                  .patch_schemas = apis.patch_schemas(),
                                                  .admission = admission.get(),
                                                  .field_types = apis.field_types()});
+    // Set before the reactor runs; cleared (after the reactor has run down the extensions' work) before they go.
+    custom_resources = &extensions;
+    const std::unique_ptr<const apiextensions::ApiExtensionsApis*, void (*)(const apiextensions::ApiExtensionsApis**)>
+        forget_custom_resources(&custom_resources, [](const apiextensions::ApiExtensionsApis** p) { *p = nullptr; });
     ReactorWhileUnwinding::Trigger unwinding_extensions(reactor_while_unwinding);
     extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
     apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });

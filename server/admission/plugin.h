@@ -49,9 +49,15 @@ class Plugin {
 // The registry Store of a built-in resource (reads go through its watch cache), or null when not served.
 using StoreLookup = std::function<registry::Store*(std::string_view group, std::string_view resource)>;
 
+// The registry Store of a custom resource by group, version and kind (kube's REST mapping of a GVK), or null. The
+// pointer keeps what the Store reads through alive while a request uses it, though the CRD may be withdrawn meanwhile.
+using CustomStoreLookup = std::function<std::shared_ptr<registry::Store>(
+    std::string_view group, std::string_view version, std::string_view kind)>;
+
 // What a plugin is made with. Everything outlives the plugin.
 struct PluginContext {
   StoreLookup stores;
+  CustomStoreLookup custom_stores;  // answers once the API extensions server serves its CRDs
   const authorization::Authorizer* authorizer = nullptr;
   // The plugin's configuration from --admission-control-config-file (the `configuration` object of its entry,
   // or the file its `path` names, as JSON), null when none is given.

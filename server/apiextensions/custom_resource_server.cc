@@ -237,6 +237,17 @@ std::vector<std::shared_ptr<registry::Store>> CustomResourceServer::namespaced_s
   return out;
 }
 
+std::shared_ptr<registry::Store> CustomResourceServer::store_for_kind(std::string_view group, std::string_view version,
+                                                                      std::string_view kind) const {
+  std::shared_ptr<const Snapshot> current = snapshot();
+  for (const auto& served : current->served) {
+    const auto& definition = served->store->definition();
+    if (definition.group == group && definition.version == version && definition.kind == kind)
+      return std::shared_ptr<registry::Store>(current, served->store.get());
+  }
+  return nullptr;
+}
+
 std::shared_ptr<const kapi::schema::DynamicOpenApi> CustomResourceServer::openapi() const {
   return snapshot()->openapi;
 }

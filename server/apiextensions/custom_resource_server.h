@@ -76,6 +76,11 @@ class CustomResourceServer {
   // what the finalizer deletes custom resources through; null when the CRD is not served.
   std::shared_ptr<registry::Store> storage_version_store(std::string_view crd_uid) const;
 
+  // The Store of a served custom resource by group, version and kind (a policy's paramKind); it holds the
+  // snapshot it came from, so it stays usable while the CRD is withdrawn. Null when not served.
+  std::shared_ptr<registry::Store> store_for_kind(std::string_view group, std::string_view version,
+                                                  std::string_view kind) const;
+
   asio::awaitable<void> shutdown();
 
  private:

@@ -67,7 +67,42 @@ Registry::Registry()
                                    "the webhook rejects the request with an HTTP status code (honored by the "
                                    "apiserver when the code is greater or equal to 400). Codes greater than 600 "
                                    "are truncated to 600, to keep the metrics cardinality bounded.",
-                                   {"error_type", "name", "operation", "rejection_code", "type"}) {
+                                   {"error_type", "name", "operation", "rejection_code", "type"}),
+      admission_webhook_requests("apiserver_admission_webhook_request_total",
+                                 "[ALPHA] Admission webhook request total, identified by name and broken out for "
+                                 "each admission type (validating or mutating) and operation. Additional labels "
+                                 "specify whether the request was rejected or not and an HTTP status code. Codes "
+                                 "greater than 600 are truncated to 600, to keep the metrics cardinality bounded.",
+                                 {"code", "name", "operation", "rejected", "type"}),
+      admission_webhook_fail_open("apiserver_admission_webhook_fail_open_count",
+                                  "[ALPHA] Admission webhook fail open count, identified by name and broken out for "
+                                  "each admission type (validating or mutating).",
+                                  {"name", "type"}),
+      match_condition_errors("apiserver_admission_match_condition_evaluation_errors_total",
+                             "[ALPHA] Admission match condition evaluation errors count, identified by name of "
+                             "resource containing the match condition and broken out for each kind containing "
+                             "matchConditions (webhook or policy), operation and admission type (validate or admit).",
+                             {"kind", "name", "operation", "type"}),
+      match_condition_exclusions("apiserver_admission_match_condition_exclusions_total",
+                                 "[ALPHA] Admission match condition evaluation exclusions count, identified by name "
+                                 "of resource containing the match condition and broken out for each kind "
+                                 "containing matchConditions (webhook or policy), operation and admission type "
+                                 "(validate or admit).",
+                                 {"kind", "name", "operation", "type"}),
+      match_condition_duration("apiserver_admission_match_condition_evaluation_seconds",
+                               "[ALPHA] Admission match condition evaluation time in seconds, identified by name and "
+                               "broken out for each kind containing matchConditions (webhook or policy), operation "
+                               "and type (validate or admit).",
+                               {"kind", "name", "operation", "type"}, {0.005, 0.025, 0.1, 0.5, 1.0, 2.5}),
+      policy_checks("apiserver_validating_admission_policy_check_total",
+                    "[BETA] Validation admission policy check total, labeled by policy and further identified by "
+                    "binding and enforcement action taken.",
+                    {"enforcement_action", "error_type", "policy", "policy_binding"}),
+      policy_check_duration("apiserver_validating_admission_policy_check_duration_seconds",
+                            "[BETA] Validation admission latency for individual validation expressions in seconds, "
+                            "labeled by policy and further including binding and enforcement action taken.",
+                            {"enforcement_action", "error_type", "policy", "policy_binding"},
+                            {0.0000005, 0.001, 0.01, 0.1, 1.0}) {
   current_inflight.set({"mutating"}, 0);
   current_inflight.set({"readOnly"}, 0);
 }
@@ -91,6 +126,13 @@ std::string Registry::render() const {
   admission_controller_duration.render(out);
   admission_webhook_duration.render(out);
   admission_webhook_rejections.render(out);
+  admission_webhook_requests.render(out);
+  admission_webhook_fail_open.render(out);
+  match_condition_errors.render(out);
+  match_condition_exclusions.render(out);
+  match_condition_duration.render(out);
+  policy_checks.render(out);
+  policy_check_duration.render(out);
   return out;
 }
 

@@ -31,6 +31,13 @@ class Registry {
   HistogramFamily admission_controller_duration;  // apiserver_admission_controller_admission_duration_seconds
   HistogramFamily admission_webhook_duration;     // apiserver_admission_webhook_admission_duration_seconds
   CounterFamily admission_webhook_rejections;     // apiserver_admission_webhook_rejection_count
+  CounterFamily admission_webhook_requests;       // apiserver_admission_webhook_request_total
+  CounterFamily admission_webhook_fail_open;      // apiserver_admission_webhook_fail_open_count
+  CounterFamily match_condition_errors;           // apiserver_admission_match_condition_evaluation_errors_total
+  CounterFamily match_condition_exclusions;       // apiserver_admission_match_condition_exclusions_total
+  HistogramFamily match_condition_duration;       // apiserver_admission_match_condition_evaluation_seconds
+  CounterFamily policy_checks;                    // apiserver_validating_admission_policy_check_total
+  HistogramFamily policy_check_duration;          // apiserver_validating_admission_policy_check_duration_seconds
 };
 
 }  // namespace kapi::metrics

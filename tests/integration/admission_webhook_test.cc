@@ -275,6 +275,9 @@ TEST_F(AdmissionWebhookTest, ConnectionRefusedFailsClosedUnderFailAndOpenUnderIg
             "Internal error occurred: failed calling webhook \"refused.example.com\": failed to call webhook: Post "
             "\"https://127.0.0.1:1/refused?timeout=10s\": dial tcp 127.0.0.1:1: connect: connection refused");
   EXPECT_EQ(call("POST", configmaps("wh-refused-ignore"), configmap("kept")).status, 201);
+  EXPECT_THAT(call("GET", "/metrics").body,
+              HasSubstr("apiserver_admission_webhook_fail_open_count{name=\"refused-ignored.example.com\","
+                        "type=\"validating\"} 1"));
 }
 
 TEST_F(AdmissionWebhookTest, ATimeoutFailsWithContextDeadlineExceededUnlessIgnored) {

@@ -3,6 +3,7 @@
 // found, expressions refused at write, and the status controller's type checking warnings. Also webhook
 // matchConditions against kapi-sample-webhook: a condition that is false skips the webhook, errors follow its
 // failurePolicy. Each test works in a namespace of its own that its policies select. On both stores.
+#include "tests/integration/crd_setup.h"
 #include "tests/integration/kapi_suite.h"
 #include "tests/support/sample_webhook_process.h"
 #include "tests/support/temp_dir.h"
@@ -168,6 +169,16 @@ TEST_F(ValidatingAdmissionPolicyTest, DenyWithAConfigMapParamAnswersKubesStatus)
             R"({"name":"bad","kind":"configmaps","causes":[{"message":"ValidatingAdmissionPolicy 'vap-deny' with )"
             R"(binding 'vap-deny-binding' denied request: failed expression: object.metadata.name != params.data.forbidden"}]})");
   EXPECT_EQ(call("POST", configmaps("vap-deny"), configmap("good")).status, 201);
+
+  // Counted as kube's dispatcher counts a denial (a validation that evaluated to false is an "invalid_error").
+  const std::string metrics = call("GET", "/metrics").body;
+  EXPECT_NE(metrics.find(R"(apiserver_validating_admission_policy_check_total{enforcement_action="deny",)"
+                         R"(error_type="invalid_error",policy="vap-deny",policy_binding="vap-deny-binding"})"),
+            std::string::npos);
+  EXPECT_NE(metrics.find(R"(apiserver_validating_admission_policy_check_duration_seconds_bucket{)"
+                         R"(enforcement_action="deny",error_type="invalid_error",policy="vap-deny",)"
+                         R"(policy_binding="vap-deny-binding",le="5e-07"})"),
+            std::string::npos);
 }
 
 TEST_F(ValidatingAdmissionPolicyTest, WarnSendsKubesWarningHeader) {
@@ -213,6 +224,41 @@ TEST_F(ValidatingAdmissionPolicyTest, MissingParamsFollowParameterNotFoundAction
   EXPECT_EQ(status_message(denied),
             "policy 'vap-noparams' with binding 'vap-noparams-binding' denied request: failed to configure binding: "
             "no params found for policy binding with `Deny` parameterNotFoundAction");
+}
+
+// kube's REST mapping finds any served kind: here a cluster-scoped custom resource, selected by label, each
+// selected param evaluated in turn.
+TEST_F(ValidatingAdmissionPolicyTest, ParamsFromCustomResourcesSelectedByLabel) {
+  CommandResult crd = apply_crd_and_wait(
+      kapi(), "namerules.yaml",
+      single_version_crd("vap.example.com", "namerules", "NameRule", "Cluster", "          forbidden: {type: string}\n"),
+      "namerules.vap.example.com");
+  ASSERT_EQ(crd.exit_code, 0) << crd.output;
+  for (const char* name : {"no-bad", "no-worse"}) {
+    HttpResponse created = call("POST", "/apis/vap.example.com/v1/namerules",
+                                json::serialize(json::object{{"apiVersion", "vap.example.com/v1"},
+                                                             {"kind", "NameRule"},
+                                                             {"metadata", json::object{{"name", name},
+                                                                                       {"labels", json::object{{"rules", "names"}}}}},
+                                                             {"forbidden", std::string(name).substr(3)}}));
+    ASSERT_EQ(created.status, 201) << created.body;
+  }
+  make_namespace("vap-crparams");
+  json::object crd_policy = policy_json("vap-crparams", "vap-crparams",
+                                        json::array{json::object{{"expression", "object.metadata.name != params.forbidden"}}});
+  crd_policy["spec"].as_object()["paramKind"] = json::object{{"apiVersion", "vap.example.com/v1"}, {"kind", "NameRule"}};
+  policy(crd_policy);
+  binding(binding_json("vap-crparams-binding", "vap-crparams", {"Deny"},
+                       {{"selector", json::object{{"matchLabels", json::object{{"rules", "names"}}}}},
+                        {"parameterNotFoundAction", "Deny"}}));
+  for (const char* name : {"bad", "worse"}) {
+    HttpResponse denied = until("vap-crparams", configmap(name), refused);
+    EXPECT_TRUE(is_status(denied, 422, "Invalid")) << denied.body;
+    EXPECT_EQ(status_message(denied),
+              "configmaps \"" + std::string(name) + "\" is forbidden: ValidatingAdmissionPolicy 'vap-crparams' with "
+              "binding 'vap-crparams-binding' denied request: failed expression: object.metadata.name != params.forbidden");
+  }
+  EXPECT_EQ(call("POST", configmaps("vap-crparams"), configmap("fine")).status, 201);
 }
 
 TEST_F(ValidatingAdmissionPolicyTest, AnExpressionThatDoesNotCompileIsRefusedAtWrite) {
@@ -326,6 +372,14 @@ TEST_F(WebhookMatchConditionsTest, AFalseConditionSkipsTheWebhook) {
   HttpResponse skipped = call("POST", configmaps("mc-skip"), labelled("skipped", {{"skip", "yes"}}));
   EXPECT_EQ(skipped.status, 201) << skipped.body;
   call("DELETE", std::string(kWebhooks) + "/mc-skip");
+
+  const std::string metrics = call("GET", "/metrics").body;
+  EXPECT_NE(metrics.find(R"(apiserver_admission_match_condition_exclusions_total{kind="webhook",)"
+                         R"(name="mc-skip.example.com",operation="CREATE",type="validating"} 1)"),
+            std::string::npos);
+  EXPECT_NE(metrics.find(R"(apiserver_admission_match_condition_evaluation_seconds_count{kind="webhook",)"
+                         R"(name="mc-skip.example.com",operation="CREATE",type="validating"})"),
+            std::string::npos);
 }
 
 TEST_F(WebhookMatchConditionsTest, ConditionErrorsFollowTheFailurePolicy) {
@@ -338,6 +392,10 @@ TEST_F(WebhookMatchConditionsTest, ConditionErrorsFollowTheFailurePolicy) {
   EXPECT_EQ(status_message(denied), "configmaps \"any\" is forbidden: expression 'object.metadata.annotations.x == "
                                     "'y'' resulted in error: no such key: annotations");
   call("DELETE", std::string(kWebhooks) + "/mc-error");
+  EXPECT_NE(call("GET", "/metrics").body.find(R"(apiserver_admission_match_condition_evaluation_errors_total{)"
+                                              R"(kind="webhook",name="mc-error.example.com",operation="CREATE",)"
+                                              R"(type="validating"})"),
+            std::string::npos);
 }
 
 TEST_F(WebhookMatchConditionsTest, AConditionThatDoesNotCompileIsRefusedAtWrite) {

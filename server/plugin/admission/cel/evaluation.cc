@@ -106,7 +106,9 @@ Evaluations evaluate(const std::vector<const CompiledExpression*>& expressions, 
       result.error = "unexpected internal error compiling expression";
       continue;
     }
+    const auto start = std::chrono::steady_clock::now();
     cel::EvalResult evaluated = compiled->program->eval(activation, cel::EvalOptions{kPerCallLimit});
+    result.elapsed = std::chrono::steady_clock::now() - start;
     // Variables read for the first time are paid for by the expression that read them.
     const std::uint64_t variables_cost = activation.take_variables_cost();
     if (variables_cost > static_cast<std::uint64_t>(remaining)) {

@@ -7,6 +7,7 @@
 #include "server/apis/admissionregistration/admission_cel.h"
 
 #include <cstdint>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,7 @@ struct EvaluationResult {
   bool present = false;             // false for a placeholder (kube: nil accessor)
   std::optional<cel::Value> value;  // the result, when no error
   std::optional<std::string> error; // cel.Error's Detail: "expression '...' resulted in error: ..."
+  std::chrono::steady_clock::duration elapsed{};  // the evaluation's own time (kube's EvaluationResult.Elapsed)
 };
 
 struct Evaluations {

@@ -2,6 +2,8 @@
 // utilerrors.NewAggregate's wording for several errors.
 #include "server/plugin/admission/cel/match_conditions.h"
 
+#include "server/metrics/registry.h"
+
 #include <boost/json/object.hpp>
 
 namespace kapi::admission::cel_runtime {
@@ -41,10 +43,10 @@ MatchResult match(const std::vector<MatchCondition>& conditions, const Admission
     const EvaluationResult& result = evaluations.results[index];
     if (result.error) errors.push_back(*result.error);
     if (result.value && result.value->is<bool>() && !result.value->get<bool>())
-      return MatchResult{.matches = false, .failed_condition = conditions[index].name};
+      return MatchResult{.matches = false, .failed_condition = conditions[index].name, .evaluation_errors = errors.size()};
   }
   if (errors.empty()) return MatchResult{};
-  if (fail_open) return MatchResult{.matches = false};
+  if (fail_open) return MatchResult{.matches = false, .evaluation_errors = errors.size()};
   std::string message;
   if (errors.size() == 1) {
     message = errors.front();
@@ -53,7 +55,18 @@ MatchResult match(const std::vector<MatchCondition>& conditions, const Admission
     for (std::size_t index = 0; index < errors.size(); ++index) message += (index ? ", " : "") + errors[index];
     message += "]";
   }
-  return MatchResult{.matches = false, .error = std::move(message)};
+  return MatchResult{.matches = false, .error = std::move(message), .evaluation_errors = errors.size()};
+}
+
+void observe_match(metrics::Registry* metrics, const MatchObservation& labels, const MatchResult& result,
+                   std::chrono::steady_clock::duration elapsed) {
+  if (!metrics) return;
+  const metrics::Labels values{std::string(labels.kind), std::string(labels.name), std::string(labels.operation),
+                               std::string(labels.type)};
+  metrics->match_condition_duration.observe(values, std::chrono::duration<double>(elapsed).count());
+  if (result.evaluation_errors > 0)
+    metrics->match_condition_errors.inc(values, static_cast<double>(result.evaluation_errors));
+  if (!result.matches && !result.error) metrics->match_condition_exclusions.inc(values);
 }
 
 }  // namespace kapi::admission::cel_runtime

@@ -35,13 +35,17 @@ std::shared_ptr<const json::object> as_param(std::string_view stored, const Para
 
 }  // namespace
 
-registry::Store* param_store(const StoreLookup& stores, const ParamKind& kind) {
-  if (!stores) return nullptr;
-  for (const std::string& resource : plural_candidates(kind.kind)) {
-    registry::Store* store = stores(kind.group, resource);
-    if (store && store->definition().kind == kind.kind && store->definition().version == kind.version) return store;
+std::shared_ptr<registry::Store> param_store(const StoreLookup& stores, const CustomStoreLookup& custom_stores,
+                                             const ParamKind& kind) {
+  if (stores) {
+    for (const std::string& resource : plural_candidates(kind.kind)) {
+      registry::Store* store = stores(kind.group, resource);
+      // A built-in Store lives as long as the server: the pointer does not own it.
+      if (store && store->definition().kind == kind.kind && store->definition().version == kind.version)
+        return std::shared_ptr<registry::Store>(std::shared_ptr<void>(), store);
+    }
   }
-  return nullptr;
+  return custom_stores ? custom_stores(kind.group, kind.version, kind.kind) : nullptr;
 }
 
 asio::awaitable<CollectedParams> collect_params(const std::optional<ParamKind>& kind, registry::Store* store,

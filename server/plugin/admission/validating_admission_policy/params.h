@@ -15,8 +15,10 @@
 
 namespace kapi::admission::policy {
 
-// The Store serving a paramKind (a built-in kind in the version kapi serves), or null: kube's REST mapping.
-registry::Store* param_store(const StoreLookup& stores, const ParamKind& kind);
+// The Store serving a paramKind, a built-in kind in the version kapi serves or a custom resource, or null: kube's
+// REST mapping. A custom resource's Store is held for as long as the pointer is.
+std::shared_ptr<registry::Store> param_store(const StoreLookup& stores, const CustomStoreLookup& custom_stores,
+                                             const ParamKind& kind);
 
 struct CollectedParams {
   // One evaluation per param; a single null param when the policy or binding has no param configuration; none

@@ -4,6 +4,7 @@
 // the binding's params: one evaluation, whose failed validations deny, warn or audit as the binding says.
 #include "server/admission/plugin.h"
 #include "server/apierrors/errors.h"
+#include "server/metrics/registry.h"
 #include "server/plugin/admission/cel/inputs.h"
 #include "server/plugin/admission/validating_admission_policy/errors.h"
 #include "server/plugin/admission/validating_admission_policy/matching.h"
@@ -19,6 +20,7 @@
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 
+#include <chrono>
 #include <map>
 
 namespace kapi::admission {
@@ -65,9 +67,11 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
   explicit ValidatingAdmissionPolicyPlugin(const PluginContext& context)
       : source_(lookup(context, "validatingadmissionpolicies"), lookup(context, "validatingadmissionpolicybindings")),
         stores_(context.stores),
+        custom_stores_(context.custom_stores),
         namespaces_(context.stores ? context.stores("", "namespaces") : nullptr),
         authorizer_(context.authorizer),
-        logger_(context.logger) {
+        logger_(context.logger),
+        metrics_(context.metrics) {
     registry::Store* policies = lookup(context, "validatingadmissionpolicies");
     if (policies && context.executor && context.stopping && context.logger && context.catalog) {
       status_controller_ = std::make_shared<StatusController>(*policies, context.stores, *context.catalog,
@@ -96,7 +100,8 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
         continue;
       }
       if (!matched.matches) continue;
-      registry::Store* params = policy.param_kind ? param_store(stores_, *policy.param_kind) : nullptr;
+      std::shared_ptr<registry::Store> params =
+          policy.param_kind ? param_store(stores_, custom_stores_, *policy.param_kind) : nullptr;
       if (policy.param_kind && !params) {
         add_error(errors, policy, nullptr,
                   "failed to configure policy: failed to find resource referenced by paramKind: '" +
@@ -112,7 +117,7 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
           }
           if (!bound.matches) continue;
         }
-        CollectedParams collected = co_await collect_params(policy.param_kind, params, binding.param_ref,
+        CollectedParams collected = co_await collect_params(policy.param_kind, params.get(), binding.param_ref,
                                                             attributes.namespace_);
         if (collected.error) {
           add_error(errors, policy, &binding, "failed to configure binding: " + *collected.error);
@@ -193,10 +198,19 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
                                               .authorizer = authorizer_};
       cel_runtime::AdmissionActivation activation(cel_runtime::make_inputs(sources), &policy.compiler.variables());
       const ValidateResult result = policy::validate(policy, activation);
+      if (result.matched)
+        cel_runtime::observe_match(metrics_,
+                                   {.name = policy.name, .kind = "policy", .type = "validate",
+                                    .operation = to_string(attributes.operation)},
+                                   *result.matched, result.match_elapsed);
       for (std::size_t index = 0; index < result.decisions.size(); ++index) {
         const Decision& decision = result.decisions[index];
-        if (!decision.deny) continue;
+        if (!decision.deny) {
+          if (decision.evaluation_error) observe_check(policy, binding, decision, "allow");
+          continue;
+        }
         for (const std::string& action : binding.validation_actions) {
+          observe_check(policy, binding, decision, action == "Deny" ? "deny" : action == "Audit" ? "audit" : "warn");
           if (action == "Deny") {
             denied.push_back({&policy, &binding, decision.message, decision.reason});
           } else if (action == "Audit") {
@@ -224,11 +238,23 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
     throw denial(attributes, first.policy->name, &first.binding->name, first.message, first.reason);
   }
 
+  // apiserver_validating_admission_policy_check_total and _duration_seconds, as kube's dispatcher observes them.
+  void observe_check(const CompiledPolicy& policy, const Binding& binding, const Decision& decision,
+                     std::string_view enforcement_action) const {
+    if (!metrics_) return;
+    const metrics::Labels labels{std::string(enforcement_action), std::string(error_type(decision)), policy.name,
+                                 binding.name};
+    metrics_->policy_checks.inc(labels);
+    metrics_->policy_check_duration.observe(labels, std::chrono::duration<double>(decision.elapsed).count());
+  }
+
   PolicySource source_;
   StoreLookup stores_;
+  CustomStoreLookup custom_stores_;
   registry::Store* namespaces_;
   const authorization::Authorizer* authorizer_;
   base::Logger* logger_;
+  metrics::Registry* metrics_;
   std::shared_ptr<StatusController> status_controller_;
 };
 

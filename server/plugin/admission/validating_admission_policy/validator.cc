@@ -35,11 +35,21 @@ std::string denial_message(const Validation& validation, const cel_runtime::Eval
 
 }  // namespace
 
+std::string_view error_type(const Decision& decision) {
+  if (!decision.deny && !decision.evaluation_error) return "no_error";
+  if (decision.message.starts_with("compilation")) return "compile_error";
+  if (decision.message.starts_with("validation failed due to running out of cost budget")) return "out_of_budget";
+  return "invalid_error";
+}
+
 ValidateResult validate(const CompiledPolicy& policy, cel_runtime::AdmissionActivation& activation) {
   ValidateResult out;
   activation.hide_authorizer(false);
   if (!policy.match_conditions.empty()) {
-    const cel_runtime::MatchResult matched = cel_runtime::match(policy.match_conditions, activation, policy.fail_open);
+    const auto start = std::chrono::steady_clock::now();
+    const cel_runtime::MatchResult& matched = out.matched.emplace(
+        cel_runtime::match(policy.match_conditions, activation, policy.fail_open));
+    out.match_elapsed = std::chrono::steady_clock::now() - start;
     if (matched.error) {
       out.decisions.push_back(error_decision(policy, *matched.error));
       return out;
@@ -79,6 +89,7 @@ ValidateResult validate(const CompiledPolicy& policy, cel_runtime::AdmissionActi
     } else {
       out.decisions.push_back(Decision{});
     }
+    out.decisions.back().elapsed = result.elapsed;
   }
 
   // Audit annotations: params but no authorizer, with a budget of their own.

@@ -70,7 +70,12 @@ bool WebhookDispatcher::conditions_match(const Webhook& webhook, const Invocatio
                                           .matched_kind = invocation.kind,
                                           .authorizer = authorizer_};
   const cel_runtime::AdmissionActivation activation(cel_runtime::make_inputs(sources), nullptr);
+  const auto start = std::chrono::steady_clock::now();
   const cel_runtime::MatchResult result = cel_runtime::match(*webhook.match_conditions, activation, webhook.fail_open);
+  cel_runtime::observe_match(metrics_,
+                             {.name = webhook.name, .kind = "webhook", .type = mutating_ ? "admit" : "validating",
+                              .operation = to_string(attributes.operation)},
+                             result, std::chrono::steady_clock::now() - start);
   if (result.error) {
     if (logger_)
       logger_->warning("Failed evaluating match conditions, failing closed " + webhook.name + ": " + *result.error);
@@ -126,6 +131,8 @@ void WebhookDispatcher::observe(const Webhook& webhook, const Attributes& attrib
   if (code == 0 && outcome != Outcome::InternalError) code = mutating_ ? 503 : 400;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics_->admission_webhook_duration.observe({webhook.name, operation, rejected ? "true" : "false", type}, seconds);
+  metrics_->admission_webhook_requests.inc(
+      {std::to_string(std::min(code, 600)), webhook.name, operation, rejected ? "true" : "false", type});
   if (!rejected) return;
   std::string error_type = "no_error";
   if (outcome == Outcome::CallingError) error_type = "calling_webhook_error";
@@ -139,7 +146,8 @@ apierrors::ApiError WebhookDispatcher::calling_error(const Webhook& webhook, con
       apierrors::internal_error("failed calling webhook \"" + webhook.name + "\": " + failure.what()));
 }
 
-void WebhookDispatcher::log_fail_open(const Webhook& webhook, const CallFailure& failure) const {
+void WebhookDispatcher::record_fail_open(const Webhook& webhook, const CallFailure& failure) const {
+  if (metrics_) metrics_->admission_webhook_fail_open.inc({webhook.name, mutating_ ? "admit" : "validating"});
   if (logger_)
     logger_->warning("Failed calling webhook, failing open " + webhook.name + ": failed calling webhook \"" +
                      webhook.name + "\": " + failure.what());

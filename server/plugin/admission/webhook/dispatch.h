@@ -53,7 +53,8 @@ class WebhookDispatcher {
 
   // ErrCallingWebhook under failurePolicy Fail: 500 "Internal error occurred: failed calling webhook ...".
   static apierrors::ApiError calling_error(const Webhook& webhook, const CallFailure& failure);
-  void log_fail_open(const Webhook& webhook, const CallFailure& failure) const;
+  // A call that failed under failurePolicy Ignore: logged and counted (apiserver_admission_webhook_fail_open_count).
+  void record_fail_open(const Webhook& webhook, const CallFailure& failure) const;
 
  private:
   // ShouldCallHook's matchConditions (none false; an error under failurePolicy Fail throws kube's 403).

@@ -94,7 +94,7 @@ class MutatingWebhookPlugin final : public Plugin {
     if (webhook->reinvoke_if_needed) rounds.invoked_reinvocable.insert(webhook->uid);
     if (failure) {
       if (!webhook->fail_open) throw WebhookDispatcher::calling_error(*webhook, *failure);
-      dispatcher_.log_fail_open(*webhook, *failure);
+      dispatcher_.record_fail_open(*webhook, *failure);
       attributes.add_annotation("failed-open.mutation.webhook.admission.k8s.io/" + key_suffix, webhook->name);
       co_return;
     }

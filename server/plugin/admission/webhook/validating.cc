@@ -68,7 +68,7 @@ class ValidatingWebhookPlugin final : public Plugin {
     } catch (const CallFailure& error) {
       if (webhook.fail_open) {
         dispatcher_.observe(webhook, attributes, start, WebhookDispatcher::Outcome::Allowed, error.code());
-        dispatcher_.log_fail_open(webhook, error);
+        dispatcher_.record_fail_open(webhook, error);
         attributes.add_annotation("failed-open.validating.webhook.admission.k8s.io/round_0_index_" +
                                       std::to_string(index),
                                   webhook.name);
