@@ -518,7 +518,10 @@ int run_apiserver(const Options& options) {
                                                  .logger = logger, .catalog = apis.catalog(),
                                                  .patch_schemas = apis.patch_schemas(),
                                                  .admission = admission.get(),
-                                                 .field_types = apis.field_types()});
+                                                 .field_types = apis.field_types(),
+                                                 .served_changed = [&apis](auto stores) {
+                                                   apis.garbage_collector().set_custom_resources(std::move(stores));
+                                                 }});
     ReactorWhileUnwinding::Trigger unwinding_extensions(reactor_while_unwinding);
     extensions.install(servers.extensions(), apis.discovery(), apis.openapi());
     apis.set_more_namespaced_content([&extensions] { return extensions.custom_resources().namespaced_stores(); });
