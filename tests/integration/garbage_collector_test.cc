@@ -258,7 +258,8 @@ TEST_F(GarbageCollectorTest, AnOwnerOfAnotherNamespaceIsReportedAndCountsAsAbsen
     return response.body.find("OwnerRefInvalidNamespace") != std::string::npos;
   });
   json::object event;
-  for (const auto& item : json_object(listed.body)["items"].as_array())
+  json::object list = json_object(listed.body);
+  for (const auto& item : list["items"].as_array())
     if (text(item.as_object(), {"reason"}) == "OwnerRefInvalidNamespace") event = item.as_object();
   ASSERT_FALSE(event.empty()) << listed.body;
   EXPECT_EQ(text(event, {"type"}), "Warning");
