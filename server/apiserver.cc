@@ -527,7 +527,10 @@ int run_apiserver(const Options& options) {
                                                  .logger = logger, .catalog = apis.catalog(),
                                                  .patch_schemas = apis.patch_schemas(),
                                                  .admission = admission.get(),
-                                                 .field_types = apis.field_types()});
+                                                 .field_types = apis.field_types(),
+                                                 .served_changed = [&apis](auto stores) {
+                                                   apis.garbage_collector().set_custom_resources(std::move(stores));
+                                                 }});
     // Set before the reactor runs; cleared (after the reactor has run down the extensions' work) before they go.
     custom_resources = &extensions;
     const std::unique_ptr<const apiextensions::ApiExtensionsApis*, void (*)(const apiextensions::ApiExtensionsApis**)>

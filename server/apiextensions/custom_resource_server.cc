@@ -102,7 +102,8 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
         storage->identity = identity;
       }
       kept.insert(identity);
-      auto store = std::make_shared<registry::Store>(definition, strategy, *storage->cacher, config_.key_root);
+      auto store = std::make_shared<registry::Store>(definition, strategy, *storage->cacher, config_.key_root,
+                                                     /*garbage_collection=*/true);
       endpoints::FieldManagers field_managers;
       if (config_.field_types)
         field_managers = custom_resource_field_managers(*crd, version, strategy, config_.catalog,
@@ -165,6 +166,14 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
   for (const auto& served : old->served)
     if (!kept.contains(served->storage->identity) && stopped.insert(served->storage.get()).second)
       co_await served->storage->cacher->shutdown();
+  if (config_.served_changed) {
+    std::vector<std::shared_ptr<registry::Store>> stores;
+    for (bool storage_version : {true, false})
+      for (const auto& served : next->served)
+        if (!served->storage->conversion == storage_version)
+          stores.emplace_back(served, served->store.get());  // shares the Served: its Storage lives as long
+    config_.served_changed(std::move(stores));
+  }
 }
 
 asio::awaitable<void> CustomResourceServer::serve(request::Exchange& exchange) const {

@@ -18,6 +18,7 @@
 #include <asio/any_io_executor.hpp>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,9 @@ struct CustomResourceServerConfig {
   const admission::Chain* admission = nullptr;
   // The built-in kinds' server-side apply types (ObjectMeta, Scale); none: custom resources track no managedFields.
   std::shared_ptr<const structured_merge::Schema> field_types;
+  // Told the Stores of every served custom resource version each time the set changes (the garbage collector
+  // follows them): per CRD the storage version's first, each Store keeping what it reads from alive.
+  std::function<void(std::vector<std::shared_ptr<registry::Store>>)> served_changed;
 };
 
 class CustomResourceServer {

@@ -210,6 +210,10 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   };
   resource_quota_controller_ = std::make_unique<controllers::ResourceQuotaController>(
       *store("", "resourcequotas"), std::move(counted), std::move(usage), logger_, stopping_controllers_);
+  std::vector<registry::Store*> collected;
+  for (const auto& resource : resources_) collected.push_back(resource.store.get());
+  garbage_collector_ = std::make_unique<controllers::GarbageCollector>(std::move(collected), *store("", "events"),
+                                                                       executor, logger_, stopping_controllers_);
 }
 
 BuiltInApis::~BuiltInApis() = default;
@@ -368,6 +372,7 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   asio::co_spawn(co_await asio::this_coro::executor, namespace_controller_->run(), asio::detached);
   asio::co_spawn(co_await asio::this_coro::executor, resource_quota_controller_->run(), asio::detached);
   asio::co_spawn(co_await asio::this_coro::executor, service_accounts_controller_->run(), asio::detached);
+  asio::co_spawn(co_await asio::this_coro::executor, garbage_collector_->run(), asio::detached);
   // Services need the allocators in step with storage before the first one is written.
   registry::Store* services = store("", "services");
   asio::co_spawn(co_await asio::this_coro::executor,

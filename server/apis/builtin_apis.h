@@ -9,6 +9,7 @@
 #include "server/chain/kube_apiserver.h"
 #include "server/authorization/rbac/reconciliation.h"
 #include "server/controllers/cluster_role_aggregation.h"
+#include "server/controllers/garbage_collector/garbage_collector.h"
 #include "server/controllers/namespace_controller.h"
 #include "server/controllers/resource_quota_controller.h"
 #include "server/controllers/service_accounts_controller.h"
@@ -89,6 +90,8 @@ class BuiltInApis {
   // How the resource quota controller measures a quota's usage (the quota evaluators live above this layer); set
   // before bootstrap. Without it quotas get status.hard and no usage.
   void set_quota_usage(controllers::ResourceQuotaController::Usage usage) { quota_usage_ = std::move(usage); }
+  // The garbage collector, which follows every built-in resource and, once told of them, the custom resources.
+  controllers::GarbageCollector& garbage_collector() { return *garbage_collector_; }
   // The admission chain of every built-in resource's writes (set before serving).
   void set_admission(const admission::Chain* chain);
 
@@ -119,6 +122,7 @@ class BuiltInApis {
   controllers::ResourceQuotaController::Usage quota_usage_;
   std::unique_ptr<controllers::ResourceQuotaController> resource_quota_controller_;
   std::unique_ptr<controllers::ServiceAccountsController> service_accounts_controller_;
+  std::unique_ptr<controllers::GarbageCollector> garbage_collector_;
   // Where the bootstrap RBAC policy was stored, once it is.
   struct RbacBootstrap {
     std::atomic<storage::Revision> cluster_roles{0};

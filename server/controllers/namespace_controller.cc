@@ -179,6 +179,9 @@ asio::awaitable<NamespaceController::PassResult> NamespaceController::delete_con
       std::string item_name(registry::meta_string(*object, "name"));
       try {
         registry::DeleteOptions options;
+        // As kube's deleter: dependents go with their owners in the background, whatever the kind's default (an
+        // orphan finalizer would only keep the namespace waiting for the garbage collector).
+        options.propagation_policy = "Background";
         registry::DeleteResult result = co_await store->remove(name, std::move(item_name), options);
         if (result.deleted) continue;
         // Kept by its finalizers, or by a graceful deletion still running.

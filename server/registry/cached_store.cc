@@ -19,7 +19,7 @@ CachedStore make_cached_store(const ResourceDefinition& definition, std::shared_
   options.resource_prefix = probe.prefix("");
   options.logger = &logger;
   made.cacher = std::make_unique<storage::cacher::Cacher>(*served, std::move(executor), std::move(options));
-  made.store = std::make_unique<Store>(definition, std::move(strategy), *made.cacher, key_root);
+  made.store = std::make_unique<Store>(definition, std::move(strategy), *made.cacher, key_root, true);
   return made;
 }
 

@@ -23,6 +23,8 @@ struct CachedStore {
 
 // With a `conversion`, the resource is served from another version's storage: `strategy` is the storage version's,
 // applied to converted objects (registry::converted_strategy), and the Cacher holds objects in the served version.
+// The Store records DELETE's propagation policy in the garbage collector's finalizers (kube-apiserver's
+// --enable-garbage-collector, true by default): kapi runs the collector that removes them.
 CachedStore make_cached_store(const ResourceDefinition& definition, std::shared_ptr<const Strategy> strategy,
                               storage::Interface& backend, const std::string& key_root,
                               asio::any_io_executor executor, base::Logger& logger,

@@ -1,0 +1,120 @@
+#pragma once
+// The garbage collector's dependency graph as kube-controller-manager's pkg/controller/garbagecollector/graph.go
+// keeps it: one node per object uid (its identity, its ownerReferences, its dependents), "virtual" nodes for
+// owners that are referenced but not observed yet, and the LRU of owners known to be absent. Everything here is
+// plain data: the GraphBuilder (graph_builder.h) guards it with its lock.
+#include <boost/json/object.hpp>
+
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace kapi::controllers::garbage_collector {
+
+// metav1.OwnerReference.
+struct OwnerReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  std::optional<bool> controller;
+  std::optional<bool> block_owner_deletion;
+
+  bool blocks() const { return block_owner_deletion.value_or(false); }
+  bool operator==(const OwnerReference&) const = default;
+};
+
+// kube's objectReference: an owner reference's coordinates (apiVersion, kind, name, uid) and a namespace.
+struct ObjectReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  std::string namespace_;
+
+  // The coordinates of `reference` in `namespace_` (ownerReferenceCoordinates: controller and
+  // blockOwnerDeletion dropped).
+  static ObjectReference of(const OwnerReference& reference, std::string namespace_);
+  // "[v1/ConfigMap, namespace: ns, name: owner, uid: 1234]", as kube's String().
+  std::string to_string() const;
+  bool operator==(const ObjectReference&) const = default;
+};
+
+struct ObjectReferenceHash {
+  std::size_t operator()(const ObjectReference& reference) const;
+};
+
+// metadata.ownerReferences of `object` (malformed entries skipped: validation keeps them out of storage).
+std::vector<OwnerReference> owner_references(const boost::json::object& object);
+// The references as stored: what a patch of ownerReferences writes back.
+boost::json::array to_json(const std::vector<OwnerReference>& references);
+
+// ownerReferenceMatchesCoordinates.
+bool matches_coordinates(const OwnerReference& reference, const ObjectReference& identity);
+
+struct Node;
+using NodePtr = std::shared_ptr<Node>;
+
+struct Node {
+  ObjectReference identity;
+  // Dependents hold no pointer to their owners (owners are found by uid), so a removed node is freed once no
+  // owner lists it and no queue holds it.
+  std::unordered_set<NodePtr> dependents;
+  std::vector<OwnerReference> owners;  // as last observed
+  // Observed with a deletionTimestamp: a one-way trip to the final deletion.
+  bool being_deleted = false;
+  // Being deleted with the foregroundDeletion finalizer: waiting for its blocking dependents to go.
+  bool deleting_dependents = false;
+  // Known only as someone's owner, not observed through a watch (yet).
+  bool is_virtual = false;
+
+  // The dependents whose reference to this node has blockOwnerDeletion (blockingDependents).
+  std::vector<NodePtr> blocking_dependents() const;
+};
+
+// Dependents of a node, split by whether their reference to `owner`'s uid agrees with its coordinates and
+// namespace (partitionDependents); a dependent may be in both.
+struct Partition {
+  std::vector<NodePtr> matching;
+  std::vector<NodePtr> nonmatching;
+};
+Partition partition_dependents(const std::vector<NodePtr>& dependents, const ObjectReference& owner);
+
+// Another identity the `nonmatching` dependents know a verified-absent owner by (getAlternateOwnerIdentity).
+std::optional<ObjectReference> alternate_owner_identity(std::vector<NodePtr> dependents,
+                                                        const ObjectReference& verified_absent);
+
+// How two lists of owner references differ, by uid (referencesDiffs).
+struct ReferenceDiff {
+  std::vector<OwnerReference> added;
+  std::vector<OwnerReference> removed;
+  std::vector<std::pair<OwnerReference, OwnerReference>> changed;  // old, new
+
+  bool empty() const { return added.empty() && removed.empty() && changed.empty(); }
+};
+ReferenceDiff references_diff(const std::vector<OwnerReference>& old_references,
+                              const std::vector<OwnerReference>& new_references);
+
+// kube's ReferenceCache: the last `capacity` owners known to be absent (an LRU), so that a thousand dependents
+// of one deleted owner ask the apiserver about it once. Thread-safe.
+class AbsentOwnerCache {
+ public:
+  explicit AbsentOwnerCache(std::size_t capacity = 500) : capacity_(capacity) {}
+
+  void add(const ObjectReference& reference);
+  bool has(const ObjectReference& reference);
+
+ private:
+  std::mutex mutex_;
+  std::size_t capacity_;
+  std::list<ObjectReference> order_;  // most recent first
+  std::unordered_map<ObjectReference, std::list<ObjectReference>::iterator, ObjectReferenceHash> entries_;
+};
+
+}  // namespace kapi::controllers::garbage_collector
