@@ -67,7 +67,17 @@ Registry::Registry()
                                    "the webhook rejects the request with an HTTP status code (honored by the "
                                    "apiserver when the code is greater or equal to 400). Codes greater than 600 "
                                    "are truncated to 600, to keep the metrics cardinality bounded.",
-                                   {"error_type", "name", "operation", "rejection_code", "type"}) {
+                                   {"error_type", "name", "operation", "rejection_code", "type"}),
+      leader_election_master_status("leader_election_master_status",
+                                    "[ALPHA] Gauge of if the reporting system is master of the relevant lease, 0 "
+                                    "indicates backup, 1 indicates master. 'name' is the string used to identify the "
+                                    "lease. Please make sure to group by name.",
+                                    {"name"}),
+      running_managed_controllers("running_managed_controllers",
+                                  "[ALPHA] Indicates where instances of a controller are currently running",
+                                  {"name", "manager"}),
+      root_ca_cert_publisher_syncs("root_ca_cert_publisher_sync_total",
+                                   "[ALPHA] Number of namespace syncs happened in root ca cert publisher.", {"code"}) {
   current_inflight.set({"mutating"}, 0);
   current_inflight.set({"readOnly"}, 0);
 }
@@ -91,6 +101,9 @@ std::string Registry::render() const {
   admission_controller_duration.render(out);
   admission_webhook_duration.render(out);
   admission_webhook_rejections.render(out);
+  leader_election_master_status.render(out);
+  running_managed_controllers.render(out);
+  root_ca_cert_publisher_syncs.render(out);
   return out;
 }
 

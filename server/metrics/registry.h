@@ -31,6 +31,10 @@ class Registry {
   HistogramFamily admission_controller_duration;  // apiserver_admission_controller_admission_duration_seconds
   HistogramFamily admission_webhook_duration;     // apiserver_admission_webhook_admission_duration_seconds
   CounterFamily admission_webhook_rejections;     // apiserver_admission_webhook_rejection_count
+  // The in-process controller manager's (kube-controller-manager's names).
+  GaugeFamily leader_election_master_status;      // leader_election_master_status
+  GaugeFamily running_managed_controllers;        // running_managed_controllers
+  CounterFamily root_ca_cert_publisher_syncs;     // root_ca_cert_publisher_sync_total
 };
 
 }  // namespace kapi::metrics
