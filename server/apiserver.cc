@@ -197,6 +197,33 @@ apis::core::TokenRequestConfig token_requests_from(const Options& options, const
   return token_requests;
 }
 
+// The in-process controller manager's options: --controllers (its default follows the store), leader election,
+// and the CA bundle kube-root-ca.crt publishes: --root-ca-file, else the client CA, as kubeadm's one cluster CA both
+// signs the serving certificate and verifies clients (kube-controller-manager falls back to its kubeconfig's CA).
+void configure_controllers(const Options& options, const Config& config, apis::BuiltInApis& apis,
+                           metrics::Registry& metrics, base::Logger& logger) {
+  controllers::ControllerManagerOptions manager;
+  manager.controllers = controller_selection(options);
+  manager.leader_elect = options.leader_elect;
+  manager.election.identity = controllers::leader_election_identity();
+  using std::chrono::duration_cast, std::chrono::milliseconds;
+  manager.election.lease_duration = duration_cast<milliseconds>(options.leader_elect_lease_duration);
+  manager.election.renew_deadline = duration_cast<milliseconds>(options.leader_elect_renew_deadline);
+  manager.election.retry_period = duration_cast<milliseconds>(options.leader_elect_retry_period);
+  const std::filesystem::path root_ca_file =
+      options.root_ca_file.empty() ? config.pki_material.client_ca : options.root_ca_file;
+  std::string root_ca;
+  try {
+    root_ca = pki::read_file(root_ca_file);
+  } catch (const std::exception& error) {
+    fail_startup(logger, "error reading root-ca-file at " + root_ca_file.string() + ": " + error.what());
+  }
+  if (root_ca.find("-----BEGIN CERTIFICATE-----") == std::string::npos)
+    fail_startup(logger, "error parsing root-ca-file at " + root_ca_file.string() + ": data does not contain any valid "
+                         "RSA or ECDSA certificates");
+  apis.configure_controllers(std::move(manager), std::move(root_ca), &metrics);
+}
+
 // Wiring, one subsystem at a time.
 
 std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
@@ -552,6 +579,7 @@ int run_apiserver(const Options& options) {
       const admission::quota::ResourceList used = co_await admission::quota::calculate_usage(stores, quota);
       co_return admission::quota::to_json(used);
     });
+    configure_controllers(options, config, apis, metrics, logger);
     const pki::PkiMaterial& pki_material = config.pki_material;
     aggregator::AggregatorApis aggregator(
         {.backend = storage->store(), .key_root = options.etcd_prefix, .executor = io.get_executor(),

@@ -2,6 +2,7 @@
 
 #include "base/duration.h"
 #include "server/apis/core/service_allocator.h"
+#include "server/controllers/manager.h"
 
 #include <charconv>
 #include <functional>
@@ -69,6 +70,10 @@ std::function<bool(std::string_view)> duration(std::chrono::nanoseconds& target)
     target = *parsed;
     return true;
   };
+}
+
+std::function<bool(std::string_view)> optional_list(std::optional<std::vector<std::string>>& target) {
+  return [&target](std::string_view v) { return target = split_list(v), true; };
 }
 
 std::function<bool(std::string_view)> boolean(bool& target) {
@@ -153,6 +158,12 @@ std::vector<Flag> flags_for(Options& o) {
       {"audit-log-maxbackup", "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.", false, false, integer(o.audit_log_maxbackup)},
       {"audit-log-maxage", "The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.", false, false, integer(o.audit_log_maxage)},
       {"audit-log-batch-buffer-size", "The size of the buffer to store events before batching and writing. Only used in batch mode.", false, false, integer(o.audit_log_batch_buffer_size)},
+      {"controllers", controllers::controllers_flag_help(), false, false, optional_list(o.controllers)},
+      {"leader-elect", "Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.", true, false, boolean(o.leader_elect)},
+      {"leader-elect-lease-duration", "The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot. This is effectively the maximum duration that a leader can be stopped before it is replaced by another candidate. This is only applicable if leader election is enabled.", false, false, duration(o.leader_elect_lease_duration)},
+      {"leader-elect-renew-deadline", "The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration. This is only applicable if leader election is enabled.", false, false, duration(o.leader_elect_renew_deadline)},
+      {"leader-elect-retry-period", "The duration the clients should wait between attempting acquisition and renewal of a leadership. This is only applicable if leader election is enabled.", false, false, duration(o.leader_elect_retry_period)},
+      {"root-ca-file", "If set, this root certificate authority will be included in service account's token secret. This must be a valid PEM-encoded CA bundle. (kapi) Published in every namespace's kube-root-ca.crt ConfigMap; defaults to the client CA (the generated CA unless --client-ca-file).", false, false, path(o.root_ca_file)},
       {"v", "number for the log level verbosity", false, false, integer(o.verbosity)},
       {"enable-testing-endpoints", "(kapi) Serve /debug/kapi/* for the integration tests.", true, true, boolean(o.enable_testing_endpoints)},
       {"help", "help for kapi-apiserver", true, false, boolean(o.show_help)},
@@ -204,7 +215,37 @@ Options parse_options(int argc, const char* const* argv) {
         throw OptionsError("empty value in \"" + std::string(flag) + "\"");
   if (options.secure_port < 0 || options.secure_port > 65535 || options.insecure_port < 0 || options.insecure_port > 65535)
     throw OptionsError("--secure-port and --insecure-port must be between 0 and 65535");
+  // kube-controller-manager's Validate (one error as itself, several as an aggregate's "[a, b]").
+  if (options.controllers) {
+    const std::vector<std::string> errors = controllers::validate_controller_selection(*options.controllers);
+    if (errors.size() == 1) throw OptionsError(errors.front());
+    if (!errors.empty()) {
+      std::string all;
+      for (const auto& error : errors) all += (all.empty() ? "[" : ", ") + error;
+      throw OptionsError(all + "]");
+    }
+  }
+  // client-go's NewLeaderElector checks, with its wording.
+  if (options.leader_elect) {
+    if (options.leader_elect_lease_duration <= options.leader_elect_renew_deadline)
+      throw OptionsError("leaseDuration must be greater than renewDeadline");
+    if (options.leader_elect_renew_deadline <=
+        std::chrono::duration_cast<std::chrono::nanoseconds>(options.leader_elect_retry_period * 1.2))
+      throw OptionsError("renewDeadline must be greater than retryPeriod*JitterFactor");
+    if (options.leader_elect_lease_duration < std::chrono::seconds(1))
+      throw OptionsError("leaseDuration must be greater than zero");
+    if (options.leader_elect_renew_deadline <= std::chrono::nanoseconds::zero())
+      throw OptionsError("renewDeadline must be greater than zero");
+    if (options.leader_elect_retry_period <= std::chrono::nanoseconds::zero())
+      throw OptionsError("retryPeriod must be greater than zero");
+  }
   return options;
+}
+
+std::vector<std::string> controller_selection(const Options& options) {
+  if (options.controllers) return *options.controllers;
+  if (options.etcd_servers.empty()) return {"*"};
+  return {};
 }
 
 std::string usage() {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -88,6 +89,15 @@ struct Options {
   std::int64_t default_not_ready_toleration_seconds = 300;
   std::int64_t default_unreachable_toleration_seconds = 300;
 
+  // kube-controller-manager's controllers run in-process (server/controllers/manager.h). --controllers unset: every
+  // controller on the embedded store, none with --etcd-servers (a kube-controller-manager is expected there).
+  std::optional<std::vector<std::string>> controllers;
+  bool leader_elect = true;
+  std::chrono::nanoseconds leader_elect_lease_duration = std::chrono::seconds(15);
+  std::chrono::nanoseconds leader_elect_renew_deadline = std::chrono::seconds(10);
+  std::chrono::nanoseconds leader_elect_retry_period = std::chrono::seconds(2);
+  std::filesystem::path root_ca_file;  // default: the client CA (the generated CA unless --client-ca-file)
+
   // Filters.
   std::vector<std::string> cors_allowed_origins;
   std::vector<std::string> strict_transport_security_directives;
@@ -113,6 +123,8 @@ class OptionsError : public std::runtime_error {
 
 // Throws OptionsError with pflag's wording ("unknown flag: --x", "invalid argument ...").
 Options parse_options(int argc, const char* const* argv);
+// The --controllers list in effect: the flag's, else its default for the chosen store.
+std::vector<std::string> controller_selection(const Options& options);
 std::string usage();
 
 }  // namespace kapi::server

@@ -182,34 +182,9 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
         std::make_unique<registry::Store>(std::move(statuses.definition), statuses.strategy, *source, key_root));
     service_for(computed->definition()).add(*computed);
   }
-  controllers::NamespaceController::ContentStores content = [this] {
-    std::vector<std::shared_ptr<registry::Store>> stores;
-    for (const auto& resource : resources_)  // owned here: shared without ownership
-      if (resource.store->definition().namespaced) stores.emplace_back(std::shared_ptr<void>(), resource.store.get());
-    if (more_namespaced_content_)
-      for (auto& store : more_namespaced_content_()) stores.push_back(std::move(store));
-    return stores;
-  };
-  namespace_controller_ = std::make_unique<controllers::NamespaceController>(*store("", "namespaces"), std::move(content),
-                                                                             logger_, stopping_controllers_);
-  service_accounts_controller_ = std::make_unique<controllers::ServiceAccountsController>(
-      *store("", "namespaces"), *store("", "serviceaccounts"), logger_, stopping_controllers_);
-  cluster_role_aggregation_ = std::make_unique<controllers::ClusterRoleAggregationController>(
-      *store("rbac.authorization.k8s.io", "clusterroles"), logger_, stopping_controllers_);
-  // The resources whose deletions (and pods finishing, services and claims changing) lower a quota's usage; the
-  // periodic resync catches the others.
-  std::vector<registry::Store*> counted;
-  for (std::string_view resource :
-       {"pods", "services", "persistentvolumeclaims", "configmaps", "secrets", "replicationcontrollers"})
-    counted.push_back(store("", resource));
-  controllers::ResourceQuotaController::Usage usage =
-      [this](const boost::json::object& quota) -> asio::awaitable<boost::json::object> {
-    if (!quota_usage_) co_return boost::json::object();
-    auto measuring = quota_usage_(quota);
-    co_return co_await std::move(measuring);
-  };
-  resource_quota_controller_ = std::make_unique<controllers::ResourceQuotaController>(
-      *store("", "resourcequotas"), std::move(counted), std::move(usage), logger_, stopping_controllers_);
+  controller_manager_ = make_controller_manager({}, {}, nullptr);
+  // The garbage collector runs in every server, outside the controller manager for now (it stops on the server's
+  // shutdown, not on a term of leadership).
   std::vector<registry::Store*> collected;
   for (const auto& resource : resources_) collected.push_back(resource.store.get());
   garbage_collector_ = std::make_unique<controllers::GarbageCollector>(std::move(collected), *store("", "events"),
@@ -369,10 +344,9 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
       co_await retry.async_wait(asio::use_awaitable);
     }
   }
-  asio::co_spawn(co_await asio::this_coro::executor, namespace_controller_->run(), asio::detached);
-  asio::co_spawn(co_await asio::this_coro::executor, resource_quota_controller_->run(), asio::detached);
-  asio::co_spawn(co_await asio::this_coro::executor, service_accounts_controller_->run(), asio::detached);
-  asio::co_spawn(co_await asio::this_coro::executor, garbage_collector_->run(), asio::detached);
+  // kube-controller-manager's controllers, once kube-system (their Lease's namespace) exists.
+  asio::co_spawn(executor, controller_manager_->run(), asio::detached);
+  asio::co_spawn(executor, garbage_collector_->run(), asio::detached);
   // Services need the allocators in step with storage before the first one is written.
   registry::Store* services = store("", "services");
   asio::co_spawn(co_await asio::this_coro::executor,
@@ -389,7 +363,34 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   co_await std::move(slice);
   bootstrapped_->store(!lifecycle.shutdown_initiated());
   co_await store_rbac_bootstrap_policy(lifecycle);
-  asio::co_spawn(co_await asio::this_coro::executor, cluster_role_aggregation_->run(), asio::detached);
+}
+
+void BuiltInApis::configure_controllers(controllers::ControllerManagerOptions options, std::string root_ca,
+                                        metrics::Registry* metrics) {
+  controller_manager_ = make_controller_manager(std::move(options), std::move(root_ca), metrics);
+}
+
+std::unique_ptr<controllers::ControllerManager> BuiltInApis::make_controller_manager(
+    controllers::ControllerManagerOptions options, std::string root_ca, metrics::Registry* metrics) {
+  controllers::ControllerContext context;
+  context.store = [this](std::string_view group, std::string_view resource) { return store(group, resource); };
+  context.namespaced_content = [this] {
+    std::vector<std::shared_ptr<registry::Store>> stores;
+    for (const auto& resource : resources_)  // owned here: shared without ownership
+      if (resource.store->definition().namespaced) stores.emplace_back(std::shared_ptr<void>(), resource.store.get());
+    if (more_namespaced_content_)
+      for (auto& store : more_namespaced_content_()) stores.push_back(std::move(store));
+    return stores;
+  };
+  context.quota_usage = [this](const boost::json::object& quota) -> asio::awaitable<boost::json::object> {
+    if (!quota_usage_) co_return boost::json::object();
+    auto measuring = quota_usage_(quota);
+    co_return co_await std::move(measuring);
+  };
+  context.root_ca = std::move(root_ca);
+  context.metrics = metrics;
+  context.logger = &logger_;
+  return std::make_unique<controllers::ControllerManager>(std::move(context), std::move(options));
 }
 
 asio::awaitable<void> BuiltInApis::store_rbac_bootstrap_policy(const server::Lifecycle& lifecycle) {
@@ -421,6 +422,7 @@ asio::awaitable<void> BuiltInApis::store_rbac_bootstrap_policy(const server::Lif
 
 asio::awaitable<void> BuiltInApis::shutdown() {
   stopping_controllers_->store(true);  // the service tracker's watch ends with the Cachers: it must not relist
+  controller_manager_->stop();
   for (auto& resource : resources_) co_await resource.cacher->shutdown();
 }
 

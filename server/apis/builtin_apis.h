@@ -8,11 +8,8 @@
 #include "server/apis/scheduling/scheduling.h"
 #include "server/chain/kube_apiserver.h"
 #include "server/authorization/rbac/reconciliation.h"
-#include "server/controllers/cluster_role_aggregation.h"
 #include "server/controllers/garbage_collector/garbage_collector.h"
-#include "server/controllers/namespace_controller.h"
-#include "server/controllers/resource_quota_controller.h"
-#include "server/controllers/service_accounts_controller.h"
+#include "server/controllers/manager.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
 #include "server/registry/cached_store.h"
@@ -34,6 +31,7 @@ class Logger;
 }
 
 namespace kapi::admission { class Chain; }
+namespace kapi::metrics { class Registry; }
 
 namespace kapi::apis {
 
@@ -61,7 +59,8 @@ class BuiltInApis {
   // Creates the namespaces every cluster has (default, kube-system, kube-public, kube-node-lease) when missing,
   // starts following the services for IP and port allocation and creates the `kubernetes` service, retrying
   // while storage is unreachable; until it has, the post-start hook check fails /readyz. Then stores the
-  // bootstrap RBAC policy (the rbac/bootstrap-roles post-start hook) and starts the ClusterRole aggregation.
+  // bootstrap RBAC policy (the rbac/bootstrap-roles post-start hook). Once the namespaces exist the controller
+  // manager starts (manager.h).
   // Meanwhile the priority-and-fairness-config-producer post-start hook stores kube's bootstrap FlowSchemas and
   // PriorityLevelConfigurations, and keeps them every minute.
   asio::awaitable<void> bootstrap(const server::Lifecycle& lifecycle);
@@ -92,12 +91,19 @@ class BuiltInApis {
   void set_quota_usage(controllers::ResourceQuotaController::Usage usage) { quota_usage_ = std::move(usage); }
   // The garbage collector, which follows every built-in resource and, once told of them, the custom resources.
   controllers::GarbageCollector& garbage_collector() { return *garbage_collector_; }
+  // Which of kube-controller-manager's controllers run, under which leader election, and the root CA they publish;
+  // set before bootstrap (by default every controller runs under leader election, with no root CA).
+  void configure_controllers(controllers::ControllerManagerOptions options, std::string root_ca,
+                             metrics::Registry* metrics);
   // The admission chain of every built-in resource's writes (set before serving).
   void set_admission(const admission::Chain* chain);
 
  private:
   endpoints::GroupVersionService& service_for(const registry::ResourceDefinition& definition);
   asio::awaitable<void> store_rbac_bootstrap_policy(const server::Lifecycle& lifecycle);
+  std::unique_ptr<controllers::ControllerManager> make_controller_manager(controllers::ControllerManagerOptions options,
+                                                                          std::string root_ca,
+                                                                          metrics::Registry* metrics);
 
   schema::Catalog catalog_ = schema::Catalog::builtin();
   schema::PatchSchemas patch_schemas_{catalog_};
@@ -116,12 +122,9 @@ class BuiltInApis {
   std::unique_ptr<discovery::DiscoveryService> discovery_;
   std::unique_ptr<schema::OpenApiDocuments> openapi_;
   std::unique_ptr<schema::OpenApiHandler> openapi_handler_;
-  std::unique_ptr<controllers::NamespaceController> namespace_controller_;
   controllers::NamespaceController::ContentStores more_namespaced_content_;
-  std::unique_ptr<controllers::ClusterRoleAggregationController> cluster_role_aggregation_;
   controllers::ResourceQuotaController::Usage quota_usage_;
-  std::unique_ptr<controllers::ResourceQuotaController> resource_quota_controller_;
-  std::unique_ptr<controllers::ServiceAccountsController> service_accounts_controller_;
+  std::unique_ptr<controllers::ControllerManager> controller_manager_;
   std::unique_ptr<controllers::GarbageCollector> garbage_collector_;
   // Where the bootstrap RBAC policy was stored, once it is.
   struct RbacBootstrap {

@@ -66,7 +66,7 @@ std::optional<json::array> aggregated_rules(const json::object& role,
 
 ClusterRoleAggregationController::ClusterRoleAggregationController(registry::Store& cluster_roles,
                                                                    base::Logger& logger,
-                                                                   std::shared_ptr<const std::atomic<bool>> stopping)
+                                                                   std::shared_ptr<const base::StopSignal> stopping)
     : cluster_roles_(cluster_roles), logger_(logger), stopping_(std::move(stopping)) {}
 
 // Synced after the whole list, so that the first sync sees every role (a role aggregated before its sources

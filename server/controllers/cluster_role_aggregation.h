@@ -3,6 +3,7 @@
 // inside kapi like the namespace controller: a ClusterRole with an aggregationRule holds the rules of every other
 // ClusterRole its selectors match, in name order and without repeats. Any ClusterRole change makes every
 // aggregated role recomputed; a role whose rules already agree is not written.
+#include "base/stop_signal.h"
 #include "server/registry/store.h"
 
 #include <asio/awaitable.hpp>
@@ -28,9 +29,9 @@ std::optional<boost::json::array> aggregated_rules(const boost::json::object& ro
 class ClusterRoleAggregationController {
  public:
   ClusterRoleAggregationController(registry::Store& cluster_roles, base::Logger& logger,
-                                   std::shared_ptr<const std::atomic<bool>> stopping);
+                                   std::shared_ptr<const base::StopSignal> stopping);
 
-  // Follows the cluster roles until `stopping` is set.
+  // Follows the cluster roles until `stopping` is requested.
   asio::awaitable<void> run();
 
  private:
@@ -39,7 +40,7 @@ class ClusterRoleAggregationController {
 
   registry::Store& cluster_roles_;
   base::Logger& logger_;
-  std::shared_ptr<const std::atomic<bool>> stopping_;
+  std::shared_ptr<const base::StopSignal> stopping_;
   std::map<std::string, boost::json::object> roles_;  // by name, as the watch last told
 };
 

@@ -98,7 +98,7 @@ struct NamespaceController::PassResult {
 };
 
 NamespaceController::NamespaceController(registry::Store& namespaces, ContentStores content, base::Logger& logger,
-                                         std::shared_ptr<const std::atomic<bool>> stopping)
+                                         std::shared_ptr<const base::StopSignal> stopping)
     : namespaces_(namespaces), content_(std::move(content)), logger_(logger), stopping_(std::move(stopping)) {}
 
 asio::awaitable<void> NamespaceController::run() {
@@ -124,7 +124,7 @@ asio::awaitable<void> NamespaceController::run() {
 
 asio::awaitable<void> NamespaceController::finalize_until_done(std::string name) {
   std::chrono::milliseconds retry = kFirstRetry;
-  while (!stopping_->load()) {
+  while (!stopping_->requested()) {
     bool done = false;
     try {
       done = co_await sync(name);

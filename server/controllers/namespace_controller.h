@@ -3,6 +3,7 @@
 // kapi control plane has no controller manager: once a namespace is Terminating it deletes every object in it,
 // reports progress in the namespace's status conditions as kube's deleter does, and when nothing is left removes
 // the "kubernetes" finalizer through /finalize, which deletes the namespace.
+#include "base/stop_signal.h"
 #include "server/registry/store.h"
 
 #include <asio/awaitable.hpp>
@@ -28,9 +29,9 @@ class NamespaceController {
   using ContentStores = std::function<std::vector<std::shared_ptr<registry::Store>>()>;
 
   NamespaceController(registry::Store& namespaces, ContentStores content, base::Logger& logger,
-                      std::shared_ptr<const std::atomic<bool>> stopping);
+                      std::shared_ptr<const base::StopSignal> stopping);
 
-  // Follows the namespaces until `stopping` is set, starting one finalizing task per terminating namespace.
+  // Follows the namespaces until `stopping` is requested, starting one finalizing task per terminating namespace.
   asio::awaitable<void> run();
 
  private:
@@ -49,7 +50,7 @@ class NamespaceController {
   registry::Store& namespaces_;
   ContentStores content_;
   base::Logger& logger_;
-  std::shared_ptr<const std::atomic<bool>> stopping_;
+  std::shared_ptr<const base::StopSignal> stopping_;
   std::mutex mutex_;
   std::set<std::string> finalizing_;  // namespaces with a running finalizing task
 };

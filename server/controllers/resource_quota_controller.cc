@@ -1,6 +1,7 @@
 #include "server/controllers/resource_quota_controller.h"
 
 #include "base/log.h"
+#include "base/race.h"
 #include "base/sleep.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/json_fields.h"
@@ -46,7 +47,7 @@ bool may_lower_usage(const registry::Store& store, const storage::WatchEvent& ev
 
 ResourceQuotaController::ResourceQuotaController(registry::Store& quotas, std::vector<registry::Store*> counted,
                                                  Usage usage, base::Logger& logger,
-                                                 std::shared_ptr<const std::atomic<bool>> stopping,
+                                                 std::shared_ptr<const base::StopSignal> stopping,
                                                  std::chrono::seconds resync_period)
     : quotas_(quotas),
       counted_(std::move(counted)),
@@ -130,9 +131,13 @@ asio::awaitable<void> ResourceQuotaController::follow_counted(registry::Store& s
 }
 
 asio::awaitable<void> ResourceQuotaController::resync_periodically() {
-  while (!stopping_->load()) {
-    co_await base::sleep_for(resync_period_);
-    if (stopping_->load()) break;
+  while (!stopping_->requested()) {
+    // Woken by the stop too: a controller whose term ends does not linger for a whole period.
+    auto sleeping = base::sleep_for(resync_period_);
+    auto stopped = stopping_->wait();
+    auto racing = base::race(std::move(sleeping), std::move(stopped));
+    co_await std::move(racing);
+    if (stopping_->requested()) break;
     std::vector<std::string> namespaces;
     for (const auto& [namespace_, quotas] : quotas_by_namespace_) namespaces.push_back(namespace_);
     for (const auto& namespace_ : namespaces) co_await sync_namespace(namespace_);
@@ -150,7 +155,7 @@ asio::awaitable<void> ResourceQuotaController::sync_namespace(const std::string&
 asio::awaitable<void> ResourceQuotaController::sync(json::object quota) {
   const std::string namespace_(registry::meta_string(quota, "namespace"));
   const std::string name(registry::meta_string(quota, "name"));
-  for (int conflicts = 0; conflicts < kMaxConflicts && !stopping_->load(); ++conflicts) {
+  for (int conflicts = 0; conflicts < kMaxConflicts && !stopping_->requested(); ++conflicts) {
     bool retry = false;
     try {
       json::object measured = co_await usage_(quota);

@@ -5,6 +5,7 @@
 // (or a pod finishes, a service or claim changes), and on a periodic full resync (kube's
 // --resource-quota-sync-period, 5 minutes), which also catches what no event here reports (count/<resource> of
 // other resources). Between those, the ResourceQuota admission plugin keeps status.used current on each create.
+#include "base/stop_signal.h"
 #include "server/registry/store.h"
 
 #include <asio/awaitable.hpp>
@@ -32,10 +33,10 @@ class ResourceQuotaController {
 
   // `counted`: the resources whose deletions and changes make their namespace's quotas recomputed.
   ResourceQuotaController(registry::Store& quotas, std::vector<registry::Store*> counted, Usage usage,
-                          base::Logger& logger, std::shared_ptr<const std::atomic<bool>> stopping,
+                          base::Logger& logger, std::shared_ptr<const base::StopSignal> stopping,
                           std::chrono::seconds resync_period = std::chrono::minutes(5));
 
-  // Follows the quotas and counted resources until `stopping` is set; everything runs on one strand.
+  // Follows the quotas and counted resources until `stopping` is requested; everything runs on one strand.
   asio::awaitable<void> run();
 
   // The status a quota should have given its namespace's measured usage (status.used merged with `measured`,
@@ -54,7 +55,7 @@ class ResourceQuotaController {
   std::vector<registry::Store*> counted_;
   Usage usage_;
   base::Logger& logger_;
-  std::shared_ptr<const std::atomic<bool>> stopping_;
+  std::shared_ptr<const base::StopSignal> stopping_;
   std::chrono::seconds resync_period_;
   // namespace → name → quota, as the watch last told (touched only on the controller's strand).
   std::map<std::string, std::map<std::string, boost::json::object>> quotas_by_namespace_;

@@ -71,7 +71,7 @@ asio::awaitable<void> ServiceAccountsController::follow_service_accounts() {
 }
 
 asio::awaitable<void> ServiceAccountsController::ensure_default(std::string namespace_) {
-  if (stopping_->load()) co_return;
+  if (stopping_->requested()) co_return;
   try {
     std::string name(kDefaultServiceAccount);
     try {

@@ -4,6 +4,7 @@
 // active namespace has a "default" ServiceAccount, made when the namespace appears and again when it is deleted.
 // Without it the ServiceAccount admission plugin refuses every pod that names no account, as kube-apiserver
 // without its controller manager does.
+#include "base/stop_signal.h"
 #include "server/registry/store.h"
 
 #include <asio/awaitable.hpp>
@@ -21,10 +22,10 @@ namespace kapi::controllers {
 class ServiceAccountsController {
  public:
   ServiceAccountsController(registry::Store& namespaces, registry::Store& service_accounts, base::Logger& logger,
-                            std::shared_ptr<const std::atomic<bool>> stopping)
+                            std::shared_ptr<const base::StopSignal> stopping)
       : namespaces_(namespaces), service_accounts_(service_accounts), logger_(logger), stopping_(std::move(stopping)) {}
 
-  // Follows namespaces and service accounts until `stopping` is set.
+  // Follows namespaces and service accounts until `stopping` is requested.
   asio::awaitable<void> run();
 
  private:
@@ -36,7 +37,7 @@ class ServiceAccountsController {
   registry::Store& namespaces_;
   registry::Store& service_accounts_;
   base::Logger& logger_;
-  std::shared_ptr<const std::atomic<bool>> stopping_;
+  std::shared_ptr<const base::StopSignal> stopping_;
 };
 
 }  // namespace kapi::controllers

@@ -102,7 +102,17 @@ Registry::Registry()
                             "[BETA] Validation admission latency for individual validation expressions in seconds, "
                             "labeled by policy and further including binding and enforcement action taken.",
                             {"enforcement_action", "error_type", "policy", "policy_binding"},
-                            {0.0000005, 0.001, 0.01, 0.1, 1.0}) {
+                            {0.0000005, 0.001, 0.01, 0.1, 1.0}),
+      leader_election_master_status("leader_election_master_status",
+                                    "[ALPHA] Gauge of if the reporting system is master of the relevant lease, 0 "
+                                    "indicates backup, 1 indicates master. 'name' is the string used to identify the "
+                                    "lease. Please make sure to group by name.",
+                                    {"name"}),
+      running_managed_controllers("running_managed_controllers",
+                                  "[ALPHA] Indicates where instances of a controller are currently running",
+                                  {"name", "manager"}),
+      root_ca_cert_publisher_syncs("root_ca_cert_publisher_sync_total",
+                                   "[ALPHA] Number of namespace syncs happened in root ca cert publisher.", {"code"}) {
   current_inflight.set({"mutating"}, 0);
   current_inflight.set({"readOnly"}, 0);
 }
@@ -133,6 +143,9 @@ std::string Registry::render() const {
   match_condition_duration.render(out);
   policy_checks.render(out);
   policy_check_duration.render(out);
+  leader_election_master_status.render(out);
+  running_managed_controllers.render(out);
+  root_ca_cert_publisher_syncs.render(out);
   return out;
 }
 

@@ -38,6 +38,10 @@ class Registry {
   HistogramFamily match_condition_duration;       // apiserver_admission_match_condition_evaluation_seconds
   CounterFamily policy_checks;                    // apiserver_validating_admission_policy_check_total
   HistogramFamily policy_check_duration;          // apiserver_validating_admission_policy_check_duration_seconds
+  // The in-process controller manager's (kube-controller-manager's names).
+  GaugeFamily leader_election_master_status;      // leader_election_master_status
+  GaugeFamily running_managed_controllers;        // running_managed_controllers
+  CounterFamily root_ca_cert_publisher_syncs;     // root_ca_cert_publisher_sync_total
 };
 
 }  // namespace kapi::metrics

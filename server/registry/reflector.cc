@@ -1,6 +1,7 @@
 #include "server/registry/reflector.h"
 
 #include "base/log.h"
+#include "base/race.h"
 #include "base/sleep.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
@@ -8,10 +9,13 @@
 #include <boost/json.hpp>
 
 namespace kapi::registry {
+namespace {
 
-asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, ReflectorOptions options,
-                              std::shared_ptr<const std::atomic<bool>> stopping, base::Logger& logger) {
-  while (!stopping->load()) {
+// The list-and-watch loop while `stopped` says no; `wake`, when given, also ends the wait for a watch event.
+asio::awaitable<void> reflect_until(Store& store, ReflectorHandlers handlers, ReflectorOptions options,
+                                    std::function<bool()> stopped, std::shared_ptr<const base::StopSignal> wake,
+                                    base::Logger& logger) {
+  while (!stopped()) {
     try {
       ListRequest request;
       ObjectList list = co_await store.list("", std::move(request));
@@ -24,7 +28,19 @@ asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, Reflecto
       storage::WatchOptions watch_options;
       watch_options.resource_version = std::to_string(list.revision);
       auto stream = co_await store.watch("", std::move(watch_options));
-      while (auto event = co_await stream->next()) {
+      for (;;) {
+        std::optional<storage::WatchEvent> event;
+        if (wake) {
+          auto next = [&stream, &event]() -> asio::awaitable<void> { event = co_await stream->next(); };
+          auto reading = next();
+          auto waiting = wake->wait();
+          auto racing = base::race(std::move(reading), std::move(waiting));
+          const int winner = co_await std::move(racing);
+          if (winner == 1) break;  // stopped while waiting
+        } else {
+          event = co_await stream->next();
+        }
+        if (!event || stopped()) break;
         if (event->type == storage::WatchEventType::Error) break;  // expired: relist
         if (event->type == storage::WatchEventType::Bookmark) continue;
         auto object = parse_json_object(event->object.value);
@@ -33,13 +49,29 @@ asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, Reflecto
         co_await std::move(applied);
       }
     } catch (const apierrors::ApiError& error) {
-      if (!stopping->load()) logger.warning("following " + options.following + ": " + error.status().message);
+      if (!stopped()) logger.warning("following " + options.following + ": " + error.status().message);
     } catch (const std::exception& error) {
-      if (!stopping->load()) logger.warning("following " + options.following + ": " + error.what());
+      if (!stopped()) logger.warning("following " + options.following + ": " + error.what());
     }
-    if (stopping->load()) break;
+    if (stopped()) break;
     co_await base::sleep_for(options.relist_delay);
   }
+}
+
+}  // namespace
+
+asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, ReflectorOptions options,
+                              std::shared_ptr<const std::atomic<bool>> stopping, base::Logger& logger) {
+  auto stopped = [stopping] { return stopping->load(); };
+  auto following = reflect_until(store, std::move(handlers), std::move(options), std::move(stopped), nullptr, logger);
+  co_await std::move(following);
+}
+
+asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, ReflectorOptions options,
+                              std::shared_ptr<const base::StopSignal> stop, base::Logger& logger) {
+  auto stopped = [stop] { return stop->requested(); };
+  auto following = reflect_until(store, std::move(handlers), std::move(options), std::move(stopped), stop, logger);
+  co_await std::move(following);
 }
 
 }  // namespace kapi::registry

@@ -3,6 +3,7 @@
 // allocations, the controllers. It lists a store and hands over every object, then watches from the list's
 // revision and hands over each change; when the watch expires, ends or fails it lists again a moment later, until
 // `stopping` is set.
+#include "base/stop_signal.h"
 #include "server/registry/store.h"
 
 #include <asio/awaitable.hpp>
@@ -35,5 +36,9 @@ struct ReflectorOptions {
 
 asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, ReflectorOptions options,
                               std::shared_ptr<const std::atomic<bool>> stopping, base::Logger& logger);
+// The same until `stop` is requested, which also ends a watch waiting for its next event: a controller whose term of
+// leadership ends stops at once rather than at its resource's next change.
+asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, ReflectorOptions options,
+                              std::shared_ptr<const base::StopSignal> stop, base::Logger& logger);
 
 }  // namespace kapi::registry

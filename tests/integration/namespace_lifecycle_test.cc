@@ -130,10 +130,15 @@ TEST_F(NamespaceLifecycleTest, ADeletedNamespaceLosesItsContentAndThenGoes) {
   auto left = json_object(call("GET", configmaps_in("doomed")).body);
   EXPECT_TRUE(left["items"].as_array().empty()) << json::serialize(left);
   EXPECT_TRUE(json_object(call("GET", "/api/v1/namespaces/doomed/secrets").body)["items"].as_array().empty());
-  // Recreated, it starts empty and Active.
+  // Recreated, it starts Active with nothing but what every new namespace gets: kube-root-ca.crt, published anew.
   ASSERT_EQ(call("POST", "/api/v1/namespaces", namespace_body("doomed")).status, 201);
   EXPECT_EQ(json_object(call("GET", "/api/v1/namespaces/doomed").body)["status"].as_object()["phase"], "Active");
-  EXPECT_TRUE(json_object(call("GET", configmaps_in("doomed")).body)["items"].as_array().empty());
+  EXPECT_EQ(wait_for(configmaps_in("doomed") + "/kube-root-ca.crt", [](const HttpResponse& r) { return r.status == 200; })
+                .status,
+            200);
+  const json::array recreated = json_object(call("GET", configmaps_in("doomed")).body)["items"].as_array();
+  ASSERT_EQ(recreated.size(), 1u) << json::serialize(recreated);
+  EXPECT_EQ(recreated[0].at("metadata").at("name"), "kube-root-ca.crt");
 }
 
 TEST_F(NamespaceLifecycleTest, ATerminatingNamespaceRefusesContentAndSaysWhatKeepsIt) {

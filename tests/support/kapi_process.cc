@@ -78,6 +78,12 @@ KapiProcess::KapiProcess(KapiOptions options) : options_(std::move(options)) {
   if (store != nullptr && std::string_view(store) == "etcd" && !names_etcd) {
     etcd_ = std::make_unique<EtcdProcess>();
     options_.extra_flags.push_back("--etcd-servers=" + etcd_->endpoint());
+    // With --etcd-servers kapi runs no controller unless told (a kube-controller-manager is expected): a suite
+    // moved onto etcd keeps the embedded store's behaviour.
+    const bool names_controllers =
+        std::any_of(options_.extra_flags.begin(), options_.extra_flags.end(),
+                    [](const std::string& flag) { return flag.starts_with("--controllers"); });
+    if (!names_controllers) options_.extra_flags.push_back("--controllers=*");
   }
   std::string pattern = (std::filesystem::temp_directory_path() / "kapi-itest-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));

@@ -19,7 +19,8 @@ namespace kapi::test_support {
 class EtcdProcess;
 
 // KAPI_TEST_STORE=etcd runs a suite on a real etcd, started by its KapiProcess, instead of the embedded store
-// (unless the suite names --etcd-servers itself): the README's test command runs the end-to-end suites so too.
+// (unless the suite names --etcd-servers itself), with --controllers=* unless the suite names --controllers, since
+// kapi's default on etcd is none: the README's test command runs the end-to-end suites so too.
 struct KapiOptions {
   std::vector<std::string> extra_flags;  // e.g. "--max-requests-inflight=2"
   std::chrono::milliseconds startup_timeout{20'000};
