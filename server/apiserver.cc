@@ -556,7 +556,7 @@ int run_apiserver(const Options& options) {
                                                  .admission = admission.get(),
                                                  .field_types = apis.field_types(),
                                                  .served_changed = [&apis](auto stores) {
-                                                   apis.garbage_collector().set_custom_resources(std::move(stores));
+                                                   apis.custom_resource_feed().publish(std::move(stores));
                                                  }});
     // Set before the reactor runs; cleared (after the reactor has run down the extensions' work) before they go.
     custom_resources = &extensions;

@@ -3,6 +3,7 @@
 #include "base/log.h"
 #include "server/apierrors/errors.h"
 #include "server/apiextensions/customresourcedefinitions.h"
+#include "server/registry/deletion.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/reflector.h"
 
@@ -81,15 +82,6 @@ std::function<void(json::object&)> terminating_condition(std::string reason, std
   return [reason = std::move(reason), message = std::move(message)](json::object& next) {
     set_crd_condition(next, "Terminating", "True", reason, message);
   };
-}
-
-bool has_finalizer(const json::object& crd, std::string_view finalizer) {
-  const json::object* meta = crd.if_contains("metadata") ? crd.at("metadata").if_object() : nullptr;
-  const json::value* finalizers = meta ? meta->if_contains("finalizers") : nullptr;
-  if (!finalizers || !finalizers->is_array()) return false;
-  for (const auto& item : finalizers->as_array())
-    if (item.is_string() && item.as_string() == finalizer) return true;
-  return false;
 }
 
 }  // namespace
@@ -183,7 +175,7 @@ asio::awaitable<void> CrdController::reconcile() {
 
   for (const auto& crd : all) {
     if (crd.terminating) {
-      if (!has_finalizer(crds_.at(crd.name), kCleanupFinalizer)) continue;
+      if (!registry::has_finalizer(crds_.at(crd.name), kCleanupFinalizer)) continue;
       const json::object object = crds_.at(crd.name);
       bool empty = co_await delete_instances(object);
       if (!empty) continue;

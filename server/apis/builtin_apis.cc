@@ -182,13 +182,8 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
         std::make_unique<registry::Store>(std::move(statuses.definition), statuses.strategy, *source, key_root));
     service_for(computed->definition()).add(*computed);
   }
+  executor_ = executor;
   controller_manager_ = make_controller_manager({}, {}, nullptr);
-  // The garbage collector runs in every server, outside the controller manager for now (it stops on the server's
-  // shutdown, not on a term of leadership).
-  std::vector<registry::Store*> collected;
-  for (const auto& resource : resources_) collected.push_back(resource.store.get());
-  garbage_collector_ = std::make_unique<controllers::GarbageCollector>(std::move(collected), *store("", "events"),
-                                                                       executor, logger_, stopping_controllers_);
 }
 
 BuiltInApis::~BuiltInApis() = default;
@@ -346,7 +341,6 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   }
   // kube-controller-manager's controllers, once kube-system (their Lease's namespace) exists.
   asio::co_spawn(executor, controller_manager_->run(), asio::detached);
-  asio::co_spawn(executor, garbage_collector_->run(), asio::detached);
   // Services need the allocators in step with storage before the first one is written.
   registry::Store* services = store("", "services");
   asio::co_spawn(co_await asio::this_coro::executor,
@@ -374,6 +368,8 @@ std::unique_ptr<controllers::ControllerManager> BuiltInApis::make_controller_man
     controllers::ControllerManagerOptions options, std::string root_ca, metrics::Registry* metrics) {
   controllers::ControllerContext context;
   context.store = [this](std::string_view group, std::string_view resource) { return store(group, resource); };
+  for (const auto& resource : resources_) context.builtin.push_back(resource.store.get());
+  context.custom_resources = &custom_resource_feed_;
   context.namespaced_content = [this] {
     std::vector<std::shared_ptr<registry::Store>> stores;
     for (const auto& resource : resources_)  // owned here: shared without ownership
@@ -390,6 +386,7 @@ std::unique_ptr<controllers::ControllerManager> BuiltInApis::make_controller_man
   context.root_ca = std::move(root_ca);
   context.metrics = metrics;
   context.logger = &logger_;
+  context.executor = executor_;
   return std::make_unique<controllers::ControllerManager>(std::move(context), std::move(options));
 }
 

@@ -8,7 +8,7 @@
 #include "server/apis/scheduling/scheduling.h"
 #include "server/chain/kube_apiserver.h"
 #include "server/authorization/rbac/reconciliation.h"
-#include "server/controllers/garbage_collector/garbage_collector.h"
+#include "server/controllers/custom_resource_feed.h"
 #include "server/controllers/manager.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
@@ -89,8 +89,9 @@ class BuiltInApis {
   // How the resource quota controller measures a quota's usage (the quota evaluators live above this layer); set
   // before bootstrap. Without it quotas get status.hard and no usage.
   void set_quota_usage(controllers::ResourceQuotaController::Usage usage) { quota_usage_ = std::move(usage); }
-  // The garbage collector, which follows every built-in resource and, once told of them, the custom resources.
-  controllers::GarbageCollector& garbage_collector() { return *garbage_collector_; }
+  // Where the API extensions server publishes the custom resources it serves, for the controllers that follow
+  // every resource (the garbage collector).
+  controllers::CustomResourceFeed& custom_resource_feed() { return custom_resource_feed_; }
   // Which of kube-controller-manager's controllers run, under which leader election, and the root CA they publish;
   // set before bootstrap (by default every controller runs under leader election, with no root CA).
   void configure_controllers(controllers::ControllerManagerOptions options, std::string root_ca,
@@ -124,8 +125,9 @@ class BuiltInApis {
   std::unique_ptr<schema::OpenApiHandler> openapi_handler_;
   controllers::NamespaceController::ContentStores more_namespaced_content_;
   controllers::ResourceQuotaController::Usage quota_usage_;
+  asio::any_io_executor executor_;  // the controllers'
+  controllers::CustomResourceFeed custom_resource_feed_;  // before the manager, whose controllers subscribe to it
   std::unique_ptr<controllers::ControllerManager> controller_manager_;
-  std::unique_ptr<controllers::GarbageCollector> garbage_collector_;
   // Where the bootstrap RBAC policy was stored, once it is.
   struct RbacBootstrap {
     std::atomic<storage::Revision> cluster_roles{0};

@@ -2,6 +2,7 @@
 
 #include "base/log.h"
 #include "server/controllers/cluster_role_aggregation.h"
+#include "server/controllers/garbage_collector/garbage_collector.h"
 #include "server/controllers/root_ca_cert_publisher.h"
 #include "server/controllers/service_accounts_controller.h"
 #include "server/metrics/registry.h"
@@ -80,8 +81,13 @@ std::vector<ControllerDescriptor> controller_descriptors() {
              return std::make_shared<ServiceAccountsController>(
                  core(context, "namespaces"), core(context, "serviceaccounts"), *context.logger, std::move(stop));
            })},
-      // Filled by the garbage collector's branch: the name is known (and may be turned off) already.
-      {"garbage-collector-controller", {"garbagecollector"}, true, nullptr},
+      {"garbage-collector-controller",
+       {"garbagecollector"},
+       true,
+       making<GarbageCollector>([](const ControllerContext& context, std::shared_ptr<const base::StopSignal> stop) {
+         return std::make_shared<GarbageCollector>(context.builtin, core(context, "events"), *context.custom_resources,
+                                                   context.executor, *context.logger, std::move(stop));
+       })},
       {"resourcequota-controller",
        {"resourcequota"},
        true,

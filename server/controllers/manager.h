@@ -8,6 +8,7 @@
 // one file and one line there. What kapi-apiserver needs for itself (the APF configuration, service IP allocations,
 // the CRD and APIService controllers) is not kube-controller-manager's, and always runs.
 #include "base/stop_signal.h"
+#include "server/controllers/custom_resource_feed.h"
 #include "server/controllers/leader_election.h"
 #include "server/controllers/namespace_controller.h"
 #include "server/controllers/resource_quota_controller.h"
@@ -36,11 +37,14 @@ namespace kapi::controllers {
 // What controllers are made from (kube's ControllerContext): the server's stores and what the server knows.
 struct ControllerContext {
   std::function<registry::Store*(std::string_view group, std::string_view resource)> store;
+  std::vector<registry::Store*> builtin;                  // every built-in resource's store, each version's
+  CustomResourceFeed* custom_resources = nullptr;         // the served custom resources, as they change
   NamespaceController::ContentStores namespaced_content;  // every namespaced resource's store, custom ones too
   ResourceQuotaController::Usage quota_usage;
   std::string root_ca;                   // the PEM bundle the root CA publisher publishes
   metrics::Registry* metrics = nullptr;  // none in unit tests
   base::Logger* logger = nullptr;
+  asio::any_io_executor executor;        // where controllers spawn their workers
 };
 
 // One controller for one term of leadership: its object, which the manager keeps until it goes itself (tasks the

@@ -3,6 +3,7 @@
 #include "base/go_time.h"
 #include "server/registry/object_meta.h"
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -56,6 +57,11 @@ Propagation propagation_for(const Strategy& strategy, const std::vector<std::str
 }  // namespace
 
 bool has_finalizers(const json::object& object) { return !finalizers_of(object).empty(); }
+
+bool has_finalizer(const json::object& object, std::string_view finalizer) {
+  const std::vector<std::string_view> names = finalizers_of(object);
+  return std::find(names.begin(), names.end(), finalizer) != names.end();
+}
 
 GracefulDeletion before_delete(const Strategy& strategy, json::object& object, std::optional<std::int64_t>& requested) {
   if (requested && *requested < 0) requested = 1;  // negative periods mean one second on the delete path

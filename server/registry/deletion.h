@@ -65,5 +65,7 @@ std::optional<boost::json::array> garbage_collection_finalizers(const Strategy& 
 void mark_as_deleting(boost::json::object& object);
 
 bool has_finalizers(const boost::json::object& object);
+// Whether metadata.finalizers names `finalizer`.
+bool has_finalizer(const boost::json::object& object, std::string_view finalizer);
 
 }  // namespace kapi::registry

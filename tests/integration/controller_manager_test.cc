@@ -1,6 +1,7 @@
 // kube-controller-manager's controllers as kapi runs them (server/controllers/manager.h): chosen with
 // --controllers, run by the holder of the kube-system/kapi-controller-manager Lease only, and what two of them do
-// for every namespace: a "default" ServiceAccount and the kube-root-ca.crt ConfigMap with the cluster's CA.
+// for every namespace: a "default" ServiceAccount and the kube-root-ca.crt ConfigMap with the cluster's CA. The
+// garbage collector's own behaviour is garbage_collector_test.cc's; here it is one of the managed controllers.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 #include "tests/support/command.h"
@@ -94,6 +95,33 @@ HttpResponse create_namespace(const KapiProcess& kapi, std::string_view name) {
       R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + std::string(name) + R"("}})");
 }
 
+// A ConfigMap `name` in `namespace_`, owned by the ConfigMap `owner` there when one is named; its uid.
+std::string create_configmap(const KapiProcess& kapi, std::string_view namespace_, std::string_view name,
+                             std::string_view owner = {}, std::string_view owner_uid = {}) {
+  json::object metadata{{"name", name}};
+  if (!owner.empty())
+    metadata["ownerReferences"] =
+        json::array{json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"name", owner}, {"uid", owner_uid}}};
+  const HttpResponse created = kapi.connect_admin().request(
+      "POST", "/api/v1/namespaces/" + std::string(namespace_) + "/configmaps", kJson,
+      json::serialize(json::object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", metadata}}));
+  if (created.status != 201) return {};
+  return string_at(json_object(created.body), {"metadata", "uid"});
+}
+
+std::string configmap_path(std::string_view namespace_, std::string_view name) {
+  return "/api/v1/namespaces/" + std::string(namespace_) + "/configmaps/" + std::string(name);
+}
+
+// Deletes the ConfigMap `owner` with `policy`; the response's status.
+int delete_configmap(const KapiProcess& kapi, std::string_view namespace_, std::string_view owner,
+                     std::string_view policy) {
+  return kapi.connect_admin()
+      .request("DELETE", configmap_path(namespace_, owner), kJson,
+               R"({"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":")" + std::string(policy) + R"("})")
+      .status;
+}
+
 class ControllerManagerTest : public KapiSuite<ControllerManagerTest> {};
 
 TEST_F(ControllerManagerTest, ANewNamespaceGetsTheDefaultServiceAccountAndTheRootCaConfigMap) {
@@ -159,8 +187,9 @@ TEST_F(ControllerManagerTest, TheSingleServerHoldsTheLeaseAndRunsEveryController
   EXPECT_EQ(lease.at("spec").at("leaseDurationSeconds"), 15);
   EXPECT_EQ(lease.at("spec").at("leaseTransitions"), 0);
   EXPECT_EQ(metric(kapi(), kLeader), 1.0);
-  for (const char* name : {"namespace-controller", "serviceaccount-controller", "resourcequota-controller",
-                           "clusterrole-aggregation-controller", "root-ca-certificate-publisher-controller"})
+  for (const char* name : {"namespace-controller", "serviceaccount-controller", "garbage-collector-controller",
+                           "resourcequota-controller", "clusterrole-aggregation-controller",
+                           "root-ca-certificate-publisher-controller"})
     EXPECT_EQ(metric(kapi(), "running_managed_controllers{name=\"" + std::string(name) +
                                  "\",manager=\"kapi-controller-manager\"}"),
               1.0)
@@ -179,6 +208,31 @@ TEST(ControllerManagerSelectionTest, WithoutTheServiceAccountControllerANewNames
   EXPECT_EQ(
       metric(kapi,
              "running_managed_controllers{name=\"serviceaccount-controller\",manager=\"kapi-controller-manager\"}"),
+      std::nullopt);
+  EXPECT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
+}
+
+// `-garbagecollector` (kube's alias of garbage-collector-controller): nothing finishes a cascading deletion, so an
+// owner deleted in the foreground keeps its finalizer and its dependent, and a background one leaves its dependent.
+TEST(ControllerManagerSelectionTest, WithoutTheGarbageCollectorDependentsOutliveTheirOwners) {
+  KapiProcess kapi({.extra_flags = {"--controllers=*,-garbagecollector"}});
+  ASSERT_EQ(create_namespace(kapi, "no-gc").status, 201);
+  const std::string foreground_uid = create_configmap(kapi, "no-gc", "foreground-owner");
+  const std::string background_uid = create_configmap(kapi, "no-gc", "background-owner");
+  ASSERT_FALSE(create_configmap(kapi, "no-gc", "held", "foreground-owner", foreground_uid).empty());
+  ASSERT_FALSE(create_configmap(kapi, "no-gc", "left", "background-owner", background_uid).empty());
+  ASSERT_EQ(delete_configmap(kapi, "no-gc", "foreground-owner", "Foreground"), 200);
+  ASSERT_EQ(delete_configmap(kapi, "no-gc", "background-owner", "Background"), 200);
+  // Long enough for a running collector (it takes milliseconds here, see garbage_collector_test.cc).
+  std::this_thread::sleep_for(2s);
+  const json::object owner = get_json(kapi, configmap_path("no-gc", "foreground-owner"));
+  EXPECT_FALSE(string_at(owner, {"metadata", "deletionTimestamp"}).empty()) << json::serialize(owner);
+  EXPECT_FALSE(get_json(kapi, configmap_path("no-gc", "held")).empty());
+  EXPECT_FALSE(get_json(kapi, configmap_path("no-gc", "left")).empty());
+  EXPECT_TRUE(get_json(kapi, configmap_path("no-gc", "background-owner")).empty());
+  EXPECT_EQ(
+      metric(kapi,
+             "running_managed_controllers{name=\"garbage-collector-controller\",manager=\"kapi-controller-manager\"}"),
       std::nullopt);
   EXPECT_EQ(kapi.shut_down(20s), 0) << kapi.logs();
 }
@@ -245,6 +299,12 @@ TEST(ControllerManagerLeaderElectionTest, OneOfTwoServersLeadsAndTheOtherTakesOv
                .request("GET", "/api/v1/namespaces/ha-two/serviceaccounts/default", {}, {})
                .status == 200;
   }));
+  // The new leader's garbage collector finishes a cascading deletion made through the follower it was.
+  const std::string owner_uid = create_configmap(*follower, "ha-two", "owner");
+  ASSERT_FALSE(create_configmap(*follower, "ha-two", "dependent", "owner", owner_uid).empty());
+  ASSERT_EQ(delete_configmap(*follower, "ha-two", "owner", "Background"), 200);
+  EXPECT_TRUE(eventually([&] { return get_json(*follower, configmap_path("ha-two", "dependent")).empty(); }))
+      << follower->logs();
   std::cerr << "controller takeover after the leader was killed: "
             << std::chrono::duration_cast<std::chrono::milliseconds>(takeover).count() << " ms\n";
   EXPECT_EQ(follower->shut_down(20s), 0) << follower->logs();

@@ -29,23 +29,12 @@ namespace {
 struct VirtualDeleteEnqueued {};            // the node was verified absent: the graph removes it
 struct NamespacedOwnerOfClusterScoped {};   // a cluster-scoped object naming a namespaced owner: never resolves
 
-bool has_finalizer(const json::object& object, std::string_view finalizer) {
-  const json::value* metadata = object.if_contains("metadata");
-  const json::value* finalizers = metadata && metadata->is_object() ? metadata->as_object().if_contains("finalizers")
-                                                                    : nullptr;
-  if (!finalizers || !finalizers->is_array()) return false;
-  for (const auto& entry : finalizers->as_array())
-    if (entry.is_string() && entry.as_string() == finalizer) return true;
-  return false;
-}
-
 std::set<std::string> uids_of(const std::vector<OwnerReference>& references) {
   std::set<std::string> uids;
   for (const auto& reference : references) uids.insert(reference.uid);
   return uids;
 }
 
-constexpr auto kStopPoll = std::chrono::milliseconds(200);
 constexpr auto kSyncPoll = std::chrono::milliseconds(10);
 
 }  // namespace
@@ -57,9 +46,9 @@ struct GarbageCollector::Classified {
 };
 
 GarbageCollector::GarbageCollector(std::vector<registry::Store*> builtin, registry::Store& events,
-                                   asio::any_io_executor executor, base::Logger& logger,
-                                   std::shared_ptr<const std::atomic<bool>> stopping, Options options)
-    : builtin_(std::move(builtin)), events_(events), executor_(executor), logger_(logger),
+                                   CustomResourceFeed& custom, asio::any_io_executor executor, base::Logger& logger,
+                                   std::shared_ptr<const base::StopSignal> stopping, Options options)
+    : builtin_(std::move(builtin)), events_(events), custom_feed_(custom), executor_(executor), logger_(logger),
       stopping_(std::move(stopping)), options_(options), attempt_to_delete_(executor), attempt_to_orphan_(executor) {}
 
 GarbageCollector::~GarbageCollector() = default;
@@ -69,13 +58,16 @@ asio::awaitable<void> GarbageCollector::run() {
     std::lock_guard lock(mutex_);
     running_ = true;
   }
-  sync_monitors();
+  // Subscribing starts the monitors (with the custom resources served now, or none).
+  std::shared_ptr<void> following_custom =
+      custom_feed_.subscribe([this](CustomResourceFeed::Stores stores) { set_custom_resources(std::move(stores)); });
   for (int i = 0; i < options_.workers; ++i) {
     asio::co_spawn(executor_, delete_worker(), asio::detached);
     asio::co_spawn(executor_, orphan_worker(), asio::detached);
   }
-  // The monitors' watches end with the watch caches at shutdown; the workers end with their queues.
-  while (!stopping_->load()) co_await base::sleep_for(kStopPoll);
+  co_await stopping_->wait();
+  following_custom.reset();
+  // The monitors' watches end on their stop; the workers end with their queues.
   stop_monitors();
   attempt_to_delete_.shut_down();
   attempt_to_orphan_.shut_down();
@@ -84,7 +76,7 @@ asio::awaitable<void> GarbageCollector::run() {
 asio::awaitable<void> GarbageCollector::wait_for_sync() {
   // Workers act only on a graph that holds every followed resource (kube's WaitForCacheSync): an owner deleted in
   // the foreground must not be released before its dependents of a new resource are known.
-  while (!synced() && !stopping_->load()) co_await base::sleep_for(kSyncPoll);
+  while (!synced() && !stopping_->requested()) co_await base::sleep_for(kSyncPoll);
 }
 
 asio::awaitable<void> GarbageCollector::delete_worker() {
@@ -132,7 +124,7 @@ asio::awaitable<GarbageCollector::Action> GarbageCollector::attempt_to_delete_wo
     failure = error.what();
   }
   if (!failure.empty()) {
-    if (!stopping_->load())
+    if (!stopping_->requested())
       logger_.info("garbage collector: error syncing item " + queued.identity.to_string() + ": " + failure);
     co_return Action::kRequeue;
   }
@@ -177,9 +169,9 @@ asio::awaitable<void> GarbageCollector::attempt_to_delete_item(const NodePtr& no
     }
     // Deleted in the foreground: processDeletingDependents finishes it once its own dependents are gone.
     policy = "Foreground";
-  } else if (has_finalizer(*latest, registry::kOrphanFinalizer)) {
+  } else if (registry::has_finalizer(*latest, registry::kOrphanFinalizer)) {
     policy = "Orphan";  // no solid owner left: an orphan finalizer already there is honoured
-  } else if (has_finalizer(*latest, registry::kForegroundDeletionFinalizer)) {
+  } else if (registry::has_finalizer(*latest, registry::kForegroundDeletionFinalizer)) {
     policy = "Foreground";
   } else {
     policy = "Background";
@@ -236,7 +228,7 @@ asio::awaitable<GarbageCollector::Classified> GarbageCollector::classify_referen
       continue;
     }
     if (!registry::meta_string(*owner, "deletionTimestamp").empty() &&
-        has_finalizer(*owner, registry::kForegroundDeletionFinalizer))
+        registry::has_finalizer(*owner, registry::kForegroundDeletionFinalizer))
       out.waiting_for_dependents_deletion.push_back(reference);
     else
       out.solid.push_back(reference);
@@ -254,7 +246,7 @@ asio::awaitable<GarbageCollector::Action> GarbageCollector::attempt_to_orphan_wo
     co_await remove_finalizer(item.identity, std::move(finalizer));
     co_return Action::kForget;
   } catch (const std::exception& error) {
-    if (!stopping_->load())
+    if (!stopping_->requested())
       logger_.info("garbage collector: orphaning the dependents of " + item.identity.to_string() + ": " + error.what());
   }
   co_return Action::kRequeue;

@@ -1,8 +1,8 @@
 #pragma once
 // The garbage collector (kube-controller-manager's pkg/controller/garbagecollector, --concurrent-gc-syncs=20), run
-// inside kapi because a kapi control plane has no controller manager. Its contract, as kube's:
+// by kapi's controller manager (garbage-collector-controller) for one term of leadership. Its contract, as kube's:
 // - Monitors follow every resource that can carry ownerReferences (the built-in ones but Events, and each served
-//   custom resource, which the CRD server reports as CRDs come and go) with a list, then a watch from the list's
+//   custom resource, which the CRD server publishes on the CustomResourceFeed as CRDs come and go) with a list, then a watch from the list's
 //   resourceVersion, listing again when the watch ends; each change updates the dependency graph (GraphBuilder).
 // - attemptToDelete: an object whose owners are all gone (verified with a live GET, as caches lag) is deleted in
 //   the background (or as its own orphan/foregroundDeletion finalizer says); one with some owners left only loses
@@ -16,6 +16,10 @@
 //   naming a namespaced owner is left alone.
 // Deletes carry the uid (and resourceVersion) precondition. Failing items come back with the rate limiter's
 // backoff. Workers are coroutines; the graph is guarded by a lock that no I/O is done under.
+// Lifetime: run() ends once `stopping` is requested, with the monitors' watches and the queues stopped; workers
+// and monitors may finish after it, so the object must outlive them (the controller manager keeps it).
+#include "base/stop_signal.h"
+#include "server/controllers/custom_resource_feed.h"
 #include "server/controllers/garbage_collector/graph_builder.h"
 #include "server/controllers/garbage_collector/work_queue.h"
 #include "server/registry/store.h"
@@ -50,20 +54,19 @@ class GarbageCollector {
   };
 
   // `builtin`: every built-in resource's Store (several versions of one resource: the first is followed);
-  // `events`: core/v1 events, where the collector's Events go.
-  GarbageCollector(std::vector<registry::Store*> builtin, registry::Store& events, asio::any_io_executor executor,
-                   base::Logger& logger, std::shared_ptr<const std::atomic<bool>> stopping, Options options);
-  GarbageCollector(std::vector<registry::Store*> builtin, registry::Store& events, asio::any_io_executor executor,
-                   base::Logger& logger, std::shared_ptr<const std::atomic<bool>> stopping)
-      : GarbageCollector(std::move(builtin), events, std::move(executor), logger, std::move(stopping), Options{}) {}
+  // `events`: core/v1 events, where the collector's Events go; `custom`: the served custom resources (for a CRD
+  // the first of its versions is followed and every version maps its apiVersion). All outlive the collector.
+  GarbageCollector(std::vector<registry::Store*> builtin, registry::Store& events, CustomResourceFeed& custom,
+                   asio::any_io_executor executor, base::Logger& logger,
+                   std::shared_ptr<const base::StopSignal> stopping, Options options);
+  GarbageCollector(std::vector<registry::Store*> builtin, registry::Store& events, CustomResourceFeed& custom,
+                   asio::any_io_executor executor, base::Logger& logger,
+                   std::shared_ptr<const base::StopSignal> stopping)
+      : GarbageCollector(std::move(builtin), events, custom, std::move(executor), logger, std::move(stopping),
+                         Options{}) {}
   ~GarbageCollector();
 
-  // The served custom resources' Stores, each kept alive with what it reads from; for a CRD the first of its
-  // versions is followed and every version maps its apiVersion. Called by the CRD server whenever the set changes
-  // (before or after run starts): resources no longer served stop being followed, new ones start.
-  void set_custom_resources(std::vector<std::shared_ptr<registry::Store>> stores);
-
-  // Follows the resources and runs the workers until `stopping` is set.
+  // Follows the resources and runs the workers until `stopping` is requested.
   asio::awaitable<void> run();
 
   // How many objects the graph holds (for tests and the log).
@@ -78,6 +81,8 @@ class GarbageCollector {
   enum class Action { kForget, kRequeue };
 
   // Monitors (monitors.cc).
+  // The served custom resources changed: resources no longer served stop being followed, new ones start.
+  void set_custom_resources(std::vector<std::shared_ptr<registry::Store>> stores);
   void sync_monitors();
   void stop_monitors();
   asio::awaitable<void> follow(std::shared_ptr<Monitor> monitor);
@@ -116,9 +121,10 @@ class GarbageCollector {
 
   std::vector<registry::Store*> builtin_;
   registry::Store& events_;
+  CustomResourceFeed& custom_feed_;
   asio::any_io_executor executor_;
   base::Logger& logger_;
-  std::shared_ptr<const std::atomic<bool>> stopping_;
+  std::shared_ptr<const base::StopSignal> stopping_;
   Options options_;
   std::shared_ptr<garbage_collector::AbsentOwnerCache> absent_owners_ =
       std::make_shared<garbage_collector::AbsentOwnerCache>();

@@ -29,21 +29,11 @@ bool ignored(const registry::ResourceDefinition& definition) {
   return definition.resource == "events" && (definition.group.empty() || definition.group == "events.k8s.io");
 }
 
-bool has_finalizer(const json::object& object, std::string_view finalizer) {
-  const json::value* metadata = object.if_contains("metadata");
-  const json::value* finalizers = metadata && metadata->is_object() ? metadata->as_object().if_contains("finalizers")
-                                                                    : nullptr;
-  if (!finalizers || !finalizers->is_array()) return false;
-  for (const auto& entry : finalizers->as_array())
-    if (entry.is_string() && entry.as_string() == finalizer) return true;
-  return false;
-}
-
 }  // namespace
 
 struct GarbageCollector::Monitor {
   std::shared_ptr<registry::Store> store;
-  std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<base::StopSignal> stop = std::make_shared<base::StopSignal>();
   std::atomic<bool> synced{false};
   // What the last list or event showed of each object (kube's informer store, metadata only): the old state of
   // the next event, and the objects a relist no longer returns. Touched only by the monitor's reflector.
@@ -103,9 +93,9 @@ void GarbageCollector::sync_monitors() {
       next.emplace(key, monitor);
       started.push_back(std::move(monitor));
     }
-    // A resource no longer served: its watch ends as its cache stops; its objects stay in the graph, as in kube.
+    // A resource no longer served: its watch ends; its objects stay in the graph, as in kube.
     for (auto& [key, monitor] : monitors_)
-      if (!next.contains(key)) monitor->stop->store(true);
+      if (!next.contains(key)) monitor->stop->request();
     monitors_ = std::move(next);
     if (!started.empty()) sync_deadline_ = std::chrono::steady_clock::now() + options_.sync_timeout;
   }
@@ -115,7 +105,7 @@ void GarbageCollector::sync_monitors() {
 void GarbageCollector::stop_monitors() {
   std::lock_guard lock(mutex_);
   running_ = false;
-  for (auto& [key, monitor] : monitors_) monitor->stop->store(true);
+  for (auto& [key, monitor] : monitors_) monitor->stop->request();
 }
 
 bool GarbageCollector::synced() const {
@@ -168,8 +158,8 @@ void GarbageCollector::observe(Monitor& monitor, const json::object& object, boo
   if (event.identity.uid.empty()) return;
   event.owners = garbage_collector::owner_references(object);
   event.being_deleted = !registry::meta_string(object, "deletionTimestamp").empty();
-  event.orphan_finalizer = has_finalizer(object, registry::kOrphanFinalizer);
-  event.foreground_finalizer = has_finalizer(object, registry::kForegroundDeletionFinalizer);
+  event.orphan_finalizer = registry::has_finalizer(object, registry::kOrphanFinalizer);
+  event.foreground_finalizer = registry::has_finalizer(object, registry::kForegroundDeletionFinalizer);
   auto known = monitor.known.find(event.identity.uid);
   if (known != monitor.known.end()) {
     event.was_waiting_for_orphaning = known->second.waiting_for_orphaning;

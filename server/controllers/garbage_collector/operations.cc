@@ -203,7 +203,7 @@ asio::awaitable<void> GarbageCollector::record_invalid_namespace(InvalidOwnerRef
     auto created = co_await events_.create(std::move(in), std::move(event), options);
   } catch (const std::exception& error) {
     // Events are best effort, as the recorder's are.
-    if (!stopping_->load()) logger_.warning(std::string("garbage collector: recording an event: ") + error.what());
+    if (!stopping_->requested()) logger_.warning(std::string("garbage collector: recording an event: ") + error.what());
   }
 }
 
