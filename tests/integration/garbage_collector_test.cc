@@ -23,24 +23,6 @@ namespace json = boost::json;
 const Headers kJson{{"Content-Type", "application/json"}};
 const Headers kMergePatch{{"Content-Type", "application/merge-patch+json"}};
 
-constexpr std::string_view kOwners = R"(apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: owners.gc.example.com
-spec:
-  group: gc.example.com
-  scope: Namespaced
-  names: {plural: owners, singular: owner, kind: Owner}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-)";
-
 struct Owner {
   std::string api_version;
   std::string kind;
@@ -63,7 +45,11 @@ class GarbageCollectorTest : public KapiSuite<GarbageCollectorTest> {
  protected:
   static void SetUpTestSuite() {
     KapiSuite::SetUpTestSuite();
-    CommandResult installed = apply_crd_and_wait(kapi(), "owners-crd.yaml", std::string(kOwners), "owners.gc.example.com");
+    CommandResult installed = apply_crd_and_wait(
+        kapi(), "owners-crd.yaml",
+        single_version_crd("gc.example.com", "owners", "Owner", "Namespaced",
+                           "          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}\n"),
+        "owners.gc.example.com");
     ASSERT_EQ(installed.exit_code, 0) << installed.output;
   }
 

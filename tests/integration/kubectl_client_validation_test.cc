@@ -13,27 +13,12 @@
 namespace kapi::integration {
 namespace {
 
-constexpr std::string_view kGadgets = R"(apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: gadgets, singular: gadget, kind: Gadget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: string}
-)";
+// Gadgets (example.com/v1) with a spec of one string field, size; tests add fields by appending at its depth.
+constexpr std::string_view kGadgetSpec =
+    "          spec:\n            type: object\n            properties:\n              size: {type: string}\n";
+std::string gadgets_crd(const std::string& more_spec_fields = "") {
+  return single_version_crd("example.com", "gadgets", "Gadget", "Namespaced", std::string(kGadgetSpec) + more_spec_fields);
+}
 
 std::string config_map(std::string_view name, std::string_view data_key = "data") {
   return "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: " + std::string(name) + "\n  " +
@@ -97,7 +82,7 @@ TEST_F(KubectlClientValidationTest, AnUnknownFieldInAListItemIsRefusedAsKubeRefu
 
 TEST_F(KubectlClientValidationTest, ACustomResourceInAListIsValidatedAgainstItsDefinitionsSchema) {
   CommandResult installed =
-      apply_crd_and_wait(kapi(), "gadgets-crd.yaml", std::string(kGadgets), "gadgets.example.com");
+      apply_crd_and_wait(kapi(), "gadgets-crd.yaml", gadgets_crd(), "gadgets.example.com");
   ASSERT_EQ(installed.exit_code, 0) << installed.output;
   const std::string gadget = "- apiVersion: example.com/v1\n  kind: Gadget\n  metadata:\n    name: g\n  spec:\n";
   // kapi's /openapi/v2 holds the CRD's schema as soon as it is established; kubectl reads it afresh each run.
@@ -119,8 +104,7 @@ TEST_F(KubectlClientValidationTest, ACustomResourceInAListIsValidatedAgainstItsD
 
   // A changed schema is a new document, protobuf included: once the CRD's new version of it is served, the field
   // the old one refused is known.
-  std::string with_extra(kGadgets);
-  with_extra += "              extra: {type: integer}\n";
+  const std::string with_extra = gadgets_crd("              extra: {type: integer}\n");
   ASSERT_EQ(kubectl("apply -f " + write_manifest(kapi(), "gadgets-crd-2.yaml", with_extra)).exit_code, 0);
   bool served = false;
   for (int i = 0; i < 100 && !served; ++i) {
