@@ -51,14 +51,33 @@ std::string fill_body_template(std::string_view body_template, std::string_view 
   return body;
 }
 
-asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name) {
-  const std::string body = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" +
-                           std::string(namespace_name) + "\"}}";
-  HttpRequest request{.method = "POST", .target = "/api/v1/namespaces", .body = body};
+namespace {
+
+// POSTs `body` to `collection`; an object that already exists is fine.
+asio::awaitable<void> ensure_created(HttpConnection& connection, std::string collection, std::string body,
+                                     std::string what) {
+  HttpRequest request{.method = "POST", .target = std::move(collection), .body = std::move(body)};
   auto response = co_await connection.send(request, BodyHandling::keep);
   if (response.status != 201 && response.status != 409)
-    throw std::runtime_error("creating namespace " + std::string(namespace_name) + ": HTTP " +
-                             std::to_string(response.status) + " " + response.body.substr(0, 300));
+    throw std::runtime_error("creating " + what + ": HTTP " + std::to_string(response.status) + " " +
+                             response.body.substr(0, 300));
+}
+
+}  // namespace
+
+asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name) {
+  std::string collection = "/api/v1/namespaces";
+  std::string body =
+      R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + std::string(namespace_name) + "\"}}";
+  std::string what = "namespace " + std::string(namespace_name);
+  co_await ensure_created(connection, std::move(collection), std::move(body), std::move(what));
+}
+
+asio::awaitable<void> ensure_default_service_account(HttpConnection& connection, std::string_view namespace_name) {
+  std::string collection = "/api/v1/namespaces/" + std::string(namespace_name) + "/serviceaccounts";
+  std::string body = R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"}})";
+  std::string what = "the default service account of " + std::string(namespace_name);
+  co_await ensure_created(connection, std::move(collection), std::move(body), std::move(what));
 }
 
 std::string resource_version_of(std::string_view object_json) {

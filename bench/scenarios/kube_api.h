@@ -27,7 +27,9 @@ std::string fill_body_template(std::string_view body_template, std::string_view 
 
 // Creates the namespace; one that already exists is fine. Throws std::runtime_error on any other answer.
 asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name);
-
+// Creates the namespace's `default` ServiceAccount, which pods need (ServiceAccount admission), when no service
+// account controller has yet: kapi on etcd runs none by default. One that already exists is fine.
+asio::awaitable<void> ensure_default_service_account(HttpConnection& connection, std::string_view namespace_name);
 
 // Creates obj-0 … obj-<count-1> in the namespace with `concurrency` connections; existing ones are kept.
 asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, ServerAddress server,

@@ -177,6 +177,7 @@ asio::awaitable<ScenarioResult> run_mixed_scenario(asio::any_io_executor executo
   {
     HttpConnection setup(executor, server);
     co_await ensure_namespace(setup, options.namespace_name);
+    co_await ensure_default_service_account(setup, options.namespace_name);
     co_await ensure_namespace(setup, kLeaseNamespace);
   }
   auto leases = std::make_shared<NodeLeases>();
