@@ -92,8 +92,6 @@ std::optional<QuantityNanos> parse_quantity(std::string_view text) {
 
 namespace {
 
-constexpr QuantityNanos kNanosPerUnit = 1'000'000'000;
-
 // Divides by `divisor` rounding a remainder away from zero (kube's negativeScaleInt64).
 std::int64_t scaled(QuantityNanos nanos, QuantityNanos divisor) {
   QuantityNanos quotient = nanos / divisor;

@@ -15,6 +15,7 @@ namespace kapi {
 
 // A quantity in billionths, the finest scale kube keeps (finer values round up, as kube rounds them).
 __extension__ typedef __int128 QuantityNanos;
+inline constexpr QuantityNanos kNanosPerUnit = 1'000'000'000;
 
 // std::nullopt when `text` is not a quantity (kube: "quantities must match the regular expression ...").
 std::optional<QuantityNanos> parse_quantity(std::string_view text);

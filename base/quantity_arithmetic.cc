@@ -15,7 +15,6 @@ constexpr std::string_view kErrFormatWrong =
 constexpr std::string_view kErrNumeric = "unable to parse numeric part of quantity";
 constexpr std::string_view kErrSuffix = "unable to parse quantity's suffix";
 
-constexpr QuantityNanos kNanosPerUnit = 1'000'000'000;
 constexpr QuantityNanos kMaxAllowedNanos = static_cast<QuantityNanos>(INT64_MAX) * kNanosPerUnit;
 // Values kapi can hold exactly in nanos (kube's int64Amount reaches further: see parse_go_quantity's deviation).
 constexpr int kMaxNanoDigits = 38;

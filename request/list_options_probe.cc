@@ -3,6 +3,7 @@
 #include "base/name_validation.h"
 #include "server/selectors/field_selector.h"
 #include "server/selectors/label_selector.h"
+#include "base/ascii.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,13 +11,7 @@
 namespace kapi::request {
 namespace {
 
-// For comparisons with ASCII words this equals Go's strings.ToLower: no non-ASCII rune lowers into them.
-std::string ascii_lowercase(std::string_view text) {
-  std::string lowered(text);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
-  return lowered;
-}
+using base::ascii_lowercase;  // compared with ASCII words only
 
 // k8s.io/apimachinery/pkg/api/validation/path.IsValidPathSegmentName.
 bool is_valid_path_segment_name(std::string_view name) { return validation::is_valid_path_segment_name(name).empty(); }

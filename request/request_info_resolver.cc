@@ -5,6 +5,7 @@
 #include <span>
 
 #include "request/list_options_probe.h"
+#include "base/ascii.h"
 
 namespace kapi::request {
 namespace {
@@ -21,13 +22,6 @@ constexpr std::array<std::string_view, 3> kVerbsWithSelectors{"list", "watch", "
 template <std::size_t N>
 bool contains(const std::array<std::string_view, N>& set, std::string_view value) {
   return std::find(set.begin(), set.end(), value) != set.end();
-}
-
-std::string ascii_lowercase(std::string_view text) {
-  std::string lowered(text);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
-  return lowered;
 }
 
 // Go's splitPath: trim every leading and trailing '/', then split on each '/' (keeping empty segments).

@@ -2,6 +2,7 @@
 #include "base/go_quote.h"
 #include "base/go_time.h"
 #include "server/fieldmanager/manager.h"
+#include "server/registry/json_fields.h"
 
 #include <boost/json/parse.hpp>
 
@@ -13,11 +14,6 @@ namespace {
 namespace json = boost::json;
 namespace sm = structured_merge;
 
-std::string string_member(const json::object& object, std::string_view name) {
-  const auto* value = object.if_contains(name);
-  return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
-
 // printManager: `"kubectl" with subresource "scale" using apps/v1 at 2001-02-03T04:05:06Z` from an identifier;
 // the identifier quoted whole when it is not one.
 std::string print_manager(const std::string& manager) {
@@ -25,12 +21,12 @@ std::string print_manager(const std::string& manager) {
   json::value decoded = json::parse(manager, error);
   if (error || !decoded.is_object()) return base::go_quote(manager);
   const json::object& entry = decoded.get_object();
-  std::string text = base::go_quote(string_member(entry, "manager"));
-  if (std::string subresource = string_member(entry, "subresource"); !subresource.empty()) {
+  std::string text = base::go_quote(std::string(registry::fields::string_at(entry, "manager")));
+  if (std::string subresource = std::string(registry::fields::string_at(entry, "subresource")); !subresource.empty()) {
     text += " with subresource " + base::go_quote(subresource);
   }
-  if (string_member(entry, "operation") != "Update") return text;
-  text += " using " + string_member(entry, "apiVersion");
+  if (std::string(registry::fields::string_at(entry, "operation")) != "Update") return text;
+  text += " using " + std::string(registry::fields::string_at(entry, "apiVersion"));
   // Identifiers carry no time; one that does (kube's tests build them) is printed as time.RFC3339 in UTC.
   if (const auto* time = entry.if_contains("time"); time && time->is_string()) {
     if (auto parsed = base::parse_rfc3339(time->get_string())) text += " at " + base::format_rfc3339(parsed->seconds);

@@ -6,6 +6,7 @@
 #include "base/utf8.h"
 #include "server/fieldmanager/managed_fields.h"
 #include "server/fieldmanager/manager.h"
+#include "server/registry/json_fields.h"
 
 #include <atomic>
 #include <stdexcept>
@@ -17,11 +18,6 @@ namespace {
 
 namespace json = boost::json;
 namespace sm = structured_merge;
-
-std::string string_member(const json::object& object, std::string_view name) {
-  const auto* value = object.if_contains(name);
-  return value && value->is_string() ? std::string(value->get_string()) : std::string();
-}
 
 const json::object* metadata_of(const json::object& object) {
   const auto* metadata = object.if_contains("metadata");
@@ -80,7 +76,7 @@ void remove_managed_fields(json::object& object) {
 }
 
 std::string group_version_kind(const json::object& object) {
-  std::string version = string_member(object, "apiVersion");
+  std::string version = std::string(registry::fields::string_at(object, "apiVersion"));
   std::string group;
   if (version == "/") {
     version.clear();
@@ -89,14 +85,14 @@ std::string group_version_kind(const json::object& object) {
     group = version.substr(0, slash);
     version = version.substr(slash + 1);
   }
-  return group + "/" + version + ", Kind=" + string_member(object, "kind");
+  return group + "/" + version + ", Kind=" + std::string(registry::fields::string_at(object, "kind"));
 }
 
 std::string object_gvknn(const json::object& object) {
   std::string name, namespace_name;
   if (const json::object* metadata = metadata_of(object)) {
-    name = string_member(*metadata, "name");
-    namespace_name = string_member(*metadata, "namespace");
+    name = std::string(registry::fields::string_at(*metadata, "name"));
+    namespace_name = std::string(registry::fields::string_at(*metadata, "namespace"));
   }
   return namespace_name + "/" + name + "; " + group_version_kind(object);
 }

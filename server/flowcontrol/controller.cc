@@ -23,8 +23,6 @@ using namespace std::chrono_literals;
 // kube's borrowingAdjustmentPeriod.
 constexpr auto kRebalancePeriod = 10s;
 
-double seconds(Clock::duration duration) { return std::chrono::duration<double>(duration).count(); }
-
 // Keeps the per-flow gauges of one priority level.
 class LevelObserver final : public QueueObserver {
  public:

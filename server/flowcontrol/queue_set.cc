@@ -18,8 +18,6 @@ namespace {
 // estimatedServiceDuration); the difference is settled when it finishes.
 constexpr double kEstimatedServiceSeconds = 3.0;
 
-double seconds(Clock::duration duration) { return std::chrono::duration<double>(duration).count(); }
-
 }  // namespace
 
 std::string_view reason_label(RejectReason reason) {

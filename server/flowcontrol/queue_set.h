@@ -23,6 +23,9 @@ namespace kapi::flowcontrol {
 
 using Clock = std::chrono::steady_clock;
 
+// A duration in seconds, as the metrics and the fair-queuing arithmetic count them.
+inline double seconds(Clock::duration duration) { return std::chrono::duration<double>(duration).count(); }
+
 // What serving a request costs (kube's WorkEstimate): seats while it runs, then `final_seats` for
 // `additional_latency` after it (the watch events its write causes).
 struct WorkEstimate {

@@ -12,6 +12,9 @@
 
 namespace kapi::patch::detail {
 
+// The key of strategic merge patch directives ({"$patch": "delete"}, "replace", "merge").
+inline constexpr std::string_view kDirective = "$patch";
+
 enum class ElementKind { kMap, kScalar };
 
 // mergeMap: merges `patch` into `original` under `schema` (nullptr: free-form).

@@ -15,8 +15,6 @@ using boost::json::array;
 using boost::json::object;
 using boost::json::value;
 
-constexpr std::string_view kDirective = "$patch";
-
 bool has_directive(const value& item) { return item.is_object() && item.get_object().contains(kDirective); }
 
 bool is_delete_directive(const value& item) {

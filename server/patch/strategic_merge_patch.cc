@@ -15,7 +15,6 @@ using boost::json::array;
 using boost::json::object;
 using boost::json::value;
 
-constexpr std::string_view kDirective = "$patch";
 constexpr std::string_view kRetainKeys = "$retainKeys";
 constexpr std::string_view kDeleteFromPrimitiveList = "$deleteFromPrimitiveList";
 constexpr std::string_view kSetElementOrder = "$setElementOrder";

@@ -88,6 +88,13 @@ std::string_view meta_string(const boost::json::object& object, std::string_view
   return string_field(it->value().as_object(), key);
 }
 
+std::int64_t meta_int(const boost::json::object& object, std::string_view key) {
+  auto it = object.find("metadata");
+  if (it == object.end() || !it->value().is_object()) return 0;
+  const boost::json::value* value = it->value().as_object().if_contains(key);
+  return value && value->is_int64() ? value->as_int64() : 0;
+}
+
 const boost::json::value* value_at(const boost::json::object& object, const std::vector<std::string>& path) {
   if (path.empty()) return nullptr;
   const boost::json::value* value = object.if_contains(path.front());

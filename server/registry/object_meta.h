@@ -7,6 +7,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,8 @@ boost::json::object& metadata_of(boost::json::object& object);
 std::string_view string_field(const boost::json::object& object, std::string_view key);
 // A string field of object.metadata.
 std::string_view meta_string(const boost::json::object& object, std::string_view key);
+// An integer field of object.metadata (generation, deletionGracePeriodSeconds); 0 when missing or not an integer.
+std::int64_t meta_int(const boost::json::object& object, std::string_view key);
 // The value at a field path ({"spec", "replicas"}), or nullptr when a step is missing or not an object.
 const boost::json::value* value_at(const boost::json::object& object, const std::vector<std::string>& path);
 

@@ -7,7 +7,7 @@
 namespace kapi::selectors {
 namespace {
 
-using Operator = FieldRequirement::Operator;
+using FieldOperator = FieldRequirement::Operator;
 
 // The selector's comma-separated terms; an escaped comma (`\,`) stays inside its term, backslash and all.
 std::vector<std::string_view> split_terms(std::string_view selector) {
@@ -31,7 +31,7 @@ std::vector<std::string_view> split_terms(std::string_view selector) {
 
 struct Term {
   std::string_view field;
-  Operator op;
+  FieldOperator op;
   std::string_view raw_value;
 };
 
@@ -40,9 +40,9 @@ struct Term {
 std::optional<Term> split_term(std::string_view term) {
   for (std::size_t i = 0; i < term.size(); ++i) {
     const std::string_view rest = term.substr(i);
-    if (rest.starts_with("!=")) return Term{term.substr(0, i), Operator::NotEquals, rest.substr(2)};
-    if (rest.starts_with("==")) return Term{term.substr(0, i), Operator::Equals, rest.substr(2)};
-    if (rest.starts_with("=")) return Term{term.substr(0, i), Operator::Equals, rest.substr(1)};
+    if (rest.starts_with("!=")) return Term{term.substr(0, i), FieldOperator::NotEquals, rest.substr(2)};
+    if (rest.starts_with("==")) return Term{term.substr(0, i), FieldOperator::Equals, rest.substr(2)};
+    if (rest.starts_with("=")) return Term{term.substr(0, i), FieldOperator::Equals, rest.substr(1)};
   }
   return std::nullopt;
 }
@@ -93,7 +93,7 @@ std::string escape_field_value(std::string_view value) {
 }
 
 std::string FieldRequirement::to_string() const {
-  return field + (op == Operator::Equals ? "=" : "!=") + escape_field_value(value);
+  return field + (op == FieldOperator::Equals ? "=" : "!=") + escape_field_value(value);
 }
 
 FieldSelector FieldSelector::parse(std::string_view text) {
@@ -128,7 +128,7 @@ bool FieldSelector::matches(const FieldMap& fields) const {
 
 std::optional<std::string_view> FieldSelector::exact_value(std::string_view field) const {
   for (const auto& requirement : requirements_) {
-    if (requirement.op == Operator::Equals && requirement.field == field) return requirement.value;
+    if (requirement.op == FieldOperator::Equals && requirement.field == field) return requirement.value;
   }
   return std::nullopt;
 }

@@ -7,6 +7,7 @@
 #include "server/apiextensions/cel/field_path.h"
 #include "server/apiextensions/cel/rules.h"
 #include "server/apiextensions/cel/schema_types.h"
+#include "base/ascii.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -64,13 +65,6 @@ std::optional<std::uint64_t> max_elements(const Schema& s) {
 }
 
 bool has_newlines(std::string_view s) { return s.find_first_of("\n\r") != std::string_view::npos; }
-
-std::string trim(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
 
 struct Context {
   bool compile = false;  // nodes under junctors only get the field checks
@@ -140,7 +134,8 @@ class Walker {
     for (std::size_t i = 0; i < rules.size(); ++i) {
       const Rule& rule = rules[i];
       Path at = path.child("x-kubernetes-validations").index(i);
-      std::string trimmed_rule = trim(rule.rule), trimmed_message = trim(rule.message);
+      const std::string_view trimmed_rule = base::trim_ascii_space(rule.rule);
+      const std::string_view trimmed_message = base::trim_ascii_space(rule.message);
       if (trimmed_rule.empty()) {
         schema_errors_.push_back(validation::required(at.child("rule"), "rule is not specified"));
       } else if (!rule.message.empty() && trimmed_message.empty()) {
@@ -150,13 +145,13 @@ class Walker {
       } else if (has_newlines(trimmed_rule) && trimmed_message.empty()) {
         schema_errors_.push_back(validation::required(at.child("message"), "message must be specified if rule contains line breaks"));
       }
-      if (!rule.message_expression.empty() && trim(rule.message_expression).empty())
+      if (!rule.message_expression.empty() && base::trim_ascii_space(rule.message_expression).empty())
         schema_errors_.push_back(validation::required(at.child("messageExpression"), "messageExpression must be non-empty if specified"));
       static const std::vector<std::string> kReasons = {"FieldValueDuplicate", "FieldValueForbidden",
                                                         "FieldValueInvalid", "FieldValueRequired"};
       if (rule.reason && std::find(kReasons.begin(), kReasons.end(), *rule.reason) == kReasons.end())
         schema_errors_.push_back(validation::not_supported(at.child("reason"), *rule.reason, kReasons));
-      if (!rule.field_path.empty() && trim(rule.field_path).empty())
+      if (!rule.field_path.empty() && base::trim_ascii_space(rule.field_path).empty())
         schema_errors_.push_back(validation::invalid(at.child("fieldPath"), rule.field_path, "fieldPath must be non-empty if specified"));
       if (has_newlines(rule.field_path))
         schema_errors_.push_back(validation::invalid(at.child("fieldPath"), rule.field_path, "fieldPath must not contain line breaks"));

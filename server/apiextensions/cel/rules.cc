@@ -6,6 +6,7 @@
 #include "cel/cost.h"
 #include "cel/ext/kube_env.h"
 #include "server/apiextensions/cel/field_path.h"
+#include "base/ascii.h"
 
 #include <boost/json.hpp>
 
@@ -19,13 +20,6 @@ using kapi::cel::Type;
 std::string string_member(const json::object& object, std::string_view key) {
   const json::value* v = object.if_contains(key);
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-std::string trim(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return std::string(s);
 }
 
 bool uses_variable(const kapi::cel::CheckedAst& ast, std::string_view name) {
@@ -56,7 +50,7 @@ NodeEnvs node_envs(const Env& base, const Type& self, bool need_plain, bool need
 CompiledRule compile_rule(const Rule& rule, const schema::Schema& node, const std::shared_ptr<const Env>& env,
                           std::uint64_t max_cardinality) {
   CompiledRule result;
-  if (trim(rule.rule).empty()) return result;
+  if (base::trim_ascii_space(rule.rule).empty()) return result;
   kapi::cel::CheckResult checked = kapi::cel::compile(*env, rule.rule);
   if (!checked.ast) {
     result.error = CompileError{CompileErrorType::kInvalid, "compilation failed: " + checked.message};

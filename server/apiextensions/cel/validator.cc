@@ -7,6 +7,7 @@
 #include "server/apiextensions/schema/correlation.h"
 #include "server/apiextensions/cel/escaping.h"
 #include "server/apiextensions/cel/values.h"
+#include "base/ascii.h"
 
 #include <boost/json.hpp>
 
@@ -98,19 +99,14 @@ std::unique_ptr<Node> build(const Schema& rules_schema, const Schema& node_schem
 
 const json::value* non_null(const json::value* v) { return v && !v->is_null() ? v : nullptr; }
 
-std::string trim(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
-
 std::string rule_error_string(const Rule& rule) {
-  return rule.message.empty() ? trim(rule.rule) : trim(rule.message);
+  return rule.message.empty() ? std::string(base::trim_ascii_space(rule.rule))
+                              : std::string(base::trim_ascii_space(rule.message));
 }
 
 std::string rule_message_or_default(const Rule& rule) {
-  return rule.message.empty() ? "failed rule: " + rule_error_string(rule) : trim(rule.message);
+  return rule.message.empty() ? "failed rule: " + rule_error_string(rule)
+                              : std::string(base::trim_ascii_space(rule.message));
 }
 
 std::string field_of(const Path& path) { return path.str().empty() ? "<nil>" : path.str(); }
@@ -195,7 +191,7 @@ MessageOutcome eval_message(const kapi::cel::Program& program, const Rule& rule,
   budget -= static_cast<std::int64_t>(result.cost);
   const std::string* text = result.value.get_if<std::string>();
   if (!text) return MessageOutcome::kFallback;
-  std::string trimmed = trim(*text);
+  std::string trimmed(base::trim_ascii_space(*text));
   if (trimmed.size() > kMaxEvaluatedMessageExpressionSizeBytes || trimmed.find('\n') != std::string::npos ||
       trimmed.empty())
     return MessageOutcome::kFallback;

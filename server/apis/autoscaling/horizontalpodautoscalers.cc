@@ -34,7 +34,7 @@ json::object scaling_rules(const json::value* rules, bool up) {
   return out;
 }
 
-void apply_defaults(json::object& hpa) {
+void set_hpa_defaults(json::object& hpa) {
   json::object& spec = ensure_object(hpa, "spec");
   if (!int_at(spec, "minReplicas")) spec["minReplicas"] = 1;
   const json::array* metrics = array_at(spec, "metrics");
@@ -107,11 +107,11 @@ std::string format_metrics(const json::object* spec, const json::object* status)
 class HorizontalPodAutoscalerStrategy final : public registry::Strategy {
  public:
   void prepare_for_create(json::object& hpa) const override {
-    apply_defaults(hpa);
+    set_hpa_defaults(hpa);
     hpa["status"] = json::object{{"desiredReplicas", 0}, {"currentMetrics", nullptr}};
   }
   void prepare_for_update(json::object& hpa, const json::object& old) const override {
-    apply_defaults(hpa);
+    set_hpa_defaults(hpa);
     if (const json::value* status = old.if_contains("status")) hpa["status"] = *status;
   }
   validation::ErrorList validate(const json::object& hpa) const override {

@@ -138,7 +138,7 @@ ErrorList validate_slice(const json::object& slice, bool allow_deprecated_ip) {
 
 // SetDefaults_EndpointPort: a port without a protocol is TCP; an empty name is "" (the field is a pointer). And what
 // Go writes whatever the body sent: endpoints and ports (no omitempty) as null, each endpoint's conditions struct.
-void apply_defaults(json::object& slice) {
+void set_endpoint_slice_defaults(json::object& slice) {
   for (const char* member : {"endpoints", "ports"})
     if (!slice.contains(member)) slice[member] = nullptr;
   for_each_object(&slice, "endpoints", [](json::object& endpoint, std::size_t) { ensure_object(endpoint, "conditions"); });
@@ -212,11 +212,11 @@ class EndpointSliceStrategy final : public registry::Strategy {
   // Generation counts every change but metadata's, and label changes too (the strategy's PrepareForUpdate).
   bool tracks_generation() const override { return true; }
   void prepare_for_create(json::object& slice) const override {
-    apply_defaults(slice);
+    set_endpoint_slice_defaults(slice);
     drop_topology(slice, nullptr);
   }
   void prepare_for_update(json::object& slice, const json::object& old) const override {
-    apply_defaults(slice);
+    set_endpoint_slice_defaults(slice);
     drop_topology(slice, &old);
     const json::object* labels = object_at(object_at(slice, "metadata"), "labels");
     const json::object* old_labels = object_at(object_at(old, "metadata"), "labels");

@@ -68,7 +68,7 @@ ErrorList validate_ingress_class(const json::object& ingress_class) {
 }
 
 // SetDefaults_IngressClass: parameters without a scope are cluster-scoped.
-void apply_defaults(json::object& ingress_class) {
+void set_ingress_class_defaults(json::object& ingress_class) {
   json::object* parameters = object_at(object_at(ingress_class, "spec"), "parameters");
   if (parameters && !has(*parameters, "scope")) (*parameters)["scope"] = "Cluster";
 }
@@ -76,9 +76,9 @@ void apply_defaults(json::object& ingress_class) {
 class IngressClassStrategy final : public registry::Strategy {
  public:
   bool tracks_generation() const override { return true; }
-  void prepare_for_create(json::object& ingress_class) const override { apply_defaults(ingress_class); }
+  void prepare_for_create(json::object& ingress_class) const override { set_ingress_class_defaults(ingress_class); }
   void prepare_for_update(json::object& ingress_class, const json::object&) const override {
-    apply_defaults(ingress_class);
+    set_ingress_class_defaults(ingress_class);
   }
   ErrorList validate(const json::object& ingress_class) const override { return validate_ingress_class(ingress_class); }
   ErrorList validate_update(const json::object& ingress_class, const json::object& old) const override {

@@ -169,7 +169,7 @@ ErrorList validate_network_policy(const json::object& policy) {
 
 // SetDefaults_NetworkPolicy (policyTypes: Ingress, and Egress when egress rules exist) and
 // SetDefaults_NetworkPolicyPort (protocol TCP).
-void apply_defaults(json::object& policy) {
+void set_network_policy_defaults(json::object& policy) {
   json::object& spec = ensure_object(policy, "spec");
   ensure_object(spec, "podSelector");  // no omitempty: Go writes the empty selector as {}
   for (const char* direction : {"ingress", "egress"})
@@ -189,8 +189,8 @@ void apply_defaults(json::object& policy) {
 class NetworkPolicyStrategy final : public registry::Strategy {
  public:
   bool tracks_generation() const override { return true; }
-  void prepare_for_create(json::object& policy) const override { apply_defaults(policy); }
-  void prepare_for_update(json::object& policy, const json::object&) const override { apply_defaults(policy); }
+  void prepare_for_create(json::object& policy) const override { set_network_policy_defaults(policy); }
+  void prepare_for_update(json::object& policy, const json::object&) const override { set_network_policy_defaults(policy); }
   ErrorList validate(const json::object& policy) const override { return validate_network_policy(policy); }
   std::vector<registry::TableColumn> table_columns() const override {
     return {registry::name_column(),

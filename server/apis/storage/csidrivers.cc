@@ -67,7 +67,7 @@ ErrorList validate_csi_driver(const json::object& driver) {
 }
 
 // SetDefaults_CSIDriver, with the SELinuxMountReadWriteOncePod gate on (its 1.32 default).
-void apply_defaults(json::object& driver) {
+void set_csi_driver_defaults(json::object& driver) {
   json::object& spec = ensure_object(driver, "spec");
   for (auto [member, value] : {std::pair{"attachRequired", true}, std::pair{"podInfoOnMount", false},
                                std::pair{"storageCapacity", false}, std::pair{"requiresRepublish", false},
@@ -90,10 +90,10 @@ class CSIDriverStrategy final : public registry::Strategy {
   bool allow_unconditional_update() const override { return false; }
   // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
   bool return_deleted_object() const override { return true; }
-  void prepare_for_create(json::object& driver) const override { apply_defaults(driver); }
+  void prepare_for_create(json::object& driver) const override { set_csi_driver_defaults(driver); }
   // Generation is not set on create, but a spec change bumps it (the strategy's PrepareForUpdate).
   void prepare_for_update(json::object& driver, const json::object& old) const override {
-    apply_defaults(driver);
+    set_csi_driver_defaults(driver);
     if (object_or_empty(driver, "spec") != object_or_empty(old, "spec")) {
       auto& generation = registry::metadata_of(driver)["generation"];
       generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;

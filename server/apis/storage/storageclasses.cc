@@ -80,7 +80,7 @@ ErrorList validate_storage_class(const json::object& storage_class) {
 }
 
 // SetDefaults_StorageClass.
-void apply_defaults(json::object& storage_class) {
+void set_storage_class_defaults(json::object& storage_class) {
   if (!has(storage_class, "reclaimPolicy")) storage_class["reclaimPolicy"] = "Delete";
   if (!has(storage_class, "volumeBindingMode")) storage_class["volumeBindingMode"] = "Immediate";
 }
@@ -96,9 +96,9 @@ class StorageClassStrategy final : public registry::Strategy {
  public:
   // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
   bool return_deleted_object() const override { return true; }
-  void prepare_for_create(json::object& storage_class) const override { apply_defaults(storage_class); }
+  void prepare_for_create(json::object& storage_class) const override { set_storage_class_defaults(storage_class); }
   void prepare_for_update(json::object& storage_class, const json::object&) const override {
-    apply_defaults(storage_class);
+    set_storage_class_defaults(storage_class);
   }
   ErrorList validate(const json::object& storage_class) const override { return validate_storage_class(storage_class); }
   ErrorList validate_update(const json::object& storage_class, const json::object& old) const override {

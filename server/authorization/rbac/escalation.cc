@@ -2,6 +2,7 @@
 
 #include "base/go_quote.h"
 #include "server/apierrors/errors.h"
+#include "server/authorization/rbac/policy_builder.h"
 #include "server/registry/json_fields.h"
 
 #include <boost/json.hpp>
@@ -16,7 +17,6 @@ namespace {
 
 namespace json = boost::json;
 using namespace registry::fields;
-constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
 
 bool has(const std::vector<std::string>& set, std::string_view item) {
   return std::find(set.begin(), set.end(), item) != set.end();

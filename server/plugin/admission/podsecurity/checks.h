@@ -65,4 +65,15 @@ inline std::string_view pluralize(std::string_view singular, std::string_view pl
 // "containers \"a\", \"b\"" with the right number.
 std::string containers_phrase(const std::vector<std::string>& names);
 
+inline const boost::json::object* security_context(const boost::json::object& container) {
+  return json_view::object_at(&container, "securityContext");
+}
+inline const boost::json::object* pod_security_context(const PodView& pod) {
+  return json_view::object_at(pod.spec, "securityContext");
+}
+// A check's failure.
+inline CheckResult forbidden(std::string reason, std::string detail) {
+  return {false, std::move(reason), std::move(detail)};
+}
+
 }  // namespace kapi::admission::podsecurity

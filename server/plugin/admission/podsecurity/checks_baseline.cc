@@ -14,11 +14,7 @@ namespace {
 using namespace json_view;
 using boost::json::object;
 
-const object* security_context(const object& container) { return object_at(&container, "securityContext"); }
-const object* pod_security_context(const PodView& pod) { return object_at(pod.spec, "securityContext"); }
 const object* annotations(const PodView& pod) { return object_at(pod.metadata, "annotations"); }
-
-CheckResult forbidden(std::string reason, std::string detail) { return {false, std::move(reason), std::move(detail)}; }
 
 // "pod", "containers \"a\"" joined by " and ", as the checks name who set a forbidden value.
 std::vector<std::string> setters(bool pod, const std::vector<std::string>& containers) {

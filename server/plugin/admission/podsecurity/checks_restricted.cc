@@ -12,10 +12,6 @@ namespace {
 using namespace json_view;
 using boost::json::object;
 
-const object* security_context(const object& container) { return object_at(&container, "securityContext"); }
-const object* pod_security_context(const PodView& pod) { return object_at(pod.spec, "securityContext"); }
-
-CheckResult forbidden(std::string reason, std::string detail) { return {false, std::move(reason), std::move(detail)}; }
 
 CheckResult allow_privilege_escalation_1_8(const PodView& pod) {
   std::vector<std::string> bad_containers;

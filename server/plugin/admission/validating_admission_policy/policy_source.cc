@@ -32,13 +32,6 @@ asio::awaitable<Listed> list_objects(registry::Store* store) {
   co_return out;
 }
 
-std::int64_t generation_of(const json::object& object) {
-  const json::value* metadata = object.if_contains("metadata");
-  if (!metadata || !metadata->is_object()) return 0;
-  const json::value* generation = metadata->as_object().if_contains("generation");
-  return generation && generation->is_int64() ? generation->as_int64() : 0;
-}
-
 }  // namespace
 
 PolicySource::PolicySource(registry::Store* policies, registry::Store* bindings)
@@ -68,7 +61,7 @@ asio::awaitable<std::shared_ptr<const Hooks>> PolicySource::hooks() {
     const std::string name(registry::meta_string(object, "name"));
     std::shared_ptr<const CompiledPolicy> policy;
     if (auto it = known.find(name); it != known.end() && it->second->uid == registry::meta_string(object, "uid") &&
-                                    it->second->generation == generation_of(object))
+                                    it->second->generation == registry::meta_int(object, "generation"))
       policy = it->second;
     else
       policy = compile_policy(object);

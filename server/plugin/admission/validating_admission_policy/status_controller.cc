@@ -16,11 +16,6 @@ namespace {
 
 namespace json = boost::json;
 
-std::int64_t generation_of(const json::object& policy) {
-  const json::value* metadata = policy.if_contains("metadata");
-  return metadata && metadata->is_object() ? registry::fields::int_at(metadata->as_object(), "generation").value_or(0) : 0;
-}
-
 std::int64_t observed_generation_of(const json::object& policy) {
   const json::value* status = policy.if_contains("status");
   return status && status->is_object()
@@ -32,7 +27,7 @@ std::int64_t observed_generation_of(const json::object& policy) {
 
 std::optional<json::object> reconciled_status(const json::object& policy, const StoreLookup& stores,
                                               const schema::Catalog& catalog) {
-  const std::int64_t generation = generation_of(policy);
+  const std::int64_t generation = registry::meta_int(policy, "generation");
   if (generation <= observed_generation_of(policy)) return std::nullopt;
   json::object status;
   if (const json::value* current = policy.if_contains("status"); current && current->is_object())
@@ -72,7 +67,7 @@ asio::awaitable<void> StatusController::run() {
 }
 
 asio::awaitable<void> StatusController::reconcile(const json::object& policy) {
-  if (generation_of(policy) <= observed_generation_of(policy)) co_return;
+  if (registry::meta_int(policy, "generation") <= observed_generation_of(policy)) co_return;
   const std::string name(registry::meta_string(policy, "name"));
   registry::UpdateFunction update = [this, &name](const json::object* current) -> json::object {
     if (!current) throw apierrors::ApiError(apierrors::not_found("admissionregistration.k8s.io", "validatingadmissionpolicies", name));

@@ -8,6 +8,7 @@
 #include "server/plugin/admission/validating_admission_policy/policy.h"
 #include "server/plugin/admission/validating_admission_policy/schema_types.h"
 #include "server/registry/store.h"
+#include "server/registry/json_fields.h"
 
 #include <algorithm>
 #include <set>
@@ -32,18 +33,6 @@ struct Gvk {
   std::string text() const { return group + "/" + version + ", Kind=" + kind; }
 };
 
-const json::array& array_or_empty(const json::object& object, std::string_view key) {
-  static const json::array empty;
-  const json::value* value = object.if_contains(key);
-  return value && value->is_array() ? value->as_array() : empty;
-}
-
-const json::object& object_or_empty(const json::object& object, std::string_view key) {
-  static const json::object empty;
-  const json::value* value = object.if_contains(key);
-  return value && value->is_object() ? value->as_object() : empty;
-}
-
 std::string string_at(const json::object& object, std::string_view key) {
   const json::value* value = object.if_contains(key);
   return value && value->is_string() ? std::string(value->as_string()) : std::string();
@@ -52,7 +41,7 @@ std::string string_at(const json::object& object, std::string_view key) {
 // extractGroups / extractVersions give up on a wildcard; extractResources skips wildcards and subresources.
 std::vector<std::string> rule_values(const json::object& rule, std::string_view key, bool skip_instead) {
   std::vector<std::string> out;
-  for (const json::value& item : array_or_empty(rule, key)) {
+  for (const json::value& item : registry::fields::array_or_empty(rule, key)) {
     if (!item.is_string()) continue;
     const std::string value(item.as_string());
     const bool special = value.find('*') != std::string::npos || (skip_instead && value.find('/') != std::string::npos);
@@ -67,7 +56,7 @@ std::vector<std::string> rule_values(const json::object& rule, std::string_view 
 std::vector<Gvk> types_to_check(const json::object& spec, const StoreLookup& stores) {
   std::set<Gvk> kinds;
   std::size_t count = 0;
-  for (const json::value& item : array_or_empty(object_or_empty(spec, "matchConstraints"), "resourceRules")) {
+  for (const json::value& item : registry::fields::array_or_empty(registry::fields::object_or_empty(spec, "matchConstraints"), "resourceRules")) {
     if (!item.is_object()) continue;
     const json::object& rule = item.as_object();
     const std::vector<std::string> groups = rule_values(rule, "apiGroups", false);
@@ -89,7 +78,7 @@ std::vector<Gvk> types_to_check(const json::object& spec, const StoreLookup& sto
 
 std::vector<ExpressionWarning> type_check(const json::object& policy, const StoreLookup& stores,
                                           const schema::Catalog& catalog) {
-  const json::object& spec = object_or_empty(policy, "spec");
+  const json::object& spec = registry::fields::object_or_empty(policy, "spec");
   std::vector<std::pair<Gvk, cel::Type>> kinds;
   for (Gvk& gvk : types_to_check(spec, stores))
     if (std::optional<cel::Type> type = kind_type(catalog, gvk.group, gvk.version, gvk.kind, gvk.kind))
@@ -111,7 +100,7 @@ std::vector<ExpressionWarning> type_check(const json::object& policy, const Stor
     AdmissionCompiler& compiler =
         compilers.emplace_back(apis::admissionregistration::VariableDeclarations{params.has_value(), true},
                                std::move(types), true, false, true);
-    for (const json::value& item : array_or_empty(spec, "variables"))
+    for (const json::value& item : registry::fields::array_or_empty(spec, "variables"))
       if (item.is_object())
         compiler.add_variable(string_at(item.as_object(), "name"), string_at(item.as_object(), "expression"));
   }
@@ -133,7 +122,7 @@ std::vector<ExpressionWarning> type_check(const json::object& policy, const Stor
   };
 
   std::vector<ExpressionWarning> warnings;
-  const json::array& validations = array_or_empty(spec, "validations");
+  const json::array& validations = registry::fields::array_or_empty(spec, "validations");
   for (std::size_t index = 0; index < validations.size(); ++index) {
     if (!validations[index].is_object()) continue;
     const json::object& validation = validations[index].as_object();
