@@ -6,6 +6,7 @@
 #include "tests/support/gunzip.h"
 
 
+#include <algorithm>
 #include <sstream>
 
 namespace kapi::integration {
@@ -171,6 +172,13 @@ class WireGzipTest : public KapiSuite<WireGzipTest> {
   HttpResponse get(std::string_view target, Headers headers) {
     return kapi().connect_admin().request("GET", target, headers);
   }
+
+  // The root CA publisher adds kube-root-ca.crt to the namespace whenever it gets to it, as on kube.
+  static std::size_t big_items(boost::json::object list) {
+    return std::ranges::count_if(list["items"].as_array(), [](const boost::json::value& item) {
+      return item.at("metadata").at("name").as_string().starts_with("big-");
+    });
+  }
 };
 
 TEST_F(WireGzipTest, LargeListsAreGzippedWhenTheClientAcceptsIt) {
@@ -212,7 +220,7 @@ TEST_F(WireGzipTest, LargeJsonListsAreStreamedAndSmallOnesAreNot) {
   auto list = json_object(streamed.body);
   EXPECT_EQ(list["kind"], "ConfigMapList");
   EXPECT_EQ(list["apiVersion"], "v1");
-  ASSERT_EQ(list["items"].as_array().size(), 12u);
+  EXPECT_EQ(big_items(list), 12u);
   for (const auto& value : list["items"].as_array()) {
     auto item = value.as_object();
     EXPECT_FALSE(item.contains("kind"));
@@ -255,7 +263,7 @@ TEST_F(WireGzipTest, KubectlReadsGzippedLists) {
   CommandResult json = run_kubectl(kapi(), "get configmaps -n wire-gzip -o json");
   EXPECT_EQ(json.exit_code, 0) << json.output.substr(0, 2000);
   EXPECT_NE(json.output.find("line 1100000 of data"), std::string::npos);
-  EXPECT_EQ(json_object(json.output)["items"].as_array().size(), 12u);
+  EXPECT_EQ(big_items(json_object(json.output)), 12u);
 }
 
 }  // namespace
