@@ -58,6 +58,11 @@ struct ConnectSubresource {
   std::string kind;                // discovery's kind: its options ("PodExecOptions"), pods/log's "Pod"
   std::vector<std::string> verbs;  // discovery's verbs, which are also the ones served: {"create", "get"}
   std::function<asio::awaitable<void>(ConnectRequest request)> connect;
+  // A rest.Connecter's NewConnectOptions as getRequestOptions fills it from the query (a proxy's `path` from
+  // `subpath`, what the URL has after the subresource): the object, with kind and apiVersion, that the request is
+  // admitted with as a CONNECT. Throws ApiError for a parameter that does not convert. Unset for pods/log, a
+  // streaming GET that kube neither admits nor calls a CONNECT.
+  std::function<boost::json::object(const http::QueryParams& query, const std::string& subpath)> options;
 };
 
 // Field selector values of one object ("metadata.name" → "x"), as the resource's GetAttrs offers them.

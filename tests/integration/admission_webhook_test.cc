@@ -41,13 +41,14 @@ struct Hook {
   std::string side_effects = "None";
   json::object object_selector = {};
   std::string reinvocation_policy = {};
+  std::vector<std::string> operations = {"CREATE", "UPDATE"};
 };
 
 json::object webhook_json(const Hook& hook, bool mutating) {
   json::object webhook{
       {"name", hook.name},
       {"clientConfig", hook.client_config},
-      {"rules", json::array{json::object{{"operations", json::array{"CREATE", "UPDATE"}},
+      {"rules", json::array{json::object{{"operations", json::value_from(hook.operations)},
                                          {"apiGroups", json::array{json::value(hook.group)}},
                                          {"apiVersions", json::array{"*"}},
                                          {"resources", json::array{json::value(hook.resources)}}}}},
@@ -260,6 +261,57 @@ TEST_F(AdmissionWebhookTest, ARefusalWithoutACodeIsABadRequest) {
   HttpResponse denied = until("wh-nocode", configmap("any"), refused);
   EXPECT_EQ(denied.status, 400) << denied.body;
   EXPECT_EQ(status_message(denied), "admission webhook \"no-code.example.com\" denied the request: denied by the sample webhook");
+}
+
+// A CONNECT (exec, attach, port-forward, proxy) is admitted as kube's ConnectResource admits it: before the pod is
+// read, with the request's options decoded from the query as the object.
+TEST_F(AdmissionWebhookTest, ConnectRequestsAreReviewedWithTheirOptionsBeforeThePodIsRead) {
+  make_namespace("wh-connect");
+  Hook reviewed{"connect-reviewed.example.com", url_config(*server_, "/allow"), "wh-connect", "pods/exec"};
+  reviewed.operations = {"CONNECT"};
+  Hook refused_hook{"connect-refused.example.com", url_config(*server_, "/deny-no-code"), "wh-connect",
+                    "pods/portforward"};
+  refused_hook.operations = {"CONNECT"};
+  make_configuration(false, "wh-connect", {reviewed, refused_hook});
+
+  auto connect_reviews = [] {
+    std::vector<json::object> found;
+    for (auto& request : server_->requests_for("/allow")) {
+      const json::object& sent = request.at("review").as_object().at("request").as_object();
+      if (sent.at("operation") == "CONNECT") found.push_back(sent);
+    }
+    return found;
+  };
+  const std::string exec = "/api/v1/namespaces/wh-connect/pods/absent/exec?command=ls&command=-l&stdout=true&tty=0"
+                           "&container=main";
+  HttpResponse executed;
+  for (auto deadline = std::chrono::steady_clock::now() + 10s;
+       connect_reviews().empty() && std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(50ms))
+    executed = call("POST", exec);
+  ASSERT_FALSE(connect_reviews().empty()) << executed.body;
+  EXPECT_TRUE(is_status(executed, 404, "NotFound")) << executed.body;  // admitted, then the pod is looked for
+  const json::object request = connect_reviews().back();
+  EXPECT_EQ(json::serialize(request.at("kind")), R"({"group":"","version":"v1","kind":"PodExecOptions"})");
+  EXPECT_EQ(json::serialize(request.at("resource")), R"({"group":"","version":"v1","resource":"pods"})");
+  EXPECT_EQ(request.at("subResource"), "exec");
+  EXPECT_EQ(request.at("name"), "absent");
+  EXPECT_EQ(request.at("namespace"), "wh-connect");
+  EXPECT_EQ(json::serialize(request.at("object")), R"({"kind":"PodExecOptions","apiVersion":"v1","stdout":true,)"
+                                                   R"("container":"main","command":["ls","-l"]})");
+  EXPECT_TRUE(request.at("oldObject").is_null());
+  EXPECT_TRUE(request.at("options").is_null());
+  EXPECT_EQ(request.at("dryRun"), false);
+
+  HttpResponse forwarded;
+  for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(50ms)) {
+    forwarded = call("POST", "/api/v1/namespaces/wh-connect/pods/absent/portforward?ports=8080");
+    if (forwarded.status != 404) break;
+  }
+  EXPECT_EQ(forwarded.status, 400) << forwarded.body;
+  EXPECT_EQ(status_message(forwarded),
+            "admission webhook \"connect-refused.example.com\" denied the request: denied by the sample webhook");
 }
 
 TEST_F(AdmissionWebhookTest, ConnectionRefusedFailsClosedUnderFailAndOpenUnderIgnore) {

@@ -296,6 +296,16 @@ TEST_F(ConnectTest, ExecRefusesWhatKubeRefuses) {
   auto no_upgrade = call("POST", "/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true");
   ASSERT_TRUE(is_status(no_upgrade, 400, "BadRequest")) << no_upgrade.body;
   EXPECT_EQ(status_message(no_upgrade), "Upgrade request required");
+
+  // ConnectResource refuses a dry run before anything else, and options that do not decode before admission.
+  auto dry_run = call("POST", "/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true&dryRun=All");
+  ASSERT_TRUE(is_status(dry_run, 400, "BadRequest")) << dry_run.body;
+  EXPECT_EQ(status_message(dry_run), "dryRun is not supported");
+  auto bad_port = call("POST", "/api/v1/namespaces/default/pods/web/portforward?ports=80,http");
+  ASSERT_TRUE(is_status(bad_port, 400, "BadRequest")) << bad_port.body;
+  EXPECT_EQ(status_message(bad_port), "cannot convert to []int32: strconv.ParseUint: parsing \"http\": invalid syntax");
+  auto big_port = call("POST", "/api/v1/namespaces/default/pods/web/portforward?ports=70000");
+  EXPECT_EQ(status_message(big_port), "cannot convert to []int32: strconv.ParseUint: parsing \"70000\": value out of range");
 }
 
 TEST_F(ConnectTest, KubectlPortForwardReachesThePodsPort) {

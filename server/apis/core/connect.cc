@@ -47,9 +47,11 @@ std::string encode_query(const std::multimap<std::string, std::string>& values) 
   return out;
 }
 
+// runtime.Convert_Slice_string_To_bool, how the parameter codec reads a bool: absent, "0" or "false" in any case is
+// false, anything else (even an empty value) true.
 bool query_bool(const http::QueryParams& query, std::string_view key) {
   auto value = query.get(key);
-  return value && (*value == "true" || *value == "1" || *value == "True" || *value == "TRUE" || *value == "t");
+  return value && *value != "0" && !http::iequals(*value, "false");
 }
 
 std::vector<std::string> container_names(const json::object& pod) {
@@ -439,6 +441,56 @@ asio::awaitable<void> service_proxy_connect(Config config, ConnectRequest reques
   throw apierrors::ApiError(apierrors::service_unavailable("no endpoints available for service \"" + id + "\""));
 }
 
+// The connect options (core/v1 PodExecOptions, ...) as the parameter codec decodes them from the query, in Go's
+// field order and omitempty rules: the object a CONNECT is admitted with.
+json::object typed_options(std::string_view kind) { return {{"kind", kind}, {"apiVersion", "v1"}}; }
+
+json::object stream_options(const http::QueryParams& query, std::string_view kind, bool with_command) {
+  json::object options = typed_options(kind);
+  for (const char* flag : {"stdin", "stdout", "stderr", "tty"})
+    if (query_bool(query, flag)) options[flag] = true;
+  if (auto container = query.get("container"); container && !container->empty()) options["container"] = *container;
+  if (with_command) {  // `json:"command"`, without omitempty
+    json::array command;
+    for (auto argument : query.all("command")) command.emplace_back(argument);
+    options["command"] = command.empty() ? json::value(nullptr) : json::value(std::move(command));
+  }
+  return options;
+}
+
+// metav1.Convert_Slice_string_To_Slice_int32: every value, each a comma-separated list of 16-bit ports.
+json::object port_forward_options(const http::QueryParams& query) {
+  json::object options = typed_options("PodPortForwardOptions");
+  json::array ports;
+  for (auto value : query.all("ports")) {
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = std::min(value.find(',', start), value.size());
+      const std::string_view port = value.substr(start, comma - start);
+      std::uint64_t number = 0;
+      auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), number);
+      const bool whole = error == std::errc() && end == port.data() + port.size() && !port.empty();
+      if (!whole || number > 65535)
+        throw apierrors::ApiError(apierrors::bad_request(
+            "cannot convert to []int32: strconv.ParseUint: parsing \"" + std::string(port) + "\": " +
+            (whole || error == std::errc::result_out_of_range ? "value out of range" : "invalid syntax")));
+      ports.emplace_back(static_cast<std::int64_t>(number));
+      if (comma == value.size()) break;
+      start = comma + 1;
+    }
+  }
+  if (!ports.empty()) options["ports"] = std::move(ports);
+  return options;
+}
+
+// A proxy's options: getRequestOptions sets `path` from the subpath, whatever the query says.
+std::function<json::object(const http::QueryParams&, const std::string&)> proxy_options(std::string kind) {
+  return [kind = std::move(kind)](const http::QueryParams&, const std::string& subpath) {
+    json::object options = typed_options(kind);
+    if (!subpath.empty()) options["path"] = subpath;
+    return options;
+  };
+}
+
 // A resource built without a configuration (unit tests) still lists its subresources; they answer 503.
 Config or_unconfigured(Config config) {
   return config ? std::move(config) : std::make_shared<const ConnectConfig>();
@@ -453,27 +505,35 @@ std::vector<registry::ConnectSubresource> pod_connect_subresources(Config config
   config = or_unconfigured(std::move(config));
   return {
       {"attach", "PodAttachOptions", kStreamVerbs,
-       [config](ConnectRequest request) { return stream(config, std::move(request), "attach"); }},
+       [config](ConnectRequest request) { return stream(config, std::move(request), "attach"); },
+       [](const http::QueryParams& query, const std::string&) {
+         return stream_options(query, "PodAttachOptions", false);
+       }},
       {"exec", "PodExecOptions", kStreamVerbs,
-       [config](ConnectRequest request) { return stream(config, std::move(request), "exec"); }},
-      {"log", "Pod", {"get"}, [config](ConnectRequest request) { return logs(config, std::move(request)); }},
+       [config](ConnectRequest request) { return stream(config, std::move(request), "exec"); },
+       [](const http::QueryParams& query, const std::string&) { return stream_options(query, "PodExecOptions", true); }},
+      {"log", "Pod", {"get"}, [config](ConnectRequest request) { return logs(config, std::move(request)); }, {}},
       {"portforward", "PodPortForwardOptions", kStreamVerbs,
-       [config](ConnectRequest request) { return port_forward(config, std::move(request)); }},
+       [config](ConnectRequest request) { return port_forward(config, std::move(request)); },
+       [](const http::QueryParams& query, const std::string&) { return port_forward_options(query); }},
       {"proxy", "PodProxyOptions", kProxyVerbs,
-       [config](ConnectRequest request) { return pod_proxy(config, std::move(request)); }},
+       [config](ConnectRequest request) { return pod_proxy(config, std::move(request)); },
+       proxy_options("PodProxyOptions")},
   };
 }
 
 registry::ConnectSubresource node_proxy(Config config) {
   config = or_unconfigured(std::move(config));
   return {"proxy", "NodeProxyOptions", kProxyVerbs,
-          [config](ConnectRequest request) { return node_proxy_connect(config, std::move(request)); }};
+          [config](ConnectRequest request) { return node_proxy_connect(config, std::move(request)); },
+          proxy_options("NodeProxyOptions")};
 }
 
 registry::ConnectSubresource service_proxy(Config config) {
   config = or_unconfigured(std::move(config));
   return {"proxy", "ServiceProxyOptions", kProxyVerbs,
-          [config](ConnectRequest request) { return service_proxy_connect(config, std::move(request)); }};
+          [config](ConnectRequest request) { return service_proxy_connect(config, std::move(request)); },
+          proxy_options("ServiceProxyOptions")};
 }
 
 }  // namespace kapi::apis::core

@@ -84,6 +84,17 @@ asio::awaitable<void> admit_subresource_create(const Scope& scope, const registr
   co_await chain->validate(attributes);
 }
 
+asio::awaitable<void> admit_connect(const Scope& scope, const registry::ConnectSubresource& subresource,
+                                    json::object& options) {
+  const admission::Chain* chain = scope.admission;
+  if (!chain || chain->plugins().empty()) co_return;
+  admission::Attributes attributes = attributes_of(scope, admission::Operation::Connect);
+  attributes.kind.kind = subresource.kind;
+  attributes.object = &options;
+  co_await chain->admit(attributes);
+  co_await chain->validate(attributes);
+}
+
 void add_delete_admission(const Scope& scope, registry::DeleteOptions& options, bool collection) {
   const admission::Chain* chain = scope.admission;
   if (!chain || chain->plugins().empty()) return;

@@ -16,6 +16,11 @@ void add_admission(const Scope& scope, registry::WriteOptions& options, const st
 asio::awaitable<void> admit_subresource_create(const Scope& scope, const registry::CreateSubresource& subresource,
                                                boost::json::object& body);
 
+// Admits a rest.Connecter's request as a CONNECT, `options` (PodExecOptions, ...) as its object and no operation
+// options: mutating, then validating plugins.
+asio::awaitable<void> admit_connect(const Scope& scope, const registry::ConnectSubresource& subresource,
+                                    boost::json::object& options);
+
 // Sets options.admission for a DELETE (a collection's items are admitted without their names, as in kube).
 void add_delete_admission(const Scope& scope, registry::DeleteOptions& options, bool collection = false);
 

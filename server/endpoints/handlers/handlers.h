@@ -56,6 +56,8 @@ asio::awaitable<void> remove(Scope scope);
 asio::awaitable<void> remove_collection(Scope scope);
 // POST to a subresource of another kind (pods/binding, pods/eviction).
 asio::awaitable<void> create_subresource(Scope scope, const registry::CreateSubresource& subresource);
+// A connect subresource (pods/exec, services/proxy, pods/log, ...); `rest` is the path after the subresource.
+asio::awaitable<void> connect(Scope scope, const registry::ConnectSubresource& subresource, std::string rest);
 // POST to a resource that computes its answer (a SubjectAccessReview, ...).
 asio::awaitable<void> create_computed(request::Exchange& exchange, const schema::Catalog& catalog,
                                       const registry::Creater& creater);
