@@ -103,6 +103,18 @@ Registry::Registry()
                             "labeled by policy and further including binding and enforcement action taken.",
                             {"enforcement_action", "error_type", "policy", "policy_binding"},
                             {0.0000005, 0.001, 0.01, 0.1, 1.0}),
+      pod_security_evaluations("pod_security_evaluations_total",
+                               "[ALPHA] Number of policy evaluations that occurred, not counting ignored or exempt "
+                               "requests.",
+                               {"decision", "mode", "policy_level", "policy_version", "request_operation", "resource",
+                                "subresource"}),
+      pod_security_exemptions("pod_security_exemptions_total",
+                              "[ALPHA] Number of exempt requests, not counting ignored or out of scope requests.",
+                              {"request_operation", "resource", "subresource"}),
+      pod_security_errors("pod_security_errors_total",
+                          "[ALPHA] Number of errors preventing normal evaluation. Non-fatal errors may result in the "
+                          "latest restricted profile being used for evaluation.",
+                          {"fatal", "request_operation", "resource", "subresource"}),
       leader_election_master_status("leader_election_master_status",
                                     "[ALPHA] Gauge of if the reporting system is master of the relevant lease, 0 "
                                     "indicates backup, 1 indicates master. 'name' is the string used to identify the "
@@ -143,6 +155,9 @@ std::string Registry::render() const {
   match_condition_duration.render(out);
   policy_checks.render(out);
   policy_check_duration.render(out);
+  pod_security_evaluations.render(out);
+  pod_security_exemptions.render(out);
+  pod_security_errors.render(out);
   leader_election_master_status.render(out);
   running_managed_controllers.render(out);
   root_ca_cert_publisher_syncs.render(out);

@@ -38,6 +38,9 @@ class Registry {
   HistogramFamily match_condition_duration;       // apiserver_admission_match_condition_evaluation_seconds
   CounterFamily policy_checks;                    // apiserver_validating_admission_policy_check_total
   HistogramFamily policy_check_duration;          // apiserver_validating_admission_policy_check_duration_seconds
+  CounterFamily pod_security_evaluations;        // pod_security_evaluations_total
+  CounterFamily pod_security_exemptions;         // pod_security_exemptions_total
+  CounterFamily pod_security_errors;             // pod_security_errors_total
   // The in-process controller manager's (kube-controller-manager's names).
   GaugeFamily leader_election_master_status;      // leader_election_master_status
   GaugeFamily running_managed_controllers;        // running_managed_controllers

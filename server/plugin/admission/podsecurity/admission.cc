@@ -4,8 +4,10 @@
 // namespace's labels are checked, its existing pods dry-run against a stricter enforce level.
 #include "server/plugin/admission/podsecurity/admission.h"
 
+#include "base/ascii.h"
 #include "base/go_quote.h"
 #include "server/apierrors/errors.h"
+#include "server/metrics/registry.h"
 #include "server/plugin/admission/podsecurity/checks.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
@@ -77,13 +79,55 @@ std::optional<PodView> pod_template(const Attributes& attributes, const json::ob
   return PodView{object_at(template_object, "metadata"), object_at(template_object, "spec")};
 }
 
+// pod-security-admission's metrics (metrics/metrics.go): the pod_security_* counters kube-apiserver exposes.
+class Recorder {
+ public:
+  explicit Recorder(metrics::Registry* registry) : registry_(registry) {}
+
+  // RecordEvaluation: a decision of one mode at one level; the version as kube labels it.
+  void evaluation(bool allowed, const LevelVersion& policy, std::string_view mode, const Attributes& attributes) const {
+    if (!registry_) return;
+    std::string version = "latest";
+    if (!policy.version.latest && policy.level != Level::Privileged)
+      version = kApiVersion.older_than(policy.version) ? "future" : policy.version.str();
+    registry_->pod_security_evaluations.inc({allowed ? "allow" : "deny", std::string(mode),
+                                             std::string(to_string(policy.level)), version, operation(attributes),
+                                             resource(attributes), attributes.subresource});
+  }
+  void exemption(const Attributes& attributes) const {
+    if (registry_)
+      registry_->pod_security_exemptions.inc({operation(attributes), resource(attributes), attributes.subresource});
+  }
+  void error(bool fatal, const Attributes& attributes) const {
+    if (registry_)
+      registry_->pod_security_errors.inc({fatal ? "true" : "false", operation(attributes), resource(attributes),
+                                          attributes.subresource});
+  }
+
+ private:
+  // The release whose checks these are (api.MajorMinorVersion of kube 1.32's build).
+  static constexpr Version kApiVersion{1, 32, false};
+
+  static std::string operation(const Attributes& attributes) {
+    return base::ascii_lowercase(to_string(attributes.operation));
+  }
+  static std::string resource(const Attributes& attributes) {
+    if (is_resource(attributes, "", "pods")) return "pod";
+    return is_resource(attributes, "", "namespaces") ? "namespace" : "controller";
+  }
+
+  metrics::Registry* registry_;
+};
+
 class PodSecurity final : public Plugin {
  public:
-  PodSecurity(Configuration configuration, NamespaceGetter namespaces, PodLister pods, Limits limits)
+  PodSecurity(Configuration configuration, NamespaceGetter namespaces, PodLister pods, Limits limits,
+              metrics::Registry* metrics)
       : configuration_(std::move(configuration)),
         namespaces_(std::move(namespaces)),
         pods_(std::move(pods)),
-        limits_(limits) {}
+        limits_(limits),
+        recorder_(metrics) {}
 
   bool handles(const Attributes& attributes) const override {
     if (attributes.operation != Operation::Create && attributes.operation != Operation::Update) return false;
@@ -314,6 +358,8 @@ class PodSecurity final : public Plugin {
         lookup.error = error.what();
       }
     }
+    if (lookup.exempt) recorder_.exemption(attributes);
+    if (!lookup.error.empty()) recorder_.error(true, attributes);
     co_return lookup;
   }
 
@@ -331,6 +377,7 @@ class PodSecurity final : public Plugin {
     const PolicyEvaluation policy = policy_of(labels_of(namespace_object));
     if (policy.errors.empty() && policy.policy.fully_privileged()) {
       record(attributes, {{std::string(kEnforcePolicyAnnotation), LevelVersion{Level::Privileged, Version::newest()}.str()}});
+      recorder_.evaluation(true, policy.policy.enforce, "enforce", attributes);
       co_return;
     }
     if (attributes.operation == Operation::Update && attributes.old_object &&
@@ -365,11 +412,14 @@ class PodSecurity final : public Plugin {
                     bool enforce) const {
     if (contains(configuration_.exempt_runtime_classes, string_at(pod.spec, "runtimeClassName"))) {
       record(attributes, {{std::string(kExemptAnnotation), "runtimeClass"}});
+      recorder_.exemption(attributes);
       return;
     }
     AuditAnnotations annotations;
-    if (!policy.errors.empty())
+    if (!policy.errors.empty()) {
       annotations[std::string(kErrorAnnotation)] = "Failed to parse policy: " + aggregate_text(policy.errors);
+      recorder_.error(false, attributes);
+    }
     std::vector<std::pair<LevelVersion, AggregateCheckResult>> cached;
     auto result_of = [&](const LevelVersion& level_version) {
       for (const auto& [evaluated, result] : cached)
@@ -385,17 +435,23 @@ class PodSecurity final : public Plugin {
         refusal = apierrors::forbidden(attributes.resource.group, attributes.resource.resource, attributes.name,
                                        "violates PodSecurity " + base::go_quote(policy.policy.enforce.str()) + ": " +
                                            result.forbidden_detail());
+      recorder_.evaluation(result.allowed, policy.policy.enforce, "enforce", attributes);
     }
+    // Audit and warn count only their violations.
     const AggregateCheckResult audit = result_of(policy.policy.audit);
-    if (!audit.allowed)
+    if (!audit.allowed) {
       annotations[std::string(kAuditViolationsAnnotation)] =
           "would violate PodSecurity " + base::go_quote(policy.policy.audit.str()) + ": " + audit.forbidden_detail();
+      recorder_.evaluation(false, policy.policy.audit, "audit", attributes);
+    }
     // A request about to be refused gets no warnings.
     if (!refusal) {
       const AggregateCheckResult warn = result_of(policy.policy.warn);
-      if (!warn.allowed)
+      if (!warn.allowed) {
         attributes.add_warning("would violate PodSecurity " + base::go_quote(policy.policy.warn.str()) + ": " +
                                warn.forbidden_detail());
+        recorder_.evaluation(false, policy.policy.warn, "warn", attributes);
+      }
     }
     record(attributes, annotations);
     if (refusal) throw apierrors::ApiError(std::move(*refusal));
@@ -409,6 +465,7 @@ class PodSecurity final : public Plugin {
   NamespaceGetter namespaces_;
   PodLister pods_;
   Limits limits_;
+  Recorder recorder_;
 };
 
 const json::array* containers_at(const json::object& pod, std::string_view list) {
@@ -452,8 +509,9 @@ bool is_significant_pod_update(const json::object& pod, const json::object& old_
 }
 
 std::unique_ptr<Plugin> make_plugin(Configuration configuration, NamespaceGetter namespaces, PodLister pods,
-                                    Limits limits) {
-  return std::make_unique<PodSecurity>(std::move(configuration), std::move(namespaces), std::move(pods), limits);
+                                    Limits limits, metrics::Registry* metrics) {
+  return std::make_unique<PodSecurity>(std::move(configuration), std::move(namespaces), std::move(pods), limits,
+                                       metrics);
 }
 
 }  // namespace kapi::admission::podsecurity
@@ -491,7 +549,7 @@ std::unique_ptr<Plugin> make_pod_security(const PluginContext& context) {
     co_return result;
   };
   return podsecurity::make_plugin(podsecurity::load_configuration(context.configuration), std::move(get_namespace),
-                                  std::move(list_pods));
+                                  std::move(list_pods), {}, context.metrics);
 }
 
 }  // namespace kapi::admission

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace kapi::metrics { class Registry; }
+
 namespace kapi::admission::podsecurity {
 
 // A namespace by name (throws apierrors::ApiError, e.g. 404, when it cannot be read).
@@ -26,8 +28,9 @@ struct Limits {
   std::chrono::milliseconds namespace_pod_check_timeout{1000};
 };
 
+// `metrics`: where kube's pod_security_* counters are kept (none when null).
 std::unique_ptr<Plugin> make_plugin(Configuration configuration, NamespaceGetter namespaces, PodLister pods,
-                                    Limits limits = {});
+                                    Limits limits = {}, metrics::Registry* metrics = nullptr);
 
 // isSignificantPodUpdate: whether an update changes anything the checks could see differently (container counts,
 // images, ephemeral containers added or changed).

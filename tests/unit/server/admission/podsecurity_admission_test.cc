@@ -3,6 +3,7 @@
 // and audit report, templates are never refused, exemptions, updates kube skips, namespace label checks and the
 // dry run of existing pods.
 #include "server/apierrors/errors.h"
+#include "server/metrics/registry.h"
 #include "server/plugin/admission/podsecurity/admission.h"
 #include "server/plugin/admission/podsecurity/configuration.h"
 #include "server/plugin/admission/podsecurity/policy.h"
@@ -11,6 +12,7 @@
 #include "tests/support/io_thread.h"
 #include "tests/support/temp_dir.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <asio/co_spawn.hpp>
@@ -172,6 +174,7 @@ struct Fixture {
   std::map<std::string, std::vector<json::object>> pods;
   request::RequestContext context;
   request::UserInfo user{"alice", "", {}, {}};
+  metrics::Registry registry;
   std::unique_ptr<Plugin> plugin;
 
   explicit Fixture(Configuration configuration = load_configuration(nullptr), Limits limits = {}) {
@@ -183,7 +186,7 @@ struct Fixture {
           co_return found->second;
         },
         [this](std::string namespace_) -> asio::awaitable<std::vector<json::object>> { co_return pods[namespace_]; },
-        limits);
+        limits, &registry);
   }
 
   void add_namespace(const std::string& name, json::object namespace_labels) {
@@ -324,6 +327,66 @@ TEST(PodSecurityAdmissionTest, ExemptionsSkipEvaluationAndSaySo) {
   kata["spec"].as_object()["runtimeClassName"] = "kata";
   EXPECT_FALSE(by_runtime_class.validate(by_runtime_class.attributes("", "pods", "Pod", kata)));
   EXPECT_EQ(by_runtime_class.context.audit_annotations["pod-security.kubernetes.io/exempt"], "runtimeClass");
+}
+
+// metrics/metrics.go: enforce counts both decisions, audit and warn only violations, versions newer than the
+// release are "future"; exemptions and errors have counters of their own.
+TEST(PodSecurityAdmissionTest, CountsEvaluationsExemptionsAndErrorsAsKubesMetrics) {
+  using ::testing::HasSubstr;
+  Fixture fixture;
+  fixture.add_namespace("ns", labels({{"pod-security.kubernetes.io/enforce", "baseline"},
+                                      {"pod-security.kubernetes.io/enforce-version", "v1.30"},
+                                      {"pod-security.kubernetes.io/audit", "restricted"},
+                                      {"pod-security.kubernetes.io/audit-version", "v1.99"},
+                                      {"pod-security.kubernetes.io/warn", "restricted"}}));
+  json::object privileged = parse(kPrivilegedPod);
+  ASSERT_TRUE(fixture.validate(fixture.attributes("", "pods", "Pod", privileged)));
+  json::object restricted = parse(kRestrictedPod);
+  EXPECT_FALSE(fixture.validate(fixture.attributes("", "pods", "Pod", restricted)));
+  json::object deployment = parse(R"({"metadata":{"name":"d"},"spec":{"template":{"metadata":{},"spec":)"
+                                  R"({"containers":[{"name":"c","image":"i","securityContext":{"privileged":true}}]}}}})");
+  EXPECT_FALSE(fixture.validate(fixture.attributes("apps", "deployments", "Deployment", deployment, Operation::Update)));
+  fixture.add_namespace("bad", labels({{"pod-security.kubernetes.io/enforce", "bogus"}}));
+  Attributes in_bad = fixture.attributes("", "pods", "Pod", restricted);
+  in_bad.namespace_ = "bad";
+  EXPECT_FALSE(fixture.validate(in_bad));
+  Attributes in_missing = fixture.attributes("", "pods", "Pod", restricted);
+  in_missing.namespace_ = "missing";
+  EXPECT_TRUE(fixture.validate(in_missing));
+
+  const std::string text = fixture.registry.render();
+  auto evaluations = [](std::string_view labels) {
+    return "pod_security_evaluations_total{" + std::string(labels) + "} ";
+  };
+  EXPECT_THAT(text, HasSubstr(evaluations(R"(decision="deny",mode="enforce",policy_level="baseline",)"
+                                          R"(policy_version="v1.30",request_operation="create",resource="pod",)"
+                                          R"(subresource="")") + "1\n"));
+  EXPECT_THAT(text, HasSubstr(evaluations(R"(decision="allow",mode="enforce",policy_level="baseline",)"
+                                          R"(policy_version="v1.30",request_operation="create",resource="pod",)"
+                                          R"(subresource="")") + "1\n"));
+  EXPECT_THAT(text, HasSubstr(evaluations(R"(decision="deny",mode="audit",policy_level="restricted",)"
+                                          R"(policy_version="future",request_operation="create",resource="pod",)"
+                                          R"(subresource="")") + "1\n"));
+  EXPECT_THAT(text, HasSubstr(evaluations(R"(decision="deny",mode="audit",policy_level="restricted",)"
+                                          R"(policy_version="future",request_operation="update",)"
+                                          R"(resource="controller",subresource="")") + "1\n"));
+  EXPECT_THAT(text, HasSubstr(evaluations(R"(decision="deny",mode="warn",policy_level="restricted",)"
+                                          R"(policy_version="latest",request_operation="update",)"
+                                          R"(resource="controller",subresource="")") + "1\n"));
+  // The refused pod was not warned about, and so not counted under warn.
+  EXPECT_THAT(text, ::testing::Not(HasSubstr(R"(mode="warn",policy_level="restricted",policy_version="latest",)"
+                                             R"(request_operation="create")")));
+  EXPECT_THAT(text, HasSubstr(R"(pod_security_errors_total{fatal="false",request_operation="create",resource="pod",)"
+                              R"(subresource=""} 1)"));
+  EXPECT_THAT(text, HasSubstr(R"(pod_security_errors_total{fatal="true",request_operation="create",resource="pod",)"
+                              R"(subresource=""} 1)"));
+
+  const json::value exempting = json::parse(R"({"apiVersion":"pod-security.admission.config.k8s.io/v1",)"
+                                            R"("kind":"PodSecurityConfiguration","exemptions":{"usernames":["alice"]}})");
+  Fixture exempt(load_configuration(&exempting));
+  EXPECT_FALSE(exempt.validate(exempt.attributes("", "pods", "Pod", privileged)));
+  EXPECT_THAT(exempt.registry.render(), HasSubstr(R"(pod_security_exemptions_total{request_operation="create",)"
+                                                  R"(resource="pod",subresource=""} 1)"));
 }
 
 TEST(PodSecurityAdmissionTest, InvalidNamespaceLabelsEnforceRestrictedAndAreNoted) {
