@@ -83,7 +83,8 @@ asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange,
       // The rest of the path after the subresource (the "/{path:*}" route kube adds for proxies).
       std::string rest;
       for (std::size_t i = 3; i < info.parts.size(); ++i) rest.append("/").append(info.parts[i]);
-      co_return co_await handlers::connect(scope, subresource, std::move(rest));
+      auto connecting = handlers::connect(scope, subresource, std::move(rest));
+      co_return co_await std::move(connecting);
     }
     // Subresources answer get, update and patch on one named object. (One co_await per statement: g++ 12
     // miscompiles a conditional between two awaitables.)

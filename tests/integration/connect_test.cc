@@ -145,6 +145,13 @@ class ConnectTest : public KapiSuite<ConnectTest> {
     return kapi().connect_admin().request(method, target, headers, body);
   }
 
+  // kube's 400 BadRequest Status with `message`, for `method` of `target`.
+  static void expect_bad_request(std::string_view method, std::string_view target, std::string_view message) {
+    HttpResponse answer = call(method, target);
+    ASSERT_TRUE(is_status(answer, 400, "BadRequest")) << target << ": " << answer.body;
+    EXPECT_EQ(status_message(answer), message) << target;
+  }
+
   static void create_node(const std::string& name, int port) {
     const std::string node = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name +
                              R"("},"status":{"addresses":[{"type":"InternalIP","address":"127.0.0.1"}],)"
@@ -234,13 +241,10 @@ TEST_F(ConnectTest, KubectlLogsReadsTheKubeletsContainerLogs) {
 }
 
 TEST_F(ConnectTest, LogsChecksTheContainerAsKubeDoes) {
-  auto unnamed = call("GET", "/api/v1/namespaces/default/pods/two/log");
-  ASSERT_TRUE(is_status(unnamed, 400, "BadRequest")) << unnamed.body;
-  EXPECT_EQ(status_message(unnamed), "a container name must be specified for pod two, choose one of: [a b]");
-
-  auto wrong = call("GET", "/api/v1/namespaces/default/pods/web/log?container=nope");
-  ASSERT_TRUE(is_status(wrong, 400, "BadRequest")) << wrong.body;
-  EXPECT_EQ(status_message(wrong), "container nope is not valid for pod web");
+  expect_bad_request("GET", "/api/v1/namespaces/default/pods/two/log",
+                     "a container name must be specified for pod two, choose one of: [a b]");
+  expect_bad_request("GET", "/api/v1/namespaces/default/pods/web/log?container=nope",
+                     "container nope is not valid for pod web");
 
   auto negative = call("GET", "/api/v1/namespaces/default/pods/web/log?tailLines=-1&limitBytes=0");
   ASSERT_TRUE(is_status(negative, 422, "Invalid")) << negative.body;
@@ -285,27 +289,19 @@ TEST_F(ConnectTest, KubectlAttachRelaysTheContainersOutput) {
 }
 
 TEST_F(ConnectTest, ExecRefusesWhatKubeRefuses) {
-  auto unscheduled = call("POST", "/api/v1/namespaces/default/pods/unscheduled/exec?command=ls&stdout=true");
-  ASSERT_TRUE(is_status(unscheduled, 400, "BadRequest")) << unscheduled.body;
-  EXPECT_EQ(status_message(unscheduled), "pod unscheduled does not have a host assigned");
-
-  auto unnamed = call("POST", "/api/v1/namespaces/default/pods/two/exec?command=ls&stdout=true");
-  ASSERT_TRUE(is_status(unnamed, 400, "BadRequest")) << unnamed.body;
-  EXPECT_EQ(status_message(unnamed), "a container name must be specified for pod two, choose one of: [a b]");
-
-  auto no_upgrade = call("POST", "/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true");
-  ASSERT_TRUE(is_status(no_upgrade, 400, "BadRequest")) << no_upgrade.body;
-  EXPECT_EQ(status_message(no_upgrade), "Upgrade request required");
-
+  expect_bad_request("POST", "/api/v1/namespaces/default/pods/unscheduled/exec?command=ls&stdout=true",
+                     "pod unscheduled does not have a host assigned");
+  expect_bad_request("POST", "/api/v1/namespaces/default/pods/two/exec?command=ls&stdout=true",
+                     "a container name must be specified for pod two, choose one of: [a b]");
+  expect_bad_request("POST", "/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true",
+                     "Upgrade request required");
   // ConnectResource refuses a dry run before anything else, and options that do not decode before admission.
-  auto dry_run = call("POST", "/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true&dryRun=All");
-  ASSERT_TRUE(is_status(dry_run, 400, "BadRequest")) << dry_run.body;
-  EXPECT_EQ(status_message(dry_run), "dryRun is not supported");
-  auto bad_port = call("POST", "/api/v1/namespaces/default/pods/web/portforward?ports=80,http");
-  ASSERT_TRUE(is_status(bad_port, 400, "BadRequest")) << bad_port.body;
-  EXPECT_EQ(status_message(bad_port), "cannot convert to []int32: strconv.ParseUint: parsing \"http\": invalid syntax");
-  auto big_port = call("POST", "/api/v1/namespaces/default/pods/web/portforward?ports=70000");
-  EXPECT_EQ(status_message(big_port), "cannot convert to []int32: strconv.ParseUint: parsing \"70000\": value out of range");
+  expect_bad_request("POST", "/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true&dryRun=All",
+                     "dryRun is not supported");
+  expect_bad_request("POST", "/api/v1/namespaces/default/pods/web/portforward?ports=80,http",
+                     "cannot convert to []int32: strconv.ParseUint: parsing \"http\": invalid syntax");
+  expect_bad_request("POST", "/api/v1/namespaces/default/pods/web/portforward?ports=70000",
+                     "cannot convert to []int32: strconv.ParseUint: parsing \"70000\": value out of range");
 }
 
 TEST_F(ConnectTest, KubectlPortForwardReachesThePodsPort) {

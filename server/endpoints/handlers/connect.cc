@@ -23,9 +23,13 @@ asio::awaitable<void> connect(Scope scope, const registry::ConnectSubresource& s
   if (subresource.options) {
     if (scope.query().has("dryRun")) throw apierrors::ApiError(apierrors::bad_request("dryRun is not supported"));
     boost::json::object options = subresource.options(scope.query(), subpath_of(scope, rest));
-    co_await admit_connect(scope, subresource, options);
+    auto admitting = admit_connect(scope, subresource, options);
+    co_await std::move(admitting);
   }
-  co_await subresource.connect({scope.exchange, scope.store, scope.info.namespace_, scope.info.name, std::move(rest)});
+  // The request is named before the call: g++ 12 destroys a temporary argument of a co_await'ed call twice.
+  registry::ConnectRequest request{scope.exchange, scope.store, scope.info.namespace_, scope.info.name, std::move(rest)};
+  auto connecting = subresource.connect(std::move(request));
+  co_await std::move(connecting);
 }
 
 }  // namespace kapi::endpoints::handlers
