@@ -62,6 +62,8 @@ struct Node;
 using NodePtr = std::shared_ptr<Node>;
 
 struct Node {
+  // Never changed once the node is in the graph (a node observed with other coordinates is replaced by a copy), so
+  // it may be read without the graph's lock.
   ObjectReference identity;
   // Dependents hold no pointer to their owners (owners are found by uid), so a removed node is freed once no
   // owner lists it and no queue holds it.

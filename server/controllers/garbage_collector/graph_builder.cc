@@ -54,7 +54,7 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
       // A copy with the observed identity replaces the virtual node (queued copies keep what they were).
       existing = std::make_shared<Node>(*existing);
       existing->identity = event.identity;
-      nodes_[existing->identity.uid] = existing;
+      put(existing);
     }
     existing->is_virtual = false;
   }
@@ -102,7 +102,7 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
           if (auto alternate = alternate_owner_identity(partition.nonmatching, deleted)) {
             auto replacement = std::make_shared<Node>(*existing);
             replacement->identity = *alternate;
-            nodes_[replacement->identity.uid] = replacement;
+            put(replacement);
             effects.attempt_to_delete_rate_limited.push_back(replacement);
           }
         }
@@ -129,8 +129,14 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
   return effects;
 }
 
+void GraphBuilder::put(const NodePtr& node) {
+  // The key views the uid of the node it maps to: a node replacing another takes a new entry.
+  nodes_.erase(node->identity.uid);
+  nodes_.emplace(node->identity.uid, node);
+}
+
 void GraphBuilder::insert_node(const NodePtr& node, GraphEffects& effects) {
-  nodes_[node->identity.uid] = node;
+  put(node);
   add_dependent_to_owners(node, node->owners, effects);
 }
 
@@ -145,7 +151,7 @@ void GraphBuilder::add_dependent_to_owners(const NodePtr& node, const std::vecto
       owner_node = std::make_shared<Node>();
       owner_node->identity = ObjectReference::of(owner, node->identity.namespace_);
       owner_node->is_virtual = true;
-      nodes_[owner.uid] = owner_node;
+      put(owner_node);
     }
     owner_node->dependents.insert(node);
     if (!known) {

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -78,10 +79,14 @@ class GraphBuilder {
   void process_transitions(const GraphEvent& event, const NodePtr& node, GraphEffects& effects);
   void report_invalid_namespace(const Node& dependent, const std::string& owner_uid, GraphEffects& effects) const;
   NodePtr read(const std::string& uid) const;
+  // Maps the node's uid to it, in place of any node with that uid.
+  void put(const NodePtr& node);
 
   std::shared_ptr<AbsentOwnerCache> absent_owners_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, NodePtr> nodes_;  // uidToNode; under mutex_
+  // uidToNode, under mutex_; each key views its node's identity.uid (a node per object of every followed resource:
+  // no second copy of the uid).
+  std::unordered_map<std::string_view, NodePtr> nodes_;
 };
 
 }  // namespace kapi::controllers::garbage_collector

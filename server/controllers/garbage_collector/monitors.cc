@@ -35,10 +35,10 @@ struct GarbageCollector::Monitor {
   std::shared_ptr<registry::Store> store;
   std::shared_ptr<base::StopSignal> stop = std::make_shared<base::StopSignal>();
   std::atomic<bool> synced{false};
-  // What the last list or event showed of each object (kube's informer store, metadata only): the old state of
-  // the next event, and the objects a relist no longer returns. Touched only by the monitor's reflector.
+  // What the last list or event showed of each object, by uid (kube's informer store, cut to what the graph
+  // builder compares): the old state of the next event, and the objects a relist no longer returns, whose
+  // identities the graph holds. Touched only by the monitor's reflector.
   struct Known {
-    ObjectReference identity;
     bool waiting_for_orphaning = false;
     bool waiting_for_dependents = false;
   };
@@ -130,9 +130,11 @@ asio::awaitable<void> GarbageCollector::follow(std::shared_ptr<Monitor> monitor)
       observe(*monitor, object, false);
     }
     for (const auto& [uid, gone] : before) {
+      garbage_collector::NodePtr node = graph_.find(uid);
+      if (!node) continue;  // a deletion of what the graph no longer holds changes nothing
       GraphEvent event;
       event.type = GraphEvent::Type::Delete;
-      event.identity = gone.identity;
+      event.identity = node->identity;
       apply(graph_.process(event));
     }
     monitor->synced.store(true);
@@ -170,7 +172,7 @@ void GarbageCollector::observe(Monitor& monitor, const json::object& object, boo
     if (known != monitor.known.end()) monitor.known.erase(known);
   } else {
     event.type = known == monitor.known.end() ? GraphEvent::Type::Add : GraphEvent::Type::Update;
-    monitor.known[event.identity.uid] = {event.identity, event.being_deleted && event.orphan_finalizer,
+    monitor.known[event.identity.uid] = {event.being_deleted && event.orphan_finalizer,
                                          event.being_deleted && event.foreground_finalizer};
   }
   apply(graph_.process(event));
