@@ -13,6 +13,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <system_error>
 #include <vector>
 
@@ -22,7 +23,7 @@ class StopSignal {
  public:
   bool requested() const noexcept { return requested_.load(); }
 
-  // Wakes every waiter; later waits return at once.
+  // Wakes every waiter and runs every callback of token(); later waits return at once.
   void request() {
     std::vector<std::shared_ptr<Waiter>> waiters;
     {
@@ -31,7 +32,12 @@ class StopSignal {
       waiters.swap(waiters_);
     }
     for (const auto& waiter : waiters) waiter->try_send(std::error_code{}, true);
+    source_.request_stop();
   }
+
+  // For a std::stop_callback, which runs on the requesting thread: cheaper than a wait() raced against each step
+  // where a loop waits on something that can be ended from any thread (a watch stream's stop()).
+  std::stop_token token() const noexcept { return source_.get_token(); }
 
   // Returns once stop is requested, or when the caller's operation is cancelled (a race it lost).
   asio::awaitable<void> wait() const {
@@ -54,6 +60,7 @@ class StopSignal {
   mutable std::mutex mutex_;
   std::atomic<bool> requested_{false};
   mutable std::vector<std::shared_ptr<Waiter>> waiters_;
+  std::stop_source source_;
 };
 
 }  // namespace kapi::base

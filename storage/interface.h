@@ -140,6 +140,7 @@ class WatchStream {
   // next() as a shared event: a watch cache's own, whose encodings every watcher of the change shares; by default
   // next()'s event, wrapped.
   virtual asio::awaitable<std::optional<SharedWatchEvent>> next_shared();
+  // Ends the stream: a next() waiting then, or called later, returns std::nullopt. Safe from any thread.
   virtual void stop() = 0;
 };
 

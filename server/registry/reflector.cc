@@ -1,12 +1,15 @@
 #include "server/registry/reflector.h"
 
 #include "base/log.h"
-#include "base/race.h"
 #include "base/sleep.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
+
+#include <functional>
+#include <optional>
+#include <stop_token>
 
 namespace kapi::registry {
 namespace {
@@ -28,18 +31,11 @@ asio::awaitable<void> reflect_until(Store& store, ReflectorHandlers handlers, Re
       storage::WatchOptions watch_options;
       watch_options.resource_version = std::to_string(list.revision);
       auto stream = co_await store.watch("", std::move(watch_options));
+      // A stop request ends the stream, so a wait for the next event ends with it.
+      std::optional<std::stop_callback<std::function<void()>>> ending;
+      if (wake) ending.emplace(wake->token(), std::function<void()>([&stream] { stream->stop(); }));
       for (;;) {
-        std::optional<storage::WatchEvent> event;
-        if (wake) {
-          auto next = [&stream, &event]() -> asio::awaitable<void> { event = co_await stream->next(); };
-          auto reading = next();
-          auto waiting = wake->wait();
-          auto racing = base::race(std::move(reading), std::move(waiting));
-          const int winner = co_await std::move(racing);
-          if (winner == 1) break;  // stopped while waiting
-        } else {
-          event = co_await stream->next();
-        }
+        std::optional<storage::WatchEvent> event = co_await stream->next();
         if (!event || stopped()) break;
         if (event->type == storage::WatchEventType::Error) break;  // expired: relist
         if (event->type == storage::WatchEventType::Bookmark) continue;
