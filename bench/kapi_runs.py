@@ -56,7 +56,10 @@ def kapi_bench(bench_binary, args, json_path):
 
 def interleaved(variants, rounds, run):
     """{variant: [run(variant, round) for each round]}, the variants in the given order in even rounds and reversed
-    in odd ones."""
+    in odd ones, after one run of the first variant that is not counted: the first kapi of a series starts on a
+    cold page cache and disk, and its writes' p99 was the worst of its variant in each of three series."""
+    print("warm-up run (not counted):", flush=True)
+    run(variants[0], "warm-up")
     results = {variant: [] for variant in variants}
     for round_ in range(rounds):
         for variant in (variants if round_ % 2 == 0 else list(reversed(variants))):
