@@ -75,6 +75,10 @@ struct Node {
   bool deleting_dependents = false;
   // Known only as someone's owner, not observed through a watch (yet).
   bool is_virtual = false;
+  // What the last observation showed (the informer's old object, for the next event): being deleted with the
+  // orphan finalizer, and with the foregroundDeletion finalizer.
+  bool observed_waiting_for_orphaning = false;
+  bool observed_waiting_for_dependents = false;
 
   // The dependents whose reference to this node has blockOwnerDeletion (blockingDependents).
   std::vector<NodePtr> blocking_dependents() const;

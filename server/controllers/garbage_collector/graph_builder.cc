@@ -26,6 +26,22 @@ std::size_t GraphBuilder::size() const {
   return nodes_.size();
 }
 
+std::optional<GraphBuilder::Observed> GraphBuilder::observed(const std::string& uid) const {
+  std::lock_guard lock(mutex_);
+  NodePtr node = read(uid);
+  if (!node || node->is_virtual) return std::nullopt;
+  return Observed{node->observed_waiting_for_orphaning, node->observed_waiting_for_dependents};
+}
+
+std::vector<ObjectReference> GraphBuilder::observed_of(std::string_view api_version, std::string_view kind) const {
+  std::lock_guard lock(mutex_);
+  std::vector<ObjectReference> out;
+  for (const auto& [uid, node] : nodes_)
+    if (!node->is_virtual && node->identity.kind == kind && node->identity.api_version == api_version)
+      out.push_back(node->identity);
+  return out;
+}
+
 NodeView GraphBuilder::view(const Node& node) const {
   std::lock_guard lock(mutex_);
   NodeView out{node.identity, node.being_deleted, node.deleting_dependents, !node.is_virtual, node.owners,
@@ -68,6 +84,7 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
     node->being_deleted = event.being_deleted;
     insert_node(node, effects);
     process_transitions(event, node, effects);
+    record_observation(event, *node);
     return effects;
   }
   if (add_or_update) {
@@ -81,6 +98,7 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
     }
     if (event.being_deleted) existing->being_deleted = true;
     process_transitions(event, existing, effects);
+    record_observation(event, *existing);
     return effects;
   }
 
@@ -208,6 +226,11 @@ void GraphBuilder::process_transitions(const GraphEvent& event, const NodePtr& n
     for (const auto& dependent : node->dependents) effects.attempt_to_delete.push_back(dependent);
     effects.attempt_to_delete.push_back(node);
   }
+}
+
+void GraphBuilder::record_observation(const GraphEvent& event, Node& node) {
+  node.observed_waiting_for_orphaning = event.being_deleted && event.orphan_finalizer;
+  node.observed_waiting_for_dependents = event.being_deleted && event.foreground_finalizer;
 }
 
 void GraphBuilder::report_invalid_namespace(const Node& dependent, const std::string& owner_uid,

@@ -65,6 +65,15 @@ class GraphBuilder {
   // processGraphChanges for one event.
   GraphEffects process(const GraphEvent& event);
 
+  // The old state of the next event of `uid`, as its last observation left it; none when no observed node has it.
+  struct Observed {
+    bool waiting_for_orphaning = false;
+    bool waiting_for_dependents = false;
+  };
+  std::optional<Observed> observed(const std::string& uid) const;
+  // The identities of the observed nodes of one kind: what a relist of its resource must account for.
+  std::vector<ObjectReference> observed_of(std::string_view api_version, std::string_view kind) const;
+
   NodeView view(const Node& node) const;
   // The node the graph holds for `uid`, if any.
   NodePtr find(const std::string& uid) const;
@@ -77,6 +86,7 @@ class GraphBuilder {
   void remove_node(const NodePtr& node);
   void add_unblocked_owners(const ReferenceDiff& diff, GraphEffects& effects);
   void process_transitions(const GraphEvent& event, const NodePtr& node, GraphEffects& effects);
+  static void record_observation(const GraphEvent& event, Node& node);
   void report_invalid_namespace(const Node& dependent, const std::string& owner_uid, GraphEffects& effects) const;
   NodePtr read(const std::string& uid) const;
   // Maps the node's uid to it, in place of any node with that uid.

@@ -12,7 +12,8 @@
 #include <asio/detached.hpp>
 #include <boost/json.hpp>
 
-#include <unordered_map>
+#include <string_view>
+#include <unordered_set>
 
 namespace kapi::controllers {
 
@@ -35,14 +36,8 @@ struct GarbageCollector::Monitor {
   std::shared_ptr<registry::Store> store;
   std::shared_ptr<base::StopSignal> stop = std::make_shared<base::StopSignal>();
   std::atomic<bool> synced{false};
-  // What the last list or event showed of each object, by uid (kube's informer store, cut to what the graph
-  // builder compares): the old state of the next event, and the objects a relist no longer returns, whose
-  // identities the graph holds. Touched only by the monitor's reflector.
-  struct Known {
-    bool waiting_for_orphaning = false;
-    bool waiting_for_dependents = false;
-  };
-  std::unordered_map<std::string, Known> known;
+  // No informer store: the graph's observed nodes are what the monitor last saw of each object (the old state of
+  // its next event, and what a relist must account for), so the collector keeps one record per object.
 };
 
 void GarbageCollector::set_custom_resources(std::vector<std::shared_ptr<registry::Store>> stores) {
@@ -119,22 +114,19 @@ bool GarbageCollector::synced() const {
 asio::awaitable<void> GarbageCollector::follow(std::shared_ptr<Monitor> monitor) {
   registry::ReflectorHandlers handlers;
   handlers.replace = [this, monitor](std::vector<json::object> objects, storage::Revision) -> asio::awaitable<void> {
-    // A relist: what it lacks was deleted meanwhile (the informer's DeletedFinalStateUnknown).
-    std::unordered_map<std::string, Monitor::Known> before = std::move(monitor->known);
-    monitor->known.clear();
+    // A relist: what the graph observed of this kind and the list lacks was deleted meanwhile (the informer's
+    // DeletedFinalStateUnknown).
+    std::unordered_set<std::string_view> listed;
     for (const auto& object : objects) {
-      std::string uid(registry::meta_string(object, "uid"));
-      if (auto found = before.find(uid); found != before.end()) {
-        monitor->known.insert(before.extract(found));
-      }
+      listed.insert(registry::meta_string(object, "uid"));
       observe(*monitor, object, false);
     }
-    for (const auto& [uid, gone] : before) {
-      garbage_collector::NodePtr node = graph_.find(uid);
-      if (!node) continue;  // a deletion of what the graph no longer holds changes nothing
+    const auto& definition = monitor->store->definition();
+    for (auto& identity : graph_.observed_of(definition.group_version(), definition.kind)) {
+      if (listed.contains(identity.uid)) continue;
       GraphEvent event;
       event.type = GraphEvent::Type::Delete;
-      event.identity = node->identity;
+      event.identity = std::move(identity);
       apply(graph_.process(event));
     }
     monitor->synced.store(true);
@@ -162,19 +154,16 @@ void GarbageCollector::observe(Monitor& monitor, const json::object& object, boo
   event.being_deleted = !registry::meta_string(object, "deletionTimestamp").empty();
   event.orphan_finalizer = registry::has_finalizer(object, registry::kOrphanFinalizer);
   event.foreground_finalizer = registry::has_finalizer(object, registry::kForegroundDeletionFinalizer);
-  auto known = monitor.known.find(event.identity.uid);
-  if (known != monitor.known.end()) {
-    event.was_waiting_for_orphaning = known->second.waiting_for_orphaning;
-    event.was_waiting_for_dependents = known->second.waiting_for_dependents;
+  // Only this monitor's reflector observes this uid, so nothing changes its observation in between.
+  const auto observed = graph_.observed(event.identity.uid);
+  if (observed) {
+    event.was_waiting_for_orphaning = observed->waiting_for_orphaning;
+    event.was_waiting_for_dependents = observed->waiting_for_dependents;
   }
-  if (deleted) {
+  if (deleted)
     event.type = GraphEvent::Type::Delete;
-    if (known != monitor.known.end()) monitor.known.erase(known);
-  } else {
-    event.type = known == monitor.known.end() ? GraphEvent::Type::Add : GraphEvent::Type::Update;
-    monitor.known[event.identity.uid] = {event.being_deleted && event.orphan_finalizer,
-                                         event.being_deleted && event.foreground_finalizer};
-  }
+  else
+    event.type = observed ? GraphEvent::Type::Update : GraphEvent::Type::Add;
   apply(graph_.process(event));
 }
 

@@ -39,6 +39,39 @@ class GraphBuilderTest : public ::testing::Test {
   GraphBuilder graph{absent};
 };
 
+// The graph is the monitors' informer store: an observed node keeps the state the next event's old object had,
+// and a relist accounts for the observed nodes of its kind only.
+TEST_F(GraphBuilderTest, ObservedNodesKeepTheirLastStateForTheNextEventAndTheRelist) {
+  GraphEvent deleting = added(identity("owner", "o"));
+  deleting.being_deleted = true;
+  deleting.orphan_finalizer = true;
+  graph.process(deleting);
+  graph.process(added(identity("dependent", "d"), {owner_ref("absent", "a", std::nullopt, "Secret")}));
+  graph.process(added(identity("rs", "r", "ns", "ReplicaSet", "apps/v1")));
+
+  auto owner = graph.observed("o");
+  ASSERT_TRUE(owner.has_value());
+  EXPECT_TRUE(owner->waiting_for_orphaning);
+  EXPECT_FALSE(owner->waiting_for_dependents);
+  ASSERT_TRUE(graph.observed("d").has_value());
+  EXPECT_FALSE(graph.observed("d")->waiting_for_orphaning);
+  EXPECT_FALSE(graph.observed("a").has_value()) << "a virtual owner was never observed";
+  EXPECT_FALSE(graph.observed("missing").has_value());
+
+  std::vector<std::string> uids;
+  for (const auto& reference : graph.observed_of("v1", "ConfigMap")) uids.push_back(reference.uid);
+  std::sort(uids.begin(), uids.end());
+  EXPECT_EQ(uids, (std::vector<std::string>{"d", "o"}));
+  EXPECT_EQ(graph.observed_of("apps/v1", "ReplicaSet").size(), 1u);
+  EXPECT_TRUE(graph.observed_of("v1", "Secret").empty());
+
+  GraphEvent gone;
+  gone.type = GraphEvent::Type::Delete;
+  gone.identity = identity("owner", "o");
+  graph.process(gone);
+  EXPECT_FALSE(graph.observed("o").has_value());
+}
+
 TEST(OwnerReferencesTest, AreReadFromMetadataAndWrittenBackAsStored) {
   auto object = boost::json::parse(R"({"metadata":{"ownerReferences":[
       {"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":"u1","controller":true,"blockOwnerDeletion":true},
