@@ -82,6 +82,10 @@ class Strategy {
  public:
   virtual ~Strategy() = default;
 
+  // kube's defaulting functions of the kind beyond its +default markers (SetDefaults_Pod, SetDefaults_Deployment,
+  // ...), which kube runs on decoding: prepare_for_create and prepare_for_update run them here, and admission runs
+  // them on an object a mutating webhook patched (kube's ObjectDefaulter).
+  virtual void apply_scheme_defaults(boost::json::object& /*object*/) const {}
   // Sets defaults and clears what a client may not set on create (e.g. status when the resource has a status
   // subresource). Metadata the Store owns (uid, creationTimestamp, ...) is already set.
   virtual void prepare_for_create(boost::json::object& /*object*/) const {}

@@ -35,6 +35,11 @@ class ConvertedStrategy final : public Strategy {
   ConvertedStrategy(std::shared_ptr<const Strategy> inner, std::shared_ptr<const VersionConversion> conversion)
       : inner_(std::move(inner)), conversion_(std::move(conversion)) {}
 
+  void apply_scheme_defaults(json::object& object) const override {
+    json::object stored = stored_form(object);
+    inner_->apply_scheme_defaults(stored);
+    object = conversion_->from_storage(std::move(stored));
+  }
   void prepare_for_create(json::object& object) const override {
     json::object stored = stored_form(object);
     inner_->prepare_for_create(stored);

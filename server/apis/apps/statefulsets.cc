@@ -10,6 +10,7 @@ using namespace apps;
 
 class StatefulSetStrategy final : public WorkloadStrategy {
  public:
+  void apply_scheme_defaults(json::object& object) const override { apply_defaults(object); }
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object();
     apply_defaults(object);

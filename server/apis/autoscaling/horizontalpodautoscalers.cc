@@ -106,6 +106,7 @@ std::string format_metrics(const json::object* spec, const json::object* status)
 
 class HorizontalPodAutoscalerStrategy final : public registry::Strategy {
  public:
+  void apply_scheme_defaults(json::object& object) const override { set_hpa_defaults(object); }
   void prepare_for_create(json::object& hpa) const override {
     set_hpa_defaults(hpa);
     hpa["status"] = json::object{{"desiredReplicas", 0}, {"currentMetrics", nullptr}};

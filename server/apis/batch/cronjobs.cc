@@ -48,6 +48,8 @@ class CronJobStrategy final : public registry::Strategy {
  public:
   bool tracks_generation() const override { return true; }
 
+  void apply_scheme_defaults(json::object& object) const override { apply_defaults(object); }
+
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object();
     apply_defaults(object);

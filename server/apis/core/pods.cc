@@ -184,6 +184,7 @@ class PodStrategy final : public registry::Strategy {
   bool return_deleted_object() const override { return true; }
   PodStrategy(core::DisruptionBudgetStore budgets, std::shared_ptr<const core::ConnectConfig> connect)
       : budgets_(std::move(budgets)), connect_(std::move(connect)) {}
+  void apply_scheme_defaults(json::object& object) const override { core::apply_pod_defaults(object); }
   void prepare_for_create(json::object& pod) const override {
     core::apply_pod_defaults(pod);
     pod["status"] = core::initial_pod_status(pod);

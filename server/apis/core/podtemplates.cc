@@ -29,6 +29,7 @@ class PodTemplateStrategy final : public registry::Strategy {
  public:
   // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
   bool return_deleted_object() const override { return true; }
+  void apply_scheme_defaults(json::object& object) const override { apply_defaults(object); }
   void prepare_for_create(json::object& object) const override { apply_defaults(object); }
   void prepare_for_update(json::object& object, const json::object&) const override { apply_defaults(object); }
   bool tracks_generation() const override { return true; }

@@ -49,6 +49,7 @@ class ReplicationControllerStrategy final : public registry::Strategy {
   registry::GarbageCollectionPolicy default_garbage_collection_policy() const override {
     return registry::GarbageCollectionPolicy::kOrphanDependents;
   }
+  void apply_scheme_defaults(json::object& object) const override { apply_defaults(object); }
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object{{"replicas", 0}};  // status.replicas has no omitempty: kube writes its 0
     apply_defaults(object);

@@ -211,6 +211,7 @@ class EndpointSliceStrategy final : public registry::Strategy {
  public:
   // Generation counts every change but metadata's, and label changes too (the strategy's PrepareForUpdate).
   bool tracks_generation() const override { return true; }
+  void apply_scheme_defaults(json::object& object) const override { set_endpoint_slice_defaults(object); }
   void prepare_for_create(json::object& slice) const override {
     set_endpoint_slice_defaults(slice);
     drop_topology(slice, nullptr);

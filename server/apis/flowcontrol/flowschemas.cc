@@ -26,6 +26,7 @@ std::int64_t matching_precedence(const json::object& flow_schema) {
 class FlowSchemaStrategy final : public registry::Strategy {
  public:
   // PrepareForCreate clears the status; the decoder's v1 defaults come here, as kapi decodes without them.
+  void apply_scheme_defaults(json::object& object) const override { apf::apply_flow_schema_defaults(object); }
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object();
     apf::apply_flow_schema_defaults(object);

@@ -24,6 +24,7 @@ json::value number_at(const json::object* object, std::string_view key) {
 class PriorityLevelConfigurationStrategy final : public registry::Strategy {
  public:
   // PrepareForCreate clears the status; the decoder's v1 defaults come here, as kapi decodes without them.
+  void apply_scheme_defaults(json::object& object) const override { apf::apply_priority_level_defaults(object); }
   void prepare_for_create(json::object& object) const override {
     object["status"] = json::object();
     apf::apply_priority_level_defaults(object);

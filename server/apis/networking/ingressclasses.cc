@@ -76,6 +76,7 @@ void set_ingress_class_defaults(json::object& ingress_class) {
 class IngressClassStrategy final : public registry::Strategy {
  public:
   bool tracks_generation() const override { return true; }
+  void apply_scheme_defaults(json::object& object) const override { set_ingress_class_defaults(object); }
   void prepare_for_create(json::object& ingress_class) const override { set_ingress_class_defaults(ingress_class); }
   void prepare_for_update(json::object& ingress_class, const json::object&) const override {
     set_ingress_class_defaults(ingress_class);

@@ -189,6 +189,7 @@ void set_network_policy_defaults(json::object& policy) {
 class NetworkPolicyStrategy final : public registry::Strategy {
  public:
   bool tracks_generation() const override { return true; }
+  void apply_scheme_defaults(json::object& object) const override { set_network_policy_defaults(object); }
   void prepare_for_create(json::object& policy) const override { set_network_policy_defaults(policy); }
   void prepare_for_update(json::object& policy, const json::object&) const override { set_network_policy_defaults(policy); }
   ErrorList validate(const json::object& policy) const override { return validate_network_policy(policy); }

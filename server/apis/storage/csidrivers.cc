@@ -90,6 +90,7 @@ class CSIDriverStrategy final : public registry::Strategy {
   bool allow_unconditional_update() const override { return false; }
   // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
   bool return_deleted_object() const override { return true; }
+  void apply_scheme_defaults(json::object& object) const override { set_csi_driver_defaults(object); }
   void prepare_for_create(json::object& driver) const override { set_csi_driver_defaults(driver); }
   // Generation is not set on create, but a spec change bumps it (the strategy's PrepareForUpdate).
   void prepare_for_update(json::object& driver, const json::object& old) const override {

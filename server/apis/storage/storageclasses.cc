@@ -96,6 +96,7 @@ class StorageClassStrategy final : public registry::Strategy {
  public:
   // kube's store for this kind has ReturnDeletedObject: a DELETE answers with the object, not a Status.
   bool return_deleted_object() const override { return true; }
+  void apply_scheme_defaults(json::object& object) const override { set_storage_class_defaults(object); }
   void prepare_for_create(json::object& storage_class) const override { set_storage_class_defaults(storage_class); }
   void prepare_for_update(json::object& storage_class, const json::object&) const override {
     set_storage_class_defaults(storage_class);
