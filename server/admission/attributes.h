@@ -9,6 +9,8 @@
 
 #include <boost/json/object.hpp>
 
+#include <any>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -23,12 +25,25 @@ struct GroupVersionKind {
   std::string group;
   std::string version;
   std::string kind;
+  friend bool operator==(const GroupVersionKind&, const GroupVersionKind&) = default;
 };
 
 struct GroupVersionResource {
   std::string group;
   std::string version;
   std::string resource;
+  friend bool operator==(const GroupVersionResource&, const GroupVersionResource&) = default;
+};
+
+class ObjectInterfaces;
+
+// kube's ReinvocationContext: when a plugin changed the object in a way earlier plugins may want to see (a
+// webhook's patch), the chain runs its mutating plugins once more. What a plugin keeps between the two passes is
+// under its name in `values`.
+struct Reinvocation {
+  bool is_reinvoke = false;      // this is the second pass
+  bool should_reinvoke = false;  // a plugin asked for the second pass
+  std::map<std::string, std::any, std::less<>> values;
 };
 
 struct Attributes {
@@ -50,6 +65,10 @@ struct Attributes {
   // The request's Warning headers and audit annotations (kube's AddAnnotation / warning.AddWarning); null when
   // nothing is to be recorded (tests).
   request::RequestContext* context = nullptr;
+  // The versions the resource is served at and their conversions (matchPolicy Equivalent); null in tests.
+  const ObjectInterfaces* object_interfaces = nullptr;
+  // Reset by the chain at the start of each mutating step.
+  Reinvocation reinvocation;
 
   const boost::json::object& new_object() const { return *object; }
   bool is_main_resource() const { return subresource.empty(); }
