@@ -34,7 +34,10 @@ asio::awaitable<void> Chain::admit(Attributes& attributes) const {
   std::function<asio::awaitable<void>(Plugin&)> admit = [&attributes](Plugin& plugin) {
     return plugin.admit(attributes);
   };
-  co_await run_step(attributes, "admit", &mutating, admit);
+  // Each admission of the object starts afresh (a retried update is admitted again, as kube makes a new record).
+  attributes.reinvocation = {};
+  Reinvocation* reinvocation = &attributes.reinvocation;
+  co_await run_step(attributes, "admit", &mutating, admit, reinvocation);
 }
 
 asio::awaitable<void> Chain::validate(const Attributes& attributes) const {
@@ -44,14 +47,36 @@ asio::awaitable<void> Chain::validate(const Attributes& attributes) const {
   co_await run_step(attributes, "validate", &validating, validate);
 }
 
-// Times each plugin that runs and the step as a whole, as kube's pluginHandlerWithMetrics and
-// chainAdmissionHandler do (rejected="true" when the plugin or the step refused).
+// Times the step as a whole, both passes of a reinvoked mutating step included, as kube's WithStepMetrics wraps
+// its reinvocation handler (rejected="true" when the step refused).
 asio::awaitable<void> Chain::run_step(const Attributes& attributes, std::string_view type,
                                       bool (*takes_part)(const Plugin&),
-                                      std::function<asio::awaitable<void>(Plugin&)> call) const {
+                                      std::function<asio::awaitable<void>(Plugin&)> call,
+                                      Reinvocation* reinvocation) const {
   const auto step_start = Clock::now();
   const std::string operation(to_string(attributes.operation));
   const std::string step(type);
+  std::exception_ptr refused;
+  try {
+    co_await run_plugins(attributes, step, takes_part, call);
+    // kube's reinvoker: one more pass of every mutating plugin when one asked for it.
+    if (reinvocation && reinvocation->should_reinvoke) {
+      reinvocation->is_reinvoke = true;
+      co_await run_plugins(attributes, step, takes_part, call);
+    }
+  } catch (...) {
+    refused = std::current_exception();
+  }
+  if (metrics_)
+    metrics_->admission_step_duration.observe({operation, refused ? "true" : "false", step}, seconds_since(step_start));
+  if (refused) std::rethrow_exception(refused);
+}
+
+// Times each plugin that runs, as kube's pluginHandlerWithMetrics does; the first refusal ends the pass.
+asio::awaitable<void> Chain::run_plugins(const Attributes& attributes, const std::string& step,
+                                         bool (*takes_part)(const Plugin&),
+                                         const std::function<asio::awaitable<void>(Plugin&)>& call) const {
+  const std::string operation(to_string(attributes.operation));
   for (const auto& [name, plugin] : plugins_) {
     if (!takes_part(*plugin) || !plugin->handles(attributes)) continue;
     const auto start = Clock::now();
@@ -61,14 +86,11 @@ asio::awaitable<void> Chain::run_step(const Attributes& attributes, std::string_
     } catch (...) {
       refused = std::current_exception();
     }
-    if (metrics_) {
+    if (metrics_)
       metrics_->admission_controller_duration.observe({name, operation, refused ? "true" : "false", step},
                                                       seconds_since(start));
-      if (refused) metrics_->admission_step_duration.observe({operation, "true", step}, seconds_since(step_start));
-    }
     if (refused) std::rethrow_exception(refused);
   }
-  if (metrics_) metrics_->admission_step_duration.observe({operation, "false", step}, seconds_since(step_start));
 }
 
 }  // namespace kapi::admission

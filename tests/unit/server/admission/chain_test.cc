@@ -105,6 +105,44 @@ TEST(AdmissionChainTest, TheFirstRefusalEndsTheStepWithItsForbiddenStatusAndIsCo
   EXPECT_EQ(metrics.admission_step_duration.count({"CREATE", "false", "admit"}), 0u);
 }
 
+// A plugin that asks for the second pass the first time it runs (as a webhook whose patch changed the object).
+class AsksForReinvocation final : public Plugin {
+ public:
+  explicit AsksForReinvocation(std::vector<std::string>& log) : log_(log) {}
+  bool handles(const Attributes&) const override { return true; }
+  bool mutates() const override { return true; }
+  asio::awaitable<void> admit(Attributes& attributes) override {
+    log_.push_back(attributes.reinvocation.is_reinvoke ? "admit again R" : "admit R");
+    if (!attributes.reinvocation.is_reinvoke) attributes.reinvocation.should_reinvoke = true;
+    co_return;
+  }
+
+ private:
+  std::vector<std::string>& log_;
+};
+
+TEST(AdmissionChainTest, APluginThatAsksForItRunsTheWholeMutatingStepOnceMoreAsOneStep) {
+  std::vector<std::string> log;
+  metrics::Registry metrics;
+  std::vector<Chain::NamedPlugin> plugins;
+  plugins.push_back({"A", std::make_unique<Recording>("A", log, true, true)});
+  plugins.push_back({"R", std::make_unique<AsksForReinvocation>(log)});
+  plugins.push_back({"B", std::make_unique<Recording>("B", log, true, false)});
+  Chain chain(std::move(plugins), &metrics);
+  json::object pod{{"metadata", json::object{{"name", "p"}}}};
+  Attributes attributes = pod_create(pod);
+  run(chain.admit(attributes));
+  // kube's reinvoker: every mutating plugin, in-tree ones included, once more; never a third time.
+  EXPECT_EQ(log, (std::vector<std::string>{"admit A", "admit R", "admit B", "admit A", "admit again R", "admit B"}));
+  EXPECT_EQ(metrics.admission_controller_duration.count({"A", "CREATE", "false", "admit"}), 2u);
+  EXPECT_EQ(metrics.admission_step_duration.count({"CREATE", "false", "admit"}), 1u);
+  // The validating step is never reinvoked, and a new admission of the object starts from a first pass.
+  run(chain.validate(attributes));
+  log.clear();
+  run(chain.admit(attributes));
+  EXPECT_EQ(log, (std::vector<std::string>{"admit A", "admit R", "admit B", "admit A", "admit again R", "admit B"}));
+}
+
 TEST(AdmissionChainTest, AnnotationsKeepTheirFirstValueAndWarningsAccumulate) {
   request::RequestContext context;
   Attributes attributes;
