@@ -1,5 +1,6 @@
 #include "server/apiextensions/custom_resource_server.h"
 
+#include "server/admission/object_interfaces.h"
 #include "server/apiextensions/cel/validator.h"
 #include "server/apiextensions/custom_resource_field_managers.h"
 #include "server/apiextensions/custom_resource_strategy.h"
@@ -34,6 +35,7 @@ struct CustomResourceServer::Served {
 
 struct CustomResourceServer::Snapshot {
   std::vector<std::shared_ptr<Served>> served;
+  admission::ObjectInterfaces object_interfaces;  // every served version, for admission's matchPolicy Equivalent
   std::vector<std::unique_ptr<endpoints::GroupVersionService>> services;  // by group, versions by priority
   std::unique_ptr<discovery::DiscoveryService> discovery;                  // /apis/<group>
   std::shared_ptr<const kapi::schema::DynamicOpenApi> openapi = std::make_shared<kapi::schema::DynamicOpenApi>();
@@ -70,6 +72,40 @@ std::shared_ptr<CustomResourceServer::Storage> CustomResourceServer::make_storag
   made->cacher = std::make_unique<storage::cacher::Cacher>(*backend, config_.executor, std::move(options));
   return made;
 }
+
+namespace {
+
+// A custom resource version as admission's equivalence and conversions know it: equivalent to the CRD's other
+// versions, converted as the None strategy converts (the apiVersion rewritten).
+admission::ObjectInterfaces::Version admission_version(const Crd& crd, const CrdVersion& version,
+                                                       const registry::Store& store) {
+  const std::string& kind = crd.accepted_names.kind;
+  admission::ObjectInterfaces::Version made{.resource = {crd.group, version.name, crd.accepted_names.plural},
+                                            .kind = {crd.group, version.name, kind},
+                                            .storage = store.prefix(""),
+                                            .subresources = {},
+                                            .to_storage = {},
+                                            .from_storage = {},
+                                            .defaults = {}};
+  // Decoding prunes and defaults a custom resource by its version's structural schema.
+  made.defaults = [strategy = &store.strategy()](boost::json::object& object) { strategy->conform(object); };
+  if (version.status_subresource) made.subresources["status"] = made.kind;
+  if (version.scale) made.subresources["scale"] = {"autoscaling", "v1", "Scale"};
+  const CrdVersion* storage_version = crd.storage_version();
+  if (storage_version && storage_version->name != version.name) {
+    auto with_api_version = [](std::string api_version) {
+      return [api_version = std::move(api_version)](boost::json::object object) {
+        object["apiVersion"] = api_version;
+        return object;
+      };
+    };
+    made.to_storage = with_api_version(crd.group + "/" + storage_version->name);
+    made.from_storage = with_api_version(crd.group + "/" + version.name);
+  }
+  return made;
+}
+
+}  // namespace
 
 asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
   std::shared_ptr<const Snapshot> old = snapshot();
@@ -114,6 +150,10 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
     }
   }
 
+  for (const auto& served : next->served)
+    if (const CrdVersion* version = served->crd->version(served->version))
+      next->object_interfaces.add(admission_version(*served->crd, *version, *served->store));
+
   // One web service per group version: groups by name, each group's versions in kube's priority order.
   std::map<std::string, std::vector<std::string>> versions_by_group;
   for (const auto& served : next->served) {
@@ -127,7 +167,7 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
     for (const auto& version : versions) {
       auto service = std::make_unique<endpoints::GroupVersionService>(group, version, config_.lifecycle,
                                                                        config_.catalog, config_.patch_schemas);
-      service->set_admission(config_.admission);
+      service->set_admission(config_.admission, &next->object_interfaces);
       for (const auto& served : next->served)
         if (served->crd->group == group && served->version == version)
           service->add(*served->store, served->field_managers);

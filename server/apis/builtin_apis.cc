@@ -1,4 +1,5 @@
 #include "server/apis/builtin_apis.h"
+
 #include "server/apis/admissionregistration/admissionregistration.h"
 #include "server/apis/apps/apps.h"
 #include "server/apis/autoscaling/autoscaling.h"
@@ -19,6 +20,7 @@
 #include "server/fieldmanager/type_converter.h"
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
+#include "server/schema/decoding.h"
 #include "server/version.h"
 
 #include <asio/co_spawn.hpp>
@@ -146,6 +148,39 @@ std::vector<endpoints::PeerVersion> peer_versions(const std::vector<ResourceStor
   return peers;
 }
 
+// The resource at its version as admission's equivalence and conversions know it: kept with the other versions of
+// its storage prefix, its status of its own kind and its scale an autoscaling/v1 Scale.
+admission::ObjectInterfaces::Version admission_version(const ResourceStorage& resource, const registry::Store& store,
+                                                       const schema::Catalog& catalog) {
+  const registry::ResourceDefinition& definition = resource.definition;
+  admission::ObjectInterfaces::Version version{
+      .resource = {definition.group, definition.version, definition.resource},
+      .kind = {definition.group, definition.version, definition.kind},
+      .storage = store.prefix(""),
+      .subresources = {},
+      .to_storage = {},
+      .from_storage = {},
+      .defaults = {}};
+  // Decoding fills the +default markers of the kind's schema and runs the kind's defaulting functions.
+  const google::protobuf::Descriptor* message = catalog.kind(definition.group, definition.version, definition.kind);
+  version.defaults = [&catalog, message, strategy = &store.strategy()](boost::json::object& object) {
+    if (message) schema::conform(catalog, message, object);
+    strategy->apply_scheme_defaults(object);
+  };
+  for (const std::string& subresource : definition.subresources)
+    version.subresources[subresource] =
+        subresource == "scale" ? admission::GroupVersionKind{"autoscaling", "v1", "Scale"} : version.kind;
+  if (resource.conversion) {
+    version.to_storage = [conversion = resource.conversion](boost::json::object object) {
+      return conversion->to_storage(std::move(object));
+    };
+    version.from_storage = [conversion = resource.conversion](boost::json::object object) {
+      return conversion->from_storage(std::move(object));
+    };
+  }
+  return version;
+}
+
 }  // namespace
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
@@ -173,6 +208,7 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
     endpoints::FieldManagers field_managers = endpoints::builtin_field_managers(
         resource.definition, cached.store->strategy(), field_types_, catalog_, peer_versions(resources, resource));
     service_for(resource.definition).add(*cached.store, std::move(field_managers));
+    object_interfaces_.add(admission_version(resource, *cached.store, catalog_));
     resources_.push_back(std::move(cached));
   }
   {  // componentstatuses are probed on each read, neither stored nor cached (kube's componentstatus REST)
@@ -298,7 +334,7 @@ void BuiltInApis::install(server::chain::KubeApiServer& kube,
 }
 
 void BuiltInApis::set_admission(const admission::Chain* chain) {
-  for (auto& service : services_) service->set_admission(chain);
+  for (auto& service : services_) service->set_admission(chain, &object_interfaces_);
 }
 
 asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle) {

@@ -2,6 +2,7 @@
 // The Kube API server's built-in resources (its RESTStorageProviders, InstallLegacyAPIGroup and
 // InstallAPIGroups): for each resource a Cacher over the storage backend and a registry Store, grouped into one
 // web service per group version, plus discovery and the objects kube-apiserver creates at start.
+#include "server/admission/object_interfaces.h"
 #include "server/apis/core/kubelet_client.h"
 #include "server/apis/core/service_allocator.h"
 #include "server/apis/resource_storage.h"
@@ -115,6 +116,7 @@ class BuiltInApis {
   // Set at shutdown: the controllers' watches end with the Cachers and must not start again.
   std::shared_ptr<std::atomic<bool>> stopping_controllers_ = std::make_shared<std::atomic<bool>>(false);
   std::vector<registry::CachedStore> resources_;
+  admission::ObjectInterfaces object_interfaces_;  // every resource's versions, for admission
   std::vector<std::unique_ptr<registry::Creater>> creaters_;
   // Resources computed rather than stored (componentstatuses): each one's source of objects, then its Store.
   std::vector<std::unique_ptr<storage::Interface>> computed_sources_;

@@ -73,7 +73,8 @@ asio::awaitable<void> GroupVersionService::dispatch(request::Exchange& exchange,
   auto managers = field_managers_.find(info.resource);
   const FieldManagers* field_managers =
       managers != field_managers_.end() && !managers->second.by_subresource.empty() ? &managers->second : nullptr;
-  handlers::Scope scope{exchange, store, info, lifecycle_, catalog_, patch_schemas_, field_managers, admission_};
+  handlers::Scope scope{exchange,       store,          info,       lifecycle_,       catalog_,
+                        patch_schemas_, field_managers, admission_, object_interfaces_};
   if (!info.subresource.empty()) {
     for (const auto& subresource : store.strategy().connect_subresources()) {
       if (subresource.name != info.subresource) continue;

@@ -15,7 +15,10 @@
 #include <string>
 #include <vector>
 
-namespace kapi::admission { class Chain; }
+namespace kapi::admission {
+class Chain;
+class ObjectInterfaces;
+}
 
 namespace kapi::endpoints {
 
@@ -35,8 +38,12 @@ class GroupVersionService {
     field_managers_[store.definition().resource] = std::move(field_managers);
   }
   void add(const registry::Creater& creater) { creaters_[creater.definition.resource] = &creater; }
-  // The admission chain every write through this service passes (set before serving; null: none).
-  void set_admission(const admission::Chain* chain) { admission_ = chain; }
+  // The admission chain every write through this service passes (set before serving; null: none), and what it
+  // knows of the resources' other versions (null: nothing).
+  void set_admission(const admission::Chain* chain, const admission::ObjectInterfaces* object_interfaces = nullptr) {
+    admission_ = chain;
+    object_interfaces_ = object_interfaces;
+  }
 
   const std::string& group() const { return group_; }
   const std::string& version() const { return version_; }
@@ -66,6 +73,7 @@ class GroupVersionService {
   std::map<std::string, const registry::Creater*, std::less<>> creaters_;
   std::map<std::string, FieldManagers, std::less<>> field_managers_;
   const admission::Chain* admission_ = nullptr;
+  const admission::ObjectInterfaces* object_interfaces_ = nullptr;
 };
 
 }  // namespace kapi::endpoints

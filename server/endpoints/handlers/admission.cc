@@ -24,6 +24,7 @@ admission::Attributes attributes_of(const Scope& scope, admission::Operation ope
   attributes.name = scope.info.name;
   attributes.user = scope.exchange.context.user ? &*scope.exchange.context.user : nullptr;
   attributes.context = &scope.exchange.context;
+  attributes.object_interfaces = scope.object_interfaces;
   return attributes;
 }
 

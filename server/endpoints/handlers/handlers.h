@@ -13,7 +13,10 @@
 
 #include <asio/awaitable.hpp>
 
-namespace kapi::admission { class Chain; }
+namespace kapi::admission {
+class Chain;
+class ObjectInterfaces;
+}  // namespace kapi::admission
 
 namespace kapi::endpoints::handlers {
 
@@ -40,6 +43,7 @@ struct Scope {
   const FieldManagers* field_managers = nullptr;
   // The server's admission chain; null where writes are not admitted (tests of the handlers alone).
   const admission::Chain* admission = nullptr;
+  const admission::ObjectInterfaces* object_interfaces = nullptr;  // the resource's other versions, for admission
 
   const http::Request& request() const { return exchange.request; }
   const http::QueryParams& query() const { return exchange.request.query; }

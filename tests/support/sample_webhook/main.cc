@@ -99,6 +99,17 @@ Reply answer(std::string_view path, const json::value& review) {
                                  {"patchType", "JSONPatch"},
                                  {"patch", kapi::base::base64_encode(json::serialize(patch))}});
   }
+  if (path == "/mutate-add-sidecar") {
+    // A pod's containers gain one named "sidecar" (without resources), once.
+    const json::value& containers = review.at("request").at("object").at("spec").at("containers");
+    for (const json::value& container : containers.as_array())
+      if (container.at("name") == "sidecar") return review_reply(review, {{"allowed", true}});
+    const json::object sidecar{{"name", "sidecar"}, {"image", "busybox"}};
+    json::array patch{json::object{{"op", "add"}, {"path", "/spec/containers/-"}, {"value", sidecar}}};
+    return review_reply(review, {{"allowed", true},
+                                 {"patchType", "JSONPatch"},
+                                 {"patch", kapi::base::base64_encode(json::serialize(patch))}});
+  }
   if (path == "/validate-deny-label") {
     if (!has_label(review, "deny", "true")) return review_reply(review, {{"allowed", true}});
     return review_reply(review, {{"allowed", false},

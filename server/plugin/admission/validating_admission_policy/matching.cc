@@ -7,8 +7,7 @@
 namespace kapi::admission::policy {
 
 asio::awaitable<MatchOutcome> match_resources(const MatchResources& match, const Attributes& attributes,
-                                              webhook::NamespaceLabels& namespace_labels,
-                                              const std::string& served_version) {
+                                              webhook::NamespaceLabels& namespace_labels) {
   std::optional<std::string> namespace_error;
   if (webhook::namespace_selector_applies(attributes) && !match.namespace_selector.empty()) {
     const selectors::LabelMap* labels = nullptr;
@@ -21,13 +20,13 @@ asio::awaitable<MatchOutcome> match_resources(const MatchResources& match, const
     if (labels && !match.namespace_selector.matches(*labels)) co_return MatchOutcome{};
   }
   if (!webhook::object_selector_matches(match.object_selector, attributes)) co_return MatchOutcome{};
-  if (webhook::match_rules(match.exclude_resource_rules, attributes, match.match_equivalent, served_version))
+  if (webhook::match_rules(match.exclude_resource_rules, attributes, match.match_equivalent))
     co_return MatchOutcome{};
   std::optional<webhook::Invocation> invocation;
   if (match.resource_rules.empty())
     invocation = webhook::Invocation{attributes.resource, attributes.kind};
   else
-    invocation = webhook::match_rules(match.resource_rules, attributes, match.match_equivalent, served_version);
+    invocation = webhook::match_rules(match.resource_rules, attributes, match.match_equivalent);
   if (!invocation) co_return MatchOutcome{};
   if (namespace_error) co_return MatchOutcome{.matches = false, .invocation = {}, .error = std::move(namespace_error)};
   co_return MatchOutcome{.matches = true, .invocation = std::move(*invocation), .error = std::nullopt};

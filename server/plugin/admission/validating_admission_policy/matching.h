@@ -18,9 +18,8 @@ struct MatchOutcome {
 };
 
 // Selectors first (their errors kept for later), then excludeResourceRules, then resourceRules (none: every
-// request, as itself). `served_version` is the version kapi serves the request's resource in.
+// request, as itself).
 asio::awaitable<MatchOutcome> match_resources(const MatchResources& match, const Attributes& attributes,
-                                              webhook::NamespaceLabels& namespace_labels,
-                                              const std::string& served_version);
+                                              webhook::NamespaceLabels& namespace_labels);
 
 }  // namespace kapi::admission::policy

@@ -3,6 +3,7 @@
 // matching of policies, bindings and params). Each policy that matches, each binding of it that matches, each of
 // the binding's params: one evaluation, whose failed validations deny, warn or audit as the binding says.
 #include "server/admission/plugin.h"
+#include "server/admission/versioned_attributes.h"
 #include "server/apierrors/errors.h"
 #include "server/metrics/registry.h"
 #include "server/plugin/admission/cel/inputs.h"
@@ -37,6 +38,7 @@ struct Invocation {
   const Binding* binding;
   webhook::Invocation matched;
   std::shared_ptr<const json::object> param;
+  const Attributes* seen = nullptr;  // the request in the matched kind's version
 };
 
 // auditAnnotationCollector: one policy's annotations, distinct values of a key joined.
@@ -89,12 +91,12 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
     std::shared_ptr<const Hooks> hooks = co_await source_.hooks();
     if (hooks->empty()) co_return;
     webhook::NamespaceLabels namespace_labels(namespaces_, attributes);
-    const std::string version = served_version(attributes);
+    VersionedAttributes versioned(attributes);
     std::vector<PolicyError> errors;
     std::vector<Invocation> invocations;
     for (const Hook& hook : *hooks) {
       const CompiledPolicy& policy = *hook.policy;
-      MatchOutcome matched = co_await match_resources(policy.match_constraints, attributes, namespace_labels, version);
+      MatchOutcome matched = co_await match_resources(policy.match_constraints, attributes, namespace_labels);
       if (matched.error) {
         add_error(errors, policy, nullptr, "failed to configure policy: " + *matched.error);
         continue;
@@ -110,7 +112,7 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
       }
       for (const Binding& binding : hook.bindings) {
         if (binding.match_resources) {
-          MatchOutcome bound = co_await match_resources(*binding.match_resources, attributes, namespace_labels, version);
+          MatchOutcome bound = co_await match_resources(*binding.match_resources, attributes, namespace_labels);
           if (bound.error) {
             add_error(errors, policy, &binding, "failed to configure binding: " + *bound.error);
             continue;
@@ -123,7 +125,15 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
           add_error(errors, policy, &binding, "failed to configure binding: " + *collected.error);
           continue;
         }
-        for (auto& param : collected.params) invocations.push_back({&policy, &binding, matched.invocation, param});
+        const Attributes* seen = nullptr;
+        try {
+          seen = &versioned.as(matched.invocation.kind);
+        } catch (const apierrors::ApiError& error) {
+          add_error(errors, policy, &binding, "failed to convert object version: " + error.status().message);
+          continue;
+        }
+        for (auto& param : collected.params)
+          invocations.push_back({&policy, &binding, matched.invocation, param, seen});
       }
     }
     if (!invocations.empty()) co_await dispatch(attributes, invocations);
@@ -137,12 +147,6 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
 
   static asio::awaitable<void> run_controller(std::shared_ptr<StatusController> controller) {
     co_await controller->run();
-  }
-
-  std::string served_version(const Attributes& attributes) const {
-    if (!stores_) return {};
-    registry::Store* store = stores_(attributes.resource.group, attributes.resource.resource);
-    return store ? store->definition().version : std::string();
   }
 
   // Configuration errors count only for policies that fail closed.
@@ -190,7 +194,7 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
       const Binding& binding = *invocation.binding;
       if (!annotations.contains(&policy)) policy_order.push_back(&policy);
       AuditAnnotations& collector = annotations[&policy];
-      const cel_runtime::InputSources sources{.attributes = &attributes,
+      const cel_runtime::InputSources sources{.attributes = invocation.seen,
                                               .matched_resource = invocation.matched.resource,
                                               .matched_kind = invocation.matched.kind,
                                               .params = invocation.param,

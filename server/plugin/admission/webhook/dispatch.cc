@@ -26,39 +26,27 @@ WebhookDispatcher::WebhookDispatcher(const PluginContext& context, bool mutating
       metrics_(context.metrics),
       logger_(context.logger) {}
 
-namespace {
-
-std::string served_version(const StoreLookup& stores, const Attributes& attributes) {
-  if (!stores) return {};
-  registry::Store* store = stores(attributes.resource.group, attributes.resource.resource);
-  return store ? store->definition().version : std::string();
+asio::awaitable<std::optional<Invocation>> WebhookDispatcher::applies(const Webhook& webhook,
+                                                                      VersionedAttributes& versioned,
+                                                                      NamespaceLabels& namespace_labels) {
+  std::optional<Invocation> invocation = co_await should_call(webhook, versioned.request(), namespace_labels);
+  if (invocation && webhook.match_conditions) {
+    const Attributes& converted = versioned.as(invocation->kind);
+    if (!conditions_match(webhook, *invocation, converted)) invocation.reset();
+  }
+  co_return invocation;
 }
 
-}  // namespace
-
-asio::awaitable<std::vector<Match>> WebhookDispatcher::matching(const Attributes& attributes,
-                                                                std::shared_ptr<const WebhookList>& snapshot) {
-  snapshot = co_await source_.webhooks();
+asio::awaitable<std::vector<Match>> WebhookDispatcher::matching(const WebhookList& snapshot,
+                                                                VersionedAttributes& versioned) {
   std::vector<Match> matches;
-  if (snapshot->empty()) co_return matches;
-  NamespaceLabels namespace_labels(namespaces_, attributes);
-  const std::string version = served_version(stores_, attributes);
-  for (std::size_t index = 0; index < snapshot->size(); ++index) {
-    const Webhook& webhook = (*snapshot)[index];
-    std::optional<Invocation> invocation = co_await should_call(webhook, attributes, namespace_labels, version);
-    if (invocation && conditions_match(webhook, *invocation, attributes))
-      matches.push_back({&webhook, std::move(*invocation), index});
+  NamespaceLabels namespace_labels = this->namespace_labels(versioned.request());
+  for (std::size_t index = 0; index < snapshot.size(); ++index) {
+    const Webhook& webhook = snapshot[index];
+    std::optional<Invocation> invocation = co_await applies(webhook, versioned, namespace_labels);
+    if (invocation) matches.push_back({&webhook, std::move(*invocation), index});
   }
   co_return matches;
-}
-
-asio::awaitable<std::optional<Invocation>> WebhookDispatcher::applies(const Webhook& webhook,
-                                                                      const Attributes& attributes) {
-  NamespaceLabels namespace_labels(namespaces_, attributes);
-  const std::string version = served_version(stores_, attributes);
-  std::optional<Invocation> invocation = co_await should_call(webhook, attributes, namespace_labels, version);
-  if (invocation && !conditions_match(webhook, *invocation, attributes)) invocation.reset();
-  co_return invocation;
 }
 
 bool WebhookDispatcher::conditions_match(const Webhook& webhook, const Invocation& invocation,

@@ -3,6 +3,7 @@
 // the configuration source, the matching of a request's webhooks, one call and its checks, the failure policy
 // and the metrics kube records for each call.
 #include "server/admission/plugin.h"
+#include "server/admission/versioned_attributes.h"
 #include "server/apierrors/errors.h"
 #include "server/plugin/admission/webhook/admission_review.h"
 #include "server/plugin/admission/webhook/client.h"
@@ -34,13 +35,18 @@ class WebhookDispatcher {
  public:
   WebhookDispatcher(const PluginContext& context, bool mutating);
 
-  // The webhooks that apply to the request, in order; the snapshot they point into stays alive in `snapshot`.
-  asio::awaitable<std::vector<Match>> matching(const Attributes& attributes,
-                                               std::shared_ptr<const WebhookList>& snapshot);
-  // Whether the webhook still applies (reinvocation re-checks selectors against the changed object).
-  asio::awaitable<std::optional<Invocation>> applies(const Webhook& webhook, const Attributes& attributes);
+  // The plugin's webhooks now.
+  asio::awaitable<std::shared_ptr<const WebhookList>> webhooks() { return source_.webhooks(); }
+  NamespaceLabels namespace_labels(const Attributes& attributes) const { return {namespaces_, attributes}; }
 
-  // Sends the review and reads the answer, with kube's checks: dry-run against sideEffects, the response's
+  // Whether the webhook applies to the request as it is now (ShouldCallHook): its rules and selectors against the
+  // request, its matchConditions against the request in the version it would be called with.
+  asio::awaitable<std::optional<Invocation>> applies(const Webhook& webhook, VersionedAttributes& versioned,
+                                                     NamespaceLabels& namespace_labels);
+  // The webhooks of `snapshot` that apply to the request, in order.
+  asio::awaitable<std::vector<Match>> matching(const WebhookList& snapshot, VersionedAttributes& versioned);
+
+  // Sends the review of `attributes` (the request in the invocation's version) and reads the answer, with kube's checks: dry-run against sideEffects, the response's
   // validity, audit annotations and warnings recorded, a refusal thrown as Rejection. Throws CallFailure when the
   // call failed (the failure policy decides), ApiError for errors kube returns as they are.
   asio::awaitable<ReviewResponse> call(const Webhook& webhook, const Invocation& invocation,

@@ -3,6 +3,7 @@
 // (predicates/object/matcher.go).
 #include "server/plugin/admission/webhook/matching.h"
 
+#include "server/admission/object_interfaces.h"
 #include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
@@ -37,12 +38,12 @@ bool operation_matches(const Rule& rule, const Attributes& attributes) {
   return std::ranges::any_of(rule.operations, [&](const std::string& item) { return item == "*" || item == operation; });
 }
 
-bool resource_matches(const Rule& rule, const Attributes& attributes) {
+bool resource_matches(const Rule& rule, const Attributes& attributes, std::string_view requested) {
   for (std::string_view item : rule.resources) {
     const std::size_t slash = item.find('/');
     const std::string_view resource = item.substr(0, slash);
     const std::string_view subresource = slash == std::string_view::npos ? std::string_view() : item.substr(slash + 1);
-    if ((resource == "*" || resource == attributes.resource.resource) &&
+    if ((resource == "*" || resource == requested) &&
         (subresource == "*" || subresource == attributes.subresource))
       return true;
   }
@@ -59,10 +60,10 @@ bool is_exempt_configuration_resource(const Attributes& attributes) {
          std::ranges::find(kExempt, attributes.resource.resource) != kExempt.end();
 }
 
-bool rule_matches(const Rule& rule, const Attributes& attributes, std::string_view version) {
+bool rule_matches(const Rule& rule, const Attributes& attributes, const GroupVersionResource& resource) {
   return scope_matches(rule, attributes) && operation_matches(rule, attributes) &&
-         exact_or_wildcard(rule.api_groups, attributes.resource.group) && exact_or_wildcard(rule.api_versions, version) &&
-         resource_matches(rule, attributes);
+         exact_or_wildcard(rule.api_groups, resource.group) && exact_or_wildcard(rule.api_versions, resource.version) &&
+         resource_matches(rule, attributes, resource.resource);
 }
 
 selectors::LabelMap labels_of(const json::object* object) {
@@ -112,21 +113,19 @@ bool name_matches(const Rule& rule, const Attributes& attributes) {
 
 }  // namespace
 
-std::optional<Invocation> match_rules(const std::vector<Rule>& rules, const Attributes& attributes, bool equivalent,
-                                      const std::string& served_version) {
+std::optional<Invocation> match_rules(const std::vector<Rule>& rules, const Attributes& attributes, bool equivalent) {
   for (const Rule& rule : rules)
-    if (rule_matches(rule, attributes, attributes.resource.version) && name_matches(rule, attributes))
+    if (rule_matches(rule, attributes, attributes.resource) && name_matches(rule, attributes))
       return Invocation{attributes.resource, attributes.kind};
-  // Equivalent: the same resource in another version kapi serves. kapi stores and serves one version of most
-  // resources, so the equivalent is the stored version; the object is sent as the request has it.
-  if (!equivalent || served_version.empty() || served_version == attributes.resource.version) return std::nullopt;
+  if (!equivalent || !attributes.object_interfaces) return std::nullopt;
+  // Earlier rules first, each against every other version of the resource.
+  const std::vector<EquivalentResource> equivalents =
+      attributes.object_interfaces->equivalents(attributes.resource, attributes.subresource);
   for (const Rule& rule : rules) {
-    if (!rule_matches(rule, attributes, served_version) || !name_matches(rule, attributes)) continue;
-    GroupVersionResource resource = attributes.resource;
-    resource.version = served_version;
-    GroupVersionKind kind = attributes.kind;
-    kind.version = served_version;
-    return Invocation{std::move(resource), std::move(kind)};
+    if (!name_matches(rule, attributes)) continue;
+    for (const EquivalentResource& other : equivalents)
+      if (other.resource != attributes.resource && rule_matches(rule, attributes, other.resource))
+        return Invocation{other.resource, other.kind};
   }
   return std::nullopt;
 }
@@ -143,12 +142,10 @@ bool namespace_selector_applies(const Attributes& attributes) {
 }
 
 asio::awaitable<std::optional<Invocation>> should_call(const Webhook& webhook, const Attributes& attributes,
-                                                       NamespaceLabels& namespace_labels,
-                                                       const std::string& served_version) {
+                                                       NamespaceLabels& namespace_labels) {
   // Rules first: they cost nothing, and kube answers "no" without an error for a webhook that does not apply
   // even when its selectors could not be evaluated.
-  std::optional<Invocation> invocation =
-      match_rules(webhook.rules, attributes, webhook.match_equivalent, served_version);
+  std::optional<Invocation> invocation = match_rules(webhook.rules, attributes, webhook.match_equivalent);
   if (!invocation) co_return std::nullopt;
   if (!object_selector_matches(webhook.object_selector, attributes)) co_return std::nullopt;
   if (namespace_selector_applies(attributes) && !webhook.namespace_selector.empty()) {

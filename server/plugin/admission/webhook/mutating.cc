@@ -1,14 +1,18 @@
 // MutatingAdmissionWebhook (k8s.io/apiserver/pkg/admission/plugin/webhook/mutating: plugin.go, dispatcher.go,
 // reinvocationcontext.go): the matching webhooks called one after the other in configuration-name order, each
-// one's JSON patch applied to the object the next one sees, and webhooks with reinvocationPolicy IfNeeded called
-// once more when a later webhook changed the object.
+// one's JSON patch applied to the object the next one sees. A change asks the chain for its second pass
+// (server/admission/chain.h), where webhooks with reinvocationPolicy IfNeeded are called again when the object
+// changed after them.
 #include "server/plugin/admission/webhook/dispatch.h"
 
+#include "server/admission/object_interfaces.h"
 #include "server/patch/json_patch.h"
 #include "server/patch/patch_error.h"
 
 #include <boost/json.hpp>
 
+#include <any>
+#include <optional>
 #include <set>
 
 namespace kapi::admission {
@@ -25,6 +29,22 @@ std::string mutation_annotation(const Webhook& webhook, bool mutated) {
                                       {"mutated", mutated}});
 }
 
+// What the plugin keeps across the chain's two passes (kube's webhookReinvokeContext).
+struct ReinvokeContext {
+  // The object as the last pass of the webhooks left it, kept only while IfNeeded webhooks may be reinvoked.
+  std::optional<json::object> last_output;
+  std::set<std::string> invoked_reinvocable;  // IfNeeded webhooks called since the object last changed
+  std::set<std::string> reinvoke;             // the webhooks the second pass calls
+
+  // The object changed: every IfNeeded webhook called before the change is called again.
+  void require_reinvoking_invoked() {
+    reinvoke.merge(invoked_reinvocable);
+    invoked_reinvocable.clear();
+  }
+};
+
+constexpr std::string_view kPluginName = "MutatingAdmissionWebhook";
+
 class MutatingWebhookPlugin final : public Plugin {
  public:
   explicit MutatingWebhookPlugin(const PluginContext& context) : dispatcher_(context, true) {}
@@ -32,31 +52,51 @@ class MutatingWebhookPlugin final : public Plugin {
   bool handles(const Attributes& attributes) const override { return !is_exempt_configuration_resource(attributes); }
   bool mutates() const override { return true; }
 
+  // Each matching webhook in turn, each on the object as the previous one left it, converted to the version the
+  // webhook is called with; a second pass of the chain calls only the webhooks that asked for it.
   asio::awaitable<void> admit(Attributes& attributes) override {
-    std::shared_ptr<const WebhookList> snapshot;
-    std::vector<Match> matches = co_await dispatcher_.matching(attributes, snapshot);
-    if (matches.empty()) co_return;
-    Rounds rounds;
-    for (const Match& match : matches) co_await invoke(match.webhook, match.invocation, match.index, 0, attributes, rounds);
-    if (!rounds.should_reinvoke || rounds.reinvoke.empty()) co_return;
-    // kube reinvokes the whole chain once; here the other plugins came before the webhooks and do not run again.
-    for (const Match& match : matches) {
-      if (!rounds.reinvoke.contains(match.webhook->uid)) continue;
-      std::optional<Invocation> invocation = co_await dispatcher_.applies(*match.webhook, attributes);
-      if (!invocation) continue;
-      co_await invoke(match.webhook, *invocation, match.index, 1, attributes, rounds);
+    std::shared_ptr<const WebhookList> snapshot = co_await dispatcher_.webhooks();
+    if (snapshot->empty()) co_return;
+    Reinvocation& reinvocation = attributes.reinvocation;
+    auto [entry, made] = reinvocation.values.try_emplace(std::string(kPluginName), ReinvokeContext{});
+    ReinvokeContext& context = *std::any_cast<ReinvokeContext>(&entry->second);
+    // The plugins that ran again before this pass changed the object: every IfNeeded webhook sees it again.
+    if (reinvocation.is_reinvoke && context.last_output && attributes.object && *context.last_output != *attributes.object)
+      context.require_reinvoking_invoked();
+    VersionedAttributes versioned(attributes);
+    NamespaceLabels namespace_labels = dispatcher_.namespace_labels(attributes);
+    std::exception_ptr failed;
+    try {
+      for (std::size_t index = 0; index < snapshot->size(); ++index) {
+        const Webhook& webhook = (*snapshot)[index];
+        // A webhook not called in the first pass is not called in the second, even if it now matches.
+        if (reinvocation.is_reinvoke && !context.reinvoke.contains(webhook.uid)) continue;
+        std::optional<Invocation> invocation = co_await dispatcher_.applies(webhook, versioned, namespace_labels);
+        if (!invocation) continue;
+        const Attributes& seen = versioned.as(invocation->kind);
+        const int round = reinvocation.is_reinvoke ? 1 : 0;
+        const bool changed = co_await invoke(webhook, *invocation, index, round, seen);
+        if (changed) {
+          versioned.changed(seen);
+          context.require_reinvoking_invoked();
+          reinvocation.should_reinvoke = true;
+        }
+        if (webhook.reinvoke_if_needed) context.invoked_reinvocable.insert(webhook.uid);
+      }
+      versioned.flush();
+    } catch (...) {
+      failed = std::current_exception();
     }
+    // What the next pass compares its object with; a copy only when a next pass could reinvoke a webhook.
+    context.last_output.reset();
+    if (!context.invoked_reinvocable.empty() && attributes.object) context.last_output = *attributes.object;
+    if (failed) std::rethrow_exception(failed);
   }
 
  private:
-  struct Rounds {
-    std::set<std::string> invoked_reinvocable;  // IfNeeded webhooks called so far
-    std::set<std::string> reinvoke;             // those called before the object last changed
-    bool should_reinvoke = false;
-  };
-
-  asio::awaitable<void> invoke(const Webhook* webhook, const Invocation& invocation, std::size_t index, int round,
-                               Attributes& attributes, Rounds& rounds) {
+  // One call; whether its patch changed the object of `attributes`.
+  asio::awaitable<bool> invoke(const Webhook& webhook, const Invocation& invocation, std::size_t index, int round,
+                               const Attributes& attributes) {
     const std::string key_suffix = "round_" + std::to_string(round) + "_index_" + std::to_string(index);
     const auto start = Clock::now();
     bool changed = false;
@@ -65,8 +105,12 @@ class MutatingWebhookPlugin final : public Plugin {
     WebhookDispatcher::Outcome outcome = WebhookDispatcher::Outcome::Allowed;
     int code = 200;
     try {
-      ReviewResponse response = co_await dispatcher_.call(*webhook, invocation, attributes);
-      changed = apply_patch(*webhook, response, attributes);
+      ReviewResponse response = co_await dispatcher_.call(webhook, invocation, attributes);
+      changed = apply_patch(webhook, response, attributes);
+      // What the patch left unset is defaulted as decoding the object would (a container it added gets its
+      // imagePullPolicy, ...).
+      if (changed && attributes.object_interfaces)
+        attributes.object_interfaces->default_object(*attributes.object, invocation.kind);
     } catch (const CallFailure& error) {
       failure = error;
       code = error.code();
@@ -80,29 +124,25 @@ class MutatingWebhookPlugin final : public Plugin {
       code = 0;
       outcome = WebhookDispatcher::Outcome::InternalError;
     }
-    attributes.add_annotation("mutation.webhook.admission.k8s.io/" + key_suffix, mutation_annotation(*webhook, changed));
+    attributes.add_annotation("mutation.webhook.admission.k8s.io/" + key_suffix, mutation_annotation(webhook, changed));
     // A call that failed open is no rejection.
-    if (failure && webhook->fail_open) {
-      dispatcher_.observe(*webhook, attributes, start, WebhookDispatcher::Outcome::Allowed, code);
+    if (failure && webhook.fail_open) {
+      dispatcher_.observe(webhook, attributes, start, WebhookDispatcher::Outcome::Allowed, code);
     } else {
-      dispatcher_.observe(*webhook, attributes, start, outcome, code);
+      dispatcher_.observe(webhook, attributes, start, outcome, code);
     }
-    if (changed) {
-      rounds.reinvoke.insert(rounds.invoked_reinvocable.begin(), rounds.invoked_reinvocable.end());
-      rounds.should_reinvoke = true;
-    }
-    if (webhook->reinvoke_if_needed) rounds.invoked_reinvocable.insert(webhook->uid);
     if (failure) {
-      if (!webhook->fail_open) throw WebhookDispatcher::calling_error(*webhook, *failure);
-      dispatcher_.record_fail_open(*webhook, *failure);
-      attributes.add_annotation("failed-open.mutation.webhook.admission.k8s.io/" + key_suffix, webhook->name);
-      co_return;
+      if (!webhook.fail_open) throw WebhookDispatcher::calling_error(webhook, *failure);
+      dispatcher_.record_fail_open(webhook, *failure);
+      attributes.add_annotation("failed-open.mutation.webhook.admission.k8s.io/" + key_suffix, webhook.name);
+      co_return false;
     }
     if (refused) std::rethrow_exception(refused);
+    co_return changed;
   }
 
   // The webhook's patch applied to the object; whether it changed it.
-  static bool apply_patch(const Webhook& webhook, const ReviewResponse& response, Attributes& attributes) {
+  static bool apply_patch(const Webhook& webhook, const ReviewResponse& response, const Attributes& attributes) {
     if (response.patch.empty()) return false;
     std::optional<json::value> operations;
     try {

@@ -37,22 +37,27 @@ class ValidatingWebhookPlugin final : public Plugin {
   bool validates() const override { return true; }
 
   asio::awaitable<void> validate(const Attributes& attributes) override {
-    std::shared_ptr<const WebhookList> snapshot;
-    std::vector<Match> matches = co_await dispatcher_.matching(attributes, snapshot);
+    std::shared_ptr<const WebhookList> snapshot = co_await dispatcher_.webhooks();
+    if (snapshot->empty()) co_return;
+    VersionedAttributes versioned(attributes);
+    std::vector<Match> matches = co_await dispatcher_.matching(*snapshot, versioned);
     if (matches.empty()) co_return;
+    // Each call's objects in its version, converted before the calls start (they run at once and only read).
+    std::vector<const Attributes*> seen;
+    for (const Match& match : matches) seen.push_back(&versioned.as(match.invocation.kind));
     auto executor = co_await asio::this_coro::executor;
     auto strand = asio::make_strand(executor);
-    auto calling = call_all(strand, std::move(snapshot), std::move(matches), attributes);
+    auto calling = call_all(strand, std::move(snapshot), std::move(matches), std::move(seen));
     co_await asio::co_spawn(strand, std::move(calling), asio::use_awaitable);
   }
 
  private:
   asio::awaitable<void> call_all(asio::strand<asio::any_io_executor> strand,
                                  std::shared_ptr<const WebhookList> snapshot, std::vector<Match> matches,
-                                 const Attributes& attributes) {
+                                 std::vector<const Attributes*> seen) {
     auto calls = std::make_shared<Calls>(strand, matches.size());
     for (std::size_t index = 0; index < matches.size(); ++index)
-      asio::co_spawn(strand, call(calls, snapshot, matches[index], index, attributes), asio::detached);
+      asio::co_spawn(strand, call(calls, snapshot, matches[index], index, *seen[index]), asio::detached);
     if (calls->remaining > 0) co_await calls->done.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
     if (calls->first_failure) std::rethrow_exception(calls->first_failure);
   }

@@ -1,6 +1,8 @@
 // MutatingAdmissionWebhook and ValidatingAdmissionWebhook through the Plugin interface: configurations stored in
 // real registry Stores (over the embedded backend), a webhook served by a kapi HttpServer over TLS on loopback,
 // Attributes built by hand. Also kube's rule matching, AdmissionReview checks and refusal Status directly.
+#include "server/admission/chain.h"
+#include "server/admission/object_interfaces.h"
 #include "server/admission/plugin.h"
 #include "server/http/http_server.h"
 #include "server/metrics/registry.h"
@@ -48,29 +50,36 @@ Attributes attributes_for(Operation operation, std::string namespace_, std::stri
   return attributes;
 }
 
+// The rule against the request's resource at `version`.
+bool rule_matches_at(const Rule& rule, const Attributes& attributes, std::string version) {
+  GroupVersionResource resource = attributes.resource;
+  resource.version = std::move(version);
+  return webhook::rule_matches(rule, attributes, resource);
+}
+
 TEST(WebhookRulesTest, MatchOperationsGroupsVersionsResourcesAndScopeAsKube) {
   Rule rule{{"CREATE"}, {""}, {"v1"}, {"pods"}, "*"};
-  EXPECT_TRUE(webhook::rule_matches(rule, attributes_for(Operation::Create, "ns", "pods"), "v1"));
-  EXPECT_FALSE(webhook::rule_matches(rule, attributes_for(Operation::Update, "ns", "pods"), "v1"));
-  EXPECT_FALSE(webhook::rule_matches(rule, attributes_for(Operation::Create, "ns", "pods"), "v2"));
+  EXPECT_TRUE(rule_matches_at(rule, attributes_for(Operation::Create, "ns", "pods"), "v1"));
+  EXPECT_FALSE(rule_matches_at(rule, attributes_for(Operation::Update, "ns", "pods"), "v1"));
+  EXPECT_FALSE(rule_matches_at(rule, attributes_for(Operation::Create, "ns", "pods"), "v2"));
   // A subresource is matched only when named (or by "*/*" and "pods/*").
-  EXPECT_FALSE(webhook::rule_matches(rule, attributes_for(Operation::Create, "ns", "pods", "status"), "v1"));
-  EXPECT_TRUE(webhook::rule_matches(Rule{{"*"}, {"*"}, {"*"}, {"pods/status"}, "*"},
+  EXPECT_FALSE(rule_matches_at(rule, attributes_for(Operation::Create, "ns", "pods", "status"), "v1"));
+  EXPECT_TRUE(rule_matches_at(Rule{{"*"}, {"*"}, {"*"}, {"pods/status"}, "*"},
                                     attributes_for(Operation::Update, "ns", "pods", "status"), "v1"));
-  EXPECT_TRUE(webhook::rule_matches(Rule{{"*"}, {"*"}, {"*"}, {"*/*"}, "*"},
+  EXPECT_TRUE(rule_matches_at(Rule{{"*"}, {"*"}, {"*"}, {"*/*"}, "*"},
                                     attributes_for(Operation::Update, "ns", "pods", "status"), "v1"));
-  EXPECT_FALSE(webhook::rule_matches(Rule{{"*"}, {"*"}, {"*"}, {"*"}, "*"},
+  EXPECT_FALSE(rule_matches_at(Rule{{"*"}, {"*"}, {"*"}, {"*"}, "*"},
                                      attributes_for(Operation::Update, "ns", "pods", "status"), "v1"));
-  EXPECT_TRUE(webhook::rule_matches(Rule{{"*"}, {"*"}, {"*"}, {"*"}, "*"},
+  EXPECT_TRUE(rule_matches_at(Rule{{"*"}, {"*"}, {"*"}, {"*"}, "*"},
                                     attributes_for(Operation::Delete, "", "nodes"), "v1"));
   // Scope: a namespace is cluster-scoped although its requests carry its name as their namespace.
   Rule namespaced{{"*"}, {"*"}, {"*"}, {"*"}, "Namespaced"};
   Rule cluster{{"*"}, {"*"}, {"*"}, {"*"}, "Cluster"};
-  EXPECT_TRUE(webhook::rule_matches(namespaced, attributes_for(Operation::Create, "ns", "pods"), "v1"));
-  EXPECT_FALSE(webhook::rule_matches(namespaced, attributes_for(Operation::Create, "", "nodes"), "v1"));
-  EXPECT_FALSE(webhook::rule_matches(namespaced, attributes_for(Operation::Delete, "ns", "namespaces"), "v1"));
-  EXPECT_TRUE(webhook::rule_matches(cluster, attributes_for(Operation::Delete, "ns", "namespaces"), "v1"));
-  EXPECT_FALSE(webhook::rule_matches(cluster, attributes_for(Operation::Create, "ns", "pods"), "v1"));
+  EXPECT_TRUE(rule_matches_at(namespaced, attributes_for(Operation::Create, "ns", "pods"), "v1"));
+  EXPECT_FALSE(rule_matches_at(namespaced, attributes_for(Operation::Create, "", "nodes"), "v1"));
+  EXPECT_FALSE(rule_matches_at(namespaced, attributes_for(Operation::Delete, "ns", "namespaces"), "v1"));
+  EXPECT_TRUE(rule_matches_at(cluster, attributes_for(Operation::Delete, "ns", "namespaces"), "v1"));
+  EXPECT_FALSE(rule_matches_at(cluster, attributes_for(Operation::Create, "ns", "pods"), "v1"));
 }
 
 TEST(WebhookRulesTest, AdmissionConfigurationIsExempt) {
@@ -128,6 +137,20 @@ TEST(AdmissionReviewTest, ARefusalCarriesTheWebhooksStatusAtLeast400) {
 }
 
 // A TLS webhook on loopback whose answers the test chooses, and the stores configurations are read from.
+// A plugin the test keeps, lent to a chain.
+class Borrowed final : public Plugin {
+ public:
+  explicit Borrowed(Plugin& plugin) : plugin_(plugin) {}
+  bool handles(const Attributes& attributes) const override { return plugin_.handles(attributes); }
+  bool mutates() const override { return plugin_.mutates(); }
+  bool validates() const override { return plugin_.validates(); }
+  asio::awaitable<void> admit(Attributes& attributes) override { return plugin_.admit(attributes); }
+  asio::awaitable<void> validate(const Attributes& attributes) override { return plugin_.validate(attributes); }
+
+ private:
+  Plugin& plugin_;
+};
+
 class WebhookPluginTest : public ::testing::Test {
  protected:
   using Answer = std::function<json::object(const json::object& request)>;
@@ -258,18 +281,29 @@ class WebhookPluginTest : public ::testing::Test {
     attributes.resource = {"", "v1", "configmaps"};
     attributes.namespace_ = namespace_;
     attributes.name = "cm";
-    attributes.object = &outcome.object;
     attributes.dry_run = dry_run;
+    admit(plugin, attributes, outcome);
+    return outcome;
+  }
+
+  // Runs `attributes` (with `outcome`'s object and context) through a chain of `plugin` alone: a mutating chain
+  // reinvokes its plugins when a webhook asks.
+  // `after`: mutating plugins that follow it.
+  void admit(Plugin& plugin, Attributes& attributes, Outcome& outcome, std::unique_ptr<Plugin> after = nullptr) {
+    attributes.object = &outcome.object;
     attributes.user = &user_;
     attributes.context = &outcome.context;
     EXPECT_TRUE(plugin.handles(attributes));
+    std::vector<Chain::NamedPlugin> plugins;
+    plugins.push_back({"webhook", std::make_unique<Borrowed>(plugin)});
+    if (after) plugins.push_back({"after", std::move(after)});
+    const Chain chain(std::move(plugins));
     try {
-      if (plugin.mutates()) io_.run(plugin.admit(attributes));
-      else io_.run(plugin.validate(attributes));
+      if (plugin.mutates()) io_.run(chain.admit(attributes));
+      else io_.run(chain.validate(attributes));
     } catch (const apierrors::ApiError& error) {
       outcome.error = error.status();
     }
-    return outcome;
   }
 
   std::vector<json::object> reviews() {
@@ -444,6 +478,151 @@ TEST_F(WebhookPluginTest, ReinvocationFollowsALaterChange) {
   EXPECT_EQ(paths_[2], "/first?timeout=10s");
   EXPECT_EQ(outcome.context.audit_annotations.at("mutation.webhook.admission.k8s.io/round_1_index_0"),
             R"({"configuration":"a","webhook":"first.example.com","mutated":false})");
+}
+
+// An in-tree plugin that labels what a webhook labelled (as LimitRanger defaults a container a webhook added).
+class LabelsAfterWebhooks final : public Plugin {
+ public:
+  bool handles(const Attributes&) const override { return true; }
+  bool mutates() const override { return true; }
+  asio::awaitable<void> admit(Attributes& attributes) override {
+    json::object& labels = attributes.object->at("metadata").at("labels").as_object();
+    if (labels.contains("first") && !labels.contains("defaulted")) labels["defaulted"] = "x";
+    co_return;
+  }
+};
+
+TEST_F(WebhookPluginTest, AnIfNeededWebhookSeesWhatInTreePluginsChangedAfterIt) {
+  configure(true, "a", json::array{webhook("first.example.com", "/first", {{"reinvocationPolicy", "IfNeeded"}})});
+  answer_with([](const json::object& request) {
+    const json::object& labels = request.at("object").at("metadata").at("labels").as_object();
+    if (!labels.contains("first"))
+      return patch_answer(json::array{json::object{{"op", "add"}, {"path", "/metadata/labels/first"}, {"value", "x"}}});
+    return json::object{{"allowed", true}};
+  });
+  auto plugin = make_mutating_admission_webhook(context_);
+  Outcome outcome;
+  outcome.object = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+                    {"metadata", json::object{{"name", "cm"}, {"namespace", "default"}, {"labels", json::object{}}}}};
+  Attributes attributes;
+  attributes.kind = {"", "v1", "ConfigMap"};
+  attributes.resource = {"", "v1", "configmaps"};
+  attributes.namespace_ = "default";
+  attributes.name = "cm";
+  admit(*plugin, attributes, outcome, std::make_unique<LabelsAfterWebhooks>());
+  ASSERT_FALSE(outcome.error) << outcome.error->message;
+  // The webhook's change reinvokes the chain; the plugin after it changed the object since, so the webhook is
+  // called once more and sees that change.
+  ASSERT_EQ(reviews().size(), 2u);
+  EXPECT_TRUE(reviews()[1].at("request").at("object").at("metadata").at("labels").as_object().contains("defaulted"));
+  EXPECT_EQ(outcome.context.audit_annotations.at("mutation.webhook.admission.k8s.io/round_1_index_0"),
+            R"({"configuration":"a","webhook":"first.example.com","mutated":false})");
+
+  // Without a later change the second pass does not call it.
+  Outcome again;
+  again.object = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+                  {"metadata", json::object{{"name", "cm"}, {"namespace", "default"}, {"labels", json::object{}}}}};
+  admit(*plugin, attributes, again);
+  ASSERT_FALSE(again.error) << again.error->message;
+  EXPECT_EQ(reviews().size(), 3u);
+}
+
+// example.com Widgets at v1 and v2, kept as v2, whose objects differ: v1's spec.size is v2's spec.replicas.
+ObjectInterfaces widget_versions() {
+  auto converter = [](std::string api_version, std::string from, std::string to) {
+    return [api_version, from, to](json::object object) {
+      object["apiVersion"] = api_version;
+      json::object& spec = object["spec"].as_object();
+      if (json::value* value = spec.if_contains(from)) {
+        spec[to] = *value;
+        spec.erase(from);
+      }
+      return object;
+    };
+  };
+  ObjectInterfaces interfaces;
+  interfaces.add({.resource = {"example.com", "v1", "widgets"},
+                  .kind = {"example.com", "v1", "Widget"},
+                  .storage = "/registry/example.com/widgets/",
+                  .subresources = {},
+                  .to_storage = converter("example.com/v2", "size", "replicas"),
+                  .from_storage = converter("example.com/v1", "replicas", "size"),
+                  .defaults = {}});
+  interfaces.add({.resource = {"example.com", "v2", "widgets"},
+                  .kind = {"example.com", "v2", "Widget"},
+                  .storage = "/registry/example.com/widgets/",
+                  .subresources = {},
+                  .to_storage = {},
+                  .from_storage = {},
+                  .defaults = {}});
+  return interfaces;
+}
+
+json::array widget_rules(std::string version) {
+  return json::array{json::object{{"operations", json::array{"*"}},
+                                  {"apiGroups", json::array{"example.com"}},
+                                  {"apiVersions", json::array{std::move(version)}},
+                                  {"resources", json::array{"widgets"}}}};
+}
+
+TEST_F(WebhookPluginTest, UnderMatchPolicyEquivalentAWebhookIsCalledWithTheRequestConvertedToItsVersion) {
+  configure(true, "a", json::array{webhook("equivalent.example.com", "/equivalent",
+                                           {{"rules", widget_rules("v2")}, {"matchPolicy", "Equivalent"}})});
+  configure(true, "b", json::array{webhook("exact.example.com", "/exact",
+                                           {{"rules", widget_rules("v2")}, {"matchPolicy", "Exact"}})});
+  configure(true, "c", json::array{webhook("v1.example.com", "/v1", {{"rules", widget_rules("v1")}})});
+  answer_with([](const json::object& request) {
+    const json::object& spec = request.at("object").at("spec").as_object();
+    // The v2 webhook doubles replicas; the v1 one, called after it, adds one to size.
+    if (request.at("kind").at("version") == "v2")
+      return patch_answer(json::array{json::object{
+          {"op", "replace"}, {"path", "/spec/replicas"}, {"value", spec.at("replicas").as_int64() * 2}}});
+    return patch_answer(
+        json::array{json::object{{"op", "replace"}, {"path", "/spec/size"}, {"value", spec.at("size").as_int64() + 1}}});
+  });
+  const ObjectInterfaces versions = widget_versions();
+  auto plugin = make_mutating_admission_webhook(context_);
+  Outcome outcome;
+  outcome.object = {{"apiVersion", "example.com/v1"}, {"kind", "Widget"},
+                    {"metadata", json::object{{"name", "w"}, {"namespace", "default"}}},
+                    {"spec", json::object{{"size", 3}}}};
+  Attributes attributes;
+  attributes.kind = {"example.com", "v1", "Widget"};
+  attributes.resource = {"example.com", "v1", "widgets"};
+  attributes.namespace_ = "default";
+  attributes.name = "w";
+  attributes.object_interfaces = &versions;
+  admit(*plugin, attributes, outcome);
+  ASSERT_FALSE(outcome.error) << outcome.error->message;
+  // The Exact webhook is not called; the other two see the object in their own version, each after the other's
+  // change, and the request keeps its version.
+  ASSERT_EQ(reviews().size(), 2u);
+  const json::object converted = reviews()[0].at("request").as_object();
+  EXPECT_EQ(converted.at("kind"), (json::object{{"group", "example.com"}, {"version", "v2"}, {"kind", "Widget"}}));
+  EXPECT_EQ(converted.at("resource"),
+            (json::object{{"group", "example.com"}, {"version", "v2"}, {"resource", "widgets"}}));
+  EXPECT_EQ(converted.at("requestKind"),
+            (json::object{{"group", "example.com"}, {"version", "v1"}, {"kind", "Widget"}}));
+  EXPECT_EQ(converted.at("object").at("apiVersion"), "example.com/v2");
+  EXPECT_EQ(converted.at("object").at("spec"), (json::object{{"replicas", 3}}));
+  EXPECT_EQ(reviews()[1].at("request").at("object").at("spec"), (json::object{{"size", 6}}));
+  EXPECT_EQ(outcome.object.at("apiVersion"), "example.com/v1");
+  EXPECT_EQ(outcome.object.at("spec"), (json::object{{"size", 7}}));
+
+  // A validating webhook sees the converted objects too, the old one included.
+  configure(false, "v", json::array{webhook("check.example.com", "/check", {{"rules", widget_rules("v2")}})});
+  answer_with([](const json::object&) { return json::object{{"allowed", true}}; });
+  auto validating = make_validating_admission_webhook(context_);
+  const json::object old{{"apiVersion", "example.com/v1"}, {"kind", "Widget"}, {"spec", json::object{{"size", 1}}}};
+  attributes.operation = Operation::Update;
+  attributes.old_object = &old;
+  Outcome validated;
+  validated.object = outcome.object;
+  admit(*validating, attributes, validated);
+  ASSERT_FALSE(validated.error) << validated.error->message;
+  const json::object checked = reviews().back().at("request").as_object();
+  EXPECT_EQ(checked.at("object").at("spec"), (json::object{{"replicas", 7}}));
+  EXPECT_EQ(checked.at("oldObject").at("spec"), (json::object{{"replicas", 1}}));
 }
 
 TEST_F(WebhookPluginTest, ConfigurationWritesActOnTheNextRequest) {
