@@ -3,6 +3,7 @@
 #include "server/admission/object_interfaces.h"
 #include "server/admission/versioned_attributes.h"
 #include "server/apierrors/errors.h"
+#include "tests/unit/server/admission/two_versions.h"
 
 #include <gtest/gtest.h>
 
@@ -13,33 +14,15 @@ namespace {
 
 namespace json = boost::json;
 
-// Gizmos at v1 (kept as v2, v1's "size" is v2's "count") and v2; Widgets at v1 alone, stored elsewhere.
+// Gizmos at v1 (kept as v2, v1's spec.size is v2's spec.count) and v2; Widgets at v1 alone, stored elsewhere.
 ObjectInterfaces versions() {
-  auto rename = [](std::string api_version, std::string from, std::string to) {
-    return [api_version, from, to](json::object object) {
-      object["apiVersion"] = api_version;
-      if (json::value* value = object.if_contains(from)) {
-        object[to] = *value;
-        object.erase(from);
-      }
-      return object;
-    };
-  };
+  TwoVersions gizmos = two_versions("gizmos", "Gizmo", "size", "count");
+  gizmos.v1.subresources = {{"status", {"example.com", "v1", "Gizmo"}}, {"scale", {"autoscaling", "v1", "Scale"}}};
+  gizmos.v1.defaults = [](json::object& object) { object.emplace("defaulted", true); };
+  gizmos.v2.subresources = {{"status", {"example.com", "v2", "Gizmo"}}};
   ObjectInterfaces interfaces;
-  interfaces.add({.resource = {"example.com", "v1", "gizmos"},
-                  .kind = {"example.com", "v1", "Gizmo"},
-                  .storage = "/registry/example.com/gizmos/",
-                  .subresources = {{"status", {"example.com", "v1", "Gizmo"}}, {"scale", {"autoscaling", "v1", "Scale"}}},
-                  .to_storage = rename("example.com/v2", "size", "count"),
-                  .from_storage = rename("example.com/v1", "count", "size"),
-                  .defaults = [](json::object& object) { object.emplace("defaulted", true); }});
-  interfaces.add({.resource = {"example.com", "v2", "gizmos"},
-                  .kind = {"example.com", "v2", "Gizmo"},
-                  .storage = "/registry/example.com/gizmos/",
-                  .subresources = {{"status", {"example.com", "v2", "Gizmo"}}},
-                  .to_storage = {},
-                  .from_storage = {},
-                  .defaults = {}});
+  interfaces.add(std::move(gizmos.v1));
+  interfaces.add(std::move(gizmos.v2));
   interfaces.add({.resource = {"example.com", "v1", "widgets"},
                   .kind = {"example.com", "v1", "Widget"},
                   .storage = "/registry/example.com/widgets/",
@@ -67,9 +50,9 @@ TEST(ObjectInterfacesTest, EquivalentsShareAStoragePrefixAndNameEachSubresources
 TEST(ObjectInterfacesTest, ConvertsThroughTheStorageVersionAndDefaultsByKind) {
   const ObjectInterfaces interfaces = versions();
   const GroupVersionKind v1{"example.com", "v1", "Gizmo"}, v2{"example.com", "v2", "Gizmo"};
-  json::object object{{"apiVersion", "example.com/v1"}, {"size", 3}};
+  json::object object{{"apiVersion", "example.com/v1"}, {"spec", json::object{{"size", 3}}}};
   json::object stored = interfaces.convert(object, v1, v2);
-  EXPECT_EQ(stored, (json::object{{"apiVersion", "example.com/v2"}, {"count", 3}}));
+  EXPECT_EQ(stored, (json::object{{"apiVersion", "example.com/v2"}, {"spec", json::object{{"count", 3}}}}));
   EXPECT_EQ(interfaces.convert(stored, v2, v1), object);
   try {
     interfaces.convert(object, v1, {"example.com", "v1", "Widget"});
@@ -85,8 +68,8 @@ TEST(ObjectInterfacesTest, ConvertsThroughTheStorageVersionAndDefaultsByKind) {
 
 TEST(VersionedAttributesTest, AChangedViewGoesBackToTheRequestBeforeAnotherVersionSeesIt) {
   const ObjectInterfaces interfaces = versions();
-  json::object object{{"apiVersion", "example.com/v1"}, {"size", 3}};
-  const json::object old{{"apiVersion", "example.com/v1"}, {"size", 1}};
+  json::object object{{"apiVersion", "example.com/v1"}, {"spec", json::object{{"size", 3}}}};
+  const json::object old{{"apiVersion", "example.com/v1"}, {"spec", json::object{{"size", 1}}}};
   Attributes request;
   request.kind = {"example.com", "v1", "Gizmo"};
   request.object = &object;
@@ -95,18 +78,18 @@ TEST(VersionedAttributesTest, AChangedViewGoesBackToTheRequestBeforeAnotherVersi
   VersionedAttributes versioned(request);
   EXPECT_EQ(&versioned.as(request.kind), &request);
   const Attributes& v2 = versioned.as({"example.com", "v2", "Gizmo"});
-  EXPECT_EQ(*v2.object, (json::object{{"apiVersion", "example.com/v2"}, {"count", 3}}));
-  EXPECT_EQ(*v2.old_object, (json::object{{"apiVersion", "example.com/v2"}, {"count", 1}}));
+  EXPECT_EQ(*v2.object, (json::object{{"apiVersion", "example.com/v2"}, {"spec", json::object{{"count", 3}}}}));
+  EXPECT_EQ(*v2.old_object, (json::object{{"apiVersion", "example.com/v2"}, {"spec", json::object{{"count", 1}}}}));
   EXPECT_EQ(v2.kind, request.kind);  // the request's kind stays the request's
-  (*v2.object)["count"] = 5;
+  (*v2.object)["spec"].as_object()["count"] = 5;
   versioned.changed(v2);
-  EXPECT_EQ(object.at("size"), 3);  // not yet
+  EXPECT_EQ(object.at("spec").at("size"), 3);  // not yet
   versioned.as(request.kind);
-  EXPECT_EQ(object, (json::object{{"apiVersion", "example.com/v1"}, {"size", 5}}));
+  EXPECT_EQ(object, (json::object{{"apiVersion", "example.com/v1"}, {"spec", json::object{{"size", 5}}}}));
   // A change of the request's own object makes the next view afresh.
-  object["size"] = 8;
+  object["spec"].as_object()["size"] = 8;
   versioned.changed(request);
-  EXPECT_EQ(versioned.as({"example.com", "v2", "Gizmo"}).object->at("count"), 8);
+  EXPECT_EQ(versioned.as({"example.com", "v2", "Gizmo"}).object->at("spec").at("count"), 8);
 
   // Without a way to convert, the request is refused with an internal error.
   request.object_interfaces = nullptr;

@@ -2,7 +2,6 @@
 // real registry Stores (over the embedded backend), a webhook served by a kapi HttpServer over TLS on loopback,
 // Attributes built by hand. Also kube's rule matching, AdmissionReview checks and refusal Status directly.
 #include "server/admission/chain.h"
-#include "server/admission/object_interfaces.h"
 #include "server/admission/plugin.h"
 #include "server/http/http_server.h"
 #include "server/metrics/registry.h"
@@ -15,6 +14,7 @@
 #include "storage/embedded/store.h"
 #include "base/base64.h"
 #include "tests/support/io_thread.h"
+#include "tests/unit/server/admission/two_versions.h"
 #include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -501,9 +501,12 @@ TEST_F(WebhookPluginTest, AnIfNeededWebhookSeesWhatInTreePluginsChangedAfterIt) 
     return json::object{{"allowed", true}};
   });
   auto plugin = make_mutating_admission_webhook(context_);
+  const json::object configmap{
+      {"apiVersion", "v1"},
+      {"kind", "ConfigMap"},
+      {"metadata", json::object{{"name", "cm"}, {"namespace", "default"}, {"labels", json::object{}}}}};
   Outcome outcome;
-  outcome.object = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
-                    {"metadata", json::object{{"name", "cm"}, {"namespace", "default"}, {"labels", json::object{}}}}};
+  outcome.object = configmap;
   Attributes attributes;
   attributes.kind = {"", "v1", "ConfigMap"};
   attributes.resource = {"", "v1", "configmaps"};
@@ -520,8 +523,7 @@ TEST_F(WebhookPluginTest, AnIfNeededWebhookSeesWhatInTreePluginsChangedAfterIt) 
 
   // Without a later change the second pass does not call it.
   Outcome again;
-  again.object = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
-                  {"metadata", json::object{{"name", "cm"}, {"namespace", "default"}, {"labels", json::object{}}}}};
+  again.object = configmap;
   admit(*plugin, attributes, again);
   ASSERT_FALSE(again.error) << again.error->message;
   EXPECT_EQ(reviews().size(), 3u);
@@ -529,32 +531,10 @@ TEST_F(WebhookPluginTest, AnIfNeededWebhookSeesWhatInTreePluginsChangedAfterIt) 
 
 // example.com Widgets at v1 and v2, kept as v2, whose objects differ: v1's spec.size is v2's spec.replicas.
 ObjectInterfaces widget_versions() {
-  auto converter = [](std::string api_version, std::string from, std::string to) {
-    return [api_version, from, to](json::object object) {
-      object["apiVersion"] = api_version;
-      json::object& spec = object["spec"].as_object();
-      if (json::value* value = spec.if_contains(from)) {
-        spec[to] = *value;
-        spec.erase(from);
-      }
-      return object;
-    };
-  };
+  TwoVersions widgets = two_versions("widgets", "Widget", "size", "replicas");
   ObjectInterfaces interfaces;
-  interfaces.add({.resource = {"example.com", "v1", "widgets"},
-                  .kind = {"example.com", "v1", "Widget"},
-                  .storage = "/registry/example.com/widgets/",
-                  .subresources = {},
-                  .to_storage = converter("example.com/v2", "size", "replicas"),
-                  .from_storage = converter("example.com/v1", "replicas", "size"),
-                  .defaults = {}});
-  interfaces.add({.resource = {"example.com", "v2", "widgets"},
-                  .kind = {"example.com", "v2", "Widget"},
-                  .storage = "/registry/example.com/widgets/",
-                  .subresources = {},
-                  .to_storage = {},
-                  .from_storage = {},
-                  .defaults = {}});
+  interfaces.add(std::move(widgets.v1));
+  interfaces.add(std::move(widgets.v2));
   return interfaces;
 }
 
