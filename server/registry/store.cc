@@ -161,6 +161,19 @@ void Store::rethrow(const storage::StorageError& error, std::string_view name, s
   throw ApiError(interpret_storage_error(error, definition_, name, operation));
 }
 
+// rest.BeforeCreate's part after admission: the fields the system owns, then the strategy's preparation.
+void Store::prepare_created(json::object& object, const WriteOptions& options) const {
+  auto& meta = metadata_of(object);
+  meta["uid"] = base::new_uuid();
+  meta["creationTimestamp"] = rfc3339_now();
+  meta.erase("deletionTimestamp");
+  meta.erase("deletionGracePeriodSeconds");
+  if (strategy_->tracks_generation()) meta["generation"] = 1;
+  else meta.erase("generation");
+  strategy_->prepare_for_create(object);
+  if (options.user) strategy_->record_requestor(object, *options.user);
+}
+
 asio::awaitable<std::string> Store::create(std::string namespace_, json::object object, WriteOptions options) {
   set_type_meta(object);
   auto& meta = metadata_of(object);
@@ -177,18 +190,15 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
   }
   if (!meta_string(object, "resourceVersion").empty())
     throw ApiError(apierrors::bad_request("resourceVersion should not be set on objects to be created"));
-  const std::string generate_name(meta_string(object, "generateName"));
-  const bool generated = meta_string(object, "name").empty() && !generate_name.empty();
-  meta["uid"] = base::new_uuid();
-  meta["creationTimestamp"] = rfc3339_now();
-  meta.erase("deletionTimestamp");
-  meta.erase("deletionGracePeriodSeconds");
-  if (strategy_->tracks_generation()) meta["generation"] = 1;
-  else meta.erase("generation");
-  strategy_->prepare_for_create(object);
-  if (options.user) strategy_->record_requestor(object, *options.user);
+  // kube decodes (defaulting) before admission and prepares after it (rest.BeforeCreate): mutating admission sees
+  // the object as sent, defaulted, and what the Store and strategy set (uid, a pod's status and QoS class, a
+  // service's IPs) follows what admission changed.
+  strategy_->apply_scheme_defaults(object);
   if (options.record_managed_fields) options.record_managed_fields(nullptr, object);
   if (options.admit) co_await options.admit(object, nullptr);
+  const std::string generate_name(meta_string(object, "generateName"));
+  const bool generated = meta_string(object, "name").empty() && !generate_name.empty();
+  prepare_created(object, options);
 
   for (int attempt = 0;; ++attempt) {
     bool exists_error = false;
@@ -310,13 +320,10 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
     created = !old;
     if (!old) {
       meta.erase("resourceVersion");
-      meta["uid"] = base::new_uuid();
-      meta["creationTimestamp"] = rfc3339_now();
-      if (strategy_->tracks_generation()) meta["generation"] = 1;
-      strategy_->prepare_for_create(object);
-      if (options.user) strategy_->record_requestor(object, *options.user);
+      strategy_->apply_scheme_defaults(object);
       if (options.record_managed_fields) options.record_managed_fields(nullptr, object);
       if (options.admit) co_await options.admit(object, nullptr);
+      prepare_created(object, options);
       validate(object, nullptr);
       if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
       if (options.validate_admission) co_await options.validate_admission(object, nullptr);
@@ -347,10 +354,12 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         if (auto it = old_meta.find(owned); it != old_meta.end()) meta[owned] = it->value();
         else meta.erase(owned);
       }
-      if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
-      else strategy_->prepare_for_subresource_update(options.subresource, object, *old);
+      // As on create: admission before the strategy prepares (rest.BeforeUpdate).
+      if (options.subresource.empty()) strategy_->apply_scheme_defaults(object);
       if (options.record_managed_fields) options.record_managed_fields(&*old, object);
       if (options.admit) co_await options.admit(object, &*old);
+      if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
+      else strategy_->prepare_for_subresource_update(options.subresource, object, *old);
       if (strategy_->tracks_generation() && spec_changed(object, *old, strategy_->generation_counts_status())) {
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;

@@ -123,6 +123,7 @@ class Store {
   asio::awaitable<void> throw_already_exists(const std::string& namespace_, const std::string& name,
                                              bool has_generate_name) const;
   [[noreturn]] void rethrow(const storage::StorageError& error, std::string_view name, std::string_view operation) const;
+  void prepare_created(boost::json::object& object, const WriteOptions& options) const;
 
   ResourceDefinition definition_;
   std::shared_ptr<const Strategy> strategy_;

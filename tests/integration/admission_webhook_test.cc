@@ -393,6 +393,49 @@ TEST_F(AdmissionWebhookTest, AnIfNeededWebhookIsCalledAgainWhenALaterOneChangedT
             "other-added=\"true\",round=\"test\",webhook-added=\"true\"");
 }
 
+// kube prepares a new object after admitting it (rest.BeforeCreate): what the strategy derives from the object
+// follows a webhook's change, and the webhook sees the object as sent, without the fields the system sets.
+TEST_F(AdmissionWebhookTest, TheStrategyPreparesTheObjectAfterTheWebhooksChangedIt) {
+  make_namespace("wh-gate");
+  Hook gate{"gate.example.com", url_config(*server_, "/mutate-add-scheduling-gate"), "wh-gate", "pods"};
+  gate.operations = {"CREATE"};
+  make_configuration(true, "wh-gate", {gate});
+  const std::string pods = "/api/v1/namespaces/wh-gate/pods";
+  auto pod = [](std::string_view name) {
+    return json::serialize(json::object{
+        {"apiVersion", "v1"},
+        {"kind", "Pod"},
+        {"metadata", json::object{{"name", name}}},
+        {"spec", json::object{{"containers", json::array{json::object{{"name", "main"}, {"image", "nginx"}}}}}}});
+  };
+  auto gated = [](const HttpResponse& response) {
+    return response.status == 201 && response.body.find("SchedulingGated") != std::string::npos;
+  };
+  HttpResponse created;
+  for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(50ms)) {
+    created = call("POST", pods + "?dryRun=All", pod("probe"));
+    if (gated(created)) break;
+  }
+  ASSERT_TRUE(gated(created)) << created.body;
+  created = call("POST", pods, pod("gated"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const json::object stored = json_object(created.body);
+  EXPECT_EQ(json::serialize(stored.at("status").at("conditions").at(0)),
+            R"({"type":"PodScheduled","status":"False","lastProbeTime":null,"lastTransitionTime":null,)"
+            R"("reason":"SchedulingGated","message":"Scheduling is blocked due to non-empty scheduling gates"})");
+  json::object review;
+  for (auto& request : server_->requests_for("/mutate-add-scheduling-gate")) {
+    const json::object& sent = request.at("review").as_object().at("request").as_object();
+    if (sent.at("dryRun") == false) review = sent;
+  }
+  ASSERT_FALSE(review.empty());
+  const json::object& sent = review.at("object").as_object();
+  EXPECT_FALSE(sent.contains("status"));
+  EXPECT_FALSE(sent.at("metadata").as_object().contains("uid"));
+  EXPECT_FALSE(sent.at("metadata").as_object().contains("creationTimestamp"));
+}
+
 TEST_F(AdmissionWebhookTest, WebhookConfigurationsThemselvesAreNeverSentToWebhooks) {
   // A webhook that fails every create and update of a cluster-scoped object (a namespaceSelector never exempts
   // those): configurations are cluster-scoped too, yet exempt.

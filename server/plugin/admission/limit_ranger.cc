@@ -6,7 +6,6 @@
 #include "base/quantity.h"
 #include "server/admission/errors.h"
 #include "server/admission/plugin.h"
-#include "server/apis/core/pod_defaults.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/store.h"
 
@@ -352,11 +351,6 @@ void default_pod(const json::object& range, json::object& pod) {
   json::value& annotations = metadata["annotations"];
   if (!annotations.is_object()) annotations = json::object();
   annotations.as_object()[kAnnotation] = annotation;
-  // kube admits a pod before podStrategy.PrepareForCreate computes its QoS class; kapi's strategy has already
-  // computed it, from the resources as sent: it is computed again from the defaulted ones.
-  if (json::value* status = pod.if_contains("status"); status && status->is_object() &&
-                                                        status->as_object().contains("qosClass"))
-    status->as_object()["qosClass"] = apis::core::pod_qos_class(pod);
 }
 
 bool is_pod(const Attributes& attributes) {

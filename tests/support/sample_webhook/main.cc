@@ -110,6 +110,15 @@ Reply answer(std::string_view path, const json::value& review) {
                                  {"patchType", "JSONPatch"},
                                  {"patch", kapi::base::base64_encode(json::serialize(patch))}});
   }
+  if (path == "/mutate-add-scheduling-gate") {
+    const json::object& spec = review.at("request").at("object").at("spec").as_object();
+    if (spec.contains("schedulingGates")) return review_reply(review, {{"allowed", true}});
+    const json::array gates{json::object{{"name", "example.com/gate"}}};
+    json::array patch{json::object{{"op", "add"}, {"path", "/spec/schedulingGates"}, {"value", gates}}};
+    return review_reply(review, {{"allowed", true},
+                                 {"patchType", "JSONPatch"},
+                                 {"patch", kapi::base::base64_encode(json::serialize(patch))}});
+  }
   if (path == "/validate-deny-label") {
     if (!has_label(review, "deny", "true")) return review_reply(review, {{"allowed", true}});
     return review_reply(review, {{"allowed", false},

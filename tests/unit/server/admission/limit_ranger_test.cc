@@ -61,17 +61,6 @@ TEST_F(LimitRangerTest, ContainersGetTheDefaultsTheyLackAndThePodSaysWhich) {
             "cpu, memory request for init container init; cpu limit for init container init");
 }
 
-TEST_F(LimitRangerTest, ADefaultedPodsQosClassFollowsItsNewResources) {
-  range("defaults", array{object{{"type", "Container"}, {"default", object{{"cpu", "1"}, {"memory", "1Gi"}}},
-                                 {"defaultRequest", object{{"cpu", "1"}, {"memory", "1Gi"}}}}});
-  auto plugin = make_limit_ranger(context());
-  object p = pod(array{container("app")});
-  p["status"] = object{{"phase", "Pending"}, {"qosClass", "BestEffort"}};
-  Attributes request = create_pod(p);
-  admit(*plugin, request);
-  EXPECT_EQ(p["status"].at("qosClass"), "Guaranteed");
-}
-
 TEST_F(LimitRangerTest, NothingToDefaultLeavesThePodAlone) {
   range("bounds", array{object{{"type", "Container"}, {"max", object{{"cpu", "2"}}}}});
   auto plugin = make_limit_ranger(context());
