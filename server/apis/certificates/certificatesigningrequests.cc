@@ -118,6 +118,11 @@ class CertificateSigningRequestStrategy final : public registry::Strategy {
     if (!user.extra.empty()) spec["extra"] = json::value_from(user.extra);
   }
   // Certificate requests are immutable after creation except through their subresources.
+  // csrStrategy.GetResetFields: the main resource changes neither spec nor status (PrepareForUpdate restores them).
+  std::optional<std::vector<std::vector<std::string>>> reset_fields(std::string_view subresource) const override {
+    if (subresource.empty()) return std::vector<std::vector<std::string>>{{"spec"}, {"status"}};
+    return std::nullopt;
+  }
   void prepare_for_update(json::object& object, const json::object& old) const override {
     for (std::string_view owned : {"spec", "status"}) {
       if (const json::value* value = old.if_contains(owned)) object[owned] = *value;
