@@ -215,6 +215,7 @@ asio::awaitable<void> AuditFilter::handle(Exchange& exchange, Next next) {
   audit::RequestAuditConfig config = audit::evaluate(*settings_.policy, attributes);
   metrics_.audit_levels.inc({std::string(audit::to_string(config.level))});
   if (config.level == Level::None) co_return co_await next(exchange);
+  exchange.context.audit_records_requests = config.level >= Level::Request;
 
   Recorder recorder(new_event(exchange, attributes, config), config, *settings_.sink, metrics_);
   recorder.send(Stage::RequestReceived);

@@ -33,6 +33,9 @@ struct RequestContext {
   std::vector<std::string> warnings;  // sent as `Warning: 299 - "..."` headers
   // Annotations for the request's audit event (audit.AddAuditAnnotation), e.g. authorization.k8s.io/decision.
   std::map<std::string, std::string> audit_annotations;
+  // The request's audit level records request bodies (Request or RequestResponse): annotations kube adds only at
+  // that level (AddAnnotationWithLevel, e.g. a webhook's patch) are kept.
+  bool audit_records_requests = false;
   // Time spent in each filter stage up to the handler, for apiserver_request_filter_duration_seconds.
   std::vector<std::pair<std::string_view, std::chrono::steady_clock::duration>> filter_latencies;
   std::chrono::steady_clock::time_point stage_entered{};

@@ -19,6 +19,11 @@ bool Attributes::add_annotation(const std::string& key, std::string value) const
   return inserted || it->second == value;
 }
 
+bool Attributes::add_request_level_annotation(const std::string& key, std::string value) const {
+  if (!context || !context->audit_records_requests) return true;
+  return add_annotation(key, std::move(value));
+}
+
 void Attributes::add_warning(std::string warning) const {
   if (context) context->warnings.push_back(std::move(warning));
 }

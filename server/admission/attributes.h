@@ -75,6 +75,9 @@ struct Attributes {
   // Adds `key: value` to the request's audit event. kube refuses to change an annotation a plugin set before;
   // so does this (the first value stays), returning false.
   bool add_annotation(const std::string& key, std::string value) const;
+  // Likewise, only when the request's audit level records request bodies (kube's AddAnnotationWithLevel with
+  // LevelRequest, for values as large as a request).
+  bool add_request_level_annotation(const std::string& key, std::string value) const;
   void add_warning(std::string warning) const;
 };
 

@@ -46,9 +46,10 @@ class WebhookDispatcher {
   // The webhooks of `snapshot` that apply to the request, in order.
   asio::awaitable<std::vector<Match>> matching(const WebhookList& snapshot, VersionedAttributes& versioned);
 
-  // Sends the review of `attributes` (the request in the invocation's version) and reads the answer, with kube's checks: dry-run against sideEffects, the response's
-  // validity, audit annotations and warnings recorded, a refusal thrown as Rejection. Throws CallFailure when the
-  // call failed (the failure policy decides), ApiError for errors kube returns as they are.
+  // Sends the review of `attributes` (the request in the invocation's version) and reads the answer, with kube's
+  // checks: dry-run against sideEffects, the response's validity, audit annotations and warnings recorded, a
+  // refusal thrown as Rejection. Throws CallFailure when the call failed (the failure policy decides), ApiError
+  // for errors kube returns as they are.
   asio::awaitable<ReviewResponse> call(const Webhook& webhook, const Invocation& invocation,
                                        const Attributes& attributes);
 

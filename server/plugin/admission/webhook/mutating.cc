@@ -11,6 +11,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <any>
 #include <optional>
 #include <set>
@@ -45,6 +46,27 @@ struct ReinvokeContext {
 
 constexpr std::string_view kPluginName = "MutatingAdmissionWebhook";
 
+// kube's PatchAuditAnnotation: the patch as Go marshals it again (each operation's keys in order).
+std::string patch_annotation(const Webhook& webhook, const json::array& operations) {
+  json::array sorted;
+  for (const json::value& operation : operations) {
+    if (!operation.is_object()) {
+      sorted.push_back(operation);
+      continue;
+    }
+    std::vector<std::string_view> keys;
+    for (const auto& member : operation.as_object()) keys.push_back(member.key());
+    std::ranges::sort(keys);
+    json::object ordered;
+    for (std::string_view key : keys) ordered[key] = operation.as_object().at(key);
+    sorted.push_back(std::move(ordered));
+  }
+  return json::serialize(json::object{{"configuration", webhook.configuration_name},
+                                      {"webhook", webhook.name},
+                                      {"patch", std::move(sorted)},
+                                      {"patchType", "JSONPatch"}});
+}
+
 class MutatingWebhookPlugin final : public Plugin {
  public:
   explicit MutatingWebhookPlugin(const PluginContext& context) : dispatcher_(context, true) {}
@@ -61,7 +83,8 @@ class MutatingWebhookPlugin final : public Plugin {
     auto [entry, made] = reinvocation.values.try_emplace(std::string(kPluginName), ReinvokeContext{});
     ReinvokeContext& context = *std::any_cast<ReinvokeContext>(&entry->second);
     // The plugins that ran again before this pass changed the object: every IfNeeded webhook sees it again.
-    if (reinvocation.is_reinvoke && context.last_output && attributes.object && *context.last_output != *attributes.object)
+    if (reinvocation.is_reinvoke && context.last_output && attributes.object &&
+        *context.last_output != *attributes.object)
       context.require_reinvoking_invoked();
     VersionedAttributes versioned(attributes);
     NamespaceLabels namespace_labels = dispatcher_.namespace_labels(attributes);
@@ -106,7 +129,11 @@ class MutatingWebhookPlugin final : public Plugin {
     int code = 200;
     try {
       ReviewResponse response = co_await dispatcher_.call(webhook, invocation, attributes);
-      changed = apply_patch(webhook, response, attributes);
+      const Applied applied = apply_patch(webhook, response, attributes);
+      changed = applied.changed;
+      if (!applied.operations.empty())
+        attributes.add_request_level_annotation("patch.webhook.admission.k8s.io/" + key_suffix,
+                                                patch_annotation(webhook, applied.operations));
       // What the patch left unset is defaulted as decoding the object would (a container it added gets its
       // imagePullPolicy, ...).
       if (changed && attributes.object_interfaces)
@@ -141,9 +168,13 @@ class MutatingWebhookPlugin final : public Plugin {
     co_return changed;
   }
 
-  // The webhook's patch applied to the object; whether it changed it.
-  static bool apply_patch(const Webhook& webhook, const ReviewResponse& response, const Attributes& attributes) {
-    if (response.patch.empty()) return false;
+  // The webhook's patch applied to the object: its operations (none when it sent none), and whether it changed it.
+  struct Applied {
+    bool changed = false;
+    json::array operations;
+  };
+  static Applied apply_patch(const Webhook& webhook, const ReviewResponse& response, const Attributes& attributes) {
+    if (response.patch.empty()) return {};
     std::optional<json::value> operations;
     try {
       operations = json::parse(response.patch);
@@ -153,7 +184,7 @@ class MutatingWebhookPlugin final : public Plugin {
       throw CallFailure("received undecodable patch in webhook response: json: cannot unmarshal " +
                             std::string(operations ? "object" : "string") + " into Go value of type jsonpatch.Patch",
                         503);
-    if (operations->as_array().empty()) return false;
+    if (operations->as_array().empty()) return {};
     if (!attributes.object)
       throw apierrors::ApiError(apierrors::internal_error(
           "admission webhook \"" + webhook.name + "\" attempted to modify the object, which is not supported for this operation"));
@@ -169,9 +200,10 @@ class MutatingWebhookPlugin final : public Plugin {
       throw apierrors::ApiError(apierrors::internal_error("json: cannot unmarshal " +
                                                           std::string(patched.is_array() ? "array" : "value") +
                                                           " into Go value of type map[string]interface {}"));
-    if (patched.as_object() == *attributes.object) return false;
-    *attributes.object = std::move(patched.as_object());
-    return true;
+    Applied applied{.changed = patched.as_object() != *attributes.object,
+                    .operations = std::move(operations->as_array())};
+    if (applied.changed) *attributes.object = std::move(patched.as_object());
+    return applied;
   }
 
   WebhookDispatcher dispatcher_;

@@ -480,6 +480,33 @@ TEST_F(WebhookPluginTest, ReinvocationFollowsALaterChange) {
             R"({"configuration":"a","webhook":"first.example.com","mutated":false})");
 }
 
+TEST_F(WebhookPluginTest, AnAppliedPatchIsAnAuditAnnotationWhenTheAuditLevelRecordsRequests) {
+  configure(true, "m", json::array{webhook("add.example.com", "/add")});
+  answer_with([](const json::object&) {
+    return patch_answer(json::array{json::object{{"value", "yes"}, {"path", "/metadata/labels/added"}, {"op", "add"}}});
+  });
+  auto plugin = make_mutating_admission_webhook(context_);
+  Outcome metadata_level = create(*plugin, "default");
+  ASSERT_FALSE(metadata_level.error) << metadata_level.error->message;
+  EXPECT_FALSE(metadata_level.context.audit_annotations.contains("patch.webhook.admission.k8s.io/round_0_index_0"));
+
+  Outcome request_level;
+  request_level.context.audit_records_requests = true;
+  request_level.object = metadata_level.object;
+  registry::metadata_of(request_level.object)["labels"] = json::object();
+  Attributes attributes;
+  attributes.kind = {"", "v1", "ConfigMap"};
+  attributes.resource = {"", "v1", "configmaps"};
+  attributes.namespace_ = "default";
+  attributes.name = "cm";
+  admit(*plugin, attributes, request_level);
+  ASSERT_FALSE(request_level.error) << request_level.error->message;
+  // Go marshals each operation's keys in order.
+  EXPECT_EQ(request_level.context.audit_annotations.at("patch.webhook.admission.k8s.io/round_0_index_0"),
+            R"({"configuration":"m","webhook":"add.example.com","patch":[{"op":"add","path":"/metadata/labels/added",)"
+            R"("value":"yes"}],"patchType":"JSONPatch"})");
+}
+
 // An in-tree plugin that labels what a webhook labelled (as LimitRanger defaults a container a webhook added).
 class LabelsAfterWebhooks final : public Plugin {
  public:
