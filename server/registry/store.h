@@ -34,13 +34,15 @@ struct WriteOptions {
   // Who asks, for the strategy's authorize_write; none for the server's own writes.
   std::optional<request::UserInfo> user;
   // Records the write in the object's metadata.managedFields (the FieldManager's Update), given the stored object
-  // (null on create): called once the object is as kube's decoding and strategy leave it (after prepare_for_create
-  // or prepare_for_update, so that defaulted fields count as kube counts them), before validation; again on a retry.
+  // (null on create): called once the object is as kube's decoding leaves it (its scheme defaults applied, so that
+  // defaulted fields count as kube counts them), before admission and the strategy's preparation; again on a
+  // retry.
   std::function<void(const boost::json::object* old, boost::json::object& object)> record_managed_fields;
   // Admission (the handler's chain: kube's mutating admission and its createValidation/updateValidation),
-  // given the stored object (null on create). `admit` may change the object: it runs once the object is
-  // prepared and its managedFields recorded (changes made here are no one's, as in kube); `validate_admission`
-  // sees the object as it will be stored, after the resource's validation. Both throw ApiError to refuse and run
+  // given the stored object (null on create). `admit` may change the object: it runs once its managedFields are
+  // recorded (changes made here are no one's, as in kube) and before the strategy prepares it (kube's
+  // BeforeCreate/BeforeUpdate); `validate_admission` sees the object as it will be stored, after the resource's
+  // validation. Both throw ApiError to refuse and run
   // again on a retry.
   std::function<asio::awaitable<void>(boost::json::object& object, const boost::json::object* old)> admit;
   std::function<asio::awaitable<void>(const boost::json::object& object, const boost::json::object* old)>

@@ -1,8 +1,8 @@
 #pragma once
 // The request's admission, wired into the Store's write as kube's handlers wire it (create.go, update.go,
 // patch.go, delete.go, rest.AdmissionToValidateObjectFunc / ...DeleteFunc): the mutating plugins see the object
-// once it is prepared, the validating ones once it has passed the resource's own validation, each time the
-// Store computes it. An update that creates its object is admitted as a CREATE.
+// decoded and defaulted, before the strategy prepares it; the validating ones once it has passed the resource's
+// own validation, each time the Store computes it. An update that creates its object is admitted as a CREATE.
 #include "server/endpoints/handlers/handlers.h"
 
 namespace kapi::endpoints::handlers {
