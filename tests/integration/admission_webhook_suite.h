@@ -18,7 +18,6 @@
 
 namespace kapi::integration {
 
-using namespace std::chrono_literals;
 using test_support::SampleWebhookProcess;
 using Headers = std::vector<std::pair<std::string, std::string>>;
 namespace json = boost::json;
@@ -147,10 +146,10 @@ class WebhookSuite : public KapiSuite<Suite> {
   HttpResponse until(const std::string& namespace_, const std::string& body,
                      const std::function<bool(const HttpResponse&)>& active) {
     HttpResponse response;
-    for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;) {
+    for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10); std::chrono::steady_clock::now() < deadline;) {
       response = call("POST", configmaps(namespace_) + "?dryRun=All", body);
       if (active(response)) break;
-      std::this_thread::sleep_for(50ms);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     return response;
   }
