@@ -73,6 +73,15 @@ inline std::string configmap(std::string_view name, json::object labels = {}) {
                                       {"data", json::object{{"a", "1"}}}});
 }
 
+// A pod of one nginx container named "main".
+inline std::string nginx_pod(std::string_view name) {
+  return json::serialize(json::object{
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", json::object{{"name", name}}},
+      {"spec", json::object{{"containers", json::array{json::object{{"name", "main"}, {"image", "nginx"}}}}}}});
+}
+
 inline std::string configmaps(std::string_view namespace_) {
   return "/api/v1/namespaces/" + std::string(namespace_) + "/configmaps";
 }

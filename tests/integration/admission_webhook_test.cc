@@ -401,24 +401,17 @@ TEST_F(AdmissionWebhookTest, TheStrategyPreparesTheObjectAfterTheWebhooksChanged
   gate.operations = {"CREATE"};
   make_configuration(true, "wh-gate", {gate});
   const std::string pods = "/api/v1/namespaces/wh-gate/pods";
-  auto pod = [](std::string_view name) {
-    return json::serialize(json::object{
-        {"apiVersion", "v1"},
-        {"kind", "Pod"},
-        {"metadata", json::object{{"name", name}}},
-        {"spec", json::object{{"containers", json::array{json::object{{"name", "main"}, {"image", "nginx"}}}}}}});
-  };
   auto gated = [](const HttpResponse& response) {
     return response.status == 201 && response.body.find("SchedulingGated") != std::string::npos;
   };
   HttpResponse created;
   for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
        std::this_thread::sleep_for(50ms)) {
-    created = call("POST", pods + "?dryRun=All", pod("probe"));
+    created = call("POST", pods + "?dryRun=All", nginx_pod("probe"));
     if (gated(created)) break;
   }
   ASSERT_TRUE(gated(created)) << created.body;
-  created = call("POST", pods, pod("gated"));
+  created = call("POST", pods, nginx_pod("gated"));
   ASSERT_EQ(created.status, 201) << created.body;
   const json::object stored = json_object(created.body);
   EXPECT_EQ(json::serialize(stored.at("status").at("conditions").at(0)),

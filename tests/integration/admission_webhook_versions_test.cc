@@ -151,23 +151,16 @@ TEST_F(AdmissionWebhookVersionsTest, LimitRangerDefaultsTheSidecarAnIfNeededWebh
   sidecar.operations = {"CREATE"};
   make_configuration(true, "wh-sidecar", {sidecar});
   const std::string pods = "/api/v1/namespaces/wh-sidecar/pods";
-  auto pod = [](std::string_view name) {
-    return json::serialize(json::object{
-        {"apiVersion", "v1"},
-        {"kind", "Pod"},
-        {"metadata", json::object{{"name", name}}},
-        {"spec", json::object{{"containers", json::array{json::object{{"name", "main"}, {"image", "nginx"}}}}}}});
-  };
   // Active once the webhook's sidecar and the limit range's defaults both show.
   auto defaulted_sidecar = [](const HttpResponse& response) {
     return response.status == 201 && response.body.find("\"sidecar\"") != std::string::npos &&
            response.body.find("200m") != std::string::npos;
   };
-  HttpResponse probe = until_active(pods, pod("probe"), defaulted_sidecar);
+  HttpResponse probe = until_active(pods, nginx_pod("probe"), defaulted_sidecar);
   ASSERT_TRUE(defaulted_sidecar(probe)) << probe.body;
 
   const std::size_t before = server_->requests_for("/mutate-add-sidecar").size();
-  HttpResponse created = call("POST", pods, pod("injected"));
+  HttpResponse created = call("POST", pods, nginx_pod("injected"));
   ASSERT_EQ(created.status, 201) << created.body;
   const json::array containers = json_object(created.body).at("spec").at("containers").as_array();
   ASSERT_EQ(containers.size(), 2u);
