@@ -80,7 +80,7 @@ class MutatingWebhookPlugin final : public Plugin {
     std::shared_ptr<const WebhookList> snapshot = co_await dispatcher_.webhooks();
     if (snapshot->empty()) co_return;
     Reinvocation& reinvocation = attributes.reinvocation;
-    auto [entry, made] = reinvocation.values.try_emplace(std::string(kPluginName), ReinvokeContext{});
+    auto entry = reinvocation.values.try_emplace(std::string(kPluginName), ReinvokeContext{}).first;
     ReinvokeContext& context = *std::any_cast<ReinvokeContext>(&entry->second);
     // The plugins that ran again before this pass changed the object: every IfNeeded webhook sees it again.
     if (reinvocation.is_reinvoke && context.last_output && attributes.object &&
