@@ -23,14 +23,16 @@ Revision parse_resource_version(const std::string& resource_version, const std::
 }
 
 void validate_key(const std::string& key, bool prefix) {
+  // kube's prepareKey refuses "..", "../x", "x/..", "x/../y" and the same with ".": a path segment that is a dot
+  // or two. Every storage call asks, so the segments are scanned in place.
   const std::string_view k = key;
-  auto has_segment = [k](std::string_view segment) {
-    const std::string slash_segment = "/" + std::string(segment);
-    return k == segment || k.starts_with(std::string(segment) + "/") || k.ends_with(slash_segment) ||
-           k.find(slash_segment + "/") != std::string_view::npos;
-  };
-  if (has_segment("..") || has_segment(".")) {
-    throw StorageError(ErrorCode::InvalidArgument, key, "invalid key: \"" + key + "\"");
+  for (std::size_t start = 0;;) {
+    const std::size_t end = k.find('/', start);
+    const std::string_view segment = k.substr(start, end == std::string_view::npos ? end : end - start);
+    if (segment == "." || segment == "..")
+      throw StorageError(ErrorCode::InvalidArgument, key, "invalid key: \"" + key + "\"");
+    if (end == std::string_view::npos) break;
+    start = end + 1;
   }
   if (k.empty() || (k == "/" && !prefix)) {
     throw StorageError(ErrorCode::InvalidArgument, key, "empty key: \"" + key + "\"");
