@@ -95,36 +95,48 @@ HistogramFamily::HistogramFamily(std::string name, std::string help, std::vector
     : name_(std::move(name)), help_(std::move(help)), label_names_(std::move(label_names)),
       buckets_(std::move(buckets)) {}
 
-void HistogramFamily::observe(const Labels& labels, double value) {
+void HistogramFamily::Series::observe(double value) {
   std::lock_guard lock(mutex_);
-  auto& series = series_[labels];
-  if (series.bucket_counts.empty()) series.bucket_counts.assign(buckets_.size(), 0);
   for (std::size_t i = 0; i < buckets_.size(); ++i)
-    if (value <= buckets_[i]) ++series.bucket_counts[i];
-  series.sum += value;
-  ++series.count;
+    if (value <= buckets_[i]) ++bucket_counts_[i];
+  sum_ += value;
+  ++count_;
+}
+
+HistogramFamily::Series& HistogramFamily::series(const Labels& labels) {
+  {
+    std::shared_lock lock(mutex_);
+    if (auto it = series_.find(labels); it != series_.end()) return *it->second;
+  }
+  std::unique_lock lock(mutex_);
+  std::unique_ptr<Series>& series = series_[labels];
+  if (!series) series = std::make_unique<Series>(buckets_);
+  return *series;
 }
 
 std::uint64_t HistogramFamily::count(const Labels& labels) const {
-  std::lock_guard lock(mutex_);
+  std::shared_lock lock(mutex_);
   auto it = series_.find(labels);
-  return it == series_.end() ? 0 : it->second.count;
+  if (it == series_.end()) return 0;
+  std::lock_guard counts(it->second->mutex_);
+  return it->second->count_;
 }
 
 void HistogramFamily::render(std::string& out) const {
-  std::lock_guard lock(mutex_);
+  std::shared_lock lock(mutex_);
   header(out, name_, help_, "histogram");
   for (const auto& [labels, series] : series_) {
+    std::lock_guard counts(series->mutex_);
     for (std::size_t i = 0; i < buckets_.size(); ++i)
       out.append(name_).append("_bucket")
           .append(label_set(label_names_, labels, "le=\"" + format_number(buckets_[i]) + "\""))
-          .append(" ").append(std::to_string(series.bucket_counts[i])).append("\n");
+          .append(" ").append(std::to_string(series->bucket_counts_[i])).append("\n");
     out.append(name_).append("_bucket").append(label_set(label_names_, labels, "le=\"+Inf\""))
-        .append(" ").append(std::to_string(series.count)).append("\n");
+        .append(" ").append(std::to_string(series->count_)).append("\n");
     out.append(name_).append("_sum").append(label_set(label_names_, labels)).append(" ")
-        .append(format_number(series.sum)).append("\n");
+        .append(format_number(series->sum_)).append("\n");
     out.append(name_).append("_count").append(label_set(label_names_, labels)).append(" ")
-        .append(std::to_string(series.count)).append("\n");
+        .append(std::to_string(series->count_)).append("\n");
   }
 }
 

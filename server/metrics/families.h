@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -43,23 +45,36 @@ class GaugeFamily {
 
 class HistogramFamily {
  public:
+  // One series of the family. Observing one takes only its own lock: a hot path resolves its series once and
+  // observes it directly, without building label values or looking them up in the family.
+  class Series {
+   public:
+    explicit Series(const std::vector<double>& buckets) : buckets_(buckets), bucket_counts_(buckets.size(), 0) {}
+    void observe(double value);
+
+   private:
+    friend class HistogramFamily;
+    const std::vector<double>& buckets_;
+    mutable std::mutex mutex_;
+    std::vector<std::uint64_t> bucket_counts_;
+    double sum_ = 0;
+    std::uint64_t count_ = 0;
+  };
+
   HistogramFamily(std::string name, std::string help, std::vector<std::string> label_names,
                   std::vector<double> buckets);
-  void observe(const Labels& labels, double value);
+  // The series of `labels`, made on first use; it lives as long as the family.
+  Series& series(const Labels& labels);
+  void observe(const Labels& labels, double value) { series(labels).observe(value); }
   std::uint64_t count(const Labels& labels) const;
   void render(std::string& out) const;
 
  private:
-  struct Series {
-    std::vector<std::uint64_t> bucket_counts;
-    double sum = 0;
-    std::uint64_t count = 0;
-  };
   std::string name_, help_;
   std::vector<std::string> label_names_;
   std::vector<double> buckets_;
-  mutable std::mutex mutex_;
-  std::map<Labels, Series> series_;
+  mutable std::shared_mutex mutex_;  // guards the map; each series guards its counts
+  std::map<Labels, std::unique_ptr<Series>> series_;
 };
 
 }  // namespace kapi::metrics
