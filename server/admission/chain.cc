@@ -15,13 +15,22 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-bool mutating(const Plugin& plugin) { return plugin.mutates(); }
-bool validating(const Plugin& plugin) { return plugin.validates(); }
+constexpr std::size_t kOperations = 4;  // Operation's values
+constexpr std::size_t kSeriesPerSlot = kOperations * 2 * 2;  // operation × rejected × step
 
 }  // namespace
 
 Chain::Chain(std::vector<NamedPlugin> plugins, metrics::Registry* metrics)
-    : plugins_(std::move(plugins)), metrics_(metrics) {}
+    : plugins_(std::move(plugins)), metrics_(metrics) {
+  for (std::size_t i = 0; i < plugins_.size(); ++i) {
+    if (plugins_[i].plugin->mutates()) admitting_.push_back(i);
+    if (plugins_[i].plugin->validates()) validating_.push_back(i);
+  }
+  // One slot per plugin and one for the steps.
+  const std::size_t series = (plugins_.size() + 1) * kSeriesPerSlot;
+  series_ = std::make_unique<std::atomic<metrics::HistogramFamily::Series*>[]>(series);
+  for (std::size_t i = 0; i < series; ++i) series_[i].store(nullptr, std::memory_order_relaxed);
+}
 
 bool Chain::handles(const Attributes& attributes) const {
   for (const auto& [name, plugin] : plugins_)
@@ -29,68 +38,68 @@ bool Chain::handles(const Attributes& attributes) const {
   return false;
 }
 
-// (Every argument of a co_await'ed call is a named variable: g++ 12 mishandles temporaries there.)
 asio::awaitable<void> Chain::admit(Attributes& attributes) const {
-  std::function<asio::awaitable<void>(Plugin&)> admit = [&attributes](Plugin& plugin) {
-    return plugin.admit(attributes);
-  };
   // Each admission of the object starts afresh (a retried update is admitted again, as kube makes a new record).
   attributes.reinvocation = {};
-  Reinvocation* reinvocation = &attributes.reinvocation;
-  co_await run_step(attributes, "admit", &mutating, admit, reinvocation);
+  return run_step(attributes, &attributes, Step::Admit);
 }
 
 asio::awaitable<void> Chain::validate(const Attributes& attributes) const {
-  std::function<asio::awaitable<void>(Plugin&)> validate = [&attributes](Plugin& plugin) {
-    return plugin.validate(attributes);
-  };
-  co_await run_step(attributes, "validate", &validating, validate);
+  return run_step(attributes, nullptr, Step::Validate);
 }
 
-// Times the step as a whole, both passes of a reinvoked mutating step included, as kube's WithStepMetrics wraps
-// its reinvocation handler (rejected="true" when the step refused).
-asio::awaitable<void> Chain::run_step(const Attributes& attributes, std::string_view type,
-                                      bool (*takes_part)(const Plugin&),
-                                      std::function<asio::awaitable<void>(Plugin&)> call,
-                                      Reinvocation* reinvocation) const {
+// One coroutine per step, whatever the number of plugins: a frame per plugin call is all a step costs beyond them.
+// The step is timed as a whole, both passes of a reinvoked mutating step included, as kube's WithStepMetrics
+// wraps its reinvocation handler; each plugin that runs is timed as kube's pluginHandlerWithMetrics does.
+asio::awaitable<void> Chain::run_step(const Attributes& attributes, Attributes* admitted, Step step) const {
   const auto step_start = Clock::now();
-  const std::string operation(to_string(attributes.operation));
-  const std::string step(type);
   std::exception_ptr refused;
   try {
-    co_await run_plugins(attributes, step, takes_part, call);
-    // kube's reinvoker: one more pass of every mutating plugin when one asked for it.
-    if (reinvocation && reinvocation->should_reinvoke) {
-      reinvocation->is_reinvoke = true;
-      co_await run_plugins(attributes, step, takes_part, call);
+    for (bool reinvoking = false;; reinvoking = true) {
+      for (std::size_t index : step == Step::Admit ? admitting_ : validating_) {
+        Plugin& plugin = *plugins_[index].plugin;
+        if (!plugin.handles(attributes)) continue;
+        const auto start = Clock::now();
+        try {
+          // (g++ 12 mishandles temporaries in a co_await expression: the awaitable is named.)
+          asio::awaitable<void> call = admitted ? plugin.admit(*admitted) : plugin.validate(attributes);
+          co_await std::move(call);
+        } catch (...) {
+          observe(index, attributes, true, step, seconds_since(start));
+          throw;  // the first refusal ends the step
+        }
+        observe(index, attributes, false, step, seconds_since(start));
+      }
+      // kube's reinvoker: one more pass of every mutating plugin when one asked for it.
+      if (!admitted || reinvoking || !admitted->reinvocation.should_reinvoke) break;
+      admitted->reinvocation.is_reinvoke = true;
     }
   } catch (...) {
     refused = std::current_exception();
   }
-  if (metrics_)
-    metrics_->admission_step_duration.observe({operation, refused ? "true" : "false", step}, seconds_since(step_start));
+  observe(std::string::npos, attributes, refused != nullptr, step, seconds_since(step_start));
   if (refused) std::rethrow_exception(refused);
 }
 
-// Times each plugin that runs, as kube's pluginHandlerWithMetrics does; the first refusal ends the pass.
-asio::awaitable<void> Chain::run_plugins(const Attributes& attributes, const std::string& step,
-                                         bool (*takes_part)(const Plugin&),
-                                         const std::function<asio::awaitable<void>(Plugin&)>& call) const {
-  const std::string operation(to_string(attributes.operation));
-  for (const auto& [name, plugin] : plugins_) {
-    if (!takes_part(*plugin) || !plugin->handles(attributes)) continue;
-    const auto start = Clock::now();
-    std::exception_ptr refused;
-    try {
-      co_await call(*plugin);
-    } catch (...) {
-      refused = std::current_exception();
-    }
-    if (metrics_)
-      metrics_->admission_controller_duration.observe({name, operation, refused ? "true" : "false", step},
-                                                      seconds_since(start));
-    if (refused) std::rethrow_exception(refused);
+void Chain::observe(std::size_t plugin, const Attributes& attributes, bool refused, Step step, double seconds) const {
+  if (!metrics_) return;
+  const bool of_step = plugin == std::string::npos;
+  const std::size_t slot = of_step ? plugins_.size() : plugin;
+  const std::size_t operation = static_cast<std::size_t>(attributes.operation);
+  std::atomic<metrics::HistogramFamily::Series*>& cached =
+      series_[slot * kSeriesPerSlot + (operation * 2 + refused) * 2 + static_cast<std::size_t>(step)];
+  metrics::HistogramFamily::Series* series = cached.load(std::memory_order_acquire);
+  if (!series) {
+    // Two threads may both look it up: they find the same series.
+    const std::string operation_name(to_string(attributes.operation));
+    const std::string rejected = refused ? "true" : "false";
+    const std::string type = step == Step::Admit ? "admit" : "validate";
+    series = of_step ? &metrics_->admission_step_duration.series({operation_name, rejected, type})
+                     : &metrics_->admission_controller_duration.series({plugins_[plugin].name, operation_name,
+                                                                         rejected, type});
+    cached.store(series, std::memory_order_release);
   }
+  series->observe(seconds);
 }
 
 }  // namespace kapi::admission
