@@ -74,6 +74,8 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
         authorizer_(context.authorizer),
         logger_(context.logger),
         metrics_(context.metrics) {
+    if (context.executor && context.stopping && context.logger)
+      source_.start(context.executor, context.stopping, *context.logger);
     registry::Store* policies = lookup(context, "validatingadmissionpolicies");
     if (policies && context.executor && context.stopping && context.logger && context.catalog) {
       status_controller_ = std::make_shared<StatusController>(*policies, context.stores, *context.catalog,

@@ -3,61 +3,43 @@
 #include "server/plugin/admission/validating_admission_policy/policy_source.h"
 
 #include "server/registry/object_meta.h"
-#include "server/registry/store.h"
 
 #include <algorithm>
 
 namespace kapi::admission::policy {
-namespace {
-
 namespace json = boost::json;
-
-struct Listed {
-  std::vector<std::int64_t> revisions;
-  std::vector<json::object> objects;
-};
-
-asio::awaitable<Listed> list_objects(registry::Store* store) {
-  Listed out;
-  if (!store) co_return out;
-  registry::ListRequest request{.resource_version = "0"};
-  auto pending = store->list_shared("", std::move(request));  // g++ 12: no temporaries in a co_await
-  storage::SharedListResult listed = co_await std::move(pending);
-  for (const auto& item : listed.items) out.revisions.push_back(item->mod_revision);
-  registry::ObjectList objects = registry::to_object_list(listed);
-  for (const registry::ReadObject& object : objects.items)
-    if (std::optional<json::object> parsed = registry::parse_json_object(object.json))
-      out.objects.push_back(std::move(*parsed));
-  std::ranges::stable_sort(out.objects, {}, [](const json::object& object) { return registry::meta_string(object, "name"); });
-  co_return out;
-}
-
-}  // namespace
 
 PolicySource::PolicySource(registry::Store* policies, registry::Store* bindings)
     : policies_(policies), bindings_(bindings), snapshot_(std::make_shared<const Hooks>()) {}
 
+void PolicySource::start(asio::any_io_executor executor, std::shared_ptr<const std::atomic<bool>> stopping,
+                         base::Logger& logger) {
+  policies_.start(executor, stopping, logger, "validatingadmissionpolicies");
+  bindings_.start(std::move(executor), std::move(stopping), logger, "validatingadmissionpolicybindings");
+}
+
 asio::awaitable<std::shared_ptr<const Hooks>> PolicySource::hooks() {
-  Listed policies = co_await list_objects(policies_);
-  Listed bindings = co_await list_objects(bindings_);
-  std::vector<std::int64_t> revisions = std::move(policies.revisions);
-  revisions.push_back(-1);  // separates the two lists
-  revisions.insert(revisions.end(), bindings.revisions.begin(), bindings.revisions.end());
-  std::ranges::sort(revisions);
+  // Cluster-scoped: the informers' key order is name order.
+  std::shared_ptr<const registry::Informer::Objects> policies = policies_.synced();
+  if (!policies) policies = co_await policies_.objects();
+  std::shared_ptr<const registry::Informer::Objects> bindings = bindings_.synced();
+  if (!bindings) bindings = co_await bindings_.objects();
+  const Versions versions{policies->version, bindings->version};
+  const bool synced = versions.first != 0 && versions.second != 0;
   std::map<std::string, std::shared_ptr<const CompiledPolicy>, std::less<>> known;
   {
     std::lock_guard lock(mutex_);
-    if (revisions == snapshot_revisions_) co_return snapshot_;
+    if (synced && versions == snapshot_versions_) co_return snapshot_;
     known = compiled_;
   }
   std::map<std::string, std::vector<Binding>, std::less<>> bindings_by_policy;
-  for (const json::object& object : bindings.objects) {
+  for (const json::object& object : bindings->items) {
     Binding binding = parse_binding(object);
     bindings_by_policy[binding.policy_name].push_back(std::move(binding));
   }
   std::map<std::string, std::shared_ptr<const CompiledPolicy>, std::less<>> compiled;
   auto hooks = std::make_shared<Hooks>();
-  for (const json::object& object : policies.objects) {
+  for (const json::object& object : policies->items) {
     const std::string name(registry::meta_string(object, "name"));
     std::shared_ptr<const CompiledPolicy> policy;
     if (auto it = known.find(name); it != known.end() && it->second->uid == registry::meta_string(object, "uid") &&
@@ -71,9 +53,13 @@ asio::awaitable<std::shared_ptr<const Hooks>> PolicySource::hooks() {
     hooks->push_back(Hook{std::move(policy), std::move(bound->second)});
   }
   std::lock_guard lock(mutex_);
-  snapshot_revisions_ = std::move(revisions);
-  snapshot_ = std::move(hooks);
-  compiled_ = std::move(compiled);
+  if (!synced) co_return hooks;
+  // A slower reader of older versions must not replace a newer snapshot.
+  if (versions.first >= snapshot_versions_.first && versions.second >= snapshot_versions_.second) {
+    snapshot_versions_ = versions;
+    snapshot_ = std::move(hooks);
+    compiled_ = std::move(compiled);
+  }
   co_return snapshot_;
 }
 

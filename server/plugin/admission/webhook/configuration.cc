@@ -107,38 +107,36 @@ void parse_configuration(const json::object& configuration, bool mutating, const
 
 ConfigurationSource::ConfigurationSource(registry::Store* store, bool mutating, std::filesystem::path client_cert_file,
                                          std::filesystem::path client_key_file)
-    : store_(store),
+    : informer_(store),
       mutating_(mutating),
       client_cert_file_(std::move(client_cert_file)),
       client_key_file_(std::move(client_key_file)),
       snapshot_(std::make_shared<const WebhookList>()) {}
 
+void ConfigurationSource::start(asio::any_io_executor executor, std::shared_ptr<const std::atomic<bool>> stopping,
+                                base::Logger& logger) {
+  informer_.start(std::move(executor), std::move(stopping), logger,
+                  mutating_ ? "mutatingwebhookconfigurations" : "validatingwebhookconfigurations");
+}
+
 asio::awaitable<std::shared_ptr<const WebhookList>> ConfigurationSource::webhooks() {
-  if (!store_) co_return snapshot_;
-  registry::ListRequest request{.resource_version = "0"};
-  storage::SharedListResult listed = co_await store_->list_shared("", std::move(request));
-  std::vector<std::int64_t> revisions;
-  revisions.reserve(listed.items.size());
-  for (const auto& item : listed.items) revisions.push_back(item->mod_revision);
-  std::ranges::sort(revisions);
+  std::shared_ptr<const registry::Informer::Objects> configurations = informer_.synced();
+  if (!configurations) configurations = co_await informer_.objects();
   {
     std::lock_guard lock(mutex_);
-    if (revisions == snapshot_revisions_) co_return snapshot_;
+    if (configurations->version != 0 && configurations->version == snapshot_version_) co_return snapshot_;
   }
-  registry::ObjectList objects = registry::to_object_list(listed);
-  std::vector<json::object> configurations;
-  for (const registry::ReadObject& object : objects.items)
-    if (std::optional<json::object> parsed = registry::parse_json_object(object.json))
-      configurations.push_back(std::move(*parsed));
-  std::ranges::stable_sort(configurations, {}, [](const json::object& configuration) {
-    return registry::meta_string(configuration, "name");
-  });
+  // Cluster-scoped: the informer's key order is name order.
   auto webhooks = std::make_shared<WebhookList>();
-  for (const json::object& configuration : configurations)
+  for (const json::object& configuration : configurations->items)
     parse_configuration(configuration, mutating_, client_cert_file_, client_key_file_, *webhooks);
   std::lock_guard lock(mutex_);
-  snapshot_revisions_ = std::move(revisions);
-  snapshot_ = std::move(webhooks);
+  if (configurations->version == 0) co_return webhooks;
+  // A slower reader of an older version must not replace a newer snapshot.
+  if (configurations->version > snapshot_version_) {
+    snapshot_version_ = configurations->version;
+    snapshot_ = std::move(webhooks);
+  }
   co_return snapshot_;
 }
 

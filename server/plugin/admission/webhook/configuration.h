@@ -6,11 +6,14 @@
 // once per version of the configurations rather than once per request.
 #include "server/plugin/admission/cel/match_conditions.h"
 #include "server/proxy/backend.h"
+#include "server/registry/informer.h"
 #include "server/selectors/label_selector.h"
 
+#include <asio/any_io_executor.hpp>
 #include <asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -19,8 +22,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace kapi::registry { class Store; }
 
 namespace kapi::admission::webhook {
 
@@ -74,23 +75,26 @@ void parse_configuration(const boost::json::object& configuration, bool mutating
                          const std::filesystem::path& client_cert_file, const std::filesystem::path& client_key_file,
                          WebhookList& out);
 
-// The current webhooks of one configuration resource, read from its watch cache. Each call lists the cache (a copy
-// of shared pointers) and compares the objects' revisions with those of the snapshot it keeps: the configurations
-// are parsed again only when one was written, created or deleted. Safe from any thread.
+// The current webhooks of one configuration resource, read from an informer (registry/informer.h) as kube's
+// configuration manager reads them: the configurations are parsed again only when one was written, created or
+// deleted. Safe from any thread.
 class ConfigurationSource {
  public:
   ConfigurationSource(registry::Store* store, bool mutating, std::filesystem::path client_cert_file,
                       std::filesystem::path client_key_file);
 
+  // Follows the configurations from now on (without it, each call reads the watch cache).
+  void start(asio::any_io_executor executor, std::shared_ptr<const std::atomic<bool>> stopping, base::Logger& logger);
+
   asio::awaitable<std::shared_ptr<const WebhookList>> webhooks();
 
  private:
-  registry::Store* store_;
+  registry::Informer informer_;
   bool mutating_;
   std::filesystem::path client_cert_file_;
   std::filesystem::path client_key_file_;
   std::mutex mutex_;
-  std::vector<std::int64_t> snapshot_revisions_;
+  std::uint64_t snapshot_version_ = 0;
   std::shared_ptr<const WebhookList> snapshot_;
 };
 

@@ -24,7 +24,10 @@ WebhookDispatcher::WebhookDispatcher(const PluginContext& context, bool mutating
                       context.stores ? context.stores("", "endpoints") : nullptr},
       authorizer_(context.authorizer),
       metrics_(context.metrics),
-      logger_(context.logger) {}
+      logger_(context.logger) {
+  if (context.executor && context.stopping && context.logger)
+    source_.start(context.executor, context.stopping, *context.logger);
+}
 
 asio::awaitable<std::optional<Invocation>> WebhookDispatcher::applies(const Webhook& webhook,
                                                                       VersionedAttributes& versioned,
