@@ -204,16 +204,17 @@ class ResourceQuota final : public Plugin {
   bool validates() const override { return true; }
 
   asio::awaitable<void> validate(const Attributes& attributes) override {
-    const auto evaluator = quota::evaluator_for(attributes.resource.group, attributes.resource.resource);
     // The watch cache first: a namespace without quotas (the common case) costs no read of storage. A stale quota
     // read there loses its write below and is read again from storage.
     registry::ListRequest cached{.resource_version = "0"};
     registry::ObjectList listed = co_await quotas_->list(attributes.namespace_, std::move(cached));
     std::set<std::string> charged;  // quotas already written: a retry charges only the others
     bool live_read = false;
+    std::unique_ptr<quota::Evaluator> evaluator;  // made once a quota or limited resource needs it
     for (int conflicts = 0;; ++conflicts) {
       std::vector<json::object> quotas = parse_quotas(listed, charged);
       if (quotas.empty() && limited_.empty()) co_return;
+      if (!evaluator) evaluator = quota::evaluator_for(attributes.resource.group, attributes.resource.resource);
       std::vector<quota::QuotaCharge> charges;
       bool refused_on_cache = false;
       try {
