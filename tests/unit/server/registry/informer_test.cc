@@ -21,15 +21,8 @@ namespace {
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-ResourceDefinition gadgets() {
-  ResourceDefinition definition;
-  definition.group = "example.com";
-  definition.version = "v1";
-  definition.resource = "gadgets";
-  definition.kind = "Gadget";
-  definition.singular = "gadget";
-  return definition;
-}
+const ResourceDefinition kGadgets{
+    .group = "example.com", .version = "v1", .resource = "gadgets", .kind = "Gadget", .singular = "gadget"};
 
 json::object gadget(std::string_view name, int size = 1) {
   return {{"metadata", json::object{{"name", name}}}, {"spec", json::object{{"size", size}}}};
@@ -41,7 +34,7 @@ class InformerTest : public ::testing::Test {
     storage::embedded::Options options;
     options.data_dir = dir_.path() / "data";
     backend_ = storage::embedded::Store::open(std::move(options));
-    store_ = std::make_unique<Store>(gadgets(), std::make_shared<Strategy>(), *backend_);
+    store_ = std::make_unique<Store>(kGadgets, std::make_shared<Strategy>(), *backend_);
   }
   ~InformerTest() override { stopping_->store(true); }
 
