@@ -46,7 +46,11 @@ void add_admission(const Scope& scope, registry::WriteOptions& options, const st
   attributes->dry_run = options.dry_run;
   auto prepare = [attributes, dry_run = options.dry_run, manager](const json::object& object,
                                                                   const json::object* old) {
-    attributes->operation = old ? admission::Operation::Update : admission::Operation::Create;
+    const admission::Operation operation = old ? admission::Operation::Update : admission::Operation::Create;
+    // The validating step of the same write keeps the options the mutating step was given.
+    if (attributes->options.empty() || attributes->operation != operation)
+      attributes->options = options_object(old ? "UpdateOptions" : "CreateOptions", dry_run, manager);
+    attributes->operation = operation;
     attributes->old_object = old;
     // On create the request names no object: its name is the body's (maybe empty, with generateName). A new
     // namespace is its own request's namespace, as kube's create handler makes it.
@@ -55,20 +59,21 @@ void add_admission(const Scope& scope, registry::WriteOptions& options, const st
       if (attributes->resource.group.empty() && attributes->resource.resource == "namespaces")
         attributes->namespace_ = attributes->name;
     }
-    attributes->options = options_object(old ? "UpdateOptions" : "CreateOptions", dry_run, manager);
   };
+  // Not coroutines themselves: the chain's step is the only frame. The record outlives it, held by these
+  // functions, which the write's options keep until the write ends.
   options.admit = [chain, attributes, prepare](json::object& object,
                                                const json::object* old) -> asio::awaitable<void> {
     prepare(object, old);
     attributes->object = &object;
-    co_await chain->admit(*attributes);
+    return chain->admit(*attributes);
   };
   options.validate_admission = [chain, attributes, prepare](const json::object& object,
                                                             const json::object* old) -> asio::awaitable<void> {
     prepare(object, old);
     // Validating plugins only read the object (Attributes holds it mutable for the mutating step).
     attributes->object = const_cast<json::object*>(&object);
-    co_await chain->validate(*attributes);
+    return chain->validate(*attributes);
   };
 }
 
