@@ -4,7 +4,6 @@
 
 #include "server/registry/object_meta.h"
 
-
 namespace kapi::admission::policy {
 namespace json = boost::json;
 
