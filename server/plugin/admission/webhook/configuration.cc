@@ -9,7 +9,6 @@
 #include "server/registry/store.h"
 #include "server/selectors/metav1_label_selector.h"
 
-
 namespace kapi::admission::webhook {
 namespace {
 
