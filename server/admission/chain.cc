@@ -26,10 +26,8 @@ Chain::Chain(std::vector<NamedPlugin> plugins, metrics::Registry* metrics)
     if (plugins_[i].plugin->mutates()) admitting_.push_back(i);
     if (plugins_[i].plugin->validates()) validating_.push_back(i);
   }
-  // One slot per plugin and one for the steps.
-  const std::size_t series = (plugins_.size() + 1) * kSeriesPerSlot;
-  series_ = std::make_unique<std::atomic<metrics::HistogramFamily::Series*>[]>(series);
-  for (std::size_t i = 0; i < series; ++i) series_[i].store(nullptr, std::memory_order_relaxed);
+  // One slot per plugin and one for the steps; value-initialised, so every series is still to be found.
+  series_ = std::make_unique<std::atomic<metrics::HistogramFamily::Series*>[]>((plugins_.size() + 1) * kSeriesPerSlot);
 }
 
 bool Chain::handles(const Attributes& attributes) const {

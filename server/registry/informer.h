@@ -8,6 +8,8 @@
 //    each time, so a source is never served an empty set it has not read.
 //  - Every change (a list, an added, modified or deleted object) makes a new Objects with a higher version:
 //    readers rebuild what they derive from the objects only when the version they derived it from is gone.
+//    Each change copies every object, which suits resources of a few objects (configurations, policies), not
+//    pods or quotas.
 //
 // Threads: objects() may be called from any thread and executor; the reflector runs on start()'s executor.
 // Lifetime: the store must outlive the reflector, which ends at its next event or relist once `stopping` is set;
