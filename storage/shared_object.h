@@ -5,9 +5,9 @@
 // wraps its results (Interface::get_shared, list_shared, WatchStream::next_shared), so callers need not know which.
 #include "storage/interface.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,34 +18,49 @@ namespace kapi::storage {
 
 // The encodings of one object as presented in one event, keyed by a format name the encoder chooses (e.g.
 // "json", "protobuf", "json;as=Table"). The first reader that needs a format encodes it; later readers, on any
-// thread, get the same bytes. Encoding runs outside the lock, so two readers racing on a new format may both
+// thread, get the same bytes. Encoding runs outside any lock, so two readers racing on a new format may both
 // encode; the first result stored wins and both get it.
+//
+// Every cached object and every event of a watch cache's history carries one, and most never hold an encoding
+// (nobody read that version), so an empty one is a single atomic pointer: the encodings are a list, newest first,
+// that only grows, each entry pushed with a compare-and-swap.
 class EncodingCache {
  public:
   using Encoder = std::function<std::string()>;
 
   std::shared_ptr<const std::string> find(std::string_view format) const {
-    std::lock_guard lock(mutex_);
-    for (const auto& [name, bytes] : encodings_) {
-      if (name == format) return bytes;
+    return find_in(head_.load(std::memory_order_acquire), format);
+  }
+
+  std::shared_ptr<const std::string> get_or_encode(std::string_view format, const Encoder& encode) const {
+    auto head = head_.load(std::memory_order_acquire);
+    if (auto cached = find_in(head, format)) return cached;
+    auto entry = std::make_shared<Entry>(std::string(format), encode());
+    do {
+      if (auto cached = find_in(head, format)) return cached;
+      entry->next = head;
+    } while (!head_.compare_exchange_weak(head, entry, std::memory_order_acq_rel, std::memory_order_acquire));
+    return {entry, &entry->bytes};
+  }
+
+ private:
+  struct Entry {
+    Entry(std::string format, std::string bytes) : format(std::move(format)), bytes(std::move(bytes)) {}
+    const std::string format;
+    const std::string bytes;
+    std::shared_ptr<const Entry> next;  // set before the entry is published, never after
+  };
+
+  // `head` keeps the whole list alive while it is walked.
+  static std::shared_ptr<const std::string> find_in(const std::shared_ptr<const Entry>& head,
+                                                    std::string_view format) {
+    for (const Entry* entry = head.get(); entry != nullptr; entry = entry->next.get()) {
+      if (entry->format == format) return {head, &entry->bytes};
     }
     return nullptr;
   }
 
-  std::shared_ptr<const std::string> get_or_encode(std::string_view format, const Encoder& encode) const {
-    if (auto cached = find(format)) return cached;
-    auto encoded = std::make_shared<const std::string>(encode());
-    std::lock_guard lock(mutex_);
-    for (const auto& [name, bytes] : encodings_) {
-      if (name == format) return bytes;
-    }
-    encodings_.emplace_back(std::string(format), encoded);
-    return encoded;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  mutable std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> encodings_;
+  mutable std::atomic<std::shared_ptr<const Entry>> head_;
 };
 
 // An object version as readers share it (a watch cache's object): the backend's KeyValue, never modified once
