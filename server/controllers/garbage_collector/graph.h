@@ -61,13 +61,45 @@ bool matches_coordinates(const OwnerReference& reference, const ObjectReference&
 struct Node;
 using NodePtr = std::shared_ptr<Node>;
 
+// A node's dependents. The graph holds a node for every object of every resource, and most objects are nobody's
+// owner, so an empty set is one null pointer rather than an empty hash set (a quarter of a ConfigMap's node).
+class DependentSet {
+ public:
+  using Set = std::unordered_set<NodePtr>;
+
+  DependentSet() = default;
+  DependentSet(const DependentSet& other) : set_(other.empty() ? nullptr : std::make_unique<Set>(*other.set_)) {}
+  DependentSet& operator=(const DependentSet& other) { return *this = DependentSet(other); }
+  DependentSet(DependentSet&&) noexcept = default;
+  DependentSet& operator=(DependentSet&&) noexcept = default;
+
+  bool empty() const { return !set_ || set_->empty(); }
+  void insert(const NodePtr& node) {
+    if (!set_) set_ = std::make_unique<Set>();
+    set_->insert(node);
+  }
+  void erase(const NodePtr& node) {
+    if (set_ && set_->erase(node) != 0 && set_->empty()) set_.reset();
+  }
+  Set::const_iterator begin() const { return set_ ? set_->cbegin() : empty_set().cend(); }
+  Set::const_iterator end() const { return set_ ? set_->cend() : empty_set().cend(); }
+
+ private:
+  static const Set& empty_set() {
+    static const Set empty;
+    return empty;
+  }
+
+  std::unique_ptr<Set> set_;
+};
+
 struct Node {
   // Never changed once the node is in the graph (a node observed with other coordinates is replaced by a copy), so
   // it may be read without the graph's lock.
   ObjectReference identity;
   // Dependents hold no pointer to their owners (owners are found by uid), so a removed node is freed once no
   // owner lists it and no queue holds it.
-  std::unordered_set<NodePtr> dependents;
+  DependentSet dependents;
   std::vector<OwnerReference> owners;  // as last observed
   // Observed with a deletionTimestamp: a one-way trip to the final deletion.
   bool being_deleted = false;
