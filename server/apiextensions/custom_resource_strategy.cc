@@ -114,18 +114,21 @@ class CustomResourceStrategy final : public registry::Strategy {
     std::vector<std::string> warnings;
     return validate_write(object, nullptr, false, warnings);
   }
-  // kube's CRDValidationRatcheting (on by default): unchanged values are not held to rules they already broke.
-  // kube also warns the request about the rules it let through; the Strategy interface has no way to return
-  // warnings from validation yet, so kapi drops them.
   validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
     std::vector<std::string> warnings;
-    return validate_write(object, &old, true, warnings);
+    return validate_update_with_warnings("", object, old, warnings);
   }
-  // The status strategy runs every rule of the object, with transition rules, but without ratcheting; scale
-  // writes go through the main strategy.
   validation::ErrorList validate_subresource_update(std::string_view subresource, const json::object& object,
                                                     const json::object& old) const override {
     std::vector<std::string> warnings;
+    return validate_update_with_warnings(subresource, object, old, warnings);
+  }
+  // kube's CRDValidationRatcheting (on by default): unchanged values are not held to rules they already broke, and
+  // the request is warned about each CEL rule let through. The status strategy runs every rule of the object, with
+  // transition rules, but without ratcheting (as 1.32.0 does); scale writes go through the main strategy.
+  validation::ErrorList validate_update_with_warnings(std::string_view subresource, const json::object& object,
+                                                      const json::object& old,
+                                                      std::vector<std::string>& warnings) const override {
     return validate_write(object, &old, subresource != "status", warnings);
   }
 

@@ -142,15 +142,15 @@ void Store::set_type_meta(json::object& object) const {
 }
 
 void Store::validate(const json::object& object, const json::object* old, bool with_strategy,
-                     std::string_view subresource) const {
+                     std::string_view subresource, std::vector<std::string>* warnings) const {
   validation::NameRule name_rule = strategy_->name_is_path_segment() ? validation::NameRule::PathSegment
                                    : strategy_->name_is_dns_label()   ? validation::NameRule::Dns1123Label
                                                                       : validation::NameRule::Dns1123Subdomain;
   validation::ErrorList errors = validation::validate_object_meta(object, definition_.namespaced, name_rule);
   if (with_strategy) {
-    auto own = !old                  ? strategy_->validate(object)
-               : subresource.empty() ? strategy_->validate_update(object, *old)
-                                     : strategy_->validate_subresource_update(subresource, object, *old);
+    std::vector<std::string> dropped;
+    auto own = !old ? strategy_->validate(object)
+                    : strategy_->validate_update_with_warnings(subresource, object, *old, warnings ? *warnings : dropped);
     errors.insert(errors.end(), own.begin(), own.end());
   }
   if (!errors.empty())
@@ -365,7 +365,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
       }
       keep_times_of_a_noop(object, *old);
-      validate(object, &*old, !options.bypass_strategy_validation, options.subresource);
+      validate(object, &*old, !options.bypass_strategy_validation, options.subresource, options.warnings);
       if (options.user && options.subresource.empty()) strategy_->authorize_write(*options.user, object, &*old);
       else if (options.user) strategy_->authorize_subresource_write(options.subresource, *options.user, object, *old);
       if (options.validate_admission) co_await options.validate_admission(object, &*old);

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kapi::registry {
 
@@ -33,6 +34,10 @@ struct WriteOptions {
   bool force_allow_create = false;
   // Who asks, for the strategy's authorize_write; none for the server's own writes.
   std::optional<request::UserInfo> user;
+  // Where an update's validation warns (the request's Warning headers): kube's warning.AddWarning from
+  // ValidateUpdate, such as a custom resource's CEL rules that ratcheting let an unchanged value keep breaking.
+  // Null: dropped.
+  std::vector<std::string>* warnings = nullptr;
   // Records the write in the object's metadata.managedFields (the FieldManager's Update), given the stored object
   // (null on create): called once the object is as kube's decoding leaves it (its scheme defaults applied, so that
   // defaulted fields count as kube counts them), before admission and the strategy's preparation; again on a
@@ -116,9 +121,10 @@ class Store {
 
  private:
   // The checks and defaults every create and update runs (ObjectMeta validation + the strategy's).
-  // `subresource` names the subresource an update writes ("" for the main resource).
+  // `subresource` names the subresource an update writes ("" for the main resource); an update's validation
+  // warnings go to `warnings` (none: dropped).
   void validate(const boost::json::object& object, const boost::json::object* old, bool with_strategy = true,
-                std::string_view subresource = {}) const;
+                std::string_view subresource = {}, std::vector<std::string>* warnings = nullptr) const;
   void set_type_meta(boost::json::object& object) const;
   bool deletes_during_update(const boost::json::object& object, const boost::json::object& old) const;
   // The AlreadyExists a create meets, with kube's wording for generated names and objects being deleted.

@@ -112,6 +112,15 @@ class Strategy {
                                                             const boost::json::object& old) const {
     return validate_update(object, old);
   }
+  // Validates an update through `subresource` ("" for the main resource), adding to `warnings` what kube's
+  // validation reports with warning.AddWarning instead of refusing. The Store validates updates through this; by
+  // default it is validate_update or validate_subresource_update, with no warnings.
+  virtual validation::ErrorList validate_update_with_warnings(std::string_view subresource,
+                                                              const boost::json::object& object,
+                                                              const boost::json::object& old,
+                                                              std::vector<std::string>& /*warnings*/) const {
+    return subresource.empty() ? validate_update(object, old) : validate_subresource_update(subresource, object, old);
+  }
   // kube's policy-based storages: refuses (throws ApiError) what `user` may not write even though the
   // authorization filter let the verb through (RBAC's escalation prevention). Runs after validation, for
   // requests only; `old` is the stored object on an update.
@@ -175,8 +184,8 @@ class Strategy {
   }
   // Where /scale reads and writes, for resources whose replicas are not at spec.replicas (custom resources).
   virtual std::optional<ScalePaths> scale_paths() const { return std::nullopt; }
-  // Warnings about an object a request writes, as kube's WarningsOnCreate/WarningsOnUpdate (e.g. a CRD's CEL
-  // rules, which kapi does not evaluate).
+  // Warnings about an object a request writes, as kube's WarningsOnCreate/WarningsOnUpdate (e.g. an
+  // Ingress's deprecated class annotation).
   virtual std::vector<std::string> write_warnings(const boost::json::object& /*object*/) const { return {}; }
   // Warnings every request to the resource gets (a deprecated custom resource version's deprecationWarning).
   virtual std::vector<std::string> request_warnings() const { return {}; }

@@ -56,6 +56,15 @@ class ConvertedStrategy final : public Strategy {
   validation::ErrorList validate_update(const json::object& object, const json::object& old) const override {
     return inner_->validate_update(stored_form(object), stored_form(old));
   }
+  validation::ErrorList validate_subresource_update(std::string_view subresource, const json::object& object,
+                                                    const json::object& old) const override {
+    return inner_->validate_subresource_update(subresource, stored_form(object), stored_form(old));
+  }
+  validation::ErrorList validate_update_with_warnings(std::string_view subresource, const json::object& object,
+                                                      const json::object& old,
+                                                      std::vector<std::string>& warnings) const override {
+    return inner_->validate_update_with_warnings(subresource, stored_form(object), stored_form(old), warnings);
+  }
   void authorize_write(const request::UserInfo& user, const json::object& object,
                        const json::object* old) const override {
     std::optional<json::object> old_stored;

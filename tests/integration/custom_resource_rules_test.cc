@@ -203,9 +203,12 @@ TEST_F(CustomResourceRulesTest, RatchetingKeepsWhatAnUpdateDoesNotChange) {
   }
   ASSERT_EQ(probe.status, 422) << probe.body;
 
-  // Unchanged values that break the new rules stay; a changed one is held to them.
+  // Unchanged values that break the new rules stay, and the request is warned about each rule let through (the
+  // schema's maxLength is ratcheted without a warning, as in kube); a changed one is held to them.
   HttpResponse other = request("PATCH", path + "/d1", R"({"metadata":{"labels":{"a":"b"}}})", "application/merge-patch+json");
   EXPECT_EQ(other.status, 200) << other.body;
+  EXPECT_EQ(other.header_values("Warning"),
+            std::vector<std::string>{R"(299 - "spec.level: Invalid value: \"integer\": failed rule: self <= 10")"});
   HttpResponse level = request("PATCH", path + "/d1", R"({"spec":{"level":60}})", "application/merge-patch+json");
   EXPECT_EQ(invalid_message(level), R"(Dial.rules.example.com "d1" is invalid: spec.level: Invalid value: "integer": failed rule: self <= 10)");
   HttpResponse label = request("PATCH", path + "/d1", R"({"spec":{"label":"louder"}})", "application/merge-patch+json");

@@ -93,7 +93,8 @@ asio::awaitable<void> apply_patch(Scope scope) {
   // Only the main resource creates through apply (the status and scale storages never create).
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
                                  .force_allow_create = scope.info.subresource.empty(),
-                                 .user = scope.exchange.context.user};
+                                 .user = scope.exchange.context.user,
+                                 .warnings = &scope.exchange.context.warnings};
   add_admission(scope, options, manager);
   bool warned = false;
   registry::UpdateFunction apply =
@@ -117,7 +118,7 @@ asio::awaitable<void> apply_scale_patch(Scope scope) {
   const bool force = apply_force(scope);
   const fieldmanager::FieldManager& field_manager = field_manager_of(scope, "scale");
   auto configuration = std::make_shared<AppliedConfiguration>(decode_configuration(scope.request().body));
-  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .warnings = &scope.exchange.context.warnings};
   add_admission(scope, options, manager);
   bool warned = false;
   registry::UpdateFunction update =

@@ -247,7 +247,7 @@ asio::awaitable<void> update_scale(Scope scope) {
   const std::string manager = write_manager(scope, WriteOptionsKind::Update);
   body_format(scope.request(), false);
   auto body = std::make_shared<json::object>(decode_object(scope.request().body));
-  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .warnings = &scope.exchange.context.warnings};
   add_admission(scope, options, manager);
   registry::UpdateFunction update = scale_update(scope, [&scope, body, &manager](json::object scale) {
     return track_scale_update(scope, scale, *body, manager);
@@ -263,7 +263,7 @@ asio::awaitable<void> patch_scale(Scope scope) {
   const std::string manager = write_manager(scope, WriteOptionsKind::Patch);
   auto body = std::make_shared<std::string>(scope.request().body);
   const patch::PatchSchema* schema = scope.patch_schemas.of(scope.catalog.kind("autoscaling", "v1", "Scale"));
-  registry::WriteOptions options{.dry_run = dry_run(scope.query())};
+  registry::WriteOptions options{.dry_run = dry_run(scope.query()), .warnings = &scope.exchange.context.warnings};
   add_admission(scope, options, manager);
   registry::UpdateFunction update = scale_update(scope, [&scope, &manager, format, body, schema](json::object scale) {
     json::value document = scale;

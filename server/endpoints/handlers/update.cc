@@ -33,6 +33,7 @@ asio::awaitable<void> update(Scope scope) {
   auto object = std::make_shared<boost::json::object>(std::move(body.object));
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
                                  .user = scope.exchange.context.user,
+                                 .warnings = &scope.exchange.context.warnings,
                                  .record_managed_fields = managed_fields_recorder(scope, manager)};
   add_admission(scope, options, manager);
   // Named, not a temporary in the co_await expression: g++ 12 destroys such temporaries twice.
@@ -55,6 +56,7 @@ asio::awaitable<void> patch(Scope scope) {
   const std::string name = scope.info.name;
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
                                  .user = scope.exchange.context.user,
+                                 .warnings = &scope.exchange.context.warnings,
                                  .record_managed_fields = managed_fields_recorder(scope, manager)};
   add_admission(scope, options, manager);
   registry::UpdateFunction apply = split_status(scope, [&](const boost::json::object* current) -> boost::json::object {
