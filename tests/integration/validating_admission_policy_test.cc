@@ -382,6 +382,40 @@ TEST_F(WebhookMatchConditionsTest, AFalseConditionSkipsTheWebhook) {
             std::string::npos);
 }
 
+// The same conditions on a mutating webhook: /mutate-add-label adds webhook-added=true unless the condition excludes
+// the request.
+TEST_F(WebhookMatchConditionsTest, AFalseConditionSkipsAMutatingWebhook) {
+  make_namespace("mc-mutate");
+  json::object mutating = configuration("mc-mutate", "Fail",
+                                        "!has(object.metadata.annotations) || !('skip' in object.metadata.annotations)");
+  mutating["kind"] = "MutatingWebhookConfiguration";
+  json::object& webhook = mutating["webhooks"].as_array()[0].as_object();
+  webhook["clientConfig"].as_object()["url"] = server_->url("/mutate-add-label");
+  webhook["reinvocationPolicy"] = "Never";
+  constexpr std::string_view kMutatingWebhooks = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations";
+  HttpResponse created = call("POST", kMutatingWebhooks, json::serialize(mutating));
+  ASSERT_EQ(created.status, 201) << created.body;
+
+  const auto label_added = [](const HttpResponse& response) {
+    return response.status == 201 && response.body.find(R"("webhook-added":"true")") != std::string::npos;
+  };
+  HttpResponse mutated;
+  for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;) {
+    mutated = call("POST", configmaps("mc-mutate") + "?dryRun=All", labelled("called"));
+    if (label_added(mutated)) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(label_added(mutated)) << mutated.body;
+  HttpResponse skipped = call("POST", configmaps("mc-mutate"), labelled("skipped", {{"skip", "yes"}}));
+  EXPECT_EQ(skipped.status, 201) << skipped.body;
+  EXPECT_FALSE(label_added(skipped)) << skipped.body;
+  call("DELETE", std::string(kMutatingWebhooks) + "/mc-mutate");
+
+  EXPECT_NE(call("GET", "/metrics").body.find(R"(apiserver_admission_match_condition_exclusions_total{kind="webhook",)"
+                                              R"(name="mc-mutate.example.com",operation="CREATE",type="admit"} 1)"),
+            std::string::npos);
+}
+
 TEST_F(WebhookMatchConditionsTest, ConditionErrorsFollowTheFailurePolicy) {
   make_namespace("mc-error");
   HttpResponse created =

@@ -204,6 +204,40 @@ TEST_F(ValidatingAdmissionPolicyTest, EvaluationErrorsFollowTheFailurePolicy) {
   admit(*admission, again);
 }
 
+// kube's limits on what a policy may spend per request: one expression stops at the per-call limit (10^6 of
+// cel-go's cost units), and the request's expressions together stop at the runtime budget (10^7), where kube stops
+// evaluating and denies under failurePolicy Fail.
+TEST_F(ValidatingAdmissionPolicyTest, ExpensiveExpressionsStopAtKubesCostLimits) {
+  const std::string ten = "[0,1,2,3,4,5,6,7,8,9]";
+  // 10^6 iterations: well past the per-call limit.
+  const std::string nested = ten + ".all(a, " + ten + ".all(b, " + ten + ".all(c, " + ten + ".all(d, " + ten +
+                             ".all(e, " + ten + ".all(f, a + b + c + d + e + f >= 0))))))";
+  policy("costly", "", R"({"expression":")" + nested + R"("})");
+  binding("costly-binding", "costly", R"(["Deny"])", "");
+  auto admission = plugin();
+  json::object object = parse(R"({"metadata":{"name":"cm","namespace":"default"},"data":{}})");
+  Attributes request = create(object);
+  apierrors::Status status = refusal(*admission, request);
+  EXPECT_EQ(status.code, 422);
+  EXPECT_EQ(status.message, "configmaps \"cm\" is forbidden: ValidatingAdmissionPolicy 'costly' with binding "
+                            "'costly-binding' denied request: expression '" + nested +
+                            "' resulted in error: operation cancelled: actual cost limit exceeded");
+
+  // Forty validations of a few 10^5 each fit the per-call limit one by one but not the budget together.
+  const std::string heavy = ten + ".all(a, " + ten + ".all(b, " + ten + ".all(c, " + ten + ".all(d, " + ten +
+                            ".all(e, e >= 0)))))";
+  std::string validations;
+  for (int i = 0; i < 40; ++i) validations += std::string(i ? "," : "") + R"({"expression":")" + heavy + R"("})";
+  io_.run(bindings_.remove("", "costly-binding", registry::DeleteOptions{}));
+  policy("budget", "", validations);
+  binding("budget-binding", "budget", R"(["Deny"])", "");
+  Attributes again = create(object);
+  status = refusal(*admission, again);
+  EXPECT_EQ(status.message, "configmaps \"cm\" is forbidden: ValidatingAdmissionPolicy 'budget' with binding "
+                            "'budget-binding' denied request: validation failed due to running out of cost budget, "
+                            "no further validation rules will be run");
+}
+
 TEST_F(ValidatingAdmissionPolicyTest, AuditAnnotationsArePublishedUnderThePolicyName) {
   policy("annotated",
          R"(,"auditAnnotations":[{"key":"seen","valueExpression":"'saw ' + object.metadata.name"}])",

@@ -76,6 +76,24 @@ TEST(CrdCelValidatorTest, TransitionRulesRunOnlyOnUpdates) {
   EXPECT_THAT(check(*validator, R"({"spec":{"replicas":1,"maxReplicas":2,"name":"a","mode":"x"}})", kOld), IsEmpty());
 }
 
+// optionalOldSelf: a transition rule that runs on create too, with oldSelf an optional that is empty then (and
+// empty for a value the old object did not have), as kube's validator binds it.
+TEST(CrdCelValidatorTest, OptionalOldSelfRulesRunOnCreateWithAnEmptyOldSelf) {
+  auto validator = validator_for(R"({"type":"object","properties":{"spec":{"type":"object","properties":{
+      "level":{"type":"integer","x-kubernetes-validations":[{"rule":"oldSelf.hasValue() ? self >= oldSelf.value() : self < 10",
+        "optionalOldSelf":true,"message":"must start below 10 and never decrease"}]}}}}})");
+  ASSERT_NE(validator, nullptr);
+  EXPECT_THAT(check(*validator, R"({"spec":{"level":3}})"), IsEmpty());
+  EXPECT_THAT(check(*validator, R"({"spec":{"level":12}})"),
+              ElementsAre(R"(spec.level: Invalid value: "integer": must start below 10 and never decrease)"));
+  EXPECT_THAT(check(*validator, R"({"spec":{"level":12}})", R"({"spec":{"level":3}})"), IsEmpty());
+  EXPECT_THAT(check(*validator, R"({"spec":{"level":2}})", R"({"spec":{"level":3}})"),
+              ElementsAre(R"(spec.level: Invalid value: "integer": must start below 10 and never decrease)"));
+  // Added by an update: no old value to correlate with, so oldSelf is empty again.
+  EXPECT_THAT(check(*validator, R"({"spec":{"level":12}})", R"({"spec":{}})"),
+              ElementsAre(R"(spec.level: Invalid value: "integer": must start below 10 and never decrease)"));
+}
+
 TEST(CrdCelValidatorTest, EvaluationErrors) {
   auto validator = validator_for(R"({"type":"object","properties":{"spec":{"type":"object",
       "x-kubernetes-validations":[{"rule":"self.a == 1"}],"properties":{"a":{"type":"integer"}}}}})");
