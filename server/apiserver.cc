@@ -293,12 +293,14 @@ std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& 
 std::unique_ptr<admission::Chain> admission_from(const Options& options, apis::BuiltInApis& apis,
                                                  const authorization::Authorizer* authorizer,
                                                  const admission::CustomStoreLookup& custom_stores,
+                                                 const admission::CustomSchemaLookup& custom_schemas,
                                                  asio::any_io_executor executor, metrics::Registry& metrics,
                                                  base::Logger& logger) {
   try {
     admission::PluginContext context{
         .stores = [&apis](std::string_view group, std::string_view resource) { return apis.store(group, resource); },
         .custom_stores = custom_stores,
+        .custom_schemas = custom_schemas,
         .authorizer = authorizer,
         .logger = &logger,
         .metrics = &metrics,
@@ -545,8 +547,14 @@ int run_apiserver(const Options& options) {
                                                                            std::string_view kind) {
       return custom_resources ? custom_resources->custom_resources().store_for_kind(group, version, kind) : nullptr;
     };
-    const std::unique_ptr<admission::Chain> admission = admission_from(
-        options, apis, chain_config.authorizer.get(), custom_stores, io.get_executor(), metrics, logger);
+    const admission::CustomSchemaLookup custom_schemas = [&custom_resources](std::string_view group,
+                                                                             std::string_view version) {
+      return custom_resources ? custom_resources->custom_resources().schemas(group, version)
+                              : std::vector<admission::CustomResourceSchema>{};
+    };
+    const std::unique_ptr<admission::Chain> admission =
+        admission_from(options, apis, chain_config.authorizer.get(), custom_stores, custom_schemas, io.get_executor(),
+                       metrics, logger);
     apis.set_admission(admission.get());
     apis.install(servers.kube(), chain_config.authorizer, chain_config.authenticator);
     apiextensions::ApiExtensionsApis extensions({.backend = storage->store(), .key_root = options.etcd_prefix,

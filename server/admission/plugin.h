@@ -14,6 +14,7 @@
 
 #include <asio/any_io_executor.hpp>
 #include <asio/awaitable.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <atomic>
@@ -22,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kapi::base { class Logger; }
 namespace kapi::metrics { class Registry; }
@@ -54,10 +56,22 @@ using StoreLookup = std::function<registry::Store*(std::string_view group, std::
 using CustomStoreLookup = std::function<std::shared_ptr<registry::Store>(
     std::string_view group, std::string_view version, std::string_view kind)>;
 
+// A served custom resource version as a policy's type checking sees it (kube resolves it through discovery and the
+// group version's OpenAPI document): its resource, kind and openAPIV3Schema as the CRD has it.
+struct CustomResourceSchema {
+  std::string resource;
+  std::string kind;
+  boost::json::object openapi_schema;
+};
+// The custom resources served at a group version (none before the API extensions server serves its CRDs).
+using CustomSchemaLookup =
+    std::function<std::vector<CustomResourceSchema>(std::string_view group, std::string_view version)>;
+
 // What a plugin is made with. Everything outlives the plugin.
 struct PluginContext {
   StoreLookup stores;
   CustomStoreLookup custom_stores;  // answers once the API extensions server serves its CRDs
+  CustomSchemaLookup custom_schemas;  // likewise
   const authorization::Authorizer* authorizer = nullptr;
   // The plugin's configuration from --admission-control-config-file (the `configuration` object of its entry,
   // or the file its `path` names, as JSON), null when none is given.

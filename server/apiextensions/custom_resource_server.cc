@@ -297,6 +297,19 @@ std::shared_ptr<registry::Store> CustomResourceServer::store_for_kind(std::strin
   return nullptr;
 }
 
+std::vector<admission::CustomResourceSchema> CustomResourceServer::schemas(std::string_view group,
+                                                                           std::string_view version) const {
+  std::vector<admission::CustomResourceSchema> out;
+  for (const auto& served : snapshot()->served) {
+    const auto& definition = served->store->definition();
+    if (definition.group != group || definition.version != version) continue;
+    const CrdVersion* served_version = served->crd->version(served->version);
+    out.push_back({definition.resource, definition.kind,
+                   served_version ? served_version->raw_schema : boost::json::object()});
+  }
+  return out;
+}
+
 std::shared_ptr<const kapi::schema::DynamicOpenApi> CustomResourceServer::openapi() const {
   return snapshot()->openapi;
 }

@@ -4,6 +4,7 @@
 // grouped into one web service per group version. The set changes at run time: the CRD controller hands over the
 // CRDs to serve, and requests work on an immutable snapshot, so a request in flight keeps what it started with.
 #include "request/exchange.h"
+#include "server/admission/plugin.h"
 #include "server/apiextensions/crd_model.h"
 #include "server/discovery/discovery.h"
 #include "server/endpoints/installer.h"
@@ -84,6 +85,10 @@ class CustomResourceServer {
   // snapshot it came from, so it stays usable while the CRD is withdrawn. Null when not served.
   std::shared_ptr<registry::Store> store_for_kind(std::string_view group, std::string_view version,
                                                   std::string_view kind) const;
+
+  // The custom resources served at group/version, with their schemas: what a policy's type checking resolves
+  // them to.
+  std::vector<admission::CustomResourceSchema> schemas(std::string_view group, std::string_view version) const;
 
   asio::awaitable<void> shutdown();
 

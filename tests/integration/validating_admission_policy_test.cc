@@ -299,6 +299,40 @@ TEST_F(ValidatingAdmissionPolicyTest, TypeCheckingWarningsAreWrittenToStatus) {
             R"("warning":"apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replica'\n | object.spec.replica > 1\n | ...........^\n"}]}})");
 }
 
+// A policy on a custom resource is type checked against the CRD's schema.
+TEST_F(ValidatingAdmissionPolicyTest, TypeCheckingKnowsCustomResources) {
+  CommandResult crd = apply_crd_and_wait(
+      kapi(), "gadgets.yaml",
+      single_version_crd("vap.example.com", "gadgets", "Gadget", "Namespaced", "          size: {type: integer}\n"),
+      "gadgets.vap.example.com");
+  ASSERT_EQ(crd.exit_code, 0) << crd.output;
+  json::object checked{
+      {"apiVersion", "admissionregistration.k8s.io/v1"},
+      {"kind", "ValidatingAdmissionPolicy"},
+      {"metadata", json::object{{"name", "vap-typed-gadgets"}}},
+      {"spec", json::object{{"failurePolicy", "Fail"},
+                            {"matchConstraints",
+                             json::object{{"resourceRules", json::array{json::object{{"apiGroups", json::array{"vap.example.com"}},
+                                                                                     {"apiVersions", json::array{"v1"}},
+                                                                                     {"operations", json::array{"CREATE"}},
+                                                                                     {"resources", json::array{"gadgets"}}}}}}},
+                            {"validations", json::array{json::object{{"expression", "object.size > 1 && has(object.metadata.labels)"}},
+                                                        json::object{{"expression", "object.sise > 1"}}}}}}};
+  policy(checked);
+  json::object status;
+  for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(50ms)) {
+    json::object stored = json_object(call("GET", std::string(kPolicies) + "/vap-typed-gadgets").body);
+    if (const json::value* found = stored.if_contains("status"); found && found->as_object().contains("observedGeneration")) {
+      status = found->as_object();
+      break;
+    }
+  }
+  EXPECT_EQ(json::serialize(status),
+            R"({"observedGeneration":1,"typeChecking":{"expressionWarnings":[{"fieldRef":"spec.validations[1].expression",)"
+            R"("warning":"vap.example.com/v1, Kind=Gadget: ERROR: <input>:1:7: undefined field 'sise'\n | object.sise > 1\n | ......^\n"}]}})");
+}
+
 // Webhook matchConditions: kapi-sample-webhook's /validate-deny-label refuses objects labelled deny=true.
 class WebhookMatchConditionsTest : public KapiSuite<WebhookMatchConditionsTest> {
  protected:

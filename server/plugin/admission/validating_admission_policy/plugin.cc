@@ -78,8 +78,8 @@ class ValidatingAdmissionPolicyPlugin final : public Plugin {
       source_.start(context.executor, context.stopping, *context.logger);
     registry::Store* policies = lookup(context, "validatingadmissionpolicies");
     if (policies && context.executor && context.stopping && context.logger && context.catalog) {
-      status_controller_ = std::make_shared<StatusController>(*policies, context.stores, *context.catalog,
-                                                              *context.logger, context.stopping);
+      status_controller_ = std::make_shared<StatusController>(*policies, context.stores, context.custom_schemas,
+                                                              *context.catalog, *context.logger, context.stopping);
       asio::co_spawn(context.executor, run_controller(status_controller_), asio::detached);
     }
   }

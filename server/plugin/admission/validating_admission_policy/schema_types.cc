@@ -2,6 +2,8 @@
 // the catalog's messages rather than their OpenAPI rendering (server/schema/openapi.cc makes the same choices).
 #include "server/plugin/admission/validating_admission_policy/schema_types.h"
 
+#include "server/apiextensions/cel/schema_types.h"
+#include "server/apiextensions/schema/structural.h"
 #include "server/schema/catalog.h"
 
 #include <map>
@@ -79,6 +81,19 @@ std::optional<cel::Type> kind_type(const schema::Catalog& catalog, std::string_v
   if (!descriptor) return std::nullopt;
   Converter converter(catalog);
   return converter.message(descriptor, std::string(type_name), 0);
+}
+
+std::optional<cel::Type> custom_kind_type(const schema::Catalog& catalog, const boost::json::object& openapi_schema,
+                                          std::string_view type_name) {
+  const pb::Descriptor* object_meta = catalog.message("k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+  if (openapi_schema.empty() || !object_meta) return std::nullopt;
+  const apiextensions::schema::Schema structural = apiextensions::schema::parse_schema(openapi_schema);
+  const std::string name(type_name);
+  std::optional<apiextensions::cel::DeclType> decl = apiextensions::cel::schema_decl_type(structural, true, name);
+  if (!decl || !decl->type.object_type()) return std::nullopt;
+  auto object = std::make_shared<cel::ObjectType>(*decl->type.object_type());
+  object->fields.insert_or_assign("metadata", Converter(catalog).message(object_meta, name + ".metadata", 1));
+  return Type::object(std::move(object));
 }
 
 }  // namespace kapi::admission::policy

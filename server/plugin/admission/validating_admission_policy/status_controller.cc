@@ -26,6 +26,7 @@ std::int64_t observed_generation_of(const json::object& policy) {
 }  // namespace
 
 std::optional<json::object> reconciled_status(const json::object& policy, const StoreLookup& stores,
+                                              const CustomSchemaLookup& custom_schemas,
                                               const schema::Catalog& catalog) {
   const std::int64_t generation = registry::meta_int(policy, "generation");
   if (generation <= observed_generation_of(policy)) return std::nullopt;
@@ -34,7 +35,7 @@ std::optional<json::object> reconciled_status(const json::object& policy, const 
     status = current->as_object();
   status["observedGeneration"] = generation;
   json::object type_checking;
-  const std::vector<ExpressionWarning> warnings = type_check(policy, stores, catalog);
+  const std::vector<ExpressionWarning> warnings = type_check(policy, stores, custom_schemas, catalog);
   if (!warnings.empty()) {
     json::array expression_warnings;
     for (const ExpressionWarning& warning : warnings)
@@ -45,10 +46,12 @@ std::optional<json::object> reconciled_status(const json::object& policy, const 
   return status;
 }
 
-StatusController::StatusController(registry::Store& policies, StoreLookup stores, const schema::Catalog& catalog,
-                                   base::Logger& logger, std::shared_ptr<const std::atomic<bool>> stopping)
+StatusController::StatusController(registry::Store& policies, StoreLookup stores, CustomSchemaLookup custom_schemas,
+                                   const schema::Catalog& catalog, base::Logger& logger,
+                                   std::shared_ptr<const std::atomic<bool>> stopping)
     : policies_(policies),
       stores_(std::move(stores)),
+      custom_schemas_(std::move(custom_schemas)),
       catalog_(catalog),
       logger_(logger),
       stopping_(std::move(stopping)) {}
@@ -73,7 +76,8 @@ asio::awaitable<void> StatusController::reconcile(const json::object& policy) {
     if (!current) throw apierrors::ApiError(apierrors::not_found("admissionregistration.k8s.io", "validatingadmissionpolicies", name));
     json::object updated = *current;
     // Checked again against the object as stored: a write meanwhile may have moved the generation.
-    if (std::optional<json::object> status = reconciled_status(*current, stores_, catalog_)) updated["status"] = std::move(*status);
+    if (std::optional<json::object> status = reconciled_status(*current, stores_, custom_schemas_, catalog_))
+      updated["status"] = std::move(*status);
     return updated;
   };
   registry::WriteOptions options;

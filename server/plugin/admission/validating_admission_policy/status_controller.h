@@ -19,11 +19,13 @@ namespace kapi::admission::policy {
 // The status a policy should have (observedGeneration and typeChecking as the controller applies them), or
 // nullopt when its status already observed its generation.
 std::optional<boost::json::object> reconciled_status(const boost::json::object& policy, const StoreLookup& stores,
+                                                     const CustomSchemaLookup& custom_schemas,
                                                      const schema::Catalog& catalog);
 
 class StatusController {
  public:
-  StatusController(registry::Store& policies, StoreLookup stores, const schema::Catalog& catalog, base::Logger& logger,
+  StatusController(registry::Store& policies, StoreLookup stores, CustomSchemaLookup custom_schemas,
+                   const schema::Catalog& catalog, base::Logger& logger,
                    std::shared_ptr<const std::atomic<bool>> stopping);
 
   // Follows the policies until `stopping` is set.
@@ -34,6 +36,7 @@ class StatusController {
 
   registry::Store& policies_;
   StoreLookup stores_;
+  CustomSchemaLookup custom_schemas_;
   const schema::Catalog& catalog_;
   base::Logger& logger_;
   std::shared_ptr<const std::atomic<bool>> stopping_;

@@ -1,7 +1,7 @@
 // kube's TypeChecker (k8s.io/apiserver/pkg/admission/plugin/policy/validating/typechecking.go): typesToCheck from
-// the resource rules, the kinds' types from their schemas (kind names made unique per check, as kube does, but
-// without kube's nanosecond suffix so that warnings are reproducible), variables compiled first, no return type
-// enforced.
+// the resource rules, the kinds' types from their schemas (the catalog's, or a served CRD's; kind names made unique
+// per check, as kube does, but without kube's nanosecond suffix so that warnings are reproducible), variables
+// compiled first, no return type enforced.
 #include "server/plugin/admission/validating_admission_policy/type_checking.h"
 
 #include "server/apis/admissionregistration/admission_cel.h"
@@ -52,8 +52,42 @@ std::vector<std::string> rule_values(const json::object& rule, std::string_view 
   return out;
 }
 
+// Where the types come from: the catalog for built-in kinds, the CRDs' schemas for custom resources.
+class TypeResolver {
+ public:
+  TypeResolver(const StoreLookup& stores, const CustomSchemaLookup& custom_schemas, const schema::Catalog& catalog)
+      : stores_(stores), custom_schemas_(custom_schemas), catalog_(catalog) {}
+
+  // The kind served at group/version/resource (kube's RESTMapper), or nullopt.
+  std::optional<Gvk> kind_for(const std::string& group, const std::string& version,
+                              const std::string& resource) const {
+    registry::Store* store = stores_ ? stores_(group, resource) : nullptr;
+    if (store && store->definition().version == version) return Gvk{group, version, store->definition().kind};
+    for (const CustomResourceSchema& custom : custom(group, version))
+      if (custom.resource == resource) return Gvk{group, version, custom.kind};
+    return std::nullopt;
+  }
+
+  // The type of the kind's objects, named after the kind (kube's resolver, then SchemaDeclType).
+  std::optional<cel::Type> type_of(const Gvk& gvk) const {
+    if (std::optional<cel::Type> type = kind_type(catalog_, gvk.group, gvk.version, gvk.kind, gvk.kind)) return type;
+    for (const CustomResourceSchema& custom : custom(gvk.group, gvk.version))
+      if (custom.kind == gvk.kind) return custom_kind_type(catalog_, custom.openapi_schema, gvk.kind);
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<CustomResourceSchema> custom(const std::string& group, const std::string& version) const {
+    return custom_schemas_ ? custom_schemas_(group, version) : std::vector<CustomResourceSchema>{};
+  }
+
+  const StoreLookup& stores_;
+  const CustomSchemaLookup& custom_schemas_;
+  const schema::Catalog& catalog_;
+};
+
 // typesToCheck: the kinds behind the rules' group/version/resource combinations kapi serves, sorted.
-std::vector<Gvk> types_to_check(const json::object& spec, const StoreLookup& stores) {
+std::vector<Gvk> types_to_check(const json::object& spec, const TypeResolver& resolver) {
   std::set<Gvk> kinds;
   std::size_t count = 0;
   for (const json::value& item : registry::fields::array_or_empty(registry::fields::object_or_empty(spec, "matchConstraints"), "resourceRules")) {
@@ -65,9 +99,9 @@ std::vector<Gvk> types_to_check(const json::object& spec, const StoreLookup& sto
     for (const std::string& group : groups)
       for (const std::string& version : versions)
         for (const std::string& resource : resources) {
-          registry::Store* store = stores ? stores(group, resource) : nullptr;
-          if (!store || store->definition().version != version) continue;
-          kinds.insert(Gvk{group, version, store->definition().kind});
+          std::optional<Gvk> kind = resolver.kind_for(group, version, resource);
+          if (!kind) continue;
+          kinds.insert(std::move(*kind));
           if (++count == kMaxTypesToCheck) return {kinds.begin(), kinds.end()};
         }
   }
@@ -77,20 +111,19 @@ std::vector<Gvk> types_to_check(const json::object& spec, const StoreLookup& sto
 }  // namespace
 
 std::vector<ExpressionWarning> type_check(const json::object& policy, const StoreLookup& stores,
-                                          const schema::Catalog& catalog) {
+                                          const CustomSchemaLookup& custom_schemas, const schema::Catalog& catalog) {
   const json::object& spec = registry::fields::object_or_empty(policy, "spec");
+  const TypeResolver resolver(stores, custom_schemas, catalog);
   std::vector<std::pair<Gvk, cel::Type>> kinds;
-  for (Gvk& gvk : types_to_check(spec, stores))
-    if (std::optional<cel::Type> type = kind_type(catalog, gvk.group, gvk.version, gvk.kind, gvk.kind))
-      kinds.emplace_back(std::move(gvk), std::move(*type));
+  for (Gvk& gvk : types_to_check(spec, resolver))
+    if (std::optional<cel::Type> type = resolver.type_of(gvk)) kinds.emplace_back(std::move(gvk), std::move(*type));
   std::optional<cel::Type> params;
   if (const json::value* param_kind = spec.if_contains("paramKind"); param_kind && param_kind->is_object()) {
     const std::string api_version = string_at(param_kind->as_object(), "apiVersion");
     const std::size_t slash = api_version.find('/');
     const std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
     const std::string version = slash == std::string::npos ? api_version : api_version.substr(slash + 1);
-    const std::string kind = string_at(param_kind->as_object(), "kind");
-    params = kind_type(catalog, group, version, kind, kind);
+    params = resolver.type_of(Gvk{group, version, string_at(param_kind->as_object(), "kind")});
   }
 
   // One compiler per kind, its variables compiled against that kind's types.

@@ -20,6 +20,6 @@ struct ExpressionWarning {
 };
 
 std::vector<ExpressionWarning> type_check(const boost::json::object& policy, const StoreLookup& stores,
-                                          const schema::Catalog& catalog);
+                                          const CustomSchemaLookup& custom_schemas, const schema::Catalog& catalog);
 
 }  // namespace kapi::admission::policy

@@ -332,7 +332,7 @@ TEST_F(ValidatingAdmissionPolicyTest, StatusControllerWarnsAboutFieldsTheMatched
       "variables":[{"name":"replicas","expression":"object.spec.replicas"}],
       "validations":[{"expression":"variables.replicas > 1 && object.metadata.name != ''"},
                      {"expression":"object.spec.replica > 1","messageExpression":"object.spec.replicas"}]}})");
-  std::optional<json::object> status = policy::reconciled_status(policy, context().stores, catalog);
+  std::optional<json::object> status = policy::reconciled_status(policy, context().stores, context().custom_schemas, catalog);
   ASSERT_TRUE(status);
   EXPECT_EQ(json::serialize(*status),
             R"({"observedGeneration":2,"typeChecking":{"expressionWarnings":[)"
@@ -340,7 +340,35 @@ TEST_F(ValidatingAdmissionPolicyTest, StatusControllerWarnsAboutFieldsTheMatched
 
   json::object observed = policy;
   observed["status"] = json::object{{"observedGeneration", 2}};
-  EXPECT_FALSE(policy::reconciled_status(observed, context().stores, catalog));
+  EXPECT_FALSE(policy::reconciled_status(observed, context().stores, context().custom_schemas, catalog));
+}
+
+// Custom resources are typed from their CRD's schema, with metadata as the full ObjectMeta (kube resolves the
+// group version's published OpenAPI schema), for matched kinds and for the param kind alike.
+TEST_F(ValidatingAdmissionPolicyTest, StatusControllerTypesCustomResourcesFromTheirSchemas) {
+  const schema::Catalog catalog = schema::Catalog::builtin();
+  const CustomSchemaLookup custom_schemas = [](std::string_view group, std::string_view version) {
+    std::vector<CustomResourceSchema> served;
+    if (group != "example.com" || version != "v1") return served;
+    served.push_back({"widgets", "Widget", parse(R"({"type":"object","properties":{"spec":{"type":"object",
+        "properties":{"size":{"type":"integer"}}}}})")});
+    served.push_back({"limits", "Limit", parse(R"({"type":"object","properties":{"spec":{"type":"object",
+        "properties":{"max":{"type":"integer"}}}}})")});
+    return served;
+  };
+  const json::object policy = parse(R"({"metadata":{"name":"p","generation":1},"spec":{
+      "paramKind":{"apiVersion":"example.com/v1","kind":"Limit"},
+      "matchConstraints":{"resourceRules":[{"apiGroups":["example.com"],"apiVersions":["v1"],"operations":["CREATE"],
+                                             "resources":["widgets"]}]},
+      "validations":[{"expression":"object.spec.size <= params.spec.max && object.metadata.labels.size() >= 0"},
+                     {"expression":"object.spec.sise > 1"},
+                     {"expression":"object.spec.size > params.spec.mx"}]}})");
+  std::optional<json::object> status = policy::reconciled_status(policy, context().stores, custom_schemas, catalog);
+  ASSERT_TRUE(status);
+  EXPECT_EQ(json::serialize(*status),
+            R"({"observedGeneration":1,"typeChecking":{"expressionWarnings":[)"
+            R"({"fieldRef":"spec.validations[1].expression","warning":"example.com/v1, Kind=Widget: ERROR: <input>:1:12: undefined field 'sise'\n | object.spec.sise > 1\n | ...........^\n"},)"
+            R"({"fieldRef":"spec.validations[2].expression","warning":"example.com/v1, Kind=Widget: ERROR: <input>:1:31: undefined field 'mx'\n | object.spec.size > params.spec.mx\n | ..............................^\n"}]}})");
 }
 
 TEST(ValidatingAdmissionPolicyValidationTest, ExpressionsThatDoNotCompileAreRefusedAtWrite) {
