@@ -112,6 +112,30 @@ class ValidatingAdmissionPolicyTest : public KapiSuite<ValidatingAdmissionPolicy
     create(kPolicies, object);
     created_.emplace_back(kPolicies, std::string(object.at("metadata").at("name").as_string()));
   }
+  // The status the type checking controller settles on for a policy with `validations` on `group`/`resource`
+  // (v1), or an empty object after 10 s.
+  json::object type_checked_status(const std::string& name, const std::string& group, const std::string& resource,
+                                   json::array validations) {
+    json::object checked{
+        {"apiVersion", "admissionregistration.k8s.io/v1"},
+        {"kind", "ValidatingAdmissionPolicy"},
+        {"metadata", json::object{{"name", name}}},
+        {"spec", json::object{{"failurePolicy", "Fail"},
+                              {"matchConstraints",
+                               json::object{{"resourceRules", json::array{json::object{{"apiGroups", json::array{group}},
+                                                                                       {"apiVersions", json::array{"v1"}},
+                                                                                       {"operations", json::array{"CREATE"}},
+                                                                                       {"resources", json::array{resource}}}}}}},
+                              {"validations", std::move(validations)}}}};
+    policy(checked);
+    for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
+         std::this_thread::sleep_for(50ms)) {
+      json::object stored = json_object(call("GET", std::string(kPolicies) + "/" + name).body);
+      if (const json::value* found = stored.if_contains("status"); found && found->as_object().contains("observedGeneration"))
+        return found->as_object();
+    }
+    return {};
+  }
   void binding(const json::object& object) {
     create(kBindings, object);
     created_.emplace_back(kBindings, std::string(object.at("metadata").at("name").as_string()));
@@ -272,28 +296,9 @@ TEST_F(ValidatingAdmissionPolicyTest, AnExpressionThatDoesNotCompileIsRefusedAtW
 }
 
 TEST_F(ValidatingAdmissionPolicyTest, TypeCheckingWarningsAreWrittenToStatus) {
-  json::object checked{
-      {"apiVersion", "admissionregistration.k8s.io/v1"},
-      {"kind", "ValidatingAdmissionPolicy"},
-      {"metadata", json::object{{"name", "vap-typed"}}},
-      {"spec", json::object{{"failurePolicy", "Fail"},
-                            {"matchConstraints",
-                             json::object{{"resourceRules", json::array{json::object{{"apiGroups", json::array{"apps"}},
-                                                                                     {"apiVersions", json::array{"v1"}},
-                                                                                     {"operations", json::array{"CREATE"}},
-                                                                                     {"resources", json::array{"deployments"}}}}}}},
-                            {"validations", json::array{json::object{{"expression", "object.spec.replicas > 1"}},
-                                                        json::object{{"expression", "object.spec.replica > 1"}}}}}}};
-  policy(checked);
-  json::object status;
-  for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
-       std::this_thread::sleep_for(50ms)) {
-    json::object stored = json_object(call("GET", std::string(kPolicies) + "/vap-typed").body);
-    if (const json::value* found = stored.if_contains("status"); found && found->as_object().contains("observedGeneration")) {
-      status = found->as_object();
-      break;
-    }
-  }
+  json::object status = type_checked_status("vap-typed", "apps", "deployments",
+                                            json::array{json::object{{"expression", "object.spec.replicas > 1"}},
+                                                        json::object{{"expression", "object.spec.replica > 1"}}});
   EXPECT_EQ(json::serialize(status),
             R"({"observedGeneration":1,"typeChecking":{"expressionWarnings":[{"fieldRef":"spec.validations[1].expression",)"
             R"("warning":"apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replica'\n | object.spec.replica > 1\n | ...........^\n"}]}})");
@@ -306,28 +311,10 @@ TEST_F(ValidatingAdmissionPolicyTest, TypeCheckingKnowsCustomResources) {
       single_version_crd("vap.example.com", "gadgets", "Gadget", "Namespaced", "          size: {type: integer}\n"),
       "gadgets.vap.example.com");
   ASSERT_EQ(crd.exit_code, 0) << crd.output;
-  json::object checked{
-      {"apiVersion", "admissionregistration.k8s.io/v1"},
-      {"kind", "ValidatingAdmissionPolicy"},
-      {"metadata", json::object{{"name", "vap-typed-gadgets"}}},
-      {"spec", json::object{{"failurePolicy", "Fail"},
-                            {"matchConstraints",
-                             json::object{{"resourceRules", json::array{json::object{{"apiGroups", json::array{"vap.example.com"}},
-                                                                                     {"apiVersions", json::array{"v1"}},
-                                                                                     {"operations", json::array{"CREATE"}},
-                                                                                     {"resources", json::array{"gadgets"}}}}}}},
-                            {"validations", json::array{json::object{{"expression", "object.size > 1 && has(object.metadata.labels)"}},
-                                                        json::object{{"expression", "object.sise > 1"}}}}}}};
-  policy(checked);
-  json::object status;
-  for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;
-       std::this_thread::sleep_for(50ms)) {
-    json::object stored = json_object(call("GET", std::string(kPolicies) + "/vap-typed-gadgets").body);
-    if (const json::value* found = stored.if_contains("status"); found && found->as_object().contains("observedGeneration")) {
-      status = found->as_object();
-      break;
-    }
-  }
+  json::object status =
+      type_checked_status("vap-typed-gadgets", "vap.example.com", "gadgets",
+                          json::array{json::object{{"expression", "object.size > 1 && has(object.metadata.labels)"}},
+                                      json::object{{"expression", "object.sise > 1"}}});
   EXPECT_EQ(json::serialize(status),
             R"({"observedGeneration":1,"typeChecking":{"expressionWarnings":[{"fieldRef":"spec.validations[1].expression",)"
             R"("warning":"vap.example.com/v1, Kind=Gadget: ERROR: <input>:1:7: undefined field 'sise'\n | object.sise > 1\n | ......^\n"}]}})");
