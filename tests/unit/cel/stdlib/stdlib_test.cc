@@ -135,6 +135,15 @@ TEST(CelStdlib, TimestampsAndDurations) {
   EXPECT_EQ(call("duration_to_milliseconds", {Value(Duration{3723500000000})}), "3723500");
 }
 
+// Found through the fuzz harness (tests/fuzz/cel_fuzz.cc): absl opened any path given as a zone, so
+// `t.getHours('/dev/stdin')` waited on the server's standard input. Go's time.LoadLocation refuses such names.
+TEST(CelStdlib, TimeZoneNamesCannotNameFiles) {
+  Value ts(Timestamp{1234567890, 0});
+  for (const char* name : {"/dev/stdin", "../../../../dev/stdin", "Europe/../UTC", "\\UTC", "/etc/localtime"})
+    EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S(name)}), "error: time: invalid location name") << name;
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("Europe/Paris")}), "0");
+}
+
 TEST(CelStdlib, StringsAndContainers) {
   EXPECT_EQ(call("size_string", {S("h\xc3\xa9llo")}), "5");
   EXPECT_EQ(call("size_string", {S("\xff\xfe")}), "2");
