@@ -1,8 +1,8 @@
 // Fuzzes the CEL engine with expressions run as kube-apiserver runs a CRD's stored x-kubernetes-validations rule
 // (apiextensions-apiserver schema/cel compilation.go and validation.go): compiled in kube's stored-expressions
-// environment with `self` and `oldSelf`, its cost estimated as for a CRD, then planned and evaluated against a
-// fixed object under kube's per-call cost limit. So every input goes through the parser, and those that check go
-// through the checker, the cost estimator, the planner and the interpreter.
+// environment with `self` and `oldSelf`, its cost estimated as for a CRD, planned, and, when the estimate is within
+// kube's limit, evaluated against a fixed object under kube's per-call cost limit. So every input goes through the
+// parser, and those that check go through the checker, the cost estimator, the planner and the interpreter.
 //
 // The engine reports bad expressions as issues and failed evaluations as error values, never by throwing (see
 // compile.h and program.h), so nothing here catches: an exception escaping it is a finding, as is a crash, a
@@ -97,8 +97,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   kapi::cel::CheckResult checked = kapi::cel::ext::compile_kube(*harness.env, expression);
   if (!checked.ast) return 0;
   auto ast = std::make_shared<const kapi::cel::CheckedAst>(std::move(*checked.ast));
-  kapi::cel::estimate_cost(*ast, *harness.env, harness.cost_options);
+  const kapi::cel::CostEstimate estimate = kapi::cel::estimate_cost(*ast, *harness.env, harness.cost_options);
   kapi::cel::Program program = kapi::cel::Program::plan(harness.env, ast);
+  // kube refuses a rule whose estimated cost is over its limit, so the server never evaluates one.
+  if (estimate.max > kapi::cel::cost_limits::kStaticEstimatedCostLimit) return 0;
   program.eval(harness.activation, {.cost_limit = kapi::cel::cost_limits::kPerCallLimit});
   return 0;
 }
