@@ -4,8 +4,11 @@
 #include <absl/time/civil_time.h>
 #include <absl/time/time.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <variant>
 
 #include "base/go_quote.h"
@@ -49,6 +52,16 @@ struct Zone {
   I seconds_east = 0;
 };
 
+// Whether a zone file of that name exists where absl looks for one (cctz: $TZDIR, else /usr/share/zoneinfo). absl
+// remembers every name it is asked to load, found or not, for the life of the process, and Go caches none: names
+// built by expressions or read from objects could grow that memory without bound, so only files reach absl.
+bool is_zone_file(const std::string& name) {
+  const char* dir = std::getenv("TZDIR");
+  std::error_code ignored;
+  return std::filesystem::is_regular_file(std::filesystem::path(dir && *dir ? dir : "/usr/share/zoneinfo") / name,
+                                          ignored);
+}
+
 // The time zone cel-go's timeZone() resolves, or the error it reports.
 std::variant<Zone, Value> zone_named(const std::string& name) {
   std::size_t colon = name.find(':');
@@ -61,7 +74,10 @@ std::variant<Zone, Value> zone_named(const std::string& name) {
     // /dev/stdin. (A name with a colon, like cctz's "file:" prefix, is an offset and never gets here.)
     if (name.find("..") != std::string::npos || name[0] == '/' || name[0] == '\\')
       return error(ErrorCode::kInvalidArgument, "time: invalid location name");
-    if (!absl::LoadTimeZone(name, &zone)) return error(ErrorCode::kInvalidArgument, "unknown time zone " + name);
+    // Go cannot open a name holding a NUL byte; absl would open the name up to it, and remember the whole.
+    if (name.find('\0') != std::string::npos) return error(ErrorCode::kInvalidArgument, "invalid argument");
+    if (!is_zone_file(name) || !absl::LoadTimeZone(name, &zone))
+      return error(ErrorCode::kInvalidArgument, "unknown time zone " + name);
     return Zone{zone};
   }
   auto hours = go_atoi(std::string_view(name).substr(0, colon));

@@ -144,6 +144,17 @@ TEST(CelStdlib, TimeZoneNamesCannotNameFiles) {
   EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("Europe/Paris")}), "0");
 }
 
+// absl remembers every zone name it is asked to load, found or not, so distinct unknown names (built by a rule, or
+// read from objects) grew memory for the life of the server; they are now refused before absl sees them, with Go's
+// errors.
+TEST(CelStdlib, UnknownTimeZoneNamesNeverReachAbsl) {
+  Value ts(Timestamp{1234567890, 0});
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("Zone12345")}), "error: unknown time zone Zone12345");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("America")}), "error: unknown time zone America");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S(std::string("Asia/Tokyo\0x", 12))}), "error: invalid argument");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("Asia/Tokyo")}), "8");
+}
+
 // Found through the fuzz harness: an offset's hours were an int multiplied by 60, which overflowed for
 // "999999999:00" (UBSan). cel-go reads both parts as Go ints and its arithmetic wraps, so every offset applies,
 // beyond ±24 hours too; only what strconv.Atoi refuses is an error.
