@@ -4,8 +4,14 @@
 #include <absl/time/civil_time.h>
 #include <absl/time/time.h>
 
-#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <variant>
 
+#include "base/go_quote.h"
 #include "cel/stdlib/builders.h"
 
 namespace kapi::cel::stdlib {
@@ -13,47 +19,88 @@ namespace {
 
 using I = std::int64_t;
 
-// strconv.Atoi, as cel-go reads the hours and minutes of an offset.
-std::optional<int> go_atoi(std::string_view text) {
+// strconv.Atoi, as cel-go reads the hours and minutes of an offset: a 64-bit int, or Go's error.
+std::variant<I, Value> go_atoi(std::string_view text) {
+  auto fail = [text](std::string_view reason) {
+    return error(ErrorCode::kInvalidArgument,
+                 "strconv.Atoi: parsing " + base::go_quote(text) + ": " + std::string(reason));
+  };
   std::string_view digits = text;
   bool negative = false;
   if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) {
     negative = digits.front() == '-';
     digits.remove_prefix(1);
   }
-  if (digits.empty()) return std::nullopt;
-  int value = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
-  return negative ? -value : value;
+  if (digits.empty()) return fail("invalid syntax");
+  // strconv.ParseUint's order: a bad digit or an overflow, whichever comes first, then the sign's range.
+  std::uint64_t magnitude = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return fail("invalid syntax");
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (magnitude > (UINT64_MAX - digit) / 10) return fail("value out of range");
+    magnitude = magnitude * 10 + digit;
+  }
+  const std::uint64_t limit = (std::uint64_t{1} << 63) - (negative ? 0 : 1);
+  if (magnitude > limit) return fail("value out of range");
+  return static_cast<I>(negative ? 0 - magnitude : magnitude);
+}
+
+// A zone as cel-go applies it: a named zone, or UTC moved by a fixed offset. Go's time.FixedZone takes any offset,
+// where absl's FixedTimeZone falls back to UTC beyond ±24 hours, so offsets are added to the time instead.
+struct Zone {
+  absl::TimeZone zone = absl::UTCTimeZone();
+  I seconds_east = 0;
+};
+
+// Whether a zone file of that name exists where absl looks for one (cctz: $TZDIR, else /usr/share/zoneinfo). absl
+// remembers every name it is asked to load, found or not, for the life of the process, and Go caches none: names
+// built by expressions or read from objects could grow that memory without bound, so only files reach absl.
+bool is_zone_file(const std::string& name) {
+  const char* dir = std::getenv("TZDIR");
+  std::error_code ignored;
+  return std::filesystem::is_regular_file(std::filesystem::path(dir && *dir ? dir : "/usr/share/zoneinfo") / name,
+                                          ignored);
 }
 
 // The time zone cel-go's timeZone() resolves, or the error it reports.
-std::variant<absl::TimeZone, Value> zone_named(const std::string& name) {
+std::variant<Zone, Value> zone_named(const std::string& name) {
   std::size_t colon = name.find(':');
   if (colon == std::string::npos) {
     absl::TimeZone zone;
-    if (name.empty() || name == "UTC") return absl::UTCTimeZone();
-    if (name == "Local") return absl::LocalTimeZone();
-    if (!absl::LoadTimeZone(name, &zone)) return error(ErrorCode::kInvalidArgument, "unknown time zone " + name);
-    return zone;
+    if (name.empty() || name == "UTC") return Zone{absl::UTCTimeZone()};
+    if (name == "Local") return Zone{absl::LocalTimeZone()};
+    // time.LoadLocation refuses names that could reach outside the zoneinfo directory. absl would open them as
+    // paths, letting an expression read any file the server can, or wait forever on a pipe or a terminal such as
+    // /dev/stdin. (A name with a colon, like cctz's "file:" prefix, is an offset and never gets here.)
+    if (name.find("..") != std::string::npos || name[0] == '/' || name[0] == '\\')
+      return error(ErrorCode::kInvalidArgument, "time: invalid location name");
+    // Go cannot open a name holding a NUL byte; absl would open the name up to it, and remember the whole.
+    if (name.find('\0') != std::string::npos) return error(ErrorCode::kInvalidArgument, "invalid argument");
+    if (!is_zone_file(name) || !absl::LoadTimeZone(name, &zone))
+      return error(ErrorCode::kInvalidArgument, "unknown time zone " + name);
+    return Zone{zone};
   }
-  std::string hours_text = name.substr(0, colon), minutes_text = name.substr(colon + 1);
-  auto hours = go_atoi(hours_text);
-  if (!hours) return error(ErrorCode::kInvalidArgument, "strconv.Atoi: parsing \"" + hours_text + "\": invalid syntax");
-  auto minutes = go_atoi(minutes_text);
-  if (!minutes) {
-    return error(ErrorCode::kInvalidArgument, "strconv.Atoi: parsing \"" + minutes_text + "\": invalid syntax");
-  }
-  int offset = name[0] == '-' ? *hours * 60 - *minutes : *hours * 60 + *minutes;
-  return absl::FixedTimeZone(offset * 60);
+  auto hours = go_atoi(std::string_view(name).substr(0, colon));
+  if (auto* e = std::get_if<Value>(&hours)) return *e;
+  auto minutes = go_atoi(std::string_view(name).substr(colon + 1));
+  if (auto* e = std::get_if<Value>(&minutes)) return *e;
+  // Go's int and time.Duration arithmetic wraps, so any hours and minutes give an offset: in minutes, then as a
+  // Duration, whose Seconds() int() truncates. Unsigned arithmetic wraps the same way.
+  const std::uint64_t hour_minutes = static_cast<std::uint64_t>(std::get<I>(hours)) * 60;
+  const std::uint64_t extra_minutes = static_cast<std::uint64_t>(std::get<I>(minutes));
+  const std::uint64_t offset_minutes = name[0] == '-' ? hour_minutes - extra_minutes : hour_minutes + extra_minutes;
+  const auto offset_nanos = static_cast<I>(offset_minutes * 60'000'000'000u);
+  const double seconds =
+      static_cast<double>(offset_nanos / 1'000'000'000) + static_cast<double>(offset_nanos % 1'000'000'000) / 1e9;
+  return Zone{absl::UTCTimeZone(), static_cast<I>(seconds)};
 }
 
 enum class Field { kYear, kMonth, kDayOfYear, kDayOfMonth, kDate, kDayOfWeek, kHours, kMinutes, kSeconds, kMillis };
 
-Value field_of(Timestamp t, const absl::TimeZone& zone, Field field) {
+Value field_of(Timestamp t, const Zone& zone, Field field) {
   if (field == Field::kMillis) return Value(static_cast<I>(t.nanos / 1'000'000));
-  absl::CivilSecond civil = zone.At(absl::FromUnixSeconds(t.seconds)).cs;
+  // Timestamps stay within years 1 to 9999 and offsets within ±2^63 ns, so the sum cannot overflow.
+  absl::CivilSecond civil = zone.zone.At(absl::FromUnixSeconds(t.seconds + zone.seconds_east)).cs;
   absl::CivilDay day(civil);
   switch (field) {
     case Field::kYear: return Value(static_cast<I>(civil.year()));
@@ -79,13 +126,13 @@ void add_accessor(std::vector<Function>& out, std::string name, std::string id, 
   out.push_back({std::move(name),
                  {member(std::move(id), {ts}, Type::int_type(),
                          [field](std::span<const Value> a) {
-                           return field_of(a[0].get<Timestamp>(), absl::UTCTimeZone(), field);
+                           return field_of(a[0].get<Timestamp>(), Zone{}, field);
                          }),
                   member(std::move(tz_id), {ts, Type::string_type()}, Type::int_type(),
                          [field](std::span<const Value> a) {
                            auto zone = zone_named(a[1].get<std::string>());
                            if (auto* e = std::get_if<Value>(&zone)) return *e;
-                           return field_of(a[0].get<Timestamp>(), std::get<absl::TimeZone>(zone), field);
+                           return field_of(a[0].get<Timestamp>(), std::get<Zone>(zone), field);
                          })}});
 }
 

@@ -135,6 +135,44 @@ TEST(CelStdlib, TimestampsAndDurations) {
   EXPECT_EQ(call("duration_to_milliseconds", {Value(Duration{3723500000000})}), "3723500");
 }
 
+// Found through the fuzz harness (tests/fuzz/cel_fuzz.cc): absl opened any path given as a zone, so
+// `t.getHours('/dev/stdin')` waited on the server's standard input. Go's time.LoadLocation refuses such names.
+TEST(CelStdlib, TimeZoneNamesCannotNameFiles) {
+  Value ts(Timestamp{1234567890, 0});
+  for (const char* name : {"/dev/stdin", "../../../../dev/stdin", "Europe/../UTC", "\\UTC", "/etc/localtime"})
+    EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S(name)}), "error: time: invalid location name") << name;
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("Europe/Paris")}), "0");
+}
+
+// absl remembers every zone name it is asked to load, found or not, so distinct unknown names (built by a rule, or
+// read from objects) grew memory for the life of the server; they are now refused before absl sees them, with Go's
+// errors.
+TEST(CelStdlib, UnknownTimeZoneNamesNeverReachAbsl) {
+  Value ts(Timestamp{1234567890, 0});
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("Zone12345")}), "error: unknown time zone Zone12345");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("America")}), "error: unknown time zone America");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S(std::string("Asia/Tokyo\0x", 12))}), "error: invalid argument");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("Asia/Tokyo")}), "8");
+}
+
+// Found through the fuzz harness: an offset's hours were an int multiplied by 60, which overflowed for
+// "999999999:00" (UBSan). cel-go reads both parts as Go ints and its arithmetic wraps, so every offset applies,
+// beyond ±24 hours too; only what strconv.Atoi refuses is an error.
+TEST(CelStdlib, FixedOffsetsOfAnySizeApplyAsGoDoes) {
+  Value ts(Timestamp{1234567890, 0});  // 2009-02-13T23:31:30Z
+  EXPECT_EQ(call("timestamp_to_day_of_month_1_based_with_tz", {ts, S("+25:00")}), "15");
+  EXPECT_EQ(call("timestamp_to_year_with_tz", {ts, S("999999999:00")}), "2100");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("999999999:00")}), "1");
+  EXPECT_EQ(call("timestamp_to_minutes_with_tz", {ts, S("153722867:0")}), "14");  // the Duration wraps: -1011s
+  EXPECT_EQ(call("timestamp_to_minutes_with_tz", {ts, S("-9223372036854775808:-9223372036854775808")}), "31");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("9223372036854775808:00")}),
+            "error: strconv.Atoi: parsing \"9223372036854775808\": value out of range");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("99999999999999999999x:00")}),
+            "error: strconv.Atoi: parsing \"99999999999999999999x\": value out of range");
+  EXPECT_EQ(call("timestamp_to_hours_with_tz", {ts, S("+1:3x")}),
+            "error: strconv.Atoi: parsing \"3x\": invalid syntax");
+}
+
 TEST(CelStdlib, StringsAndContainers) {
   EXPECT_EQ(call("size_string", {S("h\xc3\xa9llo")}), "5");
   EXPECT_EQ(call("size_string", {S("\xff\xfe")}), "2");
