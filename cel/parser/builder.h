@@ -56,10 +56,21 @@ class Builder {
   SourceInfo& info() { return info_; }
   std::int64_t next_id() const { return next_id_; }
 
+  // Nodes macros have copied in this parse, which the parser bounds (see expand_opt_map in macros.cc).
+  std::int64_t copied_nodes() const { return copied_nodes_; }
+  void add_copied_nodes(std::int64_t nodes) { copied_nodes_ += nodes; }
+
  private:
   SourceInfo info_;
   std::int64_t next_id_ = 1;
+  std::int64_t copied_nodes_ = 0;
 };
+
+// The options' expression size limit in code points: cel-go's default for 0, none for a negative limit. It bounds
+// the nodes macros may copy in one parse too (see expand_opt_map in macros.cc).
+inline std::int64_t expression_size_limit(const ParserOptions& options) {
+  return options.expression_size_code_point_limit == 0 ? 100'000 : options.expression_size_code_point_limit;
+}
 
 // A macro's failure: the node it blames and cel-go's message.
 struct MacroError {

@@ -14,6 +14,44 @@ namespace op = kapi::cel::operators;
 
 constexpr std::string_view kUnusedIterVar = "#unused";
 
+// The ids a copy of e takes (its nodes, map entries and struct fields), counted no further than just past `limit`.
+std::int64_t copy_size(const Expr& e, std::int64_t limit) {
+  std::int64_t size = 0;
+  std::vector<const Expr*> pending{&e};
+  auto push = [&pending](const std::unique_ptr<Expr>& child) {
+    if (child) pending.push_back(child.get());
+  };
+  while (!pending.empty() && size <= limit) {
+    const Expr& next = *pending.back();
+    pending.pop_back();
+    ++size;
+    if (const auto* select = std::get_if<SelectExpr>(&next.kind)) {
+      push(select->operand);
+    } else if (const auto* call = std::get_if<CallExpr>(&next.kind)) {
+      push(call->target);
+      for (const Expr& arg : call->args) pending.push_back(&arg);
+    } else if (const auto* list = std::get_if<ListExpr>(&next.kind)) {
+      for (const Expr& element : list->elements) pending.push_back(&element);
+    } else if (const auto* map = std::get_if<MapExpr>(&next.kind)) {
+      for (const MapEntry& entry : map->entries) {
+        ++size;
+        push(entry.key);
+        push(entry.value);
+      }
+    } else if (const auto* message = std::get_if<StructExpr>(&next.kind)) {
+      for (const StructField& field : message->fields) {
+        ++size;
+        push(field.value);
+      }
+    } else if (const auto* fold = std::get_if<ComprehensionExpr>(&next.kind)) {
+      for (const auto* child :
+           {&fold->iter_range, &fold->accu_init, &fold->loop_condition, &fold->loop_step, &fold->result})
+        push(*child);
+    }
+  }
+  return size;
+}
+
 // cel-go's exprHelper: creates the expansion's nodes at the macro call's position.
 class MacroHelper {
  public:
@@ -40,6 +78,16 @@ class MacroHelper {
     return Builder::comprehension(next_id(), std::move(iter_var), std::move(iter_range), std::move(accu_var),
                                   std::move(accu_init), std::move(condition), std::move(step), std::move(result),
                                   std::move(iter_var2));
+  }
+
+  // copy(e) when the parse's copies stay within `budget` nodes (none when negative), else nothing.
+  std::optional<Expr> copy_within(const Expr& e, std::int64_t budget) {
+    if (budget < 0) return copy(e);
+    const std::int64_t allowance = budget - builder_.copied_nodes();
+    const std::int64_t size = copy_size(e, allowance);
+    if (size > allowance) return std::nullopt;
+    builder_.add_copied_nodes(size);
+    return copy(e);
   }
 
   // A deep copy with fresh ids, each at its original's position (entries take the macro's position).
@@ -274,17 +322,25 @@ MacroResult expand_filter(MacroHelper& h, Expr target, std::vector<Expr>& args) 
 }
 
 // optMap / optFlatMap: target.hasValue() ? [optional.of](bind var = target.value() in expr) : optional.none()
-MacroResult expand_opt_map(MacroHelper& h, Expr target, std::vector<Expr>& args, bool flat) {
+//
+// The target appears twice, so each link of a chain `x.optMap(...).optMap(...)` doubles the tree, and cel-go v0.22
+// takes time and memory exponential in the chain's length (later cel-go versions bind the target instead; a
+// 320-character chain of 18 links took minutes and gigabytes). kapi keeps v0.22's expansion, which kube's ids and
+// costs follow, but copies at most `copy_budget` nodes in a parse, as many as the expression may have code points:
+// a chain of a dozen links, far beyond any real rule.
+MacroResult expand_opt_map(MacroHelper& h, Expr target, std::vector<Expr>& args, bool flat, std::int64_t copy_budget) {
+  const std::string_view name = flat ? "optFlatMap" : "optMap";
   const std::string* var = ident_name(args[0]);
-  if (!var) {
-    return failure(args[0], flat ? "optFlatMap() variable name must be a simple identifier"
-                                 : "optMap() variable name must be a simple identifier");
-  }
+  if (!var) return failure(args[0], std::string(name) + "() variable name must be a simple identifier");
   // cel-go creates the hasValue() call, then the empty range, then copies the target for value().
   const std::int64_t has_value_id = h.next_id();
   Expr range = h.list();
-  Expr copied_target = h.copy(target);
-  Expr value = h.member_call("value", std::move(copied_target));
+  std::optional<Expr> copied_target = h.copy_within(target, copy_budget);
+  if (!copied_target) {
+    return failure(target, "expression size exceeds limit after expanding " + std::string(name) +
+                               "(): more than " + std::to_string(copy_budget) + " nodes copied");
+  }
+  Expr value = h.member_call("value", std::move(*copied_target));
   Expr has_value = Builder::member_call(has_value_id, "hasValue", std::move(target), {});
   Expr condition = h.literal(false);
   Expr step = h.ident(*var);
@@ -331,8 +387,13 @@ std::optional<MacroResult> expand_macro(Builder& builder, const ParserOptions& o
     if (function == op::kExists) return expand_quantifier(Quantifier::kExists, h, std::move(*target), args);
     if (function == op::kExistsOne) return expand_quantifier(Quantifier::kExistsOne, h, std::move(*target), args);
     if (function == op::kFilter) return expand_filter(h, std::move(*target), args);
-    if (function == "optMap" && enabled("optMap")) return expand_opt_map(h, std::move(*target), args, false);
-    if (function == "optFlatMap" && enabled("optFlatMap")) return expand_opt_map(h, std::move(*target), args, true);
+    const std::int64_t copy_budget = expression_size_limit(options);
+    if (function == "optMap" && enabled("optMap")) {
+      return expand_opt_map(h, std::move(*target), args, false, copy_budget);
+    }
+    if (function == "optFlatMap" && enabled("optFlatMap")) {
+      return expand_opt_map(h, std::move(*target), args, true, copy_budget);
+    }
   }
   if (function == op::kMap && (argc == 2 || argc == 3)) return expand_map(h, std::move(*target), args);
   // ext.TwoVarComprehensions.

@@ -47,9 +47,7 @@ ParseResult parser::parse_with_limits(std::string_view text, const ParserOptions
   parser::Builder builder;
   builder.info().line_offsets = line_offsets(code_points);
 
-  // 0 means cel-go's default; a negative limit means none.
-  const std::int64_t limit =
-      options.expression_size_code_point_limit == 0 ? 100'000 : options.expression_size_code_point_limit;
+  const std::int64_t limit = parser::expression_size_limit(options);
   if (limit > 0 && static_cast<std::int64_t>(code_points.size()) > limit) {
     result.issues.errors.push_back(Issue{0, -1,
                                          "expression code point size exceeds limit: size: " +

@@ -88,6 +88,27 @@ TEST(CelParserLimitsTest, LongUnaryRuns) {
   EXPECT_EQ(debug_string(parse(repeat("-", 50'001) + "a").ast->root), "-_(\n  a\n)");
 }
 
+// Found by fuzzing (tests/fuzz/cel_fuzz.cc): optMap and optFlatMap copy their target, as cel-go v0.22 expands them,
+// so each link of a chain doubled the tree; 18 links took minutes and gigabytes to check. A parse now copies at most
+// as many nodes as the expression may have code points.
+TEST(CelParserLimitsTest, ChainedOptMapsStopAtTheCopyBudget) {
+  ParserOptions options;
+  options.extra_macros = {"optMap", "optFlatMap"};
+  EXPECT_TRUE(parse("optional.of(1)" + repeat(".optMap(x, x + 1)", 10), options).ast);
+  ParseResult chain = parse("optional.of(1)" + repeat(".optMap(x, x + 1)", 40), options);
+  EXPECT_FALSE(chain.ast);
+  EXPECT_EQ(first_error(chain),
+            "expression size exceeds limit after expanding optMap(): more than 100000 nodes copied");
+  ParseResult flat = parse("optional.of(1)" + repeat(".optFlatMap(x, optional.of(x))", 40), options);
+  EXPECT_EQ(first_error(flat),
+            "expression size exceeds limit after expanding optFlatMap(): more than 100000 nodes copied");
+  // The budget is per parse: separate chains share it.
+  options.expression_size_code_point_limit = 1'000;
+  const std::string six_links = "optional.of(1)" + repeat(".optMap(x, x)", 6);
+  EXPECT_TRUE(parse(six_links, options).ast);
+  EXPECT_FALSE(parse("[" + six_links + ", " + six_links + "]", options).ast);
+}
+
 TEST(CelParserLimitsTest, SyntaxErrorLimit) {
   std::string text = repeat("# ", 30'000);
   ParseResult result = parse(text);
