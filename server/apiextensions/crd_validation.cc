@@ -353,7 +353,7 @@ bool is_go_zero(std::string_view name, const json::value& value) {
 // validateCustomResourceDefinitionValidation: the status-subresource rule on the root, then the schema checks,
 // then the x-kubernetes-validations rules (compiled only when the schema is otherwise valid, as kube does).
 ErrorList validate_validation(const json::value* validation_value, bool status_enabled, const Path& path,
-                              bool unchanged_schema) {
+                              bool unchanged_schema, const cel::PreexistingExpressions& preexisting) {
   ErrorList errors;
   const json::object* root = open_api_schema(validation_value);
   if (!root) return errors;
@@ -382,7 +382,9 @@ ErrorList validate_validation(const json::value* validation_value, bool status_e
   }
   schema::Schema parsed = schema::parse_schema(*root);
   ErrorList schema_errors = schema::validate_crd_schema(parsed, schema_path);
-  cel::CrdRuleCheckOptions rule_options{.compile = schema_errors.empty(), .suppress_per_expression_cost = unchanged_schema};
+  cel::CrdRuleCheckOptions rule_options{.compile = schema_errors.empty(),
+                                        .suppress_per_expression_cost = unchanged_schema,
+                                        .preexisting = &preexisting};
   append(errors, std::move(schema_errors));
   append(errors, cel::validate_crd_rules(parsed, schema_path, rule_options));
   return errors;
@@ -439,6 +441,8 @@ struct Options {
   bool require_immutable_names = false;
   // Versions whose schema an update leaves as it was: their rules' per-expression cost is not held against them.
   std::set<std::string> unchanged_schema_versions;
+  // The x-kubernetes-validations expressions of the CRD as stored (findPreexistingExpressions).
+  cel::PreexistingExpressions preexisting_expressions;
 };
 
 bool is_established(const json::object& crd) {
@@ -530,7 +534,7 @@ ErrorList validate_spec(const Spec& spec, const Options& opts, const Path& path)
       errors.push_back(validation::invalid(version_path.child("deprecationWarning"), warning, message));
     const json::value* subresources = per_version_subresources ? v.subresources : spec.subresources;
     append(errors, validate_validation(v.schema, has_status(subresources), version_path.child("schema"),
-                                       opts.unchanged_schema_versions.contains(v.name)));
+                                       opts.unchanged_schema_versions.contains(v.name), opts.preexisting_expressions));
     append(errors, validate_subresources(v.subresources, version_path.child("subresources")));
     append(errors, validate_columns(v.columns, version_path.child("additionalPrinterColumns")));
   }
@@ -548,7 +552,8 @@ ErrorList validate_spec(const Spec& spec, const Options& opts, const Path& path)
     if (string_at(*spec.names, name).empty()) errors.push_back(validation::required(names_path.child(name)));
   append(errors, validate_names(*spec.names, names_path));
   bool unchanged = !spec.versions.empty() && opts.unchanged_schema_versions.contains(spec.versions[0].name);
-  append(errors, validate_validation(spec.validation, any_status, path.child("validation"), unchanged));
+  append(errors, validate_validation(spec.validation, any_status, path.child("validation"), unchanged,
+                                     opts.preexisting_expressions));
   append(errors, validate_subresources(spec.subresources, path.child("subresources")));
   append(errors, validate_columns(spec.columns, path.child("additionalPrinterColumns")));
   append(errors, validate_conversion(spec, path.child("conversion")));
@@ -716,6 +721,11 @@ ErrorList validate_crd_update(const json::object& crd, const json::object& old) 
               string_at(version.as_object(), "name") == string_at(old_version.as_object(), "name") &&
               semantic_equal(member(version.as_object(), "schema"), member(old_version.as_object(), "schema"), false))
             opts.unchanged_schema_versions.insert(std::string(string_at(version.as_object(), "name")));
+  std::vector<const json::value*> old_schemas = {old_spec.validation};
+  for (const Version& version : old_spec.versions) old_schemas.push_back(version.schema);
+  for (const json::value* validation : old_schemas)
+    if (const json::object* root = open_api_schema(validation))
+      cel::collect_expressions(schema::parse_schema(*root), opts.preexisting_expressions);
   Path path("spec");
   ErrorList errors = validate_spec(spec, opts, path);
   if (opts.require_immutable_names) {

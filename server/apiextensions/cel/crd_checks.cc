@@ -173,7 +173,7 @@ class Walker {
       cel_errors_.push_back(std::move(error));
       return;
     }
-    CompiledRules compiled = compile_rules(rules, s, decl, new_expressions_env());
+    CompiledRules compiled = compile_rules(rules, s, decl, new_expressions_env(), options_.preexisting);
     for (std::size_t i = 0; i < compiled.rules.size(); ++i) {
       const CompiledRule& result = compiled.rules[i];
       const Rule& rule = rules[i];

@@ -5,6 +5,7 @@
 // messageExpression compiles against the node's type, that transition rules sit where old values can be
 // correlated, and that the estimated costs stay within kube's per-expression and per-CRD limits.
 #include "cel/cost.h"
+#include "server/apiextensions/cel/rules.h"
 #include "server/apiextensions/schema/structural.h"
 #include "server/validation/field_error.h"
 
@@ -21,6 +22,8 @@ struct CrdRuleCheckOptions {
   // An update that leaves this version's schema as it was: rules that compiled before stay acceptable whatever
   // their cost (suppressExpressionCostForUnchangedSchema).
   bool suppress_per_expression_cost = false;
+  // On an update, the expressions the stored CRD has: they compile in the StoredExpressions environment.
+  const PreexistingExpressions* preexisting = nullptr;
 };
 
 // The checks for the openAPIV3Schema `root` at `path` (e.g. spec.validation.openAPIV3Schema): rule-field errors

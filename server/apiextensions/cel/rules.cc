@@ -10,6 +10,9 @@
 
 #include <boost/json.hpp>
 
+#include <map>
+#include <utility>
+
 namespace kapi::apiextensions::cel {
 namespace {
 
@@ -28,27 +31,16 @@ bool uses_variable(const kapi::cel::CheckedAst& ast, std::string_view name) {
   return false;
 }
 
-// The two environments of one node: oldSelf of self's type, or of optional_type(self's type).
-struct NodeEnvs {
-  std::shared_ptr<const Env> plain;
-  std::shared_ptr<const Env> optional_old_self;
-};
-
-NodeEnvs node_envs(const Env& base, const Type& self, bool need_plain, bool need_optional) {
-  NodeEnvs envs;
-  auto make = [&](Type old_self) {
-    Env env = base;
-    env.add_variable("self", self);
-    env.add_variable("oldSelf", std::move(old_self));
-    return std::make_shared<const Env>(std::move(env));
-  };
-  if (need_plain) envs.plain = make(self);
-  if (need_optional) envs.optional_old_self = make(Type::optional(self));
-  return envs;
+// The environment of one node's expressions: `self`, and `oldSelf` of self's type or of optional_type(self's type).
+std::shared_ptr<const Env> node_env(const Env& base, const Type& self, bool optional_old_self) {
+  Env env = base;
+  env.add_variable("self", self);
+  env.add_variable("oldSelf", optional_old_self ? Type::optional(self) : self);
+  return std::make_shared<const Env>(std::move(env));
 }
 
 CompiledRule compile_rule(const Rule& rule, const schema::Schema& node, const std::shared_ptr<const Env>& env,
-                          std::uint64_t max_cardinality) {
+                          const std::shared_ptr<const Env>& message_env, std::uint64_t max_cardinality) {
   CompiledRule result;
   if (base::trim_ascii_space(rule.rule).empty()) return result;
   kapi::cel::CheckResult checked = kapi::cel::compile(*env, rule.rule);
@@ -67,7 +59,7 @@ CompiledRule compile_rule(const Rule& rule, const schema::Schema& node, const st
   result.program = kapi::cel::Program::plan(env, ast);
 
   if (!rule.message_expression.empty()) {
-    kapi::cel::CheckResult message = kapi::cel::compile(*env, rule.message_expression);
+    kapi::cel::CheckResult message = kapi::cel::compile(*message_env, rule.message_expression);
     if (!message.ast) {
       result.message_expression_error =
           CompileError{CompileErrorType::kInvalid, "messageExpression compilation failed: " + message.message};
@@ -79,8 +71,8 @@ CompiledRule compile_rule(const Rule& rule, const schema::Schema& node, const st
       return result;
     }
     auto message_ast = std::make_shared<const kapi::cel::CheckedAst>(std::move(*message.ast));
-    result.message_expression_max_cost = kapi::cel::estimate_cost(*message_ast, *env).max;
-    result.message_expression = kapi::cel::Program::plan(env, message_ast);
+    result.message_expression_max_cost = kapi::cel::estimate_cost(*message_ast, *message_env).max;
+    result.message_expression = kapi::cel::Program::plan(message_env, message_ast);
   }
   if (!rule.field_path.empty()) {
     auto path = valid_field_path(rule.field_path, node);
@@ -122,22 +114,49 @@ std::string go_rule_value(const Rule& rule) {
   return out + "}";
 }
 
+void collect_expressions(const schema::Schema& schema, PreexistingExpressions& into) {
+  if (schema.x_validations)
+    for (const Rule& rule : parse_rules(*schema.x_validations)) {
+      into.rules.insert(rule.rule);
+      if (!rule.message_expression.empty()) into.message_expressions.insert(rule.message_expression);
+    }
+  for (const auto& property : schema.properties) collect_expressions(property.schema, into);
+  for (const schema::Schema* child : {schema.items.get(), schema.additional_properties_schema(), schema.not_schema.get()})
+    if (child) collect_expressions(*child, into);
+  for (const auto* junctor : {&schema.all_of, &schema.any_of, &schema.one_of})
+    for (const auto& branch : *junctor) collect_expressions(branch, into);
+}
+
 CompiledRules compile_rules(const std::vector<Rule>& rules, const schema::Schema& node,
-                            const std::optional<DeclType>& decl, const Env& base) {
+                            const std::optional<DeclType>& decl, const Env& base,
+                            const PreexistingExpressions* preexisting) {
   CompiledRules compiled;
   if (rules.empty()) return compiled;
   if (!decl) {
     compiled.error = "failed to convert to declType for CEL validation rules";
     return compiled;
   }
-  bool need_plain = false, need_optional = false;
-  for (const auto& rule : rules) (rule.optional_old_self.value_or(false) ? need_optional : need_plain) = true;
-  NodeEnvs envs = node_envs(base, decl->type, need_plain, need_optional);
+  // At most four environments per node (new or stored base, plain or optional oldSelf), each built once.
+  std::map<std::pair<const Env*, bool>, std::shared_ptr<const Env>> envs;
+  auto env_for = [&](const std::set<std::string, std::less<>>* stored, const std::string& expression,
+                     bool optional_old_self) -> const std::shared_ptr<const Env>& {
+    const Env& from = stored && stored->contains(expression) ? stored_expressions_env() : base;
+    std::shared_ptr<const Env>& env = envs[{&from, optional_old_self}];
+    if (!env) env = node_env(from, decl->type, optional_old_self);
+    return env;
+  };
   std::uint64_t cardinality = max_cardinality(decl->min_serialized_size);
-  for (const auto& rule : rules)
-    compiled.rules.push_back(
-        compile_rule(rule, node, rule.optional_old_self.value_or(false) ? envs.optional_old_self : envs.plain,
-                     cardinality));
+  for (const auto& rule : rules) {
+    const bool optional_old_self = rule.optional_old_self.value_or(false);
+    const std::shared_ptr<const Env> rule_env =
+        env_for(preexisting ? &preexisting->rules : nullptr, rule.rule, optional_old_self);
+    const std::shared_ptr<const Env> message_env =
+        rule.message_expression.empty()
+            ? rule_env
+            : env_for(preexisting ? &preexisting->message_expressions : nullptr, rule.message_expression,
+                      optional_old_self);
+    compiled.rules.push_back(compile_rule(rule, node, rule_env, message_env, cardinality));
+  }
   return compiled;
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,8 +62,20 @@ struct CompiledRules {
   std::vector<CompiledRule> rules;
   std::optional<std::string> error;  // Compile's own error ("failed to convert to declType for CEL validation rules")
 };
+// The expressions of a CRD as stored (kube's preexistingExpressions, findPreexistingExpressions): an update
+// compiles these in the StoredExpressions environment and only the others in NewExpressions, so a rule that a
+// newer server accepted does not make its CRD unwritable after a rollback.
+struct PreexistingExpressions {
+  std::set<std::string, std::less<>> rules;
+  std::set<std::string, std::less<>> message_expressions;
+};
+// Adds the rules and messageExpressions of every node of `schema` (junctors included).
+void collect_expressions(const schema::Schema& schema, PreexistingExpressions& into);
+
+// Each expression compiles in `base`, except those `preexisting` holds, which compile in stored_expressions_env().
 CompiledRules compile_rules(const std::vector<Rule>& rules, const schema::Schema& node,
-                            const std::optional<DeclType>& decl, const kapi::cel::Env& base);
+                            const std::optional<DeclType>& decl, const kapi::cel::Env& base,
+                            const PreexistingExpressions* preexisting = nullptr);
 
 // The environments rules start from (kube's environment.StoredExpressions / NewExpressions): cel-go's standard
 // library with kube's libraries. Stored rules run in the first; rules being written are checked in the second.

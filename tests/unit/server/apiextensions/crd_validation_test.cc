@@ -338,6 +338,41 @@ TEST(CrdValidationUpdateTest, OldCrdsWithoutSchemasOnlyNeedThemForServedVersions
               ElementsAre("spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required"));
 }
 
+// kube's preexistingExpressions: a CRD update compiles the rules and messageExpressions the stored CRD already has
+// in the StoredExpressions environment (here: two-variable comprehensions, stored-only in 1.32), wherever they
+// sit now, and new expressions in NewExpressions.
+TEST(CrdValidationUpdateTest, ExpressionsTheStoredCrdHasCompileInTheStoredEnvironment) {
+  const std::string stored_only = "[1, 2].all(i, v, v > i)";
+  auto with_rules = [](json::object crd, const char* property, json::array rules) {
+    version(crd, 0)["schema"].as_object()["openAPIV3Schema"].as_object()["properties"].as_object()[property]
+        .as_object()["x-kubernetes-validations"] = std::move(rules);
+    return crd;
+  };
+  const json::object old = with_rules(crontab(), "spec", json::array{{{"rule", stored_only}}});
+  const std::string rule_path = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]";
+  ASSERT_THAT(check(old), ElementsAre(::testing::StartsWith(rule_path + ".rule: Invalid value: ")));
+  EXPECT_THAT(check(old)[0], ::testing::HasSubstr("compilation failed"));
+
+  // Kept (with the schema changed around it), or moved to another node: accepted.
+  json::object kept = old;
+  version(kept, 0)["schema"].as_object()["openAPIV3Schema"].as_object()["properties"].as_object()["spec"]
+      .as_object()["properties"].as_object()["suspend"] = json::parse(R"({"type":"boolean"})");
+  EXPECT_THAT(texts(validate_crd_update(kept, old)), IsEmpty());
+  const json::object moved = with_rules(crontab(), "status", json::array{{{"rule", stored_only}}});
+  EXPECT_THAT(texts(validate_crd_update(moved, old)), IsEmpty());
+
+  // A new rule, or the stored one as a new messageExpression, must compile in NewExpressions.
+  const json::object added =
+      with_rules(crontab(), "spec",
+                 json::array{{{"rule", stored_only}}, {{"rule", "[3].exists(i, v, v == i)"}},
+                             {{"rule", "true"}, {"messageExpression", "string([1, 2].all(i, v, v > i))"}}});
+  EXPECT_THAT(texts(validate_crd_update(added, old)),
+              ElementsAre(::testing::StartsWith(
+                              "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: "),
+                          ::testing::StartsWith("spec.validation.openAPIV3Schema.properties[spec]."
+                                                "x-kubernetes-validations[2].messageExpression: ")));
+}
+
 TEST(CrdStatusValidationTest, AcceptedNames) {
   json::object crd = crontab();
   crd["status"].as_object()["acceptedNames"] = json::parse(R"({"plural":"CronTabs","kind":"CronTab","listKind":"CronTab"})");
