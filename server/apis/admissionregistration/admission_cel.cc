@@ -22,8 +22,8 @@ Type object_of(std::string name, std::vector<std::pair<std::string, Type>> field
 }
 
 cel::Env make_env(const VariableDeclarations& declarations, const DeclaredTypes& types,
-                  const std::optional<Type>& variables, bool stored) {
-  cel::Env env = stored ? admission_stored_env() : admission_base_env();
+                  const std::optional<Type>& variables, Environment environment) {
+  cel::Env env = environment == Environment::Stored ? admission_stored_env() : admission_base_env();
   env.add_variable("object", types.object);
   env.add_variable("oldObject", types.object);
   env.add_variable("namespaceObject", namespace_object_type());
@@ -147,16 +147,16 @@ Type authorizer_type() { return cel::ext::authorizer_type(); }
 Type resource_check_type() { return cel::ext::resource_check_type(); }
 
 AdmissionCompiler::AdmissionCompiler(VariableDeclarations declarations, DeclaredTypes types, bool composition,
-                                     bool make_programs, bool stored)
+                                     bool make_programs, Environments environments)
     : declarations_(declarations),
       types_(std::move(types)),
       composition_(composition),
       make_programs_(make_programs),
-      stored_(stored) {
-  rebuild_env();
+      environments_(environments) {
+  rebuild_envs();
 }
 
-void AdmissionCompiler::rebuild_env() {
+void AdmissionCompiler::rebuild_envs() {
   std::optional<Type> variables;
   if (composition_) {
     auto fields = std::make_shared<ObjectType>();
@@ -165,13 +165,25 @@ void AdmissionCompiler::rebuild_env() {
       fields->fields.insert_or_assign(variable.name, variable_type(variable.compiled.output_type));
     variables = Type::object(std::move(fields));
   }
-  env_ = std::make_shared<const cel::Env>(make_env(declarations_, types_, variables, stored_));
+  for (Environment environment : {Environment::New, Environment::Stored}) {
+    const bool kept = environments_ == Environments::Both ||
+                      (environments_ == Environments::New) == (environment == Environment::New);
+    if (kept)
+      envs_[static_cast<std::size_t>(environment)] =
+          std::make_shared<const cel::Env>(make_env(declarations_, types_, variables, environment));
+  }
 }
 
 CompiledExpression AdmissionCompiler::compile(const std::string& expression, ReturnTypes return_types) const {
+  return compile(expression, return_types, default_environment());
+}
+
+CompiledExpression AdmissionCompiler::compile(const std::string& expression, ReturnTypes return_types,
+                                              Environment environment) const {
+  const std::shared_ptr<const cel::Env>& compile_env = env(environment);
   CompiledExpression out;
   out.expression = expression;
-  cel::CheckResult checked = cel::compile(*env_, expression);
+  cel::CheckResult checked = cel::compile(*compile_env, expression);
   if (!checked.ast) {
     out.error = CompileError{CompileErrorType::Invalid, "compilation failed: " + checked.message};
     return out;
@@ -185,15 +197,20 @@ CompiledExpression AdmissionCompiler::compile(const std::string& expression, Ret
   }
   out.output_type = output;
   out.ast = std::make_shared<const cel::CheckedAst>(std::move(*checked.ast));
-  if (make_programs_) out.program = cel::Program::plan(env_, out.ast);
+  if (make_programs_) out.program = cel::Program::plan(compile_env, out.ast);
   return out;
 }
 
 const CompiledExpression& AdmissionCompiler::add_variable(const std::string& name, const std::string& expression) {
-  CompiledExpression compiled = compile(expression, ReturnTypes::Any);
+  return add_variable(name, expression, default_environment());
+}
+
+const CompiledExpression& AdmissionCompiler::add_variable(const std::string& name, const std::string& expression,
+                                                          Environment environment) {
+  CompiledExpression compiled = compile(expression, ReturnTypes::Any, environment);
   if (compiled.error) compiled.output_type = Type::dyn();
   variables_.push_back({name, std::move(compiled)});
-  rebuild_env();
+  rebuild_envs();
   return variables_.back().compiled;
 }
 

@@ -9,6 +9,8 @@
 #include "cel/program.h"
 #include "cel/types.h"
 
+#include <array>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,38 +61,54 @@ struct CompiledExpression {
   cel::Type output_type = cel::Type::dyn();
 };
 
+// kube's environment types: NewExpressions checks expressions being written; StoredExpressions (NewExpressions
+// plus the libraries of kube versions past the compatibility version) runs what is stored, and on an update checks
+// the expressions the stored object already has (kube's preexistingExpressions).
+enum class Environment { New, Stored };
+// The environments a compiler keeps: one, or both when it checks a mix of new and preexisting expressions.
+enum class Environments { New, Stored, Both };
+
 // The environment every expression of this kind is compiled in. kube's composition adds `variables` (an object
 // type whose fields are the variables compiled so far).
 class AdmissionCompiler {
  public:
-  // `stored`: kube's StoredExpressions environment (expressions already stored: the plugins' and the type
-  // checker's), else NewExpressions (expressions being written).
   explicit AdmissionCompiler(VariableDeclarations declarations, DeclaredTypes types = {}, bool composition = false,
-                             bool make_programs = true, bool stored = false);
+                             bool make_programs = true, Environments environments = Environments::New);
 
-  // CompileCELExpression against this environment.
+  // CompileCELExpression against this environment: in `environment`, which the compiler must keep (by default
+  // StoredExpressions when that is all it keeps, else NewExpressions).
   CompiledExpression compile(const std::string& expression, ReturnTypes return_types) const;
-  // CompileAndStoreVariable: compiled against the variables added before it; later expressions see it, typed as
-  // its expression's output (dyn when it failed to compile).
+  CompiledExpression compile(const std::string& expression, ReturnTypes return_types, Environment environment) const;
+  // CompileAndStoreVariable: compiled against the variables added before it; later expressions, in either
+  // environment, see it typed as its expression's output (dyn when it failed to compile).
   const CompiledExpression& add_variable(const std::string& name, const std::string& expression);
+  const CompiledExpression& add_variable(const std::string& name, const std::string& expression,
+                                         Environment environment);
 
   struct Variable {
     std::string name;
     CompiledExpression compiled;
   };
   const std::vector<Variable>& variables() const { return variables_; }
-  const std::shared_ptr<const cel::Env>& env() const { return env_; }
+  // The default environment.
+  const std::shared_ptr<const cel::Env>& env() const { return env(default_environment()); }
 
  private:
-  void rebuild_env();
+  Environment default_environment() const {
+    return environments_ == Environments::Stored ? Environment::Stored : Environment::New;
+  }
+  const std::shared_ptr<const cel::Env>& env(Environment environment) const {
+    return envs_[static_cast<std::size_t>(environment)];
+  }
+  void rebuild_envs();
 
   VariableDeclarations declarations_;
   DeclaredTypes types_;
   bool composition_;
   bool make_programs_;
-  bool stored_;
+  Environments environments_;
   std::vector<Variable> variables_;
-  std::shared_ptr<const cel::Env> env_;
+  std::array<std::shared_ptr<const cel::Env>, 2> envs_;  // by Environment; null where not kept
 };
 
 // The base environments (kube's environment.MustBaseEnvSet at the default compatibility version).

@@ -145,7 +145,8 @@ ErrorList validate_rule_with_operations(const json::object& rule, const Path& pa
 
 // validateMatchConditions: at most 64, each named (a qualified name, unique) with an expression that compiles to a
 // bool (validateMatchConditionsExpression: the stateless compiler, params only where the holder has a paramKind).
-ErrorList validate_match_conditions(const json::object& holder, const Path& path, bool allow_params) {
+ErrorList validate_match_conditions(const json::object& holder, const Path& path, bool allow_params,
+                                    const ExpressionSet& preexisting) {
   ErrorList errors;
   const json::array& conditions = array_or_empty(holder, "matchConditions");
   if (conditions.size() > 64)
@@ -159,7 +160,7 @@ ErrorList validate_match_conditions(const json::object& holder, const Path& path
     if (expression.empty()) errors.push_back(validation::required(at.child("expression")));
     else if (std::optional<validation::FieldError> error = compile_error(at.child("expression"), expression, expression,
                                                                     {.params = allow_params, .authorizer = true},
-                                                                    ReturnTypes::Bool))
+                                                                    ReturnTypes::Bool, environment_of(preexisting, expression)))
       errors.push_back(std::move(*error));
     const std::string_view name = string_at(condition, "name");
     if (name.empty()) errors.push_back(validation::required(at.child("name")));
@@ -176,8 +177,10 @@ std::optional<validation::FieldError> cel_error(const Path& path, std::string_vi
 }
 
 std::optional<validation::FieldError> compile_error(const Path& path, std::string_view written, const std::string& expression,
-                                               VariableDeclarations declarations, ReturnTypes return_types) {
-  const AdmissionCompiler compiler(declarations, {}, false, false);
+                                               VariableDeclarations declarations, ReturnTypes return_types,
+                                               Environment environment) {
+  const AdmissionCompiler compiler(declarations, {}, false, false,
+                                   environment == Environment::Stored ? Environments::Stored : Environments::New);
   CompiledExpression compiled = compiler.compile(expression, return_types);
   if (!compiled.error) return std::nullopt;
   return cel_error(path, written, *compiled.error);

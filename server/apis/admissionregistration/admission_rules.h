@@ -7,7 +7,9 @@
 
 #include <boost/json.hpp>
 
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,8 +38,14 @@ validation::ErrorList qualified_name_errors(const validation::Path& path, std::s
 validation::ErrorList validate_rule_with_operations(const boost::json::object& rule, const validation::Path& path);
 // validateMatchConditions over `holder`'s matchConditions: at most 64, each named (a qualified name, unique) with
 // an expression that compiles to a bool; `params` is declared when `allow_params` (a policy with a paramKind).
+// On an update, the expressions the stored object has (`preexisting`) compile in the StoredExpressions environment.
+using ExpressionSet = std::set<std::string, std::less<>>;
 validation::ErrorList validate_match_conditions(const boost::json::object& holder, const validation::Path& path,
-                                                bool allow_params);
+                                                bool allow_params, const ExpressionSet& preexisting = {});
+// The environment of an expression being validated: StoredExpressions when the stored object already has it.
+inline Environment environment_of(const ExpressionSet& preexisting, std::string_view expression) {
+  return preexisting.contains(expression) ? Environment::Stored : Environment::New;
+}
 
 // convertCELErrorToValidationError: an Invalid error shows the expression as written.
 std::optional<validation::FieldError> cel_error(const validation::Path& path, std::string_view written,
@@ -45,6 +53,6 @@ std::optional<validation::FieldError> cel_error(const validation::Path& path, st
 // validateCELCondition with the stateless compiler: the field error when `expression` does not compile.
 std::optional<validation::FieldError> compile_error(const validation::Path& path, std::string_view written,
                                                const std::string& expression, VariableDeclarations declarations,
-                                               ReturnTypes return_types);
+                                               ReturnTypes return_types, Environment environment = Environment::New);
 
 }  // namespace kapi::apis::admissionregistration

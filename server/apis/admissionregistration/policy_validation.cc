@@ -112,21 +112,22 @@ bool is_cel_identifier(std::string_view name) {
 class PolicyCompiler {
  public:
   PolicyCompiler(bool has_params, bool composition)
-      : with_authorizer_({.params = has_params, .authorizer = true}, {}, composition, false),
-        without_authorizer_({.params = has_params, .authorizer = false}, {}, composition, false) {}
+      : with_authorizer_({.params = has_params, .authorizer = true}, {}, composition, false, Environments::Both),
+        without_authorizer_({.params = has_params, .authorizer = false}, {}, composition, false,
+                            Environments::Both) {}
 
   std::optional<validation::FieldError> compile(const Path& path, std::string_view written,
                                                 const std::string& expression, ReturnTypes return_types,
-                                                bool authorizer) const {
+                                                bool authorizer, Environment environment) const {
     const AdmissionCompiler& compiler = authorizer ? with_authorizer_ : without_authorizer_;
-    CompiledExpression compiled = compiler.compile(expression, return_types);
+    CompiledExpression compiled = compiler.compile(expression, return_types, environment);
     if (!compiled.error) return std::nullopt;
     return cel_error(path, written, *compiled.error);
   }
   std::optional<validation::FieldError> add_variable(const Path& path, const std::string& name,
-                                                     const std::string& expression) {
-    without_authorizer_.add_variable(name, expression);
-    const CompiledExpression& compiled = with_authorizer_.add_variable(name, expression);
+                                                     const std::string& expression, Environment environment) {
+    without_authorizer_.add_variable(name, expression, environment);
+    const CompiledExpression& compiled = with_authorizer_.add_variable(name, expression, environment);
     if (!compiled.error) return std::nullopt;
     return cel_error(path, expression, *compiled.error);
   }
@@ -136,19 +137,44 @@ class PolicyCompiler {
   AdmissionCompiler without_authorizer_;
 };
 
-ErrorList validate_validation(const PolicyCompiler& compiler, const json::object& rule, const Path& path) {
+// findValidatingPolicyPreexistingExpressions: what an update compiles in the StoredExpressions environment.
+struct PreexistingExpressions {
+  ExpressionSet match_conditions;
+  ExpressionSet validations;
+  ExpressionSet validation_messages;
+  ExpressionSet audit_annotation_values;
+};
+
+PreexistingExpressions preexisting_expressions(const json::object& policy) {
+  PreexistingExpressions preexisting;
+  const json::object& spec = object_or_empty(policy, "spec");
+  const auto each = [&](std::string_view list, std::string_view key, ExpressionSet& into) {
+    for (const json::value& item : array_or_empty(spec, list))
+      if (item.is_object()) into.emplace(string_at(item.as_object(), key));
+  };
+  each("matchConditions", "expression", preexisting.match_conditions);
+  each("validations", "expression", preexisting.validations);
+  each("validations", "messageExpression", preexisting.validation_messages);
+  each("auditAnnotations", "valueExpression", preexisting.audit_annotation_values);
+  return preexisting;
+}
+
+ErrorList validate_validation(const PolicyCompiler& compiler, const json::object& rule, const Path& path,
+                              const PreexistingExpressions& preexisting) {
   ErrorList errors;
   const std::string expression(string_at(rule, "expression"));
   if (trimmed(expression).empty())
     errors.push_back(validation::required(path.child("expression"), "expression is not specified"));
-  else if (auto error = compiler.compile(path.child("expression"), expression, expression, ReturnTypes::Bool, true))
+  else if (auto error = compiler.compile(path.child("expression"), expression, expression, ReturnTypes::Bool, true,
+                                         environment_of(preexisting.validations, expression)))
     errors.push_back(std::move(*error));
   const std::string message_expression(string_at(rule, "messageExpression"));
   if (!message_expression.empty() && trimmed(message_expression).empty())
     errors.push_back(validation::invalid(path.child("messageExpression"), message_expression, "must be non-empty if specified"));
   else if (!message_expression.empty())
     if (auto error = compiler.compile(path.child("messageExpression"), message_expression, message_expression,
-                                      ReturnTypes::String, false))
+                                      ReturnTypes::String, false,
+                                      environment_of(preexisting.validation_messages, message_expression)))
       errors.push_back(std::move(*error));
   const std::string_view message = string_at(rule, "message");
   const std::string trimmed_message = trimmed(message);
@@ -162,7 +188,8 @@ ErrorList validate_validation(const PolicyCompiler& compiler, const json::object
 }
 
 ErrorList validate_audit_annotation(const PolicyCompiler& compiler, std::string_view policy_name,
-                                    const json::object& annotation, const Path& path) {
+                                    const json::object& annotation, const Path& path,
+                                    const PreexistingExpressions& preexisting) {
   ErrorList errors;
   const std::string_view key = string_at(annotation, "key");
   if (!policy_name.empty())
@@ -174,14 +201,17 @@ ErrorList validate_audit_annotation(const PolicyCompiler& compiler, std::string_
     errors.push_back(validation::required(path.child("valueExpression"), "valueExpression is not specified"));
   else if (value.size() > 5 * 1024)
     errors.push_back(validation::required(path.child("valueExpression"), "must not exceed 5120 bytes in length"));
-  else if (auto error = compiler.compile(path.child("valueExpression"), string_at(annotation, "valueExpression"), value,
-                                         ReturnTypes::StringOrNull, true))
+  else if (auto error = compiler.compile(
+               path.child("valueExpression"), string_at(annotation, "valueExpression"), value,
+               ReturnTypes::StringOrNull, true,
+               environment_of(preexisting.audit_annotation_values, string_at(annotation, "valueExpression"))))
     errors.push_back(std::move(*error));
   return errors;
 }
 
 
-ErrorList validate_policy(const json::object& policy, bool ignore_match_conditions) {
+ErrorList validate_policy(const json::object& policy, bool ignore_match_conditions,
+                          const PreexistingExpressions& preexisting) {
   ErrorList errors;
   const json::object& spec = object_or_empty(policy, "spec");
   const Path path("spec");
@@ -199,7 +229,8 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
     errors.push_back(validation::required(path.child("matchConstraints")));
   }
   if (!ignore_match_conditions)
-    append(errors, validate_match_conditions(spec, path.child("matchConditions"), param_kind != nullptr));
+    append(errors, validate_match_conditions(spec, path.child("matchConditions"), param_kind != nullptr,
+                                             preexisting.match_conditions));
   const json::array& variables = array_or_empty(spec, "variables");
   PolicyCompiler compiler(param_kind != nullptr, !variables.empty());
   for (std::size_t i = 0; i < variables.size(); ++i) {
@@ -212,7 +243,9 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
     const std::string expression(string_at(variable, "expression"));
     if (trimmed(expression).empty())
       errors.push_back(validation::required(at.child("expression"), "expression is not specified"));
-    else if (auto error = compiler.add_variable(at.child("expression"), std::string(name), expression))
+    // kube looks a variable's expression up among the stored validations' expressions.
+    else if (auto error = compiler.add_variable(at.child("expression"), std::string(name), expression,
+                                                environment_of(preexisting.validations, expression)))
       errors.push_back(std::move(*error));
   }
   const json::array& validations = array_or_empty(spec, "validations");
@@ -224,7 +257,8 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
     return errors;
   }
   for (std::size_t i = 0; i < validations.size(); ++i)
-    if (validations[i].is_object()) append(errors, validate_validation(compiler, validations[i].as_object(), path.child("validations").index(i)));
+    if (validations[i].is_object()) append(errors, validate_validation(compiler, validations[i].as_object(), path.child("validations").index(i),
+                                         preexisting));
   if (audit_annotations.size() > 20)
     errors.push_back(validation::invalid_value(path.child("auditAnnotations"), "[]admissionregistration.AuditAnnotation{...}",
                                                "must not have more than 20 auditAnnotations"));
@@ -234,7 +268,7 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
     if (!audit_annotations[i].is_object()) continue;
     const json::object& annotation = audit_annotations[i].as_object();
     const Path at = path.child("auditAnnotations").index(i);
-    append(errors, validate_audit_annotation(compiler, policy_name, annotation, at));
+    append(errors, validate_audit_annotation(compiler, policy_name, annotation, at, preexisting));
     const std::string_view key = string_at(annotation, "key");
     if (!keys.insert(std::string(key)).second) errors.push_back(validation::duplicate(at.child("key"), key));
   }
@@ -243,7 +277,7 @@ ErrorList validate_policy(const json::object& policy, bool ignore_match_conditio
 
 }  // namespace
 
-ErrorList validate_admission_policy(const json::object& policy) { return validate_policy(policy, false); }
+ErrorList validate_admission_policy(const json::object& policy) { return validate_policy(policy, false, {}); }
 
 ErrorList validate_admission_policy_update(const json::object& policy, const json::object& old) {
   // Stored match conditions are not checked again while they and the paramKind they may read stay as they are.
@@ -255,7 +289,7 @@ ErrorList validate_admission_policy_update(const json::object& policy, const jso
   };
   const bool unchanged = member(spec, "paramKind") == member(old_spec, "paramKind") &&
                          member(spec, "matchConditions") == member(old_spec, "matchConditions");
-  return validate_policy(policy, unchanged);
+  return validate_policy(policy, unchanged, preexisting_expressions(old));
 }
 
 ErrorList validate_admission_policy_status(const json::object& policy) {

@@ -79,6 +79,7 @@ struct WebhookOptions {
   bool require_unique_webhook_names = true;
   bool allow_invalid_label_value_in_selector = false;
   bool ignore_match_conditions = false;
+  ExpressionSet preexisting_match_conditions;  // findValidatingPreexistingExpressions / findMutating...
 };
 
 ErrorList validate_webhook(const json::object& webhook, WebhookKind kind, const WebhookOptions& options,
@@ -120,7 +121,9 @@ ErrorList validate_webhook(const json::object& webhook, WebhookKind kind, const 
     append(errors, validate_webhook_url(path.child("clientConfig").child("url"), string_at(client, "url")));
   else
     append(errors, validate_webhook_service(path.child("clientConfig").child("service"), *service));
-  if (!options.ignore_match_conditions) append(errors, validate_match_conditions(webhook, path.child("matchConditions"), false));
+  if (!options.ignore_match_conditions)
+    append(errors, validate_match_conditions(webhook, path.child("matchConditions"), false,
+                                              options.preexisting_match_conditions));
   return errors;
 }
 
@@ -254,6 +257,8 @@ ErrorList validate_webhook_configuration_update(const json::object& configuratio
                                           [](const std::string& v) { return contains(kAdmissionReviewVersions, v); }))
       options.require_recognized_admission_review_version = false;
     if (!names.insert(std::string(string_at(webhook, "name"))).second) options.require_unique_webhook_names = false;
+    for (const json::value& condition : array_or_empty(webhook, "matchConditions"))
+      if (condition.is_object()) options.preexisting_match_conditions.emplace(string_at(condition.as_object(), "expression"));
   }
   options.allow_invalid_label_value_in_selector = selectors_have_invalid_label_values(old_webhooks);
   // Match conditions already stored are not checked again unless they change.

@@ -9,6 +9,7 @@ namespace kapi::admission::policy {
 namespace {
 
 namespace json = boost::json;
+using apis::admissionregistration::Environments;
 using apis::admissionregistration::ReturnTypes;
 
 std::string string_or(const json::object& object, std::string_view key, std::string fallback = {}) {
@@ -72,14 +73,14 @@ std::shared_ptr<const CompiledPolicy> compile_policy(const json::object& object)
       .fail_open = string_or(spec, "failurePolicy", "Fail") == "Ignore",
       .param_kind = param_kind,
       .match_constraints = parse_match_resources(object_or_empty(spec, "matchConstraints")),
-      .compiler = AdmissionCompiler({.params = has_params, .authorizer = true}, {}, true, true, true),
+      .compiler = AdmissionCompiler({.params = has_params, .authorizer = true}, {}, true, true, Environments::Stored),
       .match_conditions = {},
       .validations = {},
       .audit_annotations = {}});
   if (const json::value* metadata = object.if_contains("metadata"); metadata && metadata->is_object())
     if (const json::value* generation = metadata->as_object().if_contains("generation"); generation && generation->is_int64())
       policy->generation = generation->as_int64();
-  AdmissionCompiler messages({.params = has_params, .authorizer = false}, {}, true, true, true);
+  AdmissionCompiler messages({.params = has_params, .authorizer = false}, {}, true, true, Environments::Stored);
   for (const json::value& item : array_or_empty(spec, "variables")) {
     if (!item.is_object()) continue;
     const std::string name = string_or(item.as_object(), "name");

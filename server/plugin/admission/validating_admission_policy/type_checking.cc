@@ -132,7 +132,8 @@ std::vector<ExpressionWarning> type_check(const json::object& policy, const Stor
     DeclaredTypes types{type, params.value_or(cel::Type::dyn())};
     AdmissionCompiler& compiler =
         compilers.emplace_back(apis::admissionregistration::VariableDeclarations{params.has_value(), true},
-                               std::move(types), true, false, true);
+                               std::move(types), true, false,
+                               apis::admissionregistration::Environments::Stored);
     for (const json::value& item : registry::fields::array_or_empty(spec, "variables"))
       if (item.is_object())
         compiler.add_variable(string_at(item.as_object(), "name"), string_at(item.as_object(), "expression"));

@@ -95,7 +95,8 @@ void parse_configuration(const json::object& configuration, bool mutating, const
         conditions && conditions->is_array() && !conditions->as_array().empty()) {
       // Compiled once per version of the configuration (kube's GetCompiledMatcher caches them per accessor).
       static const apis::admissionregistration::AdmissionCompiler compiler(
-          {.params = false, .authorizer = true}, {}, false, true, true);
+          {.params = false, .authorizer = true}, {}, false, true,
+          apis::admissionregistration::Environments::Stored);
       webhook.match_conditions = std::make_shared<const std::vector<cel_runtime::MatchCondition>>(
           cel_runtime::compile_match_conditions(conditions->as_array(), compiler));
     }

@@ -129,6 +129,56 @@ TEST(AdmissionRegistrationTest, UpdatesTolerateWhatIsStored) {
   EXPECT_NE(messages(admissionregistration::validate_webhook_configuration(changed, WebhookKind::Validating)), "");
 }
 
+// The field paths of `errors`, one per line.
+std::string error_paths(const validation::ErrorList& errors) {
+  std::string paths;
+  for (const auto& error : errors) paths += error.field + "\n";
+  return paths;
+}
+
+// kube's preexistingExpressions: an update compiles the expressions the stored object already has in the
+// StoredExpressions environment (two-variable comprehensions are stored-only in 1.32), and new ones in
+// NewExpressions; a variable is looked up among the stored validations, as kube does.
+TEST(AdmissionRegistrationTest, UpdatesCompileStoredExpressionsInTheStoredEnvironment) {
+  const std::string stored_only = "[1, 2].all(i, v, v > i)";
+  json::object old = parse(R"({"metadata":{"name":"p"},"spec":{"failurePolicy":"Fail",
+    "matchConstraints":{"matchPolicy":"Equivalent","namespaceSelector":{},"objectSelector":{},
+      "resourceRules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["pods"],"scope":"*"}]}}})");
+  json::object& old_spec = old["spec"].as_object();
+  old_spec["matchConditions"] = json::array{json::object{{"name", "m"}, {"expression", stored_only}}};
+  old_spec["variables"] = json::array{json::object{{"name", "x"}, {"expression", stored_only}}};
+  old_spec["validations"] =
+      json::array{json::object{{"expression", stored_only}, {"messageExpression", "string(" + stored_only + ")"}}};
+  old_spec["auditAnnotations"] =
+      json::array{json::object{{"key", "a"}, {"valueExpression", "string(" + stored_only + ")"}}};
+  EXPECT_EQ(error_paths(admissionregistration::validate_admission_policy(old)),
+            "spec.matchConditions[0].expression\nspec.variables[0].expression\nspec.validations[0].expression\n"
+            "spec.validations[0].messageExpression\nspec.auditAnnotations[0].valueExpression\n");
+
+  // The match conditions change (so they are checked), each stored expression stays: accepted. A new one is not.
+  json::object updated = old;
+  json::object& spec = updated["spec"].as_object();
+  spec["matchConditions"].as_array().push_back(json::object{{"name", "n"}, {"expression", "true"}});
+  EXPECT_EQ(messages(admissionregistration::validate_admission_policy_update(updated, old)), "");
+  spec["validations"].as_array().push_back(json::object{{"expression", "[3].exists(i, v, v == i)"}});
+  EXPECT_EQ(error_paths(admissionregistration::validate_admission_policy_update(updated, old)),
+            "spec.validations[1].expression\n");
+
+  // Webhook match conditions alike.
+  json::object hook = webhook("mc.example.com");
+  hook["matchConditions"] = json::array{json::object{{"name", "m"}, {"expression", stored_only}}};
+  const json::object stored = configuration({hook});
+  EXPECT_EQ(error_paths(admissionregistration::validate_webhook_configuration(stored, WebhookKind::Mutating)),
+            "webhooks[0].matchConditions[0].expression\n");
+  json::object more = stored;
+  json::array& conditions = more["webhooks"].as_array()[0].as_object()["matchConditions"].as_array();
+  conditions.push_back(json::object{{"name", "n"}, {"expression", "true"}});
+  EXPECT_EQ(messages(admissionregistration::validate_webhook_configuration_update(more, stored, WebhookKind::Mutating)), "");
+  conditions.push_back(json::object{{"name", "o"}, {"expression", "[3].exists(i, v, v == i)"}});
+  EXPECT_EQ(error_paths(admissionregistration::validate_webhook_configuration_update(more, stored, WebhookKind::Mutating)),
+            "webhooks[0].matchConditions[2].expression\n");
+}
+
 TEST(AdmissionRegistrationTest, PoliciesAndBindings) {
   json::object policy = parse(R"({"metadata":{"name":"replica-limit"},"spec":{"failurePolicy":"Fail",
     "paramKind":{"apiVersion":"rules.example.com/v1","kind":"ReplicaLimit"},
