@@ -1,7 +1,9 @@
 #pragma once
 // Go's strconv.FormatFloat with the shortest digits that round-trip, as Go programs print float64s: fmt's %v and
-// %g, Prometheus' text format, error messages about decoded JSON numbers.
+// %g, Prometheus' text format, error messages about decoded JSON numbers; and strconv's decimal integer parsing.
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace kapi::base {
 
@@ -11,5 +13,20 @@ std::string go_format_float(double value);
 
 // strconv.FormatFloat(value, 'f', -1, 64): never the exponent form (1000000, 0.00001).
 std::string go_format_float_fixed(double value);
+
+// What strconv.ParseInt / ParseUint give: the value, or the reason strconv's NumError states.
+template <typename T>
+struct GoParsed {
+  T value = 0;
+  std::string_view error;  // "invalid syntax" or "value out of range"; empty when `value` holds the number
+
+  explicit operator bool() const { return error.empty(); }
+};
+
+// strconv.ParseInt(text, 10, 64), which is also strconv.Atoi on 64-bit Go: one optional sign, then decimal digits.
+// Errors come in Go's order: the first bad digit or overflow of the digits, then the sign's range.
+GoParsed<std::int64_t> go_parse_int(std::string_view text);
+// strconv.ParseUint(text, 10, 64): decimal digits only, no sign.
+GoParsed<std::uint64_t> go_parse_uint(std::string_view text);
 
 }  // namespace kapi::base

@@ -24,31 +24,6 @@ Value conversion_error(std::string_view from, std::string_view to) {
                "type conversion error from '" + std::string(from) + "' to '" + std::string(to) + "'");
 }
 
-// strconv.ParseInt(s, 10, 64) / ParseUint(s, 10, 64): an optional sign (ints only), then decimal digits only.
-template <typename T>
-std::optional<T> parse_integer(std::string_view text) {
-  if (text.empty()) return std::nullopt;
-  bool negative = false;
-  if constexpr (std::is_signed_v<T>) {
-    if (text.front() == '+' || text.front() == '-') {
-      negative = text.front() == '-';
-      text.remove_prefix(1);
-    }
-  }
-  if (text.empty() || text.front() == '-' || text.front() == '+') return std::nullopt;
-  U magnitude = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), magnitude);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  if constexpr (std::is_signed_v<T>) {
-    if (negative) {
-      if (magnitude > static_cast<U>(INT64_MAX) + 1) return std::nullopt;
-      return static_cast<T>(0 - magnitude);
-    }
-    if (magnitude > static_cast<U>(INT64_MAX)) return std::nullopt;
-  }
-  return static_cast<T>(magnitude);
-}
-
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -149,8 +124,8 @@ std::vector<Function> conversion_functions() {
         global("duration_to_int64", {du}, i, [](std::span<const Value> a) { return Value(a[0].get<Duration>().nanos); }),
         global("string_to_int64", {s}, i,
                [](std::span<const Value> a) {
-                 auto parsed = parse_integer<I>(a[0].get<std::string>());
-                 return parsed ? Value(*parsed) : conversion_error("string", "int");
+                 const base::GoParsed<I> parsed = base::go_parse_int(a[0].get<std::string>());
+                 return parsed ? Value(parsed.value) : conversion_error("string", "int");
                }),
         global("timestamp_to_int64", {ts}, i,
                [](std::span<const Value> a) { return Value(a[0].get<Timestamp>().seconds); }),
@@ -207,8 +182,8 @@ std::vector<Function> conversion_functions() {
                  return Value(static_cast<U>(v));
                }),
         global("string_to_uint64", {s}, u, [](std::span<const Value> a) {
-          auto parsed = parse_integer<U>(a[0].get<std::string>());
-          return parsed ? Value(*parsed) : conversion_error("string", "uint");
+          const base::GoParsed<U> parsed = base::go_parse_uint(a[0].get<std::string>());
+          return parsed ? Value(parsed.value) : conversion_error("string", "uint");
         })}});
   return out;
 }

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "base/go_quote.h"
+#include "base/go_strconv.h"
 #include "cel/stdlib/builders.h"
 
 namespace kapi::cel::stdlib {
@@ -21,28 +22,10 @@ using I = std::int64_t;
 
 // strconv.Atoi, as cel-go reads the hours and minutes of an offset: a 64-bit int, or Go's error.
 std::variant<I, Value> go_atoi(std::string_view text) {
-  auto fail = [text](std::string_view reason) {
-    return error(ErrorCode::kInvalidArgument,
-                 "strconv.Atoi: parsing " + base::go_quote(text) + ": " + std::string(reason));
-  };
-  std::string_view digits = text;
-  bool negative = false;
-  if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) {
-    negative = digits.front() == '-';
-    digits.remove_prefix(1);
-  }
-  if (digits.empty()) return fail("invalid syntax");
-  // strconv.ParseUint's order: a bad digit or an overflow, whichever comes first, then the sign's range.
-  std::uint64_t magnitude = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return fail("invalid syntax");
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (magnitude > (UINT64_MAX - digit) / 10) return fail("value out of range");
-    magnitude = magnitude * 10 + digit;
-  }
-  const std::uint64_t limit = (std::uint64_t{1} << 63) - (negative ? 0 : 1);
-  if (magnitude > limit) return fail("value out of range");
-  return static_cast<I>(negative ? 0 - magnitude : magnitude);
+  const base::GoParsed<I> parsed = base::go_parse_int(text);
+  if (parsed) return parsed.value;
+  return error(ErrorCode::kInvalidArgument,
+               "strconv.Atoi: parsing " + base::go_quote(text) + ": " + std::string(parsed.error));
 }
 
 // A zone as cel-go applies it: a named zone, or UTC moved by a fixed offset. Go's time.FixedZone takes any offset,

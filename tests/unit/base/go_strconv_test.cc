@@ -35,5 +35,24 @@ TEST(GoStrconvTest, FixedNeverUsesTheExponent) {
   EXPECT_EQ(go_format_float_fixed(-0.0), "-0");
 }
 
+// strconv.ParseInt(s, 10, 64) and ParseUint(s, 10, 64), with NumError's reasons in Go's order.
+TEST(GoStrconvTest, ParsesIntegersAsStrconvDoes) {
+  auto text = [](auto parsed) { return parsed ? std::to_string(parsed.value) : std::string(parsed.error); };
+  EXPECT_EQ(text(go_parse_int("+42")), "42");
+  EXPECT_EQ(text(go_parse_int("-9223372036854775808")), "-9223372036854775808");
+  EXPECT_EQ(text(go_parse_int("9223372036854775807")), "9223372036854775807");
+  EXPECT_EQ(text(go_parse_int("9223372036854775808")), "value out of range");
+  EXPECT_EQ(text(go_parse_int("-9223372036854775809")), "value out of range");
+  // The digits overflow before the bad one, so range wins; a bad digit first is a syntax error.
+  EXPECT_EQ(text(go_parse_int("99999999999999999999x")), "value out of range");
+  EXPECT_EQ(text(go_parse_int("9x9999999999999999999")), "invalid syntax");
+  for (const char* bad : {"", "+", "-", "--1", "+-1", " 1", "1 ", "1_000", "0x10", "1.0"})
+    EXPECT_EQ(text(go_parse_int(bad)), "invalid syntax") << bad;
+  EXPECT_EQ(text(go_parse_uint("18446744073709551615")), "18446744073709551615");
+  EXPECT_EQ(text(go_parse_uint("18446744073709551616")), "value out of range");
+  EXPECT_EQ(text(go_parse_uint("+1")), "invalid syntax");
+  EXPECT_EQ(text(go_parse_uint("-0")), "invalid syntax");
+}
+
 }  // namespace
 }  // namespace kapi::base
