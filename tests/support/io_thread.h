@@ -10,9 +10,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <future>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace kapi::test_support {
@@ -43,11 +45,21 @@ class IoThread {
   template <typename T>
   T run(asio::awaitable<T> task, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
     auto future = asio::co_spawn(io_, std::move(task), asio::use_future);
-    if (future.wait_for(timeout) != std::future_status::ready) throw std::runtime_error("coroutine timed out");
-    return future.get();
+    if (future.wait_for(timeout) == std::future_status::ready) return future.get();
+    // The task still uses the caller's objects, which the throw would destroy under it: the test fails only once
+    // the task is done, and a task that never finishes stops the binary with a message instead of a use after free.
+    if (future.wait_for(kGraceAfterTimeout) != std::future_status::ready) {
+      std::fprintf(stderr, "IoThread: a coroutine is still running %lld ms after its %lld ms timeout; aborting\n",
+                   static_cast<long long>(kGraceAfterTimeout.count()), static_cast<long long>(timeout.count()));
+      std::abort();
+    }
+    throw std::runtime_error("coroutine timed out (it finished after its " + std::to_string(timeout.count()) +
+                             " ms timeout)");
   }
 
  private:
+  static constexpr std::chrono::milliseconds kGraceAfterTimeout{60'000};
+
   asio::io_context io_;
   asio::executor_work_guard<asio::io_context::executor_type> work_;
   std::promise<void> done_;

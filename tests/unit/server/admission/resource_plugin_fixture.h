@@ -77,16 +77,17 @@ class PluginFixture : public ::testing::Test {
   }
 
   // Runs the plugin's mutating and then validating step, as the chain does for a request it handles.
-  void admit(Plugin& plugin, Attributes& attributes) {
+  void admit(Plugin& plugin, Attributes& attributes, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
     if (!plugin.handles(attributes)) return;
-    if (plugin.mutates()) io_.run(plugin.admit(attributes));
-    if (plugin.validates()) io_.run(plugin.validate(attributes));
+    if (plugin.mutates()) io_.run(plugin.admit(attributes), timeout);
+    if (plugin.validates()) io_.run(plugin.validate(attributes), timeout);
   }
 
   // The refusal's Status; a test failure when the plugin lets the request through.
-  apierrors::Status refusal(Plugin& plugin, Attributes& attributes) {
+  apierrors::Status refusal(Plugin& plugin, Attributes& attributes,
+                           std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
     try {
-      admit(plugin, attributes);
+      admit(plugin, attributes, timeout);
     } catch (const apierrors::ApiError& error) {
       return error.status();
     }
