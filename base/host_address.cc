@@ -4,8 +4,17 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <unistd.h>
+
+#include <climits>
 
 namespace kapi::base {
+
+std::string hostname() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return {};
+  return name;
+}
 
 std::string first_host_ipv4() {
   std::string chosen;

@@ -11,6 +11,7 @@
 #include "filters/chain.h"
 #include "server/chain/server_chain.h"
 #include "server/chain/testing_endpoints.h"
+#include "server/controlplane/apiserver_identity.h"
 #include "server/controlplane/cluster_authentication_trust.h"
 #include "server/http/http_server.h"
 #include "server/lifecycle.h"
@@ -401,8 +402,8 @@ void print_admin_kubeconfig(const pki::PkiMaterial& pki_material) {
 // Run and shut down.
 
 // kube's post-start hooks and the controllers that keep what the cluster needs: the system namespaces and bootstrap
-// objects, RBAC's policy feed, the CRD and APIService controllers, priority and fairness's configuration, and the
-// extension-apiserver-authentication ConfigMap.
+// objects, RBAC's policy feed, the CRD and APIService controllers, priority and fairness's configuration, the
+// extension-apiserver-authentication ConfigMap, and this server's identity Lease.
 void start_post_start_hooks(const Options& options, const Config& config, asio::io_context& io, base::Logger& logger,
                             Lifecycle& lifecycle, apis::BuiltInApis& apis, authorization::rbac::RbacMode* rbac,
                             apiextensions::ApiExtensionsApis& extensions, aggregator::AggregatorApis& aggregator,
@@ -427,6 +428,11 @@ void start_post_start_hooks(const Options& options, const Config& config, asio::
     asio::co_spawn(io, controlplane::maintain_authentication_configmap(
                            *configmaps, cluster_authentication_info(options, config.pki_material), lifecycle, logger),
                    asio::detached);
+  if (auto* leases = apis.store("coordination.k8s.io", "leases")) {
+    asio::co_spawn(io, controlplane::maintain_identity_lease(*leases, base::hostname(), {}, lifecycle, logger),
+                   asio::detached);
+    asio::co_spawn(io, controlplane::collect_expired_identity_leases(*leases, {}, lifecycle, logger), asio::detached);
+  }
 }
 
 // A start-up that fails once the APIs exist unwinds through their watch caches, whose destructors wait for their

@@ -1,6 +1,7 @@
 #include "server/controllers/leader_election.h"
 
 #include "base/go_time.h"
+#include "base/host_address.h"
 #include "base/log.h"
 #include "base/race.h"
 #include "base/sleep.h"
@@ -10,9 +11,7 @@
 
 #include <boost/json.hpp>
 
-#include <unistd.h>
 
-#include <array>
 #include <random>
 
 namespace kapi::controllers {
@@ -48,9 +47,7 @@ asio::awaitable<bool> sleep_unless_stopped(Clock::duration duration, const base:
 }  // namespace
 
 std::string leader_election_identity() {
-  std::array<char, 256> host{};
-  if (::gethostname(host.data(), host.size() - 1) != 0) host[0] = '\0';
-  return std::string(host.data()) + "_" + base::new_uuid();
+  return base::hostname() + "_" + base::new_uuid();
 }
 
 LeaderElector::LeaderElector(registry::Store& leases, LeaderElectionConfig config, base::Logger& logger)

@@ -1,14 +1,13 @@
 #include "server/pki/pki.h"
 
 #include <algorithm>
-#include <climits>
 #include <functional>
 #include <stdexcept>
 
-#include <unistd.h>
 
 #include <openssl/err.h>
 
+#include "base/host_address.h"
 #include "server/pki/pem_io.h"
 #include "server/pki/x509_builder.h"
 
@@ -102,8 +101,8 @@ std::string strip_brackets(std::string_view host) {
 }
 
 std::optional<SubjectAltName> local_hostname() {
-  char name[HOST_NAME_MAX + 1] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return std::nullopt;
+  const std::string name = base::hostname();
+  if (name.empty()) return std::nullopt;
   try {
     return parse_subject_alt_name(name);
   } catch (const std::invalid_argument&) {
