@@ -33,8 +33,8 @@ KeyValue ConvertingStorage::served(KeyValue stored) const {
 
 Predicate ConvertingStorage::on_stored(Predicate served_predicate) const {
   if (!served_predicate) return {};
-  return [this, served_predicate = std::move(served_predicate)](const KeyValue& stored) {
-    return served_predicate(served(stored));
+  return [this, served_predicate = std::move(served_predicate)](const ObjectView& stored) {
+    return served_predicate(served(stored.to_key_value()));
   };
 }
 

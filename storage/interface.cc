@@ -13,14 +13,14 @@ asio::awaitable<std::optional<SharedWatchEvent>> WatchStream::next_shared() {
 asio::awaitable<std::optional<ObjectRef>> Interface::get_shared(std::string key, GetOptions options) {
   std::optional<KeyValue> found = co_await get(std::move(key), std::move(options));
   if (!found) co_return std::nullopt;
-  co_return share(std::move(*found));
+  co_return share(*found);
 }
 
 asio::awaitable<SharedListResult> Interface::list_shared(std::string key_prefix, ListOptions options) {
   ListResult listed = co_await list(std::move(key_prefix), std::move(options));
   SharedListResult result;
   result.items.reserve(listed.items.size());
-  for (KeyValue& item : listed.items) result.items.push_back(share(std::move(item)));
+  for (const KeyValue& item : listed.items) result.items.push_back(share(item));
   result.revision = listed.revision;
   result.continue_token = std::move(listed.continue_token);
   result.remaining_item_count = listed.remaining_item_count;
@@ -35,7 +35,7 @@ SharedWatchEvent to_shared_event(WatchEvent event) {
   shared.initial_events_end = event.initial_events_end;
   shared.error = std::move(event.error);
   if (event.type != WatchEventType::Bookmark && event.type != WatchEventType::Error) {
-    shared.object = share(std::move(event.object));
+    shared.object = share(event.object);
   }
   return shared;
 }

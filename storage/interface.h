@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -27,6 +28,26 @@ struct KeyValue {
   Revision create_revision = 0;
   Revision mod_revision = 0;  // the object's resourceVersion
   std::int64_t lease = 0;     // non-zero when written with a TTL
+};
+
+// An object version as predicates, indexes and encoders read it, whoever holds its bytes: a backend's KeyValue, or
+// the watch cache's shared object (storage/shared_object.h). Valid while that holder is.
+struct ObjectView {
+  std::string_view key;
+  std::string_view value;
+  Revision create_revision = 0;
+  Revision mod_revision = 0;
+  std::int64_t lease = 0;
+
+  ObjectView() = default;
+  ObjectView(const KeyValue& object)  // NOLINT(google-explicit-constructor): a KeyValue is read as a view
+      : key(object.key),
+        value(object.value),
+        create_revision(object.create_revision),
+        mod_revision(object.mod_revision),
+        lease(object.lease) {}
+
+  KeyValue to_key_value() const { return {std::string(key), std::string(value), create_revision, mod_revision, lease}; }
 };
 
 // The error kinds of k8s.io/apiserver/pkg/storage/errors.go, plus Expired for "too old resource version".
@@ -68,7 +89,7 @@ class StorageError : public std::runtime_error {
 };
 
 // Selects objects; empty means "everything". Applied by the backend (or cacher) to each candidate.
-using Predicate = std::function<bool(const KeyValue&)>;
+using Predicate = std::function<bool(const ObjectView&)>;
 
 // Checked against the current object before a delete or update is applied; throws StorageError
 // (ResourceVersionConflicts) to refuse. Registries use it for uid / resourceVersion preconditions.

@@ -63,17 +63,25 @@ class EncodingCache {
   mutable std::atomic<std::shared_ptr<const Entry>> head_;
 };
 
-// An object version as readers share it (a watch cache's object): the backend's KeyValue, never modified once
-// shared, with the encodings readers made of it as served at its own revision (GET and LIST; kube re-encodes these
-// per request), so each format of an object version is encoded once however many clients read it. Formats are
-// encoded only when first asked for.
-struct CachedObject : KeyValue {
-  explicit CachedObject(KeyValue object) : KeyValue(std::move(object)) {}
+// An object version as readers share it (a watch cache's object): the backend's key, value and revisions, never
+// modified once shared, with the encodings readers made of it as served at its own revision (GET and LIST; kube
+// re-encodes these per request), so each format of an object version is encoded once however many clients read it.
+// Formats are encoded only when first asked for.
+//
+// A watch cache holds one per object version it keeps, so share() makes each one a single allocation: the shared
+// pointer's counts, these fields, then the key's and the value's bytes, which the views point at. The allocator's
+// size class for the value alone usually has room for the rest.
+struct CachedObject : ObjectView {
+  CachedObject() = default;
+  CachedObject(const CachedObject&) = delete;  // its views point into its own allocation
+  CachedObject& operator=(const CachedObject&) = delete;
+
   EncodingCache encodings;
 };
 using ObjectRef = std::shared_ptr<const CachedObject>;
 
-inline ObjectRef share(KeyValue object) { return std::make_shared<const CachedObject>(std::move(object)); }
+// A shared copy of `object`'s bytes and revisions.
+ObjectRef share(const ObjectView& object);
 
 // A list result whose items are shared objects (no bytes copied).
 struct SharedListResult {
@@ -107,10 +115,10 @@ inline WatchEvent to_watch_event(const SharedWatchEvent& shared) {
   event.initial_events_end = shared.initial_events_end;
   event.error = shared.error;
   if (shared.object) {
-    event.object = *shared.object;
+    event.object = shared.object->to_key_value();
     event.object.mod_revision = shared.revision;
   }
-  if (shared.prev_object) event.prev_object = *shared.prev_object;
+  if (shared.prev_object) event.prev_object = shared.prev_object->to_key_value();
   return event;
 }
 

@@ -31,7 +31,7 @@ storage::Predicate make_predicate(std::string_view label_selector, std::string_v
   if (labels.empty() && fields.empty()) return {};
   auto state = std::make_shared<std::pair<selectors::LabelSelector, selectors::FieldSelector>>(std::move(labels),
                                                                                                std::move(fields));
-  return [state, &strategy](const storage::KeyValue& kv) {
+  return [state, &strategy](const storage::ObjectView& kv) {
     boost::json::value value;
     try {
       value = parse_json(kv.value);

@@ -54,7 +54,7 @@ bool goes_to_backend(const ListOptions& options) {
 ListResult copy_out(SharedListResult shared) {
   ListResult result;
   result.items.reserve(shared.items.size());
-  for (const ObjectRef& item : shared.items) result.items.push_back(*item);
+  for (const ObjectRef& item : shared.items) result.items.push_back(item->to_key_value());
   result.revision = shared.revision;
   result.continue_token = std::move(shared.continue_token);
   result.remaining_item_count = shared.remaining_item_count;
@@ -101,7 +101,7 @@ asio::awaitable<void> Cacher::compact(Revision revision) {
 asio::awaitable<std::optional<KeyValue>> Cacher::get(std::string key, GetOptions options) {
   std::optional<ObjectRef> shared = co_await get_shared(std::move(key), std::move(options));
   if (!shared) co_return std::nullopt;
-  co_return KeyValue(**shared);
+  co_return (*shared)->to_key_value();
 }
 
 asio::awaitable<std::optional<ObjectRef>> Cacher::get_shared(std::string key, GetOptions options) {
@@ -193,7 +193,7 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
   }
   if (more) {
     // kube's PrepareContinueToken: resume after the last returned key, at the revision this page was read at.
-    result.continue_token = encode_continue(result.items.back()->key + '\0', scope.key, result.revision);
+    result.continue_token = encode_continue(std::string(result.items.back()->key) + '\0', scope.key, result.revision);
     if (!options.predicate) {
       result.remaining_item_count = static_cast<std::int64_t>(candidates.size()) - options.limit;
     }

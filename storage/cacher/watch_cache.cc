@@ -10,7 +10,7 @@ WatchCache::WatchCache(std::vector<Indexer> indexers, EventHistory::Limits histo
 void WatchCache::replace(std::vector<KeyValue> items, Revision revision) {
   objects_.clear();
   for (Index& index : indexes_) index.by_value.clear();
-  for (KeyValue& item : items) insert(share(std::move(item)));
+  for (const KeyValue& item : items) insert(share(item));
   history_.reset(revision);
   revision_ = last_change_ = revision;
 }
@@ -33,14 +33,14 @@ EventRef WatchCache::apply(WatchEvent change, std::chrono::steady_clock::time_po
     if (!event->prev) return nullptr;
     event->type = WatchEventType::Deleted;
     // The contract gives the last state; a backend that only names the key gets it from the cache.
-    KeyValue gone = change.object.value.empty() ? KeyValue(*event->prev) : std::move(change.object);
+    ObjectView gone = change.object.value.empty() ? ObjectView(*event->prev) : ObjectView(change.object);
     gone.mod_revision = change.revision;
-    event->object = share(std::move(gone));
+    event->object = share(gone);
     erase(current);
   } else {
     // The cache, not the backend's label, decides Added vs Modified: it is what watchers have seen.
     event->type = event->prev ? WatchEventType::Modified : WatchEventType::Added;
-    event->object = share(std::move(change.object));
+    event->object = share(change.object);
     if (current != objects_.end()) erase(current);
     insert(event->object);
   }

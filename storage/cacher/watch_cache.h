@@ -26,7 +26,7 @@ namespace kapi::storage::cacher {
 // calls it again on the old object to unindex it, instead of storing every object's values.
 struct Indexer {
   std::string name;
-  std::function<std::vector<std::string>(const KeyValue&)> values;
+  std::function<std::vector<std::string>(const ObjectView&)> values;
 };
 
 // Orders ObjectRefs by key, and finds them by a plain key.

@@ -18,7 +18,7 @@ constexpr std::size_t kChunkBytes = 64 * 1024;
 // The list item of a stored object: its JSON without kind and apiVersion and with metadata.resourceVersion set,
 // spliced from the stored bytes in one pass when they have the shape kapi and Go write (TypeMeta first, then
 // `"metadata":{`), else built the slow way.
-void append_item(std::string& out, const storage::KeyValue& object, bool unstructured) {
+void append_item(std::string& out, const storage::ObjectView& object, bool unstructured) {
   const std::string_view stored = object.value;
   if (unstructured) {  // the item as stored, kind and apiVersion included
     if (!registry::append_with_resource_version(out, stored, object.mod_revision))

@@ -95,13 +95,15 @@ TEST(CacherWatchCache, TracksPreviousStatesAndIgnoresReplays) {
 }
 
 TEST(CacherWatchCache, ListsAPrefixInKeyOrderAndKeepsIndexesCurrent) {
-  Indexer by_first_letter{"first", [](const KeyValue& kv) { return std::vector<std::string>{kv.value.substr(0, 1)}; }};
+  Indexer by_first_letter{"first", [](const ObjectView& kv) {
+                            return std::vector<std::string>{std::string(kv.value.substr(0, 1))};
+                          }};
   WatchCache cache({by_first_letter}, {});
   cache.replace({KeyValue{"/r/b", "x1", 1, 1, 0}, KeyValue{"/r/a", "y1", 2, 2, 0}, KeyValue{"/rx/c", "x", 3, 3, 0}},
                 3);
   auto keys = [](const std::vector<ObjectRef>& items) {
     std::vector<std::string> out;
-    for (const auto& item : items) out.push_back(item->key);
+    for (const auto& item : items) out.emplace_back(item->key);
     return out;
   };
   EXPECT_EQ(keys(cache.list("/r/")), (std::vector<std::string>{"/r/a", "/r/b"}));

@@ -210,10 +210,10 @@ TEST_F(CacherTest, ALimitedListFromTheCacheContinuesOnTheBackend) {
 
 TEST_F(CacherTest, AListByIndexReadsOnlyTheIndexedObjects) {
   CacherOptions options;
-  options.indexers.push_back({"spec.nodeName", [](const KeyValue& kv) {
+  options.indexers.push_back({"spec.nodeName", [](const ObjectView& kv) {
                                 const auto at = kv.value.find("node=");
-                                if (at == std::string::npos) return std::vector<std::string>{};
-                                return std::vector<std::string>{kv.value.substr(at + 5)};
+                                if (at == std::string_view::npos) return std::vector<std::string>{};
+                                return std::vector<std::string>{std::string(kv.value.substr(at + 5))};
                               }});
   start(options);
   write(pod("a"), "node=n1");

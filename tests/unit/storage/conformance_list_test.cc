@@ -10,15 +10,15 @@ namespace kapi::storage::conformance {
 namespace {
 
 // The last path segment of a key, like a pod's name.
-std::string name_of(const KeyValue& kv) { return kv.key.substr(kv.key.rfind('/') + 1); }
+std::string name_of(const ObjectView& kv) { return std::string(kv.key.substr(kv.key.rfind('/') + 1)); }
 Predicate name_is(std::string name) {
-  return [name](const KeyValue& kv) { return name_of(kv) == name; };
+  return [name](const ObjectView& kv) { return name_of(kv) == name; };
 }
 Predicate name_is_not(std::string name) {
-  return [name](const KeyValue& kv) { return name_of(kv) != name; };
+  return [name](const ObjectView& kv) { return name_of(kv) != name; };
 }
 Predicate on_node(std::string node) {
-  return [node](const KeyValue& kv) { return kv.value.find(";node=" + node) != std::string::npos; };
+  return [node](const ObjectView& kv) { return kv.value.find(";node=" + node) != std::string_view::npos; };
 }
 
 class StorageConformanceList : public StorageConformance {

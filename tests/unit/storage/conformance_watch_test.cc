@@ -76,7 +76,7 @@ TEST_P(StorageConformance, PredicateTurnsTransitionsIntoAddedAndDeleted) {
   const std::string k = key("/pods/ns/x");
   const std::string sentinel = key("/pods/ns/zz-sentinel");
   WatchOptions options = from(std::to_string(current_revision()));
-  options.predicate = [](const KeyValue& kv) { return kv.value.starts_with("match"); };
+  options.predicate = [](const ObjectView& kv) { return kv.value.starts_with("match"); };
   auto stream = watch(key("/pods/ns"), options);
   create(k, "no");                   // never matched: nothing
   update(k, "match-1");              // enters the selection
@@ -97,7 +97,7 @@ TEST_P(StorageConformance, PredicateAppliesToTheInitialState) {
   create(key("/pods/ns/a"), "match");
   create(key("/pods/ns/b"), "other");
   WatchOptions options = from("");
-  options.predicate = [](const KeyValue& kv) { return kv.value == "match"; };
+  options.predicate = [](const ObjectView& kv) { return kv.value == "match"; };
   auto stream = watch(key("/pods/ns"), options);
   expect_event(*stream, WatchEventType::Added, key("/pods/ns/a"), "match");
   create(key("/pods/ns/c"), "match");

@@ -187,7 +187,7 @@ TEST_F(Etcd3StoreTest, PagedFilteredListFillsTheLimitAtOneRevision) {
 
   ListOptions options;
   options.limit = 4;
-  options.predicate = [](const KeyValue& kv) { return kv.value == "keep"; };
+  options.predicate = [](const ObjectView& kv) { return kv.value == "keep"; };
   std::vector<std::string> keys;
   for (int page = 0;; ++page) {
     auto result = run(store_->list("/registry/pods", options));

@@ -98,7 +98,7 @@ TEST_F(Etcd3WatchTest, FromZeroStartsWithTheCurrentState) {
 TEST_F(Etcd3WatchTest, PredicateTurnsTransitionsIntoAddedAndDeleted) {
   auto created = run(store_->create("/registry/cm/p/a", "out", {}));
   WatchOptions options = watch_from(std::to_string(created.mod_revision));
-  options.predicate = [](const KeyValue& kv) { return kv.value == "in"; };
+  options.predicate = [](const ObjectView& kv) { return kv.value == "in"; };
   auto stream = watch("/registry/cm/p", options);
   update("/registry/cm/p/a", "in");
   update("/registry/cm/p/a", "in ");        // leaves the selection
