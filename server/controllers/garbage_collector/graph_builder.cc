@@ -12,8 +12,8 @@ std::vector<NodePtr> dependents_of(const Node& node) {
 }  // namespace
 
 NodePtr GraphBuilder::read(const std::string& uid) const {
-  auto found = nodes_.find(uid);
-  return found == nodes_.end() ? nullptr : found->second;
+  auto found = nodes_.find(std::string_view(uid));
+  return found == nodes_.end() ? nullptr : *found;
 }
 
 NodePtr GraphBuilder::find(const std::string& uid) const {
@@ -36,7 +36,7 @@ std::optional<GraphBuilder::Observed> GraphBuilder::observed(const std::string& 
 std::vector<ObjectReference> GraphBuilder::observed_of(std::string_view api_version, std::string_view kind) const {
   std::lock_guard lock(mutex_);
   std::vector<ObjectReference> out;
-  for (const auto& [uid, node] : nodes_)
+  for (const NodePtr& node : nodes_)
     if (!node->is_virtual && node->identity.kind == kind && node->identity.api_version == api_version)
       out.push_back(node->identity);
   return out;
@@ -148,9 +148,8 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
 }
 
 void GraphBuilder::put(const NodePtr& node) {
-  // The key views the uid of the node it maps to: a node replacing another takes a new entry.
-  nodes_.erase(node->identity.uid);
-  nodes_.emplace(node->identity.uid, node);
+  if (auto found = nodes_.find(std::string_view(node->identity.uid)); found != nodes_.end()) nodes_.erase(found);
+  nodes_.insert(node);
 }
 
 void GraphBuilder::insert_node(const NodePtr& node, GraphEffects& effects) {
@@ -201,7 +200,7 @@ void GraphBuilder::remove_dependent_from_owners(const NodePtr& node, const std::
 }
 
 void GraphBuilder::remove_node(const NodePtr& node) {
-  nodes_.erase(node->identity.uid);
+  if (auto found = nodes_.find(std::string_view(node->identity.uid)); found != nodes_.end()) nodes_.erase(found);
   remove_dependent_from_owners(node, node->owners);
 }
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace kapi::controllers::garbage_collector {
@@ -94,9 +94,23 @@ class GraphBuilder {
 
   std::shared_ptr<AbsentOwnerCache> absent_owners_;
   mutable std::mutex mutex_;
-  // uidToNode, under mutex_; each key views its node's identity.uid (a node per object of every followed resource:
-  // no second copy of the uid).
-  std::unordered_map<std::string_view, NodePtr> nodes_;
+  // uidToNode, under mutex_: the nodes themselves, hashed and found by their identity's uid (a node per object of
+  // every followed resource, so no key beside it).
+  struct UidOf {
+    static std::string_view of(std::string_view uid) { return uid; }
+    static std::string_view of(const NodePtr& node) { return node->identity.uid; }
+  };
+  struct UidHash {
+    using is_transparent = void;
+    std::size_t operator()(const auto& node_or_uid) const {
+      return std::hash<std::string_view>{}(UidOf::of(node_or_uid));
+    }
+  };
+  struct SameUid {
+    using is_transparent = void;
+    bool operator()(const auto& a, const auto& b) const { return UidOf::of(a) == UidOf::of(b); }
+  };
+  std::unordered_set<NodePtr, UidHash, SameUid> nodes_;
 };
 
 }  // namespace kapi::controllers::garbage_collector
