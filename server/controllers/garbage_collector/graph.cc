@@ -76,6 +76,11 @@ bool matches_coordinates(const OwnerReference& reference, const ObjectReference&
          reference.api_version == identity.api_version;
 }
 
+bool matches_coordinates(const OwnerReference& reference, const NodeIdentity& identity) {
+  return reference.uid == identity.uid && reference.name == identity.name && reference.kind == identity.kind() &&
+         reference.api_version == identity.api_version();
+}
+
 std::vector<NodePtr> Node::blocking_dependents() const {
   std::vector<NodePtr> out;
   for (const auto& dependent : dependents)

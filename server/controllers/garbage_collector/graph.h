@@ -46,6 +46,32 @@ struct ObjectReference {
   bool operator==(const ObjectReference&) const = default;
 };
 
+// The apiVersion and kind of a node's object: one per kind, which every node of that kind points at.
+struct NodeKind {
+  std::string api_version;
+  std::string kind;
+  auto operator<=>(const NodeKind&) const = default;
+};
+
+// A node's identity: an ObjectReference whose apiVersion and kind are shared with the other nodes of its kind
+// (the GraphBuilder keeps the NodeKinds, and outlives every read of them). The graph holds a node for every object
+// of every followed resource, so this makes a ConfigMap's node fit an allocation 64 bytes smaller.
+struct NodeIdentity {
+  const NodeKind* type = nullptr;
+  std::string name;
+  std::string uid;
+  std::string namespace_;
+
+  const std::string& api_version() const { return type->api_version; }
+  const std::string& kind() const { return type->kind; }
+  ObjectReference reference() const { return {type->api_version, type->kind, name, uid, namespace_}; }
+  std::string to_string() const { return reference().to_string(); }
+  bool operator==(const ObjectReference& other) const {
+    return uid == other.uid && name == other.name && namespace_ == other.namespace_ &&
+           type->kind == other.kind && type->api_version == other.api_version;
+  }
+};
+
 struct ObjectReferenceHash {
   std::size_t operator()(const ObjectReference& reference) const;
 };
@@ -57,6 +83,7 @@ boost::json::array to_json(const std::vector<OwnerReference>& references);
 
 // ownerReferenceMatchesCoordinates.
 bool matches_coordinates(const OwnerReference& reference, const ObjectReference& identity);
+bool matches_coordinates(const OwnerReference& reference, const NodeIdentity& identity);
 
 struct Node;
 using NodePtr = std::shared_ptr<Node>;
@@ -96,7 +123,7 @@ class DependentSet {
 struct Node {
   // Never changed once the node is in the graph (a node observed with other coordinates is replaced by a copy), so
   // it may be read without the graph's lock.
-  ObjectReference identity;
+  NodeIdentity identity;
   // Dependents hold no pointer to their owners (owners are found by uid), so a removed node is freed once no
   // owner lists it and no queue holds it.
   DependentSet dependents;

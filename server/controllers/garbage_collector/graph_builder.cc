@@ -37,14 +37,14 @@ std::vector<ObjectReference> GraphBuilder::observed_of(std::string_view api_vers
   std::lock_guard lock(mutex_);
   std::vector<ObjectReference> out;
   for (const NodePtr& node : nodes_)
-    if (!node->is_virtual && node->identity.kind == kind && node->identity.api_version == api_version)
-      out.push_back(node->identity);
+    if (!node->is_virtual && node->identity.kind() == kind && node->identity.api_version() == api_version)
+      out.push_back(node->identity.reference());
   return out;
 }
 
 NodeView GraphBuilder::view(const Node& node) const {
   std::lock_guard lock(mutex_);
-  NodeView out{node.identity, node.being_deleted, node.deleting_dependents, !node.is_virtual, node.owners,
+  NodeView out{node.identity.reference(), node.being_deleted, node.deleting_dependents, !node.is_virtual, node.owners,
                dependents_of(node), {}, node.blocking_dependents(), {}};
   for (const auto& dependent : out.dependents)
     if (dependent->deleting_dependents) out.dependents_deleting_dependents.push_back(dependent);
@@ -69,7 +69,7 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
       }
       // A copy with the observed identity replaces the virtual node (queued copies keep what they were).
       existing = std::make_shared<Node>(*existing);
-      existing->identity = event.identity;
+      existing->identity = identity_of(event.identity);
       put(existing);
     }
     existing->is_virtual = false;
@@ -78,7 +78,7 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
   const bool add_or_update = event.type != GraphEvent::Type::Delete;
   if (add_or_update && !existing) {
     auto node = std::make_shared<Node>();
-    node->identity = event.identity;
+    node->identity = identity_of(event.identity);
     node->owners = event.owners;
     node->deleting_dependents = event.being_deleted && event.foreground_finalizer;
     node->being_deleted = event.being_deleted;
@@ -119,7 +119,7 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
           // Try the identity another dependent knows it by.
           if (auto alternate = alternate_owner_identity(partition.nonmatching, deleted)) {
             auto replacement = std::make_shared<Node>(*existing);
-            replacement->identity = *alternate;
+            replacement->identity = identity_of(*alternate);
             put(replacement);
             effects.attempt_to_delete_rate_limited.push_back(replacement);
           }
@@ -147,6 +147,11 @@ GraphEffects GraphBuilder::process(const GraphEvent& event) {
   return effects;
 }
 
+NodeIdentity GraphBuilder::identity_of(const ObjectReference& reference) {
+  const NodeKind& type = *kinds_.insert(NodeKind{reference.api_version, reference.kind}).first;
+  return {&type, reference.name, reference.uid, reference.namespace_};
+}
+
 void GraphBuilder::put(const NodePtr& node) {
   if (auto found = nodes_.find(std::string_view(node->identity.uid)); found != nodes_.end()) nodes_.erase(found);
   nodes_.insert(node);
@@ -166,7 +171,7 @@ void GraphBuilder::add_dependent_to_owners(const NodePtr& node, const std::vecto
     if (!known) {
       // A virtual node until observed; attemptToDelete verifies that the owner exists.
       owner_node = std::make_shared<Node>();
-      owner_node->identity = ObjectReference::of(owner, node->identity.namespace_);
+      owner_node->identity = identity_of(ObjectReference::of(owner, node->identity.namespace_));
       owner_node->is_virtual = true;
       put(owner_node);
     }
@@ -238,7 +243,7 @@ void GraphBuilder::report_invalid_namespace(const Node& dependent, const std::st
                                 [&](const OwnerReference& owner) { return owner.uid == owner_uid; });
   if (reference == dependent.owners.end()) return;
   effects.invalid_owner_references.push_back(
-      {dependent.identity, ObjectReference::of(*reference, dependent.identity.namespace_)});
+      {dependent.identity.reference(), ObjectReference::of(*reference, dependent.identity.namespace_)});
 }
 
 }  // namespace kapi::controllers::garbage_collector

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -91,6 +92,8 @@ class GraphBuilder {
   NodePtr read(const std::string& uid) const;
   // Maps the node's uid to it, in place of any node with that uid.
   void put(const NodePtr& node);
+  // The identity a node keeps for `reference`, its apiVersion and kind shared.
+  NodeIdentity identity_of(const ObjectReference& reference);
 
   std::shared_ptr<AbsentOwnerCache> absent_owners_;
   mutable std::mutex mutex_;
@@ -111,6 +114,7 @@ class GraphBuilder {
     bool operator()(const auto& a, const auto& b) const { return UidOf::of(a) == UidOf::of(b); }
   };
   std::unordered_set<NodePtr, UidHash, SameUid> nodes_;
+  std::set<NodeKind> kinds_;  // under mutex_; what the nodes' identities point at, never removed
 };
 
 }  // namespace kapi::controllers::garbage_collector

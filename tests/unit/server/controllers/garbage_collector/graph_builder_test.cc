@@ -239,7 +239,7 @@ TEST_F(GraphBuilderTest, AVirtualOwnerVerifiedAbsentIsRemoved) {
   GraphEvent virtual_delete;
   virtual_delete.type = GraphEvent::Type::Delete;
   virtual_delete.is_virtual = true;
-  virtual_delete.identity = first.attempt_to_delete[0]->identity;
+  virtual_delete.identity = first.attempt_to_delete[0]->identity.reference();
   auto effects = graph.process(virtual_delete);
   EXPECT_EQ(graph.find("p1"), nullptr);
   EXPECT_TRUE(holds(effects.attempt_to_delete, "c1"));
