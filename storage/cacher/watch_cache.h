@@ -2,7 +2,7 @@
 // The watch cache (kube's watchCache + its store): the current objects of one resource keyed by storage key,
 // optional secondary indexes, the revision the cache has reached, and the ring of recent events.
 //
-// Objects stay as the backend's serialized bytes (ObjectRef); the cache adds one ordered-set node per object and,
+// Objects stay as the backend's serialized bytes (ObjectRef); the cache adds one ordered-set entry per object and,
 // per index, one entry per index value. Ordered by key, so a prefix is a contiguous range and lists come out in
 // the backend's order, ready for limit/continue.
 //
@@ -10,9 +10,10 @@
 #include "storage/cacher/cached_event.h"
 #include "storage/cacher/event_history.h"
 
+#include <absl/container/btree_set.h>
+
 #include <functional>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -39,7 +40,9 @@ struct ByKey {
     return key_of(a) < key_of(b);
   }
 };
-using ObjectSet = std::set<ObjectRef, ByKey>;
+// In key order. A B-tree keeps a cached object's entry to about the pointer itself (a red-black tree node is 48
+// bytes), and the cache holds one for every object of its resource.
+using ObjectSet = absl::btree_set<ObjectRef, ByKey>;
 
 // A change arrived at or below a revision that the backend's progress notification had already claimed: reads
 // and watches may have been answered at that revision without it, so the cache cannot go on from here.
