@@ -37,7 +37,7 @@ bool CacheWatcher::offer(const EventRef& event, Clock::time_point now, Clock::du
   {
     std::lock_guard lock(mutex_);
     if (ended_ || stopped_) return false;
-    if (event->revision <= delivered_through_) return true;
+    if (event->revision() <= delivered_through_) return true;
     if (behind_) {
       // catch_up will take it from the history; meanwhile the consumer must show signs of life.
       if (now - std::max(behind_since_, last_taken_) > blocked_budget) terminate_locked();
@@ -49,7 +49,7 @@ bool CacheWatcher::offer(const EventRef& event, Clock::time_point now, Clock::du
       return true;
     }
     buffer_.push_back({event, 0});
-    delivered_through_ = event->revision;
+    delivered_through_ = event->revision();
   }
   ring();
   return true;
@@ -89,7 +89,7 @@ void CacheWatcher::catch_up(const EventHistory& history, Clock::time_point now) 
           }
           buffer_.push_back({event, 0});
         }
-        delivered_through_ = event->revision;
+        delivered_through_ = event->revision();
       }
       if (caught_up) {
         behind_ = false;
@@ -204,7 +204,7 @@ std::optional<SharedWatchEvent> present(const CacheWatcher::Item& item, const Pr
   const bool passes_now = change.type != WatchEventType::Deleted && passes(change.object);
   const bool passed_before = passes(change.prev);
   if (!passes_now && !passed_before) return std::nullopt;
-  out.revision = change.revision;
+  out.revision = change.revision();
   out.prev_object = change.prev;
   if (passes_now) {
     out.type = passed_before ? WatchEventType::Modified : WatchEventType::Added;

@@ -13,15 +13,18 @@ namespace kapi::storage::cacher {
 // it replaced; watchers use it to turn changes into Added/Deleted when an object enters or leaves their predicate.
 struct CachedEvent {
   WatchEventType type = WatchEventType::Added;  // Added, Modified or Deleted
-  ObjectRef object;  // the new state; for Deleted the last state, with mod_revision = the deletion's revision
-  ObjectRef prev;    // the replaced state (Modified, Deleted); null for Added
-  Revision revision = 0;
+  // The new state; for Deleted the last state. Its mod_revision is the change's revision (for Deleted, the
+  // deletion's): the history holds an event per change, so the revision is not kept twice.
+  ObjectRef object;
+  ObjectRef prev;  // the replaced state (Modified, Deleted); null for Added
   std::chrono::steady_clock::time_point recorded;  // when the cache saw it (drives the history's capacity)
 
   EncodingCache object_encodings;  // `object` presented at `revision`
   // `prev` presented at `revision`: the Deleted a watcher sends when a Modified takes the object out of its
   // predicate (kube sends the old object with the event's resourceVersion).
   EncodingCache prev_encodings;
+
+  Revision revision() const { return object->mod_revision; }
 };
 using EventRef = std::shared_ptr<const CachedEvent>;
 

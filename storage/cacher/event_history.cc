@@ -34,18 +34,18 @@ void EventHistory::resize(std::chrono::steady_clock::time_point now) {
 }
 
 void EventHistory::evict_front() {
-  floor_ = std::max(floor_, events_.front()->revision);
+  floor_ = std::max(floor_, events_.front()->revision());
   events_.pop_front();
 }
 
 void EventHistory::compact(Revision revision) {
-  while (!events_.empty() && events_.front()->revision <= revision) events_.pop_front();
+  while (!events_.empty() && events_.front()->revision() <= revision) events_.pop_front();
   floor_ = std::max(floor_, revision);
 }
 
 std::size_t EventHistory::first_after(Revision revision) const {
   auto it = std::upper_bound(events_.begin(), events_.end(), revision,
-                             [](Revision r, const EventRef& event) { return r < event->revision; });
+                             [](Revision r, const EventRef& event) { return r < event->revision(); });
   return static_cast<std::size_t>(it - events_.begin());
 }
 

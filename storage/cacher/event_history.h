@@ -38,7 +38,7 @@ class EventHistory {
 
   // Every event after this revision is in the ring; a watch from an older revision is too old.
   Revision floor() const noexcept { return floor_; }
-  Revision last_revision() const noexcept { return events_.empty() ? floor_ : events_.back()->revision; }
+  Revision last_revision() const noexcept { return events_.empty() ? floor_ : events_.back()->revision(); }
   std::size_t size() const noexcept { return events_.size(); }
   std::size_t capacity() const noexcept { return capacity_; }
 

@@ -24,7 +24,6 @@ EventRef WatchCache::apply(WatchEvent change, std::chrono::steady_clock::time_po
   revision_ = last_change_ = change.revision;
 
   auto event = std::make_shared<CachedEvent>();
-  event->revision = change.revision;
   event->recorded = now;
   auto current = objects_.find(std::string_view(change.object.key));
   if (current != objects_.end()) event->prev = *current;
@@ -40,7 +39,9 @@ EventRef WatchCache::apply(WatchEvent change, std::chrono::steady_clock::time_po
   } else {
     // The cache, not the backend's label, decides Added vs Modified: it is what watchers have seen.
     event->type = event->prev ? WatchEventType::Modified : WatchEventType::Added;
-    event->object = share(change.object);
+    ObjectView state(change.object);
+    state.mod_revision = change.revision;  // as every backend reports it; the event's revision is read from here
+    event->object = share(state);
     if (current != objects_.end()) erase(current);
     insert(event->object);
   }

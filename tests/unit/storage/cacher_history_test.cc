@@ -12,7 +12,6 @@ using Clock = std::chrono::steady_clock;
 
 EventRef event_at(Revision revision, Clock::time_point recorded) {
   auto event = std::make_shared<CachedEvent>();
-  event->revision = revision;
   event->recorded = recorded;
   event->object = share(KeyValue{"/k", "v", revision, revision, 0});
   return event;
@@ -46,7 +45,7 @@ TEST(CacherEventHistory, GrowsWhileEventsAreEvictedWithinTheWindowAndShrinksWhen
   EXPECT_EQ(history.capacity(), 4u) << "never below the lower bound";
   EXPECT_EQ(history.size(), 4u);
   EXPECT_EQ(history.first_after(history.floor()), 0u);
-  EXPECT_EQ(history.at(0)->revision, history.floor() + 1);
+  EXPECT_EQ(history.at(0)->revision(), history.floor() + 1);
 }
 
 TEST(CacherEventHistory, CompactionRaisesTheFloor) {
