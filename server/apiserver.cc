@@ -30,6 +30,7 @@
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/executor_work_guard.hpp>
+#include <asio/experimental/awaitable_operators.hpp>
 #include <asio/io_context.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
@@ -491,7 +492,13 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
   logger.info("received termination signal: /readyz now fails; shutting down after " +
               base::format_go_duration(options.shutdown_delay_duration));
   lifecycle.initiate_shutdown();
-  if (options.shutdown_delay_duration.count() > 0) co_await base::sleep_for(options.shutdown_delay_duration);
+  // kube's pre-shutdown hooks (this server leaves the `kubernetes` endpoints) run beside the shutdown delay, while
+  // requests are still served; new requests stop being accepted once both are over.
+  {
+    using namespace asio::experimental::awaitable_operators;
+    auto delay_and_hooks = base::sleep_for(options.shutdown_delay_duration) && apis.run_pre_shutdown_hooks();
+    co_await std::move(delay_and_hooks);
+  }
 
   http.stop_accepting();
   http.connections().close_all_when_idle();

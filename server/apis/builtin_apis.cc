@@ -15,6 +15,7 @@
 
 #include "base/log.h"
 #include "server/apis/core/connect.h"
+#include "server/apis/core/lease_endpoint_reconciler.h"
 #include "server/apis/core/service_tracker.h"
 #include "server/apis/flowcontrol/config_producer.h"
 #include "server/fieldmanager/type_converter.h"
@@ -220,6 +221,14 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   }
   executor_ = executor;
   controller_manager_ = make_controller_manager({}, {}, nullptr);
+  if (!network.advertise_address.empty()) {
+    core::LeaseEndpointReconcilerOptions reconciler;
+    reconciler.ip = network.advertise_address;
+    reconciler.port = network.secure_port > 0 && network.secure_port <= 65535 ? network.secure_port : 6443;
+    endpoint_reconciler_ = std::make_unique<core::LeaseEndpointReconciler>(
+        core::MasterLeases(backend, key_root + "/masterleases/", std::chrono::seconds(15)), *store("", "endpoints"),
+        *store("discovery.k8s.io", "endpointslices"), std::move(reconciler), logger);
+  }
 }
 
 BuiltInApis::~BuiltInApis() = default;
@@ -387,10 +396,15 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
     co_await retry.async_wait(asio::use_awaitable);
   }
   co_await core::ensure_kubernetes_service(*services, service_allocator_->network(), lifecycle, logger_);
-  co_await core::ensure_kubernetes_endpoints(*store("", "endpoints"), service_allocator_->network(), lifecycle, logger_);
-  auto slice = ensure_kubernetes_endpoint_slice(*store("discovery.k8s.io", "endpointslices"), service_allocator_->network(),
-                                                lifecycle, logger_);
-  co_await std::move(slice);
+  if (endpoint_reconciler_) {
+    asio::co_spawn(executor, endpoint_reconciler_->run(lifecycle), asio::detached);
+    while (!endpoint_reconciler_->settled() && !lifecycle.shutdown_initiated()) {
+      retry.expires_after(std::chrono::milliseconds(20));
+      co_await retry.async_wait(asio::use_awaitable);
+    }
+  } else {
+    logger_.warning("no address to advertise (--advertise-address): the kubernetes endpoints are not written");
+  }
   bootstrapped_->store(!lifecycle.shutdown_initiated());
   co_await store_rbac_bootstrap_policy(lifecycle);
 }
@@ -451,6 +465,10 @@ asio::awaitable<void> BuiltInApis::store_rbac_bootstrap_policy(const server::Lif
     retry.expires_after(std::chrono::seconds(1));
     co_await retry.async_wait(asio::use_awaitable);
   }
+}
+
+asio::awaitable<void> BuiltInApis::run_pre_shutdown_hooks() {
+  if (endpoint_reconciler_) co_await endpoint_reconciler_->remove_endpoints();
 }
 
 asio::awaitable<void> BuiltInApis::shutdown() {

@@ -35,6 +35,9 @@ namespace kapi::admission { class Chain; }
 namespace kapi::metrics { class Registry; }
 
 namespace kapi::apis {
+namespace core {
+class LeaseEndpointReconciler;
+}
 
 class BuiltInApis {
  public:
@@ -65,6 +68,8 @@ class BuiltInApis {
   // Meanwhile the priority-and-fairness-config-producer post-start hook stores kube's bootstrap FlowSchemas and
   // PriorityLevelConfigurations, and keeps them every minute.
   asio::awaitable<void> bootstrap(const server::Lifecycle& lifecycle);
+  // kube's pre-shutdown hooks, run as shutdown begins: this server leaves the `kubernetes` endpoints.
+  asio::awaitable<void> run_pre_shutdown_hooks();
   // Stops every Cacher (ending their watches); call before the reactor stops.
   asio::awaitable<void> shutdown();
 
@@ -130,6 +135,7 @@ class BuiltInApis {
   asio::any_io_executor executor_;  // the controllers'
   controllers::CustomResourceFeed custom_resource_feed_;  // before the manager, whose controllers subscribe to it
   std::unique_ptr<controllers::ControllerManager> controller_manager_;
+  std::unique_ptr<core::LeaseEndpointReconciler> endpoint_reconciler_;  // none without an address to advertise
   // Where the bootstrap RBAC policy was stored, once it is.
   struct RbacBootstrap {
     std::atomic<storage::Revision> cluster_roles{0};

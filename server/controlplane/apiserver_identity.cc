@@ -50,15 +50,9 @@ void append_length_prefixed(std::string& out, std::string_view bytes) {
 
 std::string now_micro() { return base::format_rfc3339_micro(base::unix_time(Clock::now())); }
 
-// Sleeps `duration` in steps short enough that shutdown is noticed within seconds; false once it is initiated.
+// Sleeps `duration`, noticing shutdown within seconds; false once it is initiated.
 asio::awaitable<bool> sleep_until_shutdown(std::chrono::seconds duration, const server::Lifecycle& lifecycle) {
-  constexpr std::chrono::seconds kStep{5};
-  for (auto left = duration; left.count() > 0 && !lifecycle.shutdown_initiated(); left -= kStep) {
-    const std::chrono::seconds step = std::min(left, kStep);
-    auto sleeping = base::sleep_for(step);
-    co_await std::move(sleeping);
-  }
-  co_return !lifecycle.shutdown_initiated();
+  return base::sleep_unless(duration, [&lifecycle] { return lifecycle.shutdown_initiated(); }, std::chrono::seconds(5));
 }
 
 // ensureLease, then renewLease: false when the write failed (and was logged).

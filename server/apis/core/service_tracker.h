@@ -1,7 +1,8 @@
 #pragma once
 // The two duties kube-apiserver's service registry has beyond requests: keeping the IP and port allocators in
 // step with the stored services (what kube's repair controllers and the allocators' own storage do), and the
-// `kubernetes` service in `default` that fronts the API server itself (the bootstrap controller's).
+// `kubernetes` service in `default` that fronts the API server itself (the bootstrap controller's; its endpoints are
+// lease_endpoint_reconciler.h's).
 #include "server/apis/core/service_allocator.h"
 #include "server/registry/store.h"
 
@@ -29,10 +30,6 @@ asio::awaitable<void> track_service_allocations(registry::Store& services, std::
 // port 443 ("https") to the secure port. Created when missing, its ports put right when they differ; retried
 // while storage is unreachable, until shutdown.
 boost::json::object kubernetes_service(const ServiceNetwork& network);
-// Its endpoints, as kube-apiserver's endpoint reconciler keeps them: the advertise address on the secure port.
-boost::json::object kubernetes_endpoints(const ServiceNetwork& network);
-asio::awaitable<void> ensure_kubernetes_endpoints(registry::Store& endpoints, const ServiceNetwork& network,
-                                                  const server::Lifecycle& lifecycle, base::Logger& logger);
 asio::awaitable<void> ensure_kubernetes_service(registry::Store& services, const ServiceNetwork& network,
                                                 const server::Lifecycle& lifecycle, base::Logger& logger);
 

@@ -71,13 +71,12 @@ TEST(EndpointSlicesTest, PrinterCells) {
 }
 
 TEST(EndpointSlicesTest, TheKubernetesSliceFollowsTheEndpoints) {
-  core::ServiceNetwork network;
-  network.advertise_address = "192.168.1.5";
-  network.secure_port = 6443;
-  json::object slice = kubernetes_endpoint_slice(network);
+  json::object slice = kubernetes_endpoint_slice(parse(R"({"subsets":[{"addresses":[{"ip":"192.168.1.5"},
+    {"ip":"192.168.1.6"}],"ports":[{"name":"https","port":6443,"protocol":"TCP"}]}]})"));
   EXPECT_EQ(slice["addressType"], "IPv4");
   EXPECT_EQ(slice["ports"], parse(R"({"a":[{"name":"https","protocol":"TCP","port":6443}]})")["a"]);
-  EXPECT_EQ(slice["endpoints"], parse(R"({"a":[{"addresses":["192.168.1.5"],"conditions":{"ready":true}}]})")["a"]);
+  EXPECT_EQ(slice["endpoints"], parse(R"({"a":[{"addresses":["192.168.1.5"],"conditions":{"ready":true}},
+    {"addresses":["192.168.1.6"],"conditions":{"ready":true}}]})")["a"]);
   EXPECT_EQ(slice["metadata"].as_object()["labels"], parse(R"({"kubernetes.io/service-name":"kubernetes"})"));
   EXPECT_EQ(messages(endpointslices().strategy->validate(slice)), "");
 }
