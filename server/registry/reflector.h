@@ -32,6 +32,9 @@ struct ReflectorHandlers {
 struct ReflectorOptions {
   std::string following;  // what is followed, for the log: "following <it>: <error>"
   std::chrono::milliseconds relist_delay{500};
+  // Applied to each object as it is read, before the handlers or a relist's vector keep it: a follower that reads
+  // a few fields keeps only those (as kube's metadata-only informers), so relisting a large resource stays small.
+  std::function<void(boost::json::object&)> trim;
 };
 
 asio::awaitable<void> reflect(Store& store, ReflectorHandlers handlers, ReflectorOptions options,

@@ -135,7 +135,13 @@ asio::awaitable<void> Cacher::reflect() {
         progressed = true;
         if (event->type == WatchEventType::Error) {
           if (event->error && event->error->code() == ErrorCode::Expired) {
-            relist_needed = true;  // the history after our revision is gone: start over from a list
+            // The history after our revision is gone: start over from a list (every watcher waits meanwhile).
+            if (options_.logger) {
+              options_.logger->warning("cacher (" + prefix_ + "): the watch from revision " +
+                                       std::to_string(state_->revision()) + " expired (" + event->error->what() +
+                                       "); relisting");
+            }
+            relist_needed = true;
             break;
           }
           throw event->error ? *event->error : StorageError(ErrorCode::Internal, prefix_, "watch error");

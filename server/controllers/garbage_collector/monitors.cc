@@ -138,6 +138,15 @@ asio::awaitable<void> GarbageCollector::follow(std::shared_ptr<Monitor> monitor)
   };
   const auto& definition = monitor->store->definition();
   registry::ReflectorOptions options{"the garbage collector's " + definition.qualified_resource()};
+  // The collector reads metadata only (kube's follows metadata-only informers): the rest is dropped as each object
+  // is read, so a relist of a resource with many large objects holds only their metadata.
+  options.trim = [](json::object& object) {
+    json::object& full = registry::metadata_of(object);
+    json::object kept;
+    for (std::string_view field : {"name", "namespace", "uid", "ownerReferences", "deletionTimestamp", "finalizers"})
+      if (auto it = full.find(field); it != full.end()) kept[field] = std::move(it->value());
+    object = json::object{{"metadata", std::move(kept)}};
+  };
   auto following = registry::reflect(*monitor->store, std::move(handlers), std::move(options), monitor->stop, logger_);
   co_await std::move(following);
   monitor->synced.store(true);  // a stopped monitor holds no worker back

@@ -1,0 +1,105 @@
+// registry::reflect over the Store and the embedded backend: a list hands over every object with its
+// resourceVersion, watch events follow, and a follower's trim keeps only what it reads, in both.
+#include "base/log.h"
+#include "base/stop_signal.h"
+#include "server/registry/object_meta.h"
+#include "server/registry/reflector.h"
+#include "storage/embedded/store.h"
+#include "tests/support/io_thread.h"
+#include "tests/support/temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+namespace kapi::registry {
+namespace {
+
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+const ResourceDefinition kGadgets{
+    .group = "example.com", .version = "v1", .resource = "gadgets", .kind = "Gadget", .singular = "gadget"};
+
+class ReflectorTest : public ::testing::Test {
+ protected:
+  ReflectorTest() {
+    storage::embedded::Options options;
+    options.data_dir = dir_.path() / "data";
+    backend_ = storage::embedded::Store::open(std::move(options));
+    store_ = std::make_unique<Store>(kGadgets, std::make_shared<Strategy>(), *backend_);
+  }
+  ~ReflectorTest() override { stop_->request(); }
+
+  std::string create(std::string_view name) {
+    json::object gadget{{"metadata", json::object{{"name", name}, {"labels", json::object{{"a", "b"}}}}},
+                        {"spec", json::object{{"size", 1}}}};
+    return io_.run(store_->create("ns", std::move(gadget), WriteOptions{}));
+  }
+  // Follows the gadgets with `options` on the I/O thread, recording what the handlers get as JSON.
+  void follow(ReflectorOptions options) {
+    ReflectorHandlers handlers;
+    handlers.replace = [this](std::vector<json::object> objects, storage::Revision) -> asio::awaitable<void> {
+      std::lock_guard lock(mutex_);
+      for (const auto& object : objects) listed_.push_back(json::serialize(object));
+      co_return;
+    };
+    handlers.apply = [this](const storage::WatchEvent&, json::object object) -> asio::awaitable<void> {
+      std::lock_guard lock(mutex_);
+      watched_.push_back(json::serialize(object));
+      co_return;
+    };
+    asio::co_spawn(io_.executor(), reflect(*store_, std::move(handlers), std::move(options), stop_, logger_),
+                   asio::detached);
+  }
+  // What the handlers recorded once `count` objects were listed and watched, at most 5 s.
+  std::pair<std::vector<std::string>, std::vector<std::string>> recorded(std::size_t listed, std::size_t watched) {
+    for (auto deadline = std::chrono::steady_clock::now() + 5s; std::chrono::steady_clock::now() < deadline;) {
+      {
+        std::lock_guard lock(mutex_);
+        if (listed_.size() >= listed && watched_.size() >= watched) break;
+      }
+      std::this_thread::sleep_for(5ms);
+    }
+    std::lock_guard lock(mutex_);
+    return {listed_, watched_};
+  }
+
+  test_support::TempDir dir_{"kapi-registry-reflector"};
+  test_support::IoThread io_;
+  base::Logger logger_{-1};
+  std::shared_ptr<base::StopSignal> stop_ = std::make_shared<base::StopSignal>();
+  std::unique_ptr<storage::embedded::Store> backend_;
+  std::unique_ptr<Store> store_;
+  std::mutex mutex_;
+  std::vector<std::string> listed_, watched_;
+};
+
+TEST_F(ReflectorTest, AListHandsOverEveryObjectAsAGetServesIt) {
+  const std::string stored = create("one");
+  follow({"gadgets"});
+  auto [listed, watched] = recorded(1, 0);
+  ASSERT_EQ(listed.size(), 1u);
+  // The object as the list serves it: metadata.resourceVersion included.
+  EXPECT_EQ(parse_json(listed[0]), parse_json(stored));
+  EXPECT_FALSE(meta_string(parse_json(listed[0]).as_object(), "resourceVersion").empty());
+}
+
+TEST_F(ReflectorTest, ATrimKeepsOnlyWhatTheFollowerReadsInListsAndEvents) {
+  create("one");
+  ReflectorOptions options{"gadgets"};
+  options.trim = [](json::object& object) { object = json::object{{"name", meta_string(object, "name")}}; };
+  follow(std::move(options));
+  recorded(1, 0);
+  create("two");
+  auto [listed, watched] = recorded(1, 1);
+  EXPECT_EQ(listed, std::vector<std::string>{R"({"name":"one"})"});
+  EXPECT_EQ(watched, std::vector<std::string>{R"({"name":"two"})"});
+}
+
+}  // namespace
+}  // namespace kapi::registry
