@@ -119,7 +119,6 @@ asio::awaitable<void> ResourceQuotaController::follow_quotas() {
 
 asio::awaitable<void> ResourceQuotaController::follow_counted(registry::Store& store) {
   registry::ReflectorHandlers handlers;
-  handlers.replace = [](std::vector<json::object>, storage::Revision) -> asio::awaitable<void> { co_return; };
   handlers.apply = [this, &store](const storage::WatchEvent& event, json::object object) -> asio::awaitable<void> {
     const std::string namespace_(registry::meta_string(object, "namespace"));
     if (!quotas_by_namespace_.contains(namespace_) || !may_lower_usage(store, event, object)) co_return;

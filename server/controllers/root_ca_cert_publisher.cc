@@ -80,7 +80,6 @@ asio::awaitable<void> RootCaCertPublisher::follow_namespaces() {
 asio::awaitable<void> RootCaCertPublisher::follow_configmaps() {
   auto executor = co_await asio::this_coro::executor;
   registry::ReflectorHandlers handlers;
-  handlers.replace = [](std::vector<json::object>, storage::Revision) -> asio::awaitable<void> { co_return; };
   // configMapDeleted and configMapUpdated: a removed or changed root CA ConfigMap is published again.
   handlers.apply = [this, executor](const storage::WatchEvent& event, json::object configmap) -> asio::awaitable<void> {
     if (event.type != storage::WatchEventType::Added &&

@@ -57,7 +57,6 @@ asio::awaitable<void> ServiceAccountsController::follow_namespaces() {
 asio::awaitable<void> ServiceAccountsController::follow_service_accounts() {
   auto executor = co_await asio::this_coro::executor;
   registry::ReflectorHandlers handlers;
-  handlers.replace = [](std::vector<json::object>, storage::Revision) -> asio::awaitable<void> { co_return; };
   // A deleted default account is made again (serviceAccountDeleted queues its namespace).
   handlers.apply = [this, executor](const storage::WatchEvent& event, json::object account) -> asio::awaitable<void> {
     if (event.type == storage::WatchEventType::Deleted && registry::meta_string(account, "name") == kDefaultServiceAccount)

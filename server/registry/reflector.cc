@@ -30,18 +30,20 @@ asio::awaitable<void> reflect_until(Store& store, ReflectorHandlers handlers, Re
       request.resource_version = "0";
       auto listing = store.list_shared("", std::move(request));
       storage::SharedListResult list = co_await std::move(listing);
-      std::vector<boost::json::object> objects;
-      objects.reserve(list.items.size());
-      for (const storage::ObjectRef& item : list.items) {
-        std::optional<boost::json::object> object = parse_json_object(item->value);
-        if (!object) continue;
-        metadata_of(*object)["resourceVersion"] = std::to_string(item->mod_revision);
-        if (options.trim) options.trim(*object);
-        objects.push_back(std::move(*object));
+      if (handlers.replace) {
+        std::vector<boost::json::object> objects;
+        objects.reserve(list.items.size());
+        for (const storage::ObjectRef& item : list.items) {
+          std::optional<boost::json::object> object = parse_json_object(item->value);
+          if (!object) continue;
+          metadata_of(*object)["resourceVersion"] = std::to_string(item->mod_revision);
+          if (options.trim) options.trim(*object);
+          objects.push_back(std::move(*object));
+        }
+        list.items.clear();
+        auto replaced = handlers.replace(std::move(objects), list.revision);  // no temporaries in a co_await (g++ 12)
+        co_await std::move(replaced);
       }
-      list.items.clear();
-      auto replaced = handlers.replace(std::move(objects), list.revision);  // no temporaries in a co_await (g++ 12)
-      co_await std::move(replaced);
       // Watches from the newest revision seen. A watch that just ends (the cache closes a watcher that fell too far
       // behind, a server restarts its watches) is started again from there, as kube's reflector does; only an
       // error (the revision was compacted away: 410) costs a relist.

@@ -1,8 +1,8 @@
 #pragma once
 // client-go's Reflector (ListAndWatch) for what the server follows itself: the RBAC policy feed, the service
 // allocations, the controllers. It lists a store and hands over every object, then watches from the list's
-// revision and hands over each change; when the watch expires, ends or fails it lists again a moment later, until
-// `stopping` is set.
+// revision and hands over each change. A watch that just ends is started again from the newest revision seen; one
+// that expires or fails costs a list again a moment later, until `stopping` is set.
 #include "base/stop_signal.h"
 #include "server/registry/store.h"
 
@@ -23,7 +23,8 @@ class Logger;
 namespace kapi::registry {
 
 struct ReflectorHandlers {
-  // Every object a list returned, at its revision: what was known before is replaced.
+  // Every object a list returned, at its revision: what was known before is replaced. A follower that only reacts
+  // to changes leaves it empty, and the list's objects are then not even parsed.
   std::function<asio::awaitable<void>(std::vector<boost::json::object> objects, storage::Revision revision)> replace;
   // One change (Added, Modified or Deleted) and its object.
   std::function<asio::awaitable<void>(const storage::WatchEvent& event, boost::json::object object)> apply;

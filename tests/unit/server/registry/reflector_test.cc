@@ -1,5 +1,6 @@
 // registry::reflect over the Store and the embedded backend: a list hands over every object with its
-// resourceVersion, watch events follow, and a follower's trim keeps only what it reads, in both.
+// resourceVersion, watch events follow, a follower's trim keeps only what it reads, in both, and a follower of
+// changes alone gets no list.
 #include "base/log.h"
 #include "base/stop_signal.h"
 #include "server/registry/object_meta.h"
@@ -41,9 +42,9 @@ class ReflectorTest : public ::testing::Test {
     return io_.run(store_->create("ns", std::move(gadget), WriteOptions{}));
   }
   // Follows the gadgets with `options` on the I/O thread, recording what the handlers get as JSON.
-  void follow(ReflectorOptions options) {
+  void follow(ReflectorOptions options, bool with_list = true) {
     ReflectorHandlers handlers;
-    handlers.replace = [this](std::vector<json::object> objects, storage::Revision) -> asio::awaitable<void> {
+    if (with_list) handlers.replace = [this](std::vector<json::object> objects, storage::Revision) -> asio::awaitable<void> {
       std::lock_guard lock(mutex_);
       for (const auto& object : objects) listed_.push_back(json::serialize(object));
       co_return;
@@ -99,6 +100,20 @@ TEST_F(ReflectorTest, ATrimKeepsOnlyWhatTheFollowerReadsInListsAndEvents) {
   auto [listed, watched] = recorded(1, 1);
   EXPECT_EQ(listed, std::vector<std::string>{R"({"name":"one"})"});
   EXPECT_EQ(watched, std::vector<std::string>{R"({"name":"two"})"});
+}
+
+TEST_F(ReflectorTest, AFollowerOfChangesAloneGetsOnlyChanges) {
+  create("before");
+  follow({"gadgets"}, false);
+  // Created until one is watched: the first may land before the reflector's list, and is then not a change.
+  std::vector<std::string> watched;
+  for (int i = 0; watched.empty() && i < 100; ++i) {
+    create("after-" + std::to_string(i));
+    watched = recorded(0, 1).second;
+  }
+  ASSERT_FALSE(watched.empty());
+  for (const std::string& object : watched) EXPECT_TRUE(object.find("\"after-") != std::string::npos) << object;
+  EXPECT_TRUE(recorded(0, 0).first.empty());
 }
 
 }  // namespace
