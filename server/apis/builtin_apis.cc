@@ -16,7 +16,8 @@
 #include "base/log.h"
 #include "server/apis/core/connect.h"
 #include "server/apis/core/lease_endpoint_reconciler.h"
-#include "server/apis/core/service_tracker.h"
+#include "server/apis/core/kubernetes_service.h"
+#include "server/apis/core/service_repair.h"
 #include "server/apis/flowcontrol/config_producer.h"
 #include "server/fieldmanager/type_converter.h"
 #include "server/http/status_response.h"
@@ -187,7 +188,9 @@ admission::ObjectInterfaces::Version admission_version(const ResourceStorage& re
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
                          server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network,
                          core::TokenRequestConfig tokens, core::KubeletClientConfig kubelet)
-    : service_allocator_(std::make_shared<core::ServiceAllocator>(network)), lifecycle_(lifecycle), logger_(logger) {
+    : service_allocator_(std::make_shared<core::ServiceAllocator>(network, backend, key_root)),
+      lifecycle_(lifecycle),
+      logger_(logger) {
   tokens.objects = object_getter();
   // Evictions find the budgets once the stores exist (the pods' store is made before the budgets').
   core::DisruptionBudgetStore disruption_budgets = [this] { return store("policy", "poddisruptionbudgets"); };
@@ -386,15 +389,23 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   }
   // kube-controller-manager's controllers, once kube-system (their Lease's namespace) exists.
   asio::co_spawn(executor, controller_manager_->run(), asio::detached);
-  // Services need the allocators in step with storage before the first one is written.
+  // As kube's bootstrap controller: the ranges are repaired (the first time, created) before a service is written,
+  // then every 3 minutes. Servers starting together conflict here and retry.
   registry::Store* services = store("", "services");
-  asio::co_spawn(co_await asio::this_coro::executor,
-                 core::track_service_allocations(*services, service_allocator_, stopping_controllers_, logger_),
-                 asio::detached);
-  while (!service_allocator_->ready() && !lifecycle.shutdown_initiated()) {
-    retry.expires_after(std::chrono::milliseconds(20));
+  service_repair_ = std::make_unique<core::ServiceAllocationRepair>(*services, *service_allocator_, logger_);
+  for (int attempt = 1; !lifecycle.shutdown_initiated(); ++attempt) {
+    bool repaired = false;
+    try {
+      co_await service_repair_->run_once();
+      repaired = true;
+    } catch (const std::exception& error) {
+      if (attempt % 10 == 0) logger_.warning(std::string("the initial service range repair failed: ") + error.what());
+    }
+    if (repaired) break;
+    retry.expires_after(std::chrono::milliseconds(100));
     co_await retry.async_wait(asio::use_awaitable);
   }
+  asio::co_spawn(executor, service_repair_->run(std::chrono::minutes(3), stopping_controllers_), asio::detached);
   co_await core::ensure_kubernetes_service(*services, service_allocator_->network(), lifecycle, logger_);
   if (endpoint_reconciler_) {
     asio::co_spawn(executor, endpoint_reconciler_->run(lifecycle), asio::detached);

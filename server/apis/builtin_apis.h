@@ -37,6 +37,7 @@ namespace kapi::metrics { class Registry; }
 namespace kapi::apis {
 namespace core {
 class LeaseEndpointReconciler;
+class ServiceAllocationRepair;
 }
 
 class BuiltInApis {
@@ -136,6 +137,7 @@ class BuiltInApis {
   controllers::CustomResourceFeed custom_resource_feed_;  // before the manager, whose controllers subscribe to it
   std::unique_ptr<controllers::ControllerManager> controller_manager_;
   std::unique_ptr<core::LeaseEndpointReconciler> endpoint_reconciler_;  // none without an address to advertise
+  std::unique_ptr<core::ServiceAllocationRepair> service_repair_;
   // Where the bootstrap RBAC policy was stored, once it is.
   struct RbacBootstrap {
     std::atomic<storage::Revision> cluster_roles{0};

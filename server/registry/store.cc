@@ -7,6 +7,9 @@
 
 #include <boost/json.hpp>
 
+#include <exception>
+#include <utility>
+
 namespace kapi::registry {
 namespace {
 
@@ -197,9 +200,23 @@ asio::awaitable<std::string> Store::create(std::string namespace_, json::object 
   if (options.record_managed_fields) options.record_managed_fields(nullptr, object);
   if (options.admit) co_await options.admit(object, nullptr);
   const std::string generate_name(meta_string(object, "generateName"));
-  const bool generated = meta_string(object, "name").empty() && !generate_name.empty();
   prepare_created(object, options);
+  Strategy::FinishWrite finish = co_await strategy_->begin_write(object, nullptr, options.dry_run);
+  std::exception_ptr failure;
+  std::string created;
+  try {
+    created = co_await store_created(namespace_, object, options, generate_name);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  if (finish) co_await finish(!failure && !options.dry_run);
+  if (failure) std::rethrow_exception(failure);
+  co_return created;
+}
 
+asio::awaitable<std::string> Store::store_created(const std::string& namespace_, json::object& object,
+                                                  const WriteOptions& options, const std::string& generate_name) {
+  const bool generated = meta_string(object, "name").empty() && !generate_name.empty();
   for (int attempt = 0;; ++attempt) {
     bool exists_error = false;
     if (generated) metadata_of(object)["name"] = generate_name + generate_name_suffix();
@@ -289,6 +306,12 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
   std::optional<std::string> dry_run_result;
   std::optional<storage::Revision> delete_at;  // set when the update deletes the object instead (finalized)
   std::string finalized_object;                // what that update would have stored
+  Strategy::FinishWrite finish;                // the strategy's begin_write of the latest attempt
+  // Ends the last attempt's begin_write; a retry begins again on the newer object.
+  auto end_write = [&finish](bool stored) -> asio::awaitable<void> {
+    Strategy::FinishWrite ending = std::exchange(finish, nullptr);
+    if (ending) co_await ending(stored);
+  };
   const std::string object_key = key(namespace_, name);
   storage::TryUpdate try_update = [&](const storage::KeyValue* current) -> asio::awaitable<std::optional<std::string>> {
     std::optional<json::object> old;
@@ -324,6 +347,8 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       if (options.record_managed_fields) options.record_managed_fields(nullptr, object);
       if (options.admit) co_await options.admit(object, nullptr);
       prepare_created(object, options);
+      co_await end_write(false);
+      finish = co_await strategy_->begin_write(object, nullptr, options.dry_run);
       validate(object, nullptr);
       if (options.user) strategy_->authorize_write(*options.user, object, nullptr);
       if (options.validate_admission) co_await options.validate_admission(object, nullptr);
@@ -358,8 +383,13 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       if (options.subresource.empty()) strategy_->apply_scheme_defaults(object);
       if (options.record_managed_fields) options.record_managed_fields(&*old, object);
       if (options.admit) co_await options.admit(object, &*old);
-      if (options.subresource.empty()) strategy_->prepare_for_update(object, *old);
-      else strategy_->prepare_for_subresource_update(options.subresource, object, *old);
+      if (options.subresource.empty()) {
+        strategy_->prepare_for_update(object, *old);
+        co_await end_write(false);
+        finish = co_await strategy_->begin_write(object, &*old, options.dry_run);
+      } else {
+        strategy_->prepare_for_subresource_update(options.subresource, object, *old);
+      }
       if (strategy_->tracks_generation() && spec_changed(object, *old, strategy_->generation_counts_status())) {
         auto& generation = metadata_of(object)["generation"];
         generation = (generation.is_int64() ? generation.as_int64() : 0) + 1;
@@ -383,7 +413,8 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
     if (current && bytes == current->value) co_return std::nullopt;  // a no-op update writes nothing
     co_return bytes;
   };
-  try {
+  bool finalized = false;  // the update deleted the object
+  auto write = [&]() -> asio::awaitable<std::pair<std::string, bool>> {
     if (options.dry_run) {
       storage::GetOptions read_options{.ignore_not_found = true};
       auto current = co_await storage_.get(object_key, read_options);
@@ -409,6 +440,7 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
       };
       try {
         co_await storage_.remove(object_key, unchanged);
+        finalized = true;
         // kube's deleteWithoutFinalizers answers with the object as the update made it, as clients of a PUT
         // expect, not with the stored one that still had the finalizer.
         co_return std::pair{with_resource_version(finalized_object, *delete_at), false};
@@ -416,9 +448,24 @@ asio::awaitable<std::pair<std::string, bool>> Store::update(std::string namespac
         if (!changed_meanwhile) throw;
       }
     }
+  };
+  std::pair<std::string, bool> result;
+  std::exception_ptr failure;
+  try {
+    result = co_await write();
   } catch (const storage::StorageError& error) {
-    rethrow(error, name, "update");
+    try {
+      rethrow(error, name, "update");
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  } catch (...) {
+    failure = std::current_exception();
   }
+  co_await end_write(!failure && !options.dry_run);
+  if (failure) std::rethrow_exception(failure);
+  if (finalized) co_await strategy_->after_delete(finalized_object);
+  co_return result;
 }
 
 asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string name, DeleteOptions options) {
@@ -555,6 +602,7 @@ asio::awaitable<DeleteResult> Store::remove(std::string namespace_, std::string 
     try {
       auto removed = co_await storage_.remove(object_key, unchanged);
       result.object = with_resource_version(removed.value, removed.mod_revision);
+      co_await strategy_->after_delete(removed.value);
     } catch (const storage::StorageError& error) {
       if (error.code() != storage::ErrorCode::KeyNotFound || !ignore_not_found || !last_existing) throw;
       result.object = *last_existing;  // someone else removed it first: the last state seen stands for it

@@ -132,6 +132,10 @@ class Store {
                                              bool has_generate_name) const;
   [[noreturn]] void rethrow(const storage::StorageError& error, std::string_view name, std::string_view operation) const;
   void prepare_created(boost::json::object& object, const WriteOptions& options) const;
+  // create()'s part after the strategy's begin_write: validated, admitted and stored (under a fresh generated name
+  // while the last one was taken).
+  asio::awaitable<std::string> store_created(const std::string& namespace_, boost::json::object& object,
+                                             const WriteOptions& options, const std::string& generate_name);
 
   ResourceDefinition definition_;
   std::shared_ptr<const Strategy> strategy_;

@@ -1,6 +1,14 @@
 #include "server/registry/strategy.h"
 
 namespace kapi::registry {
+
+asio::awaitable<Strategy::FinishWrite> Strategy::begin_write(boost::json::object& /*object*/,
+                                                             const boost::json::object* /*old*/,
+                                                             bool /*dry_run*/) const {
+  co_return FinishWrite{};
+}
+
+asio::awaitable<void> Strategy::after_delete(std::string_view /*stored*/) const { co_return; }
 namespace {
 
 patch::MapPatchSchema object_meta_schema() {

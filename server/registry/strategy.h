@@ -91,6 +91,16 @@ class Strategy {
   virtual void prepare_for_create(boost::json::object& /*object*/) const {}
   // Likewise on update; `old` is the stored object.
   virtual void prepare_for_update(boost::json::object& /*object*/, const boost::json::object& /*old*/) const {}
+  // kube's BeginCreate and BeginUpdate: what a write takes from outside its object (a service's IPs and ports from
+  // the ranges every server shares) once the object is prepared; `old` is the stored object on update. The
+  // returned function ends it, told whether the object was stored (kube's FinishFunc); none when there is nothing
+  // to end. A dry run takes nothing.
+  using FinishWrite = std::function<asio::awaitable<void>(bool stored)>;
+  virtual asio::awaitable<FinishWrite> begin_write(boost::json::object& object, const boost::json::object* old,
+                                                   bool dry_run) const;
+  // kube's AfterDelete: the object, whose stored bytes these are, is gone from storage. (Bytes, not a parsed
+  // object: most strategies do nothing here, and a delete should not parse for them.)
+  virtual asio::awaitable<void> after_delete(std::string_view stored) const;
   // Records who asks on create (kube's PrepareForCreate reading genericapirequest.UserFrom(ctx), e.g. a
   // CertificateSigningRequest's requestor, which a client cannot forge). Runs after prepare_for_create, for
   // requests only.

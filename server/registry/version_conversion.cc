@@ -50,6 +50,15 @@ class ConvertedStrategy final : public Strategy {
     inner_->prepare_for_update(stored, stored_form(old));
     object = conversion_->from_storage(std::move(stored));
   }
+  asio::awaitable<FinishWrite> begin_write(json::object& object, const json::object* old,
+                                           bool dry_run) const override {
+    json::object stored = stored_form(object);
+    std::optional<json::object> stored_old = old ? std::optional(stored_form(*old)) : std::nullopt;
+    FinishWrite finish = co_await inner_->begin_write(stored, stored_old ? &*stored_old : nullptr, dry_run);
+    object = conversion_->from_storage(std::move(stored));
+    co_return finish;
+  }
+  asio::awaitable<void> after_delete(std::string_view stored) const override { co_await inner_->after_delete(stored); }
   validation::ErrorList validate(const json::object& object) const override {
     return inner_->validate(stored_form(object));
   }

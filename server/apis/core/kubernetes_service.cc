@@ -1,35 +1,16 @@
-#include "server/apis/core/service_tracker.h"
+#include "server/apis/core/kubernetes_service.h"
 
 #include "base/log.h"
 #include "base/sleep.h"
 #include "server/apierrors/errors.h"
 #include "server/lifecycle.h"
 #include "server/registry/object_meta.h"
-#include "server/registry/reflector.h"
 
 #include <boost/json.hpp>
 
 namespace kapi::apis::core {
 
 namespace json = boost::json;
-
-asio::awaitable<void> track_service_allocations(registry::Store& services, std::shared_ptr<ServiceAllocator> allocator,
-                                                std::shared_ptr<const std::atomic<bool>> stopping,
-                                                base::Logger& logger) {
-  registry::ReflectorHandlers handlers;
-  handlers.replace = [allocator](std::vector<json::object> stored, storage::Revision) -> asio::awaitable<void> {
-    allocator->resync(stored);
-    co_return;
-  };
-  handlers.apply = [allocator](const storage::WatchEvent& event, json::object service) -> asio::awaitable<void> {
-    if (event.type == storage::WatchEventType::Deleted) allocator->forget(registry::meta_string(service, "uid"));
-    else allocator->observe(service);
-    co_return;
-  };
-  registry::ReflectorOptions options{"the services for IP and port allocation"};
-  auto following = registry::reflect(services, std::move(handlers), std::move(options), std::move(stopping), logger);
-  co_await std::move(following);
-}
 
 json::object kubernetes_service(const ServiceNetwork& network) {
   const std::string ip = network.first_address();

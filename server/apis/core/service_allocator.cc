@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <exception>
+#include <set>
 
 namespace kapi::apis::core {
 namespace {
@@ -125,199 +127,174 @@ bool needs_health_check_node_port(const json::object& service) {
   return string_at(spec, "type") == "LoadBalancer" && string_at(spec, "externalTrafficPolicy") == "Local";
 }
 
-// RangeAllocator.
-
-RangeAllocator::RangeAllocator(std::uint64_t size, std::uint64_t static_band) : size_(size), static_band_(static_band) {}
-
-bool RangeAllocator::free_at(std::uint64_t offset, Clock::time_point now) {
-  auto it = held_.find(offset);
-  if (it == held_.end()) return true;
-  if (!it->second.confirmed && it->second.expires <= now) {
-    held_.erase(it);
-    return true;
-  }
-  return false;
-}
-
-bool RangeAllocator::reserve(std::uint64_t offset, std::string_view owner, Clock::time_point expires) {
-  if (offset >= size_) return false;
-  auto it = held_.find(offset);
-  if (it != held_.end() && it->second.owner == owner) return true;
-  if (!free_at(offset, Clock::now())) return false;
-  held_[offset] = Holder{std::string(owner), false, expires};
-  return true;
-}
-
-std::optional<std::uint64_t> RangeAllocator::allocate_next(std::string_view owner, Clock::time_point expires,
-                                                           std::mt19937_64& random) {
-  const auto now = Clock::now();
-  auto scan = [&](std::uint64_t first, std::uint64_t count) -> std::optional<std::uint64_t> {
-    if (count == 0) return std::nullopt;
-    const std::uint64_t start = std::uniform_int_distribution<std::uint64_t>(0, count - 1)(random);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const std::uint64_t offset = first + (start + i) % count;
-      if (free_at(offset, now)) {
-        held_[offset] = Holder{std::string(owner), false, expires};
-        return offset;
-      }
-    }
-    return std::nullopt;
-  };
-  if (auto upper = scan(static_band_, size_ - static_band_)) return upper;
-  return scan(0, static_band_);
-}
-
-void RangeAllocator::release_reservation(std::uint64_t offset, std::string_view owner) {
-  auto it = held_.find(offset);
-  if (it != held_.end() && it->second.owner == owner && !it->second.confirmed) held_.erase(it);
-}
-
-void RangeAllocator::confirm(std::string_view owner, const std::set<std::uint64_t>& offsets) {
-  std::erase_if(held_, [&](const auto& entry) {
-    return entry.second.owner == owner && entry.second.confirmed && !offsets.contains(entry.first);
-  });
-  for (std::uint64_t offset : offsets)
-    if (offset < size_) held_[offset] = Holder{std::string(owner), true, {}};
-}
-
-void RangeAllocator::forget(std::string_view owner) {
-  std::erase_if(held_, [&](const auto& entry) { return entry.second.owner == owner; });
-}
-
-void RangeAllocator::drop_confirmed() {
-  std::erase_if(held_, [](const auto& entry) { return entry.second.confirmed; });
-}
-
-std::size_t RangeAllocator::used(Clock::time_point now) const {
-  return static_cast<std::size_t>(std::count_if(held_.begin(), held_.end(), [&](const auto& entry) {
-    return entry.second.confirmed || entry.second.expires > now;
-  }));
-}
-
 // ServiceAllocator.
 
-ServiceAllocator::ServiceAllocator(ServiceNetwork network, Clock::duration reservation_ttl)
+ServiceAllocator::ServiceAllocator(ServiceNetwork network, storage::Interface& storage, const std::string& key_root)
     : network_(network),
-      reservation_ttl_(reservation_ttl),
-      ips_(ip_range_size(network.cluster_ips), static_band(network.cluster_ips.size(), 256, 16)),
-      ports_(static_cast<std::uint64_t>(network.node_ports.size),
-             static_band(static_cast<std::uint64_t>(network.node_ports.size), 128, 32)),
-      random_(std::random_device{}()) {}
+      ips_(storage, StoredRangeOptions{.key = key_root + "/ranges/serviceips",
+                                       .resource = "serviceipallocations",
+                                       .range = network.cluster_ips.text(),
+                                       .size = ip_range_size(network.cluster_ips),
+                                       .static_band = static_band(network.cluster_ips.size(), 256, 16)}),
+      ports_(storage, StoredRangeOptions{
+                          .key = key_root + "/ranges/servicenodeports",
+                          .resource = "servicenodeportallocations",
+                          .range = network.node_ports.text(),
+                          .size = static_cast<std::uint64_t>(network.node_ports.size),
+                          .static_band = static_band(static_cast<std::uint64_t>(network.node_ports.size), 128, 32)}) {}
 
-void ServiceAllocator::allocate(json::object& service) {
-  std::lock_guard lock(mutex_);
-  if (!ready_)
-    throw ApiError(apierrors::service_unavailable("the service IP and node port allocators are starting; try again"));
-  const std::string uid(registry::meta_string(service, "uid"));
-  const auto expires = Clock::now() + reservation_ttl_;
+std::vector<std::uint64_t> ServiceAllocator::ip_offsets(const json::object& service) const {
+  if (!needs_cluster_ip(service) || is_headless(service)) return {};
+  // The bitmap's offset 0 is the range's first address after the network's.
+  auto offset = network_.cluster_ips.offset_of(cluster_ip_of(object_at(service, "spec")));
+  if (!offset || *offset < 1 || *offset > ip_range_size(network_.cluster_ips)) return {};
+  return {*offset - 1};
+}
+
+std::vector<std::uint64_t> ServiceAllocator::port_offsets(const json::object& service) const {
+  const json::object* spec = object_at(service, "spec");
+  std::set<std::uint64_t> offsets;
+  auto note = [&](std::int64_t port) {
+    if (network_.node_ports.contains(port)) offsets.insert(static_cast<std::uint64_t>(port - network_.node_ports.base));
+  };
+  for_each_object(spec, "ports", [&](const json::object& port, std::size_t) { note(int_or_zero(&port, "nodePort")); });
+  note(int_or_zero(spec, "healthCheckNodePort"));
+  return {offsets.begin(), offsets.end()};
+}
+
+asio::awaitable<ServiceClaims> ServiceAllocator::allocate(json::object& service, const json::object* old,
+                                                          bool dry_run) {
+  ServiceClaims claims;
+  const std::vector<std::uint64_t> old_ips = old ? ip_offsets(*old) : std::vector<std::uint64_t>{};
+  const std::vector<std::uint64_t> old_ports = old ? port_offsets(*old) : std::vector<std::uint64_t>{};
+  auto held_before = [](const std::vector<std::uint64_t>& held, std::uint64_t offset) {
+    return std::find(held.begin(), held.end(), offset) != held.end();
+  };
   json::object& spec = ensure_object(service, "spec");
-  std::vector<std::uint64_t> new_ips;
-  std::vector<std::uint64_t> new_ports;
+  std::exception_ptr failure;
   try {
     if (needs_cluster_ip(service) && !is_headless(service)) {
       std::string ip = cluster_ip_of(&spec);
       if (ip.empty()) {
-        auto offset = ips_.allocate_next(uid, expires, random_);
+        std::optional<std::uint64_t> offset;
+        try {
+          if (dry_run) offset = co_await ips_.next_available();
+          else offset = co_await ips_.allocate_next();
+        } catch (const storage::StorageError& error) {
+          throw ApiError(apierrors::internal_error(std::string("failed to allocate a serviceIP: ") + error.what()));
+        }
         if (!offset) throw ApiError(apierrors::internal_error("failed to allocate a serviceIP: range is full"));
-        new_ips.push_back(*offset);
+        if (!dry_run) claims.taken_ips.push_back(*offset);
         ip = network_.cluster_ips.address(*offset + 1);
       } else {
         auto offset = network_.cluster_ips.offset_of(ip);
         const bool in_range = offset && *offset >= 1 && *offset <= ip_range_size(network_.cluster_ips);
+        const validation::Path path = validation::Path("spec").child("clusterIPs");
         const std::string values = "[]string{\"" + ip + "\"}";
         if (!in_range)
           throw_invalid(service, validation::invalid_value(
-                                     validation::Path("spec").child("clusterIPs"), values,
+                                     path, values,
                                      "failed to allocate IP " + ip + ": the provided IP (" + ip +
                                          ") is not in the valid range. The range of valid IPs is " +
                                          network_.cluster_ips.text()));
-        if (!ips_.reserve(*offset - 1, uid, expires))
-          throw_invalid(service, validation::invalid_value(validation::Path("spec").child("clusterIPs"), values,
-                                                           "failed to allocate IP " + ip +
-                                                               ": provided IP is already allocated"));
+        if (!held_before(old_ips, *offset - 1)) {
+          bool taken = false;
+          std::string why = "provided IP is already allocated";
+          try {
+            const std::uint64_t wanted = *offset - 1;
+            if (dry_run) taken = co_await ips_.available(wanted);
+            else taken = co_await ips_.allocate(wanted);
+          } catch (const storage::StorageError& error) {
+            why = error.what();
+          }
+          if (!taken) throw_invalid(service, validation::invalid_value(path, values, "failed to allocate IP " + ip + ": " + why));
+          if (!dry_run) claims.taken_ips.push_back(*offset - 1);
+        }
       }
       spec["clusterIP"] = ip;
       spec["clusterIPs"] = json::array{json::string(ip)};
     }
-    auto take_port = [&](json::object& holder, std::string_view key, const validation::Path& path) {
+    // One node port may serve a port number twice (TCP and UDP): taken once.
+    std::set<std::int64_t> this_service;
+    // (Every parameter by value: the coroutine outlives the expression that calls it.)
+    auto take_port = [&](json::object& holder, std::string_view key, validation::Path path) -> asio::awaitable<void> {
       const std::int64_t port = int_or_zero(&holder, key);
       if (port == 0) {
-        auto offset = ports_.allocate_next(uid, expires, random_);
+        std::optional<std::uint64_t> offset;
+        try {
+          if (dry_run) offset = co_await ports_.next_available();
+          else offset = co_await ports_.allocate_next();
+        } catch (const storage::StorageError& error) {
+          throw ApiError(apierrors::internal_error(std::string("failed to allocate a nodePort: ") + error.what()));
+        }
         if (!offset) throw ApiError(apierrors::internal_error("failed to allocate a nodePort: range is full"));
-        new_ports.push_back(*offset);
+        if (!dry_run) claims.taken_ports.push_back(*offset);
         holder[key] = network_.node_ports.base + static_cast<std::int64_t>(*offset);
-        return;
+        this_service.insert(network_.node_ports.base + static_cast<std::int64_t>(*offset));
+        co_return;
       }
       if (!network_.node_ports.contains(port))
         throw_invalid(service, validation::invalid_value(path, std::to_string(port),
                                                          "provided port is not in the valid range. The range of "
                                                          "valid ports is " + network_.node_ports.text()));
-      if (!ports_.reserve(static_cast<std::uint64_t>(port - network_.node_ports.base), uid, expires))
-        throw_invalid(service, validation::invalid_value(path, std::to_string(port), "provided port is already allocated"));
+      const auto offset = static_cast<std::uint64_t>(port - network_.node_ports.base);
+      if (!this_service.insert(port).second || held_before(old_ports, offset)) co_return;
+      bool taken = false;
+      std::string why = "provided port is already allocated";
+      try {
+        if (dry_run) taken = co_await ports_.available(offset);
+        else taken = co_await ports_.allocate(offset);
+      } catch (const storage::StorageError& error) {
+        why = error.what();
+      }
+      if (!taken) throw_invalid(service, validation::invalid_value(path, std::to_string(port), why));
+      if (!dry_run) claims.taken_ports.push_back(offset);
     };
-    if (needs_node_ports(service))
-      for_each_object(&spec, "ports", [&](json::object& port, std::size_t i) {
-        take_port(port, "nodePort", validation::Path("spec").child("ports").index(i).child("nodePort"));
-      });
-    if (needs_health_check_node_port(service))
-      take_port(spec, "healthCheckNodePort", validation::Path("spec").child("healthCheckNodePort"));
+    if (needs_node_ports(service)) {
+      if (json::array* ports = array_at(spec, "ports")) {
+        for (std::size_t i = 0; i < ports->size(); ++i) {
+          if (!(*ports)[i].is_object()) continue;
+          auto taking = take_port((*ports)[i].as_object(), "nodePort",
+                                  validation::Path("spec").child("ports").index(i).child("nodePort"));
+          co_await std::move(taking);
+        }
+      }
+    }
+    if (needs_health_check_node_port(service)) {
+      auto taking = take_port(spec, "healthCheckNodePort", validation::Path("spec").child("healthCheckNodePort"));
+      co_await std::move(taking);
+    }
   } catch (...) {
-    for (auto offset : new_ips) ips_.release_reservation(offset, uid);
-    for (auto offset : new_ports) ports_.release_reservation(offset, uid);
-    throw;
+    failure = std::current_exception();
+  }
+  if (failure) {
+    co_await finish(std::move(claims), false);
+    std::rethrow_exception(failure);
+  }
+  // What the stored service held and this one does not is given back once this one is stored.
+  const std::vector<std::uint64_t> new_ips = ip_offsets(service);
+  const std::vector<std::uint64_t> new_ports = port_offsets(service);
+  for (std::uint64_t offset : old_ips)
+    if (!held_before(new_ips, offset)) claims.freed_ips.push_back(offset);
+  for (std::uint64_t offset : old_ports)
+    if (!held_before(new_ports, offset)) claims.freed_ports.push_back(offset);
+  co_return claims;
+}
+
+asio::awaitable<void> ServiceAllocator::finish(ServiceClaims claims, bool stored) {
+  // Best effort, as kube's Commit and Revert: what is left held the repair frees after a few passes.
+  try {
+    std::vector<std::uint64_t> ips = stored ? std::move(claims.freed_ips) : std::move(claims.taken_ips);
+    std::vector<std::uint64_t> ports = stored ? std::move(claims.freed_ports) : std::move(claims.taken_ports);
+    co_await ips_.release(std::move(ips));
+    co_await ports_.release(std::move(ports));
+  } catch (const std::exception&) {
   }
 }
 
-void ServiceAllocator::observe_locked(const json::object& service) {
-  const std::string_view uid = registry::meta_string(service, "uid");
-  const json::object* spec = object_at(service, "spec");
-  std::set<std::uint64_t> ips;
-  std::set<std::uint64_t> ports;
-  if (needs_cluster_ip(service) && !is_headless(service))
-    if (auto offset = network_.cluster_ips.offset_of(cluster_ip_of(spec));
-        offset && *offset >= 1 && *offset <= ip_range_size(network_.cluster_ips))
-      ips.insert(*offset - 1);
-  auto note_port = [&](std::int64_t port) {
-    if (network_.node_ports.contains(port)) ports.insert(static_cast<std::uint64_t>(port - network_.node_ports.base));
-  };
-  for_each_object(spec, "ports", [&](const json::object& port, std::size_t) { note_port(int_or_zero(&port, "nodePort")); });
-  note_port(int_or_zero(spec, "healthCheckNodePort"));
-  ips_.confirm(uid, ips);
-  ports_.confirm(uid, ports);
-}
-
-void ServiceAllocator::resync(const std::vector<json::object>& services) {
-  std::lock_guard lock(mutex_);
-  ips_.drop_confirmed();
-  ports_.drop_confirmed();
-  for (const auto& service : services) observe_locked(service);
-  ready_ = true;
-}
-
-void ServiceAllocator::observe(const json::object& service) {
-  std::lock_guard lock(mutex_);
-  observe_locked(service);
-}
-
-void ServiceAllocator::forget(std::string_view uid) {
-  std::lock_guard lock(mutex_);
-  ips_.forget(uid);
-  ports_.forget(uid);
-}
-
-bool ServiceAllocator::ready() const {
-  std::lock_guard lock(mutex_);
-  return ready_;
-}
-
-std::size_t ServiceAllocator::ips_in_use() const {
-  std::lock_guard lock(mutex_);
-  return ips_.used(Clock::now());
-}
-
-std::size_t ServiceAllocator::ports_in_use() const {
-  std::lock_guard lock(mutex_);
-  return ports_.used(Clock::now());
+asio::awaitable<void> ServiceAllocator::release(const json::object& service) {
+  ServiceClaims claims{.freed_ips = ip_offsets(service), .freed_ports = port_offsets(service)};
+  co_await finish(std::move(claims), true);
 }
 
 }  // namespace kapi::apis::core

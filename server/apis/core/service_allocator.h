@@ -2,20 +2,15 @@
 // Service cluster IPs and node ports (kube's ipallocator and portallocator with the service REST's alloc.go):
 // allocated on create and update, released when the service goes.
 //
-// The state is derived from the stored services rather than kept in storage of its own: a tracker lists the
-// services at start and follows their watch (service_tracker.h), confirming what each stored service holds
-// and releasing what a deleted or changed one no longer does. A value handed out by a create or update is
-// reserved, held against every other service until the tracker sees it stored or the reservation lapses (a
-// request that failed after allocating, a dry run): nothing is handed out twice, whatever the concurrency.
+// Both ranges are stored (range_allocation.h), so every server on one store hands out from the same bitmaps; the
+// repair (service_repair.h) puts right what a server that died between allocating and storing left behind.
+#include "server/apis/core/range_allocation.h"
+
+#include <asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
-#include <chrono>
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <optional>
-#include <random>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,74 +58,42 @@ bool is_headless(const boost::json::object& service);       // clusterIP None
 bool needs_node_ports(const boost::json::object& service);  // NodePort, or LoadBalancer allocating node ports
 bool needs_health_check_node_port(const boost::json::object& service);  // LoadBalancer with the Local policy
 
-// One range of values (offsets 0..size-1), allocated at random from the upper band first and from the lower
-// band, kept for static choices, only when the upper one is full (kube's randomScanStrategyWithOffset).
-// Not synchronised: ServiceAllocator guards it.
-class RangeAllocator {
- public:
-  using Clock = std::chrono::steady_clock;
-
-  RangeAllocator(std::uint64_t size, std::uint64_t static_band);
-
-  // Holds `offset` for `owner` until `expires` unless confirmed first; false when someone else holds it.
-  bool reserve(std::uint64_t offset, std::string_view owner, Clock::time_point expires);
-  std::optional<std::uint64_t> allocate_next(std::string_view owner, Clock::time_point expires, std::mt19937_64& random);
-  // Gives back an unconfirmed reservation (a request that failed part-way).
-  void release_reservation(std::uint64_t offset, std::string_view owner);
-  // `owner` is stored holding exactly `offsets`: they become confirmed, its other confirmed ones are freed.
-  void confirm(std::string_view owner, const std::set<std::uint64_t>& offsets);
-  void forget(std::string_view owner);
-  void drop_confirmed();
-  std::size_t used(Clock::time_point now) const;
-
- private:
-  struct Holder {
-    std::string owner;
-    bool confirmed = false;
-    Clock::time_point expires;
-  };
-  bool free_at(std::uint64_t offset, Clock::time_point now);
-
-  std::uint64_t size_;
-  std::uint64_t static_band_;
-  std::map<std::uint64_t, Holder> held_;
+// The values a write took from the ranges, given back if the write fails (kube's allocation transaction's Revert),
+// and those the stored service held that the new one no longer does, given back once it is stored (Commit).
+struct ServiceClaims {
+  std::vector<std::uint64_t> taken_ips, taken_ports;
+  std::vector<std::uint64_t> freed_ips, freed_ports;
 };
 
+// kube's service REST allocator (pkg/registry/core/service/storage/alloc.go) over the two stored ranges.
 class ServiceAllocator {
  public:
-  using Clock = RangeAllocator::Clock;
-
-  explicit ServiceAllocator(ServiceNetwork network, Clock::duration reservation_ttl = std::chrono::minutes(2));
+  // The ranges live under `key_root` + "/ranges/serviceips" and "/ranges/servicenodeports".
+  ServiceAllocator(ServiceNetwork network, storage::Interface& storage, const std::string& key_root);
 
   const ServiceNetwork& network() const { return network_; }
+  StoredRange& cluster_ips() { return ips_; }
+  StoredRange& node_ports() { return ports_; }
 
-  // Fills what `service` needs and lacks (spec.clusterIP and clusterIPs, ports[*].nodePort,
-  // healthCheckNodePort) and reserves what it names, for its metadata.uid (on update the values it already
-  // has are its own, so reserving them again succeeds). Throws ApiError as kube's service REST does: 422 for a
-  // value outside the range or held by another service, 500 when a range is full, 503 before the first sync.
-  void allocate(boost::json::object& service);
+  // Fills what `service` needs and lacks (spec.clusterIP and clusterIPs, ports[*].nodePort, healthCheckNodePort)
+  // and takes what it names that `old` (the stored service, on update) did not hold. Throws ApiError as kube's
+  // service REST does: 422 for a value outside the range or held by another service, 500 when a range is full or
+  // cannot be written. A dry run checks and picks without taking anything.
+  asio::awaitable<ServiceClaims> allocate(boost::json::object& service, const boost::json::object* old, bool dry_run);
+  // The write ended: stored, the values the old service no longer holds are freed; not, those it took are.
+  asio::awaitable<void> finish(ServiceClaims claims, bool stored);
+  // The service is gone from storage (kube's afterDelete): its values are free.
+  asio::awaitable<void> release(const boost::json::object& service);
 
-  // The tracker's account of storage: every stored service (resync), one stored or changed (observe), one
-  // deleted (forget); ready once the first resync is in.
-  void resync(const std::vector<boost::json::object>& services);
-  void observe(const boost::json::object& service);
-  void forget(std::string_view uid);
-  bool ready() const;
-
-  // Values held (confirmed or reserved), for tests and diagnostics.
-  std::size_t ips_in_use() const;
-  std::size_t ports_in_use() const;
+  // The offsets in each range that a service holds (its values outside the ranges left out), as the repair and
+  // release read them.
+  std::vector<std::uint64_t> ip_offsets(const boost::json::object& service) const;
+  std::vector<std::uint64_t> port_offsets(const boost::json::object& service) const;
 
  private:
-  void observe_locked(const boost::json::object& service);
-
   ServiceNetwork network_;
-  Clock::duration reservation_ttl_;
-  mutable std::mutex mutex_;
-  RangeAllocator ips_;
-  RangeAllocator ports_;
-  std::mt19937_64 random_;
-  bool ready_ = false;
+  StoredRange ips_;
+  StoredRange ports_;
 };
 
 }  // namespace kapi::apis::core

@@ -359,8 +359,6 @@ class ServiceStrategy final : public registry::Strategy {
     apply_service_defaults(service);
     service["status"] = json::object{{"loadBalancer", json::object()}};
     init_cluster_ip_fields(service);
-    // Only a service that will pass validation takes values from the ranges.
-    if (validate_all(service).empty()) allocator_->allocate(service);
   }
   void prepare_for_update(json::object& service, const json::object& old) const override {
     keep_status(service, old);
@@ -368,7 +366,21 @@ class ServiceStrategy final : public registry::Strategy {
     drop_type_dependent_fields(service, old);
     keep_allocated_values(service, old);
     init_cluster_ip_fields(service);
-    if (validate_all(service).empty() && validate_service_update(service, old).empty()) allocator_->allocate(service);
+  }
+  // kube's beginCreate and beginUpdate: the values a service needs from the shared ranges, given back when the
+  // write fails. Only a service that will pass validation takes them.
+  asio::awaitable<FinishWrite> begin_write(json::object& service, const json::object* old,
+                                           bool dry_run) const override {
+    if (!validate_all(service).empty() || (old && !validate_service_update(service, *old).empty())) co_return nullptr;
+    core::ServiceClaims claims = co_await allocator_->allocate(service, old, dry_run);
+    // Not a coroutine itself: finish() keeps its own copy of the claims, whatever becomes of this function.
+    co_return [allocator = allocator_, claims = std::move(claims)](bool stored) {
+      return allocator->finish(claims, stored);
+    };
+  }
+  // kube's afterDelete: a deleted service's values are free again.
+  asio::awaitable<void> after_delete(std::string_view stored) const override {
+    if (std::optional<json::object> service = registry::parse_json_object(stored)) co_await allocator_->release(*service);
   }
   ErrorList validate(const json::object& service) const override { return validate_service(service); }
   ErrorList validate_update(const json::object& service, const json::object& old) const override {

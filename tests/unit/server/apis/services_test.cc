@@ -1,18 +1,25 @@
 // Services as kube's service registry keeps them: ranges parsed as kube-apiserver's flags, cluster IPs and node
-// ports allocated once each (under concurrency too) and released when the stored service goes, ValidateService's
-// messages, the allocation errors' Status, printService's cells.
+// ports allocated once each from the stored ranges (by two servers at once too) and released when the stored
+// service goes, the repair of the ranges, ValidateService's messages, the allocation errors' Status,
+// printService's cells.
+#include "base/log.h"
 #include "base/uuid.h"
 #include "server/apierrors/errors.h"
 #include "server/apis/core/service_allocator.h"
-#include "server/apis/core/service_tracker.h"
+#include "server/apis/core/kubernetes_service.h"
+#include "server/apis/core/service_repair.h"
 #include "server/apis/resource_storage.h"
 #include "server/registry/object_meta.h"
+#include "storage/embedded/store.h"
+#include "tests/support/io_thread.h"
+#include "tests/support/temp_dir.h"
 #include "tests/unit/server/apis/strategy_testing.h"
 
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 
+#include <atomic>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -40,30 +47,84 @@ json::object service(std::string_view name, std::string_view spec_extra = "") {
 
 using strategy_testing::messages;
 
+// The service registry of one server over the store of the test's embedded backend.
+struct ServiceServer {
+  ServiceServer(storage::Interface& backend, ServiceNetwork network = {}, const std::string& key_root = "/registry")
+      : allocator(std::make_shared<ServiceAllocator>(network, backend, key_root)),
+        storage(services(allocator, nullptr)),
+        store(storage.definition, storage.strategy, backend, key_root) {}
+
+  std::shared_ptr<ServiceAllocator> allocator;
+  ResourceStorage storage;
+  registry::Store store;
+};
+
 class ServicesTest : public ::testing::Test {
  protected:
-  void SetUp() override { allocator_->resync({}); }
+  void SetUp() override { repair(server_); }
 
-  json::object created(json::object object) const {
-    storage_.strategy->prepare_for_create(object);
+  // A pass of this server's repair (one for its whole life, as it counts leaks over passes), or of another's.
+  void repair(ServiceServer& server) {
+    if (&server == &server_) return io_.run(repair_.run_once());
+    core::ServiceAllocationRepair repair(server.store, *server.allocator, logger_);
+    io_.run(repair.run_once());
+  }
+  // Prepared and given its values, as the Store does before it stores a new service.
+  json::object created(json::object object, bool dry_run = false) {
+    return created_by(storage_, std::move(object), dry_run);
+  }
+  json::object created_by(const ResourceStorage& storage, json::object object, bool dry_run = false) {
+    storage.strategy->prepare_for_create(object);
+    io_.run(begin(storage, object, nullptr, dry_run));
     return object;
   }
-  // The status of what prepare_for_create threw.
-  apierrors::Status create_error(json::object object) const {
+  // The status of what creating it threw.
+  apierrors::Status create_error(json::object object) {
     try {
-      storage_.strategy->prepare_for_create(object);
+      created(std::move(object));
     } catch (const apierrors::ApiError& error) {
       return error.status();
     }
     ADD_FAILURE() << "no error for " << json::serialize(object);
     return {};
   }
+  // Prepared and given its values as an update of `old`, stored or not.
+  json::object updated(json::object object, const json::object& old, bool stored = true) {
+    storage_.strategy->prepare_for_update(object, old);
+    registry::Strategy::FinishWrite finish = io_.run(begin(storage_, object, &old, false));
+    if (finish) io_.run(finish(stored));
+    return object;
+  }
+  void deleted(const json::object& object) {
+    const std::string stored = json::serialize(object);
+    io_.run(storage_.strategy->after_delete(stored));
+  }
+  std::uint64_t ips_in_use() { return in_use(allocator_->cluster_ips()); }
+  std::uint64_t ports_in_use() { return in_use(allocator_->node_ports()); }
+  std::uint64_t in_use(core::StoredRange& range) { return range.bitmap_of(io_.run(range.get())).used(); }
   static std::string cluster_ip(const json::object& object) {
     return std::string(object.at("spec").at("clusterIP").as_string());
   }
 
-  std::shared_ptr<ServiceAllocator> allocator_ = std::make_shared<ServiceAllocator>(ServiceNetwork{});
-  ResourceStorage storage_ = services(allocator_, nullptr);
+  static asio::awaitable<registry::Strategy::FinishWrite> begin(const ResourceStorage& storage, json::object& object,
+                                                                const json::object* old, bool dry_run) {
+    co_return co_await storage.strategy->begin_write(object, old, dry_run);
+  }
+
+  static std::unique_ptr<storage::embedded::Store> open_backend(const test_support::TempDir& dir) {
+    storage::embedded::Options options;
+    options.data_dir = dir.path() / "data";
+    return storage::embedded::Store::open(std::move(options));
+  }
+
+  test_support::TempDir dir_{"kapi-services"};
+  test_support::IoThread io_;
+  base::Logger logger_{-1};
+  std::unique_ptr<storage::embedded::Store> backend_ = open_backend(dir_);
+  ServiceServer server_{*backend_};
+  std::shared_ptr<ServiceAllocator>& allocator_ = server_.allocator;
+  ResourceStorage& storage_ = server_.storage;
+  core::ServiceAllocationRepair repair_{server_.store, *server_.allocator, logger_};
 };
 
 TEST(ServiceRangesTest, ParseAsKubeApiserversFlags) {
@@ -110,7 +171,7 @@ TEST_F(ServicesTest, CreateDefaultsAndAllocatesFromTheUpperBand) {
   EXPECT_FALSE(spec.contains("externalTrafficPolicy"));
   EXPECT_EQ(result["status"], parse(R"({"loadBalancer":{}})"));
   EXPECT_EQ(messages(storage_.strategy->validate(result)), "");
-  EXPECT_EQ(allocator_->ips_in_use(), 1u);
+  EXPECT_EQ(ips_in_use(), 1u);
 }
 
 TEST_F(ServicesTest, ExplicitIpIsHonouredOnceAndCheckedAgainstTheRange) {
@@ -126,8 +187,7 @@ TEST_F(ServicesTest, ExplicitIpIsHonouredOnceAndCheckedAgainstTheRange) {
             "Service \"c\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.0.1.5\"}: failed to allocate IP "
             "10.0.1.5: the provided IP (10.0.1.5) is not in the valid range. The range of valid IPs is 10.0.0.0/24");
   // Once the stored service is gone, its address is free again.
-  allocator_->observe(first);
-  allocator_->forget(registry::meta_string(first, "uid"));
+  deleted(first);
   EXPECT_EQ(cluster_ip(created(service("b", R"("clusterIP":"10.0.0.5")"))), "10.0.0.5");
 }
 
@@ -143,7 +203,7 @@ TEST_F(ServicesTest, HeadlessAndExternalNameServicesTakeNoAddress) {
   external = created(std::move(external));
   EXPECT_FALSE(external["spec"].as_object().contains("clusterIP"));
   EXPECT_EQ(messages(storage_.strategy->validate(external)), "");
-  EXPECT_EQ(allocator_->ips_in_use(), 0u);
+  EXPECT_EQ(ips_in_use(), 0u);
   EXPECT_EQ(storage_.strategy->table_cells(external)[3], "db.example.com");
 }
 
@@ -166,38 +226,42 @@ TEST_F(ServicesTest, NodePortsComeFromTheirRange) {
   EXPECT_EQ(row[4].as_string(), "80:" + std::to_string(port) + "/TCP");
 }
 
-TEST_F(ServicesTest, ConcurrentCreatesNeverShareAnAddress) {
+TEST_F(ServicesTest, TwoServersCreatingAtOnceNeverShareAValue) {
+  // Two servers on one store, each on its own threads, as two kapi processes on one etcd.
+  ServiceServer other(*backend_);
+  test_support::IoThread other_io;
   std::mutex mutex;
   std::set<std::string> seen;
   std::vector<std::thread> threads;
   std::atomic<int> failures{0};
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
-      for (int i = 0; i < 50; ++i) {
-        json::object object = service("s" + std::to_string(t) + "-" + std::to_string(i));
-        storage_.strategy->prepare_for_create(object);
+      const bool first = t % 2 == 0;
+      for (int i = 0; i < 25; ++i) {
+        json::object object = service("s" + std::to_string(t) + "-" + std::to_string(i), R"("type":"NodePort")");
+        const ResourceStorage& storage = first ? storage_ : other.storage;
+        storage.strategy->prepare_for_create(object);
+        (first ? io_ : other_io).run(begin(storage, object, nullptr, false));
         std::lock_guard lock(mutex);
         if (!seen.insert(cluster_ip(object)).second) ++failures;
+        if (!seen.insert(json::serialize(object["spec"].at("ports").at(0).at("nodePort"))).second) ++failures;
       }
     });
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(seen.size(), 200u);
+  EXPECT_EQ(ips_in_use(), 100u);
+  EXPECT_EQ(ports_in_use(), 100u);
 }
 
 TEST_F(ServicesTest, AFullRangeIsAnInternalError) {
   ServiceNetwork small;
   small.cluster_ips = *core::parse_service_cidr("10.0.0.0/30");  // two usable addresses
-  auto allocator = std::make_shared<ServiceAllocator>(small);
-  allocator->resync({});
-  ResourceStorage storage = services(allocator, nullptr);
-  for (const char* name : {"a", "b"}) {
-    json::object object = service(name);
-    storage.strategy->prepare_for_create(object);
-  }
-  json::object third = service("c");
+  ServiceServer server(*backend_, small, "/small");
+  repair(server);
+  for (const char* name : {"a", "b"}) created_by(server.storage, service(name));
   try {
-    storage.strategy->prepare_for_create(third);
+    created_by(server.storage, service("c"));
     ADD_FAILURE() << "the third service got an address";
   } catch (const apierrors::ApiError& error) {
     EXPECT_EQ(error.status().code, 500);
@@ -205,43 +269,69 @@ TEST_F(ServicesTest, AFullRangeIsAnInternalError) {
   }
 }
 
-TEST_F(ServicesTest, ReservationsLapseWhenNeverStored) {
-  auto allocator = std::make_shared<ServiceAllocator>(ServiceNetwork{}, std::chrono::seconds(0));
-  allocator->resync({});
-  ResourceStorage storage = services(allocator, nullptr);
-  json::object dry = service("dry", R"("clusterIP":"10.0.0.9")");
-  storage.strategy->prepare_for_create(dry);
-  EXPECT_EQ(allocator->ips_in_use(), 0u);  // a dry run or a failed write holds nothing for long
-  json::object stored = service("real", R"("clusterIP":"10.0.0.9")");
-  storage.strategy->prepare_for_create(stored);
-  allocator->observe(stored);  // the tracker saw it stored: held for good
-  EXPECT_EQ(allocator->ips_in_use(), 1u);
+TEST_F(ServicesTest, DryRunsAndFailedWritesTakeNothing) {
+  json::object dry = created(service("dry", R"("clusterIP":"10.0.0.9","type":"NodePort")"), true);
+  EXPECT_TRUE(dry["spec"].at("ports").at(0).as_object().contains("nodePort"));  // what it would get, shown
+  EXPECT_EQ(ips_in_use(), 0u);
+  EXPECT_EQ(ports_in_use(), 0u);
+  json::object failed = service("failed", R"("clusterIP":"10.0.0.9")");
+  storage_.strategy->prepare_for_create(failed);
+  registry::Strategy::FinishWrite finish = io_.run(begin(storage_, failed, nullptr, false));
+  EXPECT_EQ(ips_in_use(), 1u);
+  io_.run(finish(false));  // the write failed: given back
+  EXPECT_EQ(ips_in_use(), 0u);
+  EXPECT_EQ(cluster_ip(created(service("real", R"("clusterIP":"10.0.0.9")"))), "10.0.0.9");
+  EXPECT_EQ(ips_in_use(), 1u);
 }
 
-TEST_F(ServicesTest, AllocationWaitsForTheFirstSync) {
-  auto allocator = std::make_shared<ServiceAllocator>(ServiceNetwork{});
-  ResourceStorage storage = services(allocator, nullptr);
-  json::object object = service("early");
+TEST_F(ServicesTest, AllocationWaitsForTheFirstRepair) {
+  ServiceServer server(*backend_, ServiceNetwork{}, "/fresh");
   try {
-    storage.strategy->prepare_for_create(object);
-    ADD_FAILURE() << "allocated before the stored services were read";
+    created_by(server.storage, service("early"));
+    ADD_FAILURE() << "allocated before the ranges were stored";
   } catch (const apierrors::ApiError& error) {
-    EXPECT_EQ(error.status().code, 503);
+    EXPECT_EQ(error.status().code, 500);
+    EXPECT_EQ(error.status().message,
+              "Internal error occurred: failed to allocate a serviceIP: cannot allocate resources of type "
+              "serviceipallocations at this time");
   }
-  json::object existing = service("old", R"("clusterIP":"10.0.0.20")");
-  allocator->resync({existing});
-  EXPECT_EQ(allocator->ips_in_use(), 1u);
+  repair(server);
+  EXPECT_FALSE(cluster_ip(created_by(server.storage, service("later"))).empty());
+}
+
+TEST_F(ServicesTest, TheRepairRecordsWhatServicesHoldAndFreesLeaksOnItsThirdPass) {
+  // Stored with values the ranges do not record (written before the ranges existed, or the range was lost).
+  json::object held = service("held", R"("type":"NodePort","clusterIP":"10.0.0.50","clusterIPs":["10.0.0.50"])");
+  held["spec"].as_object()["ports"].as_array()[0].as_object()["nodePort"] = 30500;
+  const std::string key = server_.store.key("default", "held");
+  storage::WriteOptions write_options;
+  io_.run(backend_->create(key, json::serialize(held), write_options));
+  // Taken by a server that died before it stored its service: a leak.
+  std::optional<std::uint64_t> leaked = io_.run(allocator_->cluster_ips().allocate_next());
+  ASSERT_TRUE(leaked);
+  EXPECT_EQ(ips_in_use(), 1u);
+
+  repair(server_);
+  EXPECT_EQ(ips_in_use(), 2u);  // the held address recorded, the leak kept for now
+  EXPECT_EQ(ports_in_use(), 1u);
+  EXPECT_EQ(create_error(service("b", R"("clusterIP":"10.0.0.50")")).code, 422);
+  repair(server_);
+  EXPECT_EQ(ips_in_use(), 2u);
+  repair(server_);
+  EXPECT_EQ(ips_in_use(), 1u);  // the third pass frees the leak
+  EXPECT_TRUE(io_.run(allocator_->cluster_ips().available(*leaked)));
 }
 
 TEST_F(ServicesTest, UpdatesKeepAllocatedValues) {
   json::object old = created(service("web", R"("type":"NodePort")"));
-  allocator_->observe(old);
   json::object sent = service("web", R"("type":"NodePort")");
   sent["metadata"].as_object()["uid"] = old["metadata"].at("uid");
-  storage_.strategy->prepare_for_update(sent, old);
+  sent = updated(std::move(sent), old);
   EXPECT_EQ(sent["spec"].at("clusterIP"), old["spec"].at("clusterIP"));
   EXPECT_EQ(sent["spec"].at("ports").at(0).at("nodePort"), old["spec"].at("ports").at(0).at("nodePort"));
   EXPECT_EQ(messages(storage_.strategy->validate_update(sent, old)), "");
+  EXPECT_EQ(ips_in_use(), 1u);
+  EXPECT_EQ(ports_in_use(), 1u);
 
   json::object moved = sent;
   moved["spec"].as_object()["clusterIP"] = "10.0.0.9";
@@ -252,18 +342,18 @@ TEST_F(ServicesTest, UpdatesKeepAllocatedValues) {
 
 TEST_F(ServicesTest, ChangingTheTypeDropsWhatTheOldTypeHad) {
   json::object old = created(service("web", R"("type":"NodePort")"));
-  allocator_->observe(old);
-  EXPECT_EQ(allocator_->ports_in_use(), 1u);
+  EXPECT_EQ(ports_in_use(), 1u);
   json::object sent = old;
   sent["spec"].as_object()["type"] = "ClusterIP";
-  storage_.strategy->prepare_for_update(sent, old);
+  updated(sent, old, false);
+  EXPECT_EQ(ports_in_use(), 1u);  // the update failed: the old service keeps its port
+  sent = updated(std::move(sent), old);
   EXPECT_FALSE(sent["spec"].at("ports").at(0).as_object().contains("nodePort"));
   EXPECT_FALSE(sent["spec"].as_object().contains("externalTrafficPolicy"));
   EXPECT_EQ(sent["spec"].at("clusterIP"), old["spec"].at("clusterIP"));
   EXPECT_EQ(messages(storage_.strategy->validate_update(sent, old)), "");
-  allocator_->observe(sent);  // stored: the node port is free again
-  EXPECT_EQ(allocator_->ports_in_use(), 0u);
-  EXPECT_EQ(allocator_->ips_in_use(), 1u);
+  EXPECT_EQ(ports_in_use(), 0u);  // stored: the node port is free again
+  EXPECT_EQ(ips_in_use(), 1u);
 }
 
 TEST_F(ServicesTest, ValidationReportsKubesMessages) {
