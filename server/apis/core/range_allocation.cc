@@ -96,6 +96,11 @@ std::optional<RangeSnapshot> decode_range_allocation(std::string_view value) {
 StoredRange::StoredRange(storage::Interface& storage, StoredRangeOptions options)
     : storage_(storage), options_(std::move(options)), random_(std::random_device{}()) {}
 
+storage::StorageError StoredRange::not_stored_yet() const {
+  return storage::StorageError(storage::ErrorCode::Internal, options_.key,
+                               "cannot allocate resources of type " + options_.resource + " at this time");
+}
+
 AllocationBitmap StoredRange::empty() const { return AllocationBitmap(options_.size, options_.static_band); }
 
 AllocationBitmap StoredRange::bitmap_of(const RangeSnapshot& snapshot) const {
@@ -113,10 +118,7 @@ asio::awaitable<void> StoredRange::update(std::function<bool(AllocationBitmap&)>
   storage::TryUpdate try_update = [this, change = std::move(change)](const storage::KeyValue* current)
       -> std::optional<std::string> {
     std::optional<RangeSnapshot> stored = current ? decode_range_allocation(current->value) : std::nullopt;
-    if (!stored) {
-      throw storage::StorageError(storage::ErrorCode::Internal, options_.key,
-                                  "cannot allocate resources of type " + options_.resource + " at this time");
-    }
+    if (!stored) throw not_stored_yet();
     AllocationBitmap bitmap = bitmap_of(*stored);
     if (!change(bitmap)) return std::nullopt;
     return encode_range_allocation(RangeSnapshot{options_.range, bitmap.snapshot()});
@@ -154,10 +156,7 @@ asio::awaitable<void> StoredRange::release(std::vector<std::uint64_t> offsets) {
 
 asio::awaitable<AllocationBitmap> StoredRange::read() {
   RangeSnapshot snapshot = co_await get();
-  if (snapshot.revision == 0) {
-    throw storage::StorageError(storage::ErrorCode::Internal, options_.key,
-                                "cannot allocate resources of type " + options_.resource + " at this time");
-  }
+  if (snapshot.revision == 0) throw not_stored_yet();
   co_return bitmap_of(snapshot);
 }
 

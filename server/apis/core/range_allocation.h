@@ -100,6 +100,8 @@ class StoredRange {
   asio::awaitable<void> update(std::function<bool(AllocationBitmap&)> change);
   asio::awaitable<AllocationBitmap> read();
   std::optional<std::uint64_t> pick_next(AllocationBitmap& bitmap);
+  // Until the first repair creates the range (kube's tryUpdate on an object without a resourceVersion).
+  storage::StorageError not_stored_yet() const;
 
   storage::Interface& storage_;
   StoredRangeOptions options_;
