@@ -68,17 +68,19 @@ TEST(SharedServiceRangesTest, TwoServersOnOneEtcdNeverHandOutOneValueTwice) {
   EXPECT_NE(ranges.find(R"("range":"10.0.0.0/24")"), std::string::npos) << ranges;
 
   // An address taken through the first is refused through the second, and free on both once the service goes.
+  // It is in the static band (the lowest 16 of a /24), which dynamic allocation leaves alone while the upper band
+  // has room, so the 40 services above cannot have taken it.
   auto one = first.connect_admin();
   auto two = second.connect_admin();
-  HttpResponse taken = one.request("POST", services, kJson, node_port_service("fixed", "10.0.0.200"));
+  HttpResponse taken = one.request("POST", services, kJson, node_port_service("fixed", "10.0.0.10"));
   ASSERT_EQ(taken.status, 201) << taken.body;
-  HttpResponse refused = two.request("POST", services, kJson, node_port_service("again", "10.0.0.200"));
+  HttpResponse refused = two.request("POST", services, kJson, node_port_service("again", "10.0.0.10"));
   EXPECT_TRUE(is_status(refused, 422, "Invalid"));
   EXPECT_EQ(status_message(refused),
-            "Service \"again\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.0.0.200\"}: failed to "
-            "allocate IP 10.0.0.200: provided IP is already allocated");
+            "Service \"again\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.0.0.10\"}: failed to "
+            "allocate IP 10.0.0.10: provided IP is already allocated");
   ASSERT_EQ(one.request("DELETE", services + "/fixed", {}, {}).status, 200);
-  HttpResponse reused = two.request("POST", services, kJson, node_port_service("again", "10.0.0.200"));
+  HttpResponse reused = two.request("POST", services, kJson, node_port_service("again", "10.0.0.10"));
   EXPECT_EQ(reused.status, 201) << reused.body;
 }
 
