@@ -149,6 +149,8 @@ std::string format_rfc3339_micro(UnixTime time) {
   return format_time(time.seconds, fraction);
 }
 
+std::string micro_time_now() { return format_rfc3339_micro(unix_time(std::chrono::system_clock::now())); }
+
 std::string format_http_date(std::int64_t seconds) {
   static constexpr std::array<const char*, 7> kDays{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
   static constexpr std::array<const char*, 12> kMonths{"Jan", "Feb", "Mar", "Apr", "May", "Jun",

@@ -30,6 +30,8 @@ std::optional<UnixTime> parse_rfc3339(std::string_view text);
 std::string format_rfc3339(std::int64_t seconds);
 // t.UTC().Format("2006-01-02T15:04:05.000000Z07:00"): six fractional digits, truncated (metav1.MicroTime).
 std::string format_rfc3339_micro(UnixTime time);
+// metav1.NowMicro() in its JSON form: what leases' acquireTime and renewTime hold.
+std::string micro_time_now();
 
 // t.UTC().Format(http.TimeFormat): "Mon, 02 Jan 2006 15:04:05 GMT", the form of Date and Expires headers.
 std::string format_http_date(std::int64_t seconds);

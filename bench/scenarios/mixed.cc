@@ -28,15 +28,12 @@ constexpr double kRenewIntervalSeconds = 10;
 // request slower than that meets an object not there yet (404), which shows in the figures as it should.
 constexpr std::chrono::seconds kPodStepGap{2};
 
-// Now as a metav1.MicroTime: RFC 3339 in UTC with microseconds.
-std::string micro_time_now() { return base::format_rfc3339_micro(base::unix_time(std::chrono::system_clock::now())); }
-
 std::string lease_json(std::string_view name, std::string_view resource_version) {
   std::string json = R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":")";
   json.append(name).append("\"");
   if (!resource_version.empty()) json.append(R"(,"resourceVersion":")").append(resource_version).append("\"");
   json.append(R"(},"spec":{"holderIdentity":")").append(name);
-  json.append(R"(","leaseDurationSeconds":40,"renewTime":")").append(micro_time_now()).append("\"}}");
+  json.append(R"(","leaseDurationSeconds":40,"renewTime":")").append(base::micro_time_now()).append("\"}}");
   return json;
 }
 

@@ -23,8 +23,6 @@ using Clock = std::chrono::steady_clock;
 // client-go's JitterFactor: a candidate waits between one and 2.2 retry periods between attempts to acquire.
 constexpr double kJitterFactor = 1.2;
 
-std::string micro_time_now() { return base::format_rfc3339_micro(base::unix_time(std::chrono::system_clock::now())); }
-
 std::string string_at(const json::object& object, std::string_view key) {
   const json::value* value = object.if_contains(key);
   return value && value->is_string() ? std::string(value->as_string()) : std::string();
@@ -102,7 +100,7 @@ asio::awaitable<bool> LeaderElector::update(const Record& record) {
 }
 
 asio::awaitable<bool> LeaderElector::try_acquire_or_renew() {
-  const std::string now = micro_time_now();
+  const std::string now = base::micro_time_now();
   Record desired{
       .holder = config_.identity,
       .lease_duration_seconds = std::chrono::duration_cast<std::chrono::seconds>(config_.lease_duration).count(),

@@ -48,8 +48,6 @@ void append_length_prefixed(std::string& out, std::string_view bytes) {
   out += bytes;
 }
 
-std::string now_micro() { return base::format_rfc3339_micro(base::unix_time(Clock::now())); }
-
 // Sleeps `duration`, noticing shutdown within seconds; false once it is initiated.
 asio::awaitable<bool> sleep_until_shutdown(std::chrono::seconds duration, const server::Lifecycle& lifecycle) {
   return base::sleep_unless(duration, [&lifecycle] { return lifecycle.shutdown_initiated(); }, std::chrono::seconds(5));
@@ -71,11 +69,11 @@ asio::awaitable<bool> renew(registry::Store& leases, const std::string& name, co
     registry::WriteOptions options;
     if (exists) {
       registry::UpdateFunction renewed = [&](const json::object* current) {
-        return identity_lease(current, name, hostname, holder, now_micro(), timing);
+        return identity_lease(current, name, hostname, holder, base::micro_time_now(), timing);
       };
       co_await leases.update(namespace_, name, renewed, options);
     } else {
-      json::object created = identity_lease(nullptr, name, hostname, holder, now_micro(), timing);
+      json::object created = identity_lease(nullptr, name, hostname, holder, base::micro_time_now(), timing);
       co_await leases.create(namespace_, std::move(created), options);
     }
     co_return true;

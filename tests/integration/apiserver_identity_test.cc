@@ -40,15 +40,6 @@ std::string test_lease(std::string_view name, std::chrono::system_clock::time_po
   return json::serialize(lease);
 }
 
-// Polls `ready` every 200 ms for up to `bound`.
-bool eventually(const std::function<bool()>& ready, std::chrono::milliseconds bound = 15s) {
-  for (const auto deadline = std::chrono::steady_clock::now() + bound; std::chrono::steady_clock::now() < deadline;) {
-    if (ready()) return true;
-    std::this_thread::sleep_for(200ms);
-  }
-  return ready();
-}
-
 TEST(ApiServerIdentityLeaseTest, EachServerKeepsItsLeaseAndCollectsExpiredOnes) {
   test_support::TempDir data("kapi-identity-lease");
   const KapiOptions options{.data_dir = data.path() / "data"};

@@ -37,13 +37,6 @@ std::string file_text(const std::filesystem::path& path) {
   return text.str();
 }
 
-// Polls `done` every 50 ms for up to `bound`; whether it came true.
-bool eventually(const std::function<bool()>& done, Clock::duration bound = 15s) {
-  for (const auto deadline = Clock::now() + bound; Clock::now() < deadline; std::this_thread::sleep_for(50ms))
-    if (done()) return true;
-  return done();
-}
-
 // The value of one series on kapi's /metrics; std::nullopt when it is not there.
 std::optional<double> metric(const KapiProcess& kapi, std::string_view series) {
   const HttpResponse response = kapi.connect_admin().request("GET", "/metrics", {}, {});

@@ -11,9 +11,11 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace kapi::integration {
@@ -117,6 +119,17 @@ inline std::string status_causes(const HttpResponse& response) {
 // Seconds since `start`, for timing assertions.
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Polls `ready` every `period` for up to `bound` (what a controller or another server does in its own time);
+// whether it came true.
+inline bool eventually(const std::function<bool()>& ready,
+                       std::chrono::steady_clock::duration bound = std::chrono::seconds(15),
+                       std::chrono::steady_clock::duration period = std::chrono::milliseconds(50)) {
+  for (const auto deadline = std::chrono::steady_clock::now() + bound; std::chrono::steady_clock::now() < deadline;
+       std::this_thread::sleep_for(period))
+    if (ready()) return true;
+  return ready();
 }
 
 }  // namespace kapi::integration

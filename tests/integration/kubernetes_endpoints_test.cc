@@ -17,14 +17,6 @@ namespace {
 using namespace std::chrono_literals;
 namespace json = boost::json;
 
-bool eventually(const std::function<bool()>& ready, std::chrono::milliseconds bound) {
-  for (const auto deadline = std::chrono::steady_clock::now() + bound; std::chrono::steady_clock::now() < deadline;) {
-    if (ready()) return true;
-    std::this_thread::sleep_for(200ms);
-  }
-  return ready();
-}
-
 // The addresses of the `kubernetes` Endpoints and of its EndpointSlice as `kapi` serves them: "ip ip|ip ip".
 std::string kubernetes_addresses(const KapiProcess& kapi) {
   auto connection = kapi.connect_admin();
