@@ -13,6 +13,7 @@
 #include "server/chain/testing_endpoints.h"
 #include "server/controlplane/apiserver_identity.h"
 #include "server/controlplane/cluster_authentication_trust.h"
+#include "server/encryptionconfig/encryption_config.h"
 #include "server/http/http_server.h"
 #include "server/lifecycle.h"
 #include "server/metrics/registry.h"
@@ -227,6 +228,16 @@ void configure_controllers(const Options& options, const Config& config, apis::B
 }
 
 // Wiring, one subsystem at a time.
+
+// --encryption-provider-config: which resources are encrypted at rest, and how.
+storage::value::ResourceTransformers encryption_from(const Options& options, base::Logger& logger) {
+  if (options.encryption_provider_config.empty()) return {};
+  try {
+    return encryptionconfig::load_encryption_config(options.encryption_provider_config);
+  } catch (const encryptionconfig::ConfigError& error) {
+    fail_startup(logger, error.what());
+  }
+}
 
 std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
     const Options& options, const std::filesystem::path& signing_key, apis::BuiltInApis& apis, base::Logger& logger) {
@@ -543,9 +554,10 @@ int run_apiserver(const Options& options) {
     // other two servers build on them.
     chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
     servers.kube().generic().health_checks.push_back(storage->health_check());
+    const storage::value::ResourceTransformers encryption = encryption_from(options, logger);
     apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger,
                            config.service_network, token_requests_from(options, config.signing_key, logger),
-                           kubelet_client_from(options));
+                           kubelet_client_from(options), encryption);
     ReactorWhileUnwinding::Trigger unwinding_apis(reactor_while_unwinding);  // see ReactorWhileUnwinding
     filters::ChainConfig chain_config(logger, metrics, lifecycle);
     chain_config.authenticator = authenticator_from(options, config.signing_key, apis, logger);
@@ -578,7 +590,8 @@ int run_apiserver(const Options& options) {
                                                  .field_types = apis.field_types(),
                                                  .served_changed = [&apis](auto stores) {
                                                    apis.custom_resource_feed().publish(std::move(stores));
-                                                 }});
+                                                 },
+                                                 .encryption = encryption});
     // Set before the reactor runs; cleared (after the reactor has run down the extensions' work) before they go.
     custom_resources = &extensions;
     const std::unique_ptr<const apiextensions::ApiExtensionsApis*, void (*)(const apiextensions::ApiExtensionsApis**)>
@@ -611,7 +624,8 @@ int run_apiserver(const Options& options) {
                                                                  : options.proxy_client_cert_file,
                           options.proxy_client_key_file.empty() ? pki_material.front_proxy_client_key
                                                                 : options.proxy_client_key_file},
-         .admission = admission.get()});
+         .admission = admission.get(),
+         .encryption = encryption});
     aggregator.install(servers.aggregator(), servers.kube().generic().director.as_handler(), apis.discovery(),
                        apis.openapi());
     ReactorWhileUnwinding::Trigger unwinding_aggregator(reactor_while_unwinding);

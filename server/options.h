@@ -31,6 +31,7 @@ struct Options {
   std::filesystem::path etcd_cafile, etcd_certfile, etcd_keyfile;
   std::chrono::nanoseconds etcd_compaction_interval = std::chrono::minutes(5);
   std::chrono::nanoseconds embedded_compaction_interval = std::chrono::minutes(5);
+  std::filesystem::path encryption_provider_config;
 
   // Services.
   std::string service_cluster_ip_range = "10.0.0.0/24";

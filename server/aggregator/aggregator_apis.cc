@@ -32,8 +32,9 @@ std::pair<std::string_view, std::string_view> group_and_version(std::string_view
 AggregatorApis::AggregatorApis(AggregatorConfig config) : config_(std::move(config)) {
   const registry::ResourceDefinition definition = apiservices_definition();
   const auto strategy = apiservices_strategy();
-  apiservices_ = registry::make_cached_store(definition, strategy, config_.backend, config_.key_root,
-                                            config_.executor, config_.logger);
+  apiservices_ = registry::make_cached_store(
+      definition, strategy, config_.backend, config_.key_root, config_.executor, config_.logger, nullptr,
+      config_.encryption ? config_.encryption(definition.group, definition.resource) : nullptr);
   service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
                                                                config_.lifecycle, config_.catalog,
                                                                config_.patch_schemas);

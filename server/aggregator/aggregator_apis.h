@@ -13,6 +13,7 @@
 #include "server/schema/patch_schema.h"
 #include "server/structured_merge/schema.h"
 #include "server/registry/cached_store.h"
+#include "storage/value/transformer.h"
 
 #include <asio/any_io_executor.hpp>
 
@@ -39,6 +40,7 @@ struct AggregatorConfig {
   registry::Store* endpoints = nullptr;
   ProxyClientCertificate proxy_client;
   const admission::Chain* admission = nullptr;  // of APIService writes
+  storage::value::ResourceTransformers encryption;  // whether APIServices are encrypted at rest
 };
 
 class AggregatorApis {

@@ -18,7 +18,8 @@ namespace kapi::apiextensions {
 
 struct CustomResourceServer::Storage {
   std::string identity;  // CRD uid, version, storage version and key prefix: what the Cacher's contents depend on
-  std::unique_ptr<storage::ConvertingStorage> conversion;  // null for the storage version itself
+  std::unique_ptr<storage::TransformingStorage> encryption;  // null unless the resource is encrypted at rest
+  std::unique_ptr<storage::TransformingStorage> conversion;  // null for the storage version itself
   std::unique_ptr<storage::cacher::Cacher> cacher;
 };
 
@@ -59,11 +60,15 @@ std::shared_ptr<CustomResourceServer::Storage> CustomResourceServer::make_storag
                                                                                   const registry::Store& probe) {
   auto made = std::make_shared<Storage>();
   storage::Interface* backend = &config_.backend;
+  if (auto encryption = config_.encryption ? config_.encryption(crd.group, crd.names.plural) : nullptr) {
+    made->encryption = std::make_unique<storage::TransformingStorage>(*backend, std::move(encryption));
+    backend = made->encryption.get();
+  }
   const CrdVersion* storage_version = crd.storage_version();
   if (storage_version && storage_version->name != version.name) {
-    made->conversion = std::make_unique<storage::ConvertingStorage>(
-        config_.backend,
-        std::make_shared<NoneConversion>(crd.group + "/" + version.name, crd.group + "/" + storage_version->name));
+    made->conversion = std::make_unique<storage::TransformingStorage>(
+        *backend, storage::conversion_transformer(std::make_shared<NoneConversion>(
+                      crd.group + "/" + version.name, crd.group + "/" + storage_version->name)));
     backend = made->conversion.get();
   }
   storage::cacher::CacherOptions options;

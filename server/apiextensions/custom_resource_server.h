@@ -15,6 +15,7 @@
 #include "server/schema/patch_schema.h"
 #include "server/structured_merge/schema.h"
 #include "storage/cacher/cacher.h"
+#include "storage/value/transformer.h"
 
 #include <asio/any_io_executor.hpp>
 
@@ -50,6 +51,8 @@ struct CustomResourceServerConfig {
   // Told the Stores of every served custom resource version each time the set changes (the garbage collector
   // follows them): per CRD the storage version's first, each Store keeping what it reads from alive.
   std::function<void(std::vector<std::shared_ptr<registry::Store>>)> served_changed;
+  // Which resources are encrypted at rest (--encryption-provider-config): custom resources and CRDs themselves.
+  storage::value::ResourceTransformers encryption;
 };
 
 class CustomResourceServer {

@@ -1,7 +1,7 @@
 #pragma once
 // A CRD's `None` conversion (apiextensions' nopConverter): an object of another version is the same object with its
-// apiVersion rewritten. Served through storage::ConvertingStorage, so every served version's Cacher holds its
-// objects in the version it serves.
+// apiVersion rewritten. Served through a storage::TransformingStorage (conversion_transformer), so every served
+// version's Cacher holds its objects in the version it serves.
 #include "storage/converting_storage.h"
 
 #include <string>

@@ -187,7 +187,8 @@ admission::ObjectInterfaces::Version admission_version(const ResourceStorage& re
 
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
                          server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network,
-                         core::TokenRequestConfig tokens, core::KubeletClientConfig kubelet)
+                         core::TokenRequestConfig tokens, core::KubeletClientConfig kubelet,
+                         const storage::value::ResourceTransformers& encryption)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network, backend, key_root)),
       lifecycle_(lifecycle),
       logger_(logger) {
@@ -205,9 +206,11 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
   field_types_ = fieldmanager::schema_from_catalog(catalog_);
   const std::vector<ResourceStorage> resources = all_resources(dependencies);
   for (const auto& resource : resources) {
+    const auto& definition = resource.definition;
     registry::CachedStore cached =
-        registry::make_cached_store(resource.definition, resource.strategy, backend, key_root, executor, logger,
-                                    resource.conversion);
+        registry::make_cached_store(definition, resource.strategy, backend, key_root, executor, logger,
+                                    resource.conversion,
+                                    encryption ? encryption(definition.group, definition.resource) : nullptr);
 
     endpoints::FieldManagers field_managers = endpoints::builtin_field_managers(
         resource.definition, cached.store->strategy(), field_types_, catalog_, peer_versions(resources, resource));

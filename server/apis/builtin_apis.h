@@ -18,6 +18,7 @@
 #include "server/structured_merge/schema.h"
 #include "server/schema/openapi_handler.h"
 #include "storage/cacher/cacher.h"
+#include "storage/value/transformer.h"
 
 #include <asio/any_io_executor.hpp>
 
@@ -43,10 +44,12 @@ class ServiceAllocationRepair;
 class BuiltInApis {
  public:
   // `key_root` is --etcd-prefix: every key starts with it ("/registry/configmaps/..."). `network` holds the
-  // service cluster IP and node port ranges and the secure port the `kubernetes` service leads to.
+  // service cluster IP and node port ranges and the secure port the `kubernetes` service leads to. `encryption`
+  // names the resources encrypted at rest (--encryption-provider-config).
   BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
               server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {},
-              core::TokenRequestConfig tokens = {}, core::KubeletClientConfig kubelet = {});
+              core::TokenRequestConfig tokens = {}, core::KubeletClientConfig kubelet = {},
+              const storage::value::ResourceTransformers& encryption = {});
   ~BuiltInApis();
 
   // Adds the reviews, which answer from `authorizer` and `authenticator`, and routes every group version, /api,

@@ -5,11 +5,17 @@ namespace kapi::registry {
 CachedStore make_cached_store(const ResourceDefinition& definition, std::shared_ptr<const Strategy> strategy,
                               storage::Interface& backend, const std::string& key_root,
                               asio::any_io_executor executor, base::Logger& logger,
-                              std::shared_ptr<const VersionConversion> conversion) {
+                              std::shared_ptr<const VersionConversion> conversion,
+                              std::shared_ptr<const storage::value::Transformer> encryption) {
   CachedStore made;
   storage::Interface* served = &backend;
+  if (encryption) {
+    made.encryption = std::make_unique<storage::TransformingStorage>(backend, std::move(encryption));
+    served = made.encryption.get();
+  }
   if (conversion) {
-    made.conversion = std::make_unique<storage::ConvertingStorage>(backend, object_conversion(conversion));
+    made.conversion = std::make_unique<storage::TransformingStorage>(
+        *served, storage::conversion_transformer(object_conversion(conversion)));
     served = made.conversion.get();
     strategy = converted_strategy(std::move(strategy), std::move(conversion));
   }

@@ -16,11 +16,13 @@ class Logger;
 namespace kapi::registry {
 
 struct CachedStore {
-  std::unique_ptr<storage::ConvertingStorage> conversion;  // for a version served from another's storage
+  std::unique_ptr<storage::TransformingStorage> encryption;  // for a resource encrypted at rest
+  std::unique_ptr<storage::TransformingStorage> conversion;  // for a version served from another's storage
   std::unique_ptr<storage::cacher::Cacher> cacher;
   std::unique_ptr<Store> store;
 };
 
+// With an `encryption` transformer, the resource's values are encrypted at rest (--encryption-provider-config).
 // With a `conversion`, the resource is served from another version's storage: `strategy` is the storage version's,
 // applied to converted objects (registry::converted_strategy), and the Cacher holds objects in the served version.
 // The Store records DELETE's propagation policy in the garbage collector's finalizers (kube-apiserver's
@@ -28,6 +30,7 @@ struct CachedStore {
 CachedStore make_cached_store(const ResourceDefinition& definition, std::shared_ptr<const Strategy> strategy,
                               storage::Interface& backend, const std::string& key_root,
                               asio::any_io_executor executor, base::Logger& logger,
-                              std::shared_ptr<const VersionConversion> conversion = nullptr);
+                              std::shared_ptr<const VersionConversion> conversion = nullptr,
+                              std::shared_ptr<const storage::value::Transformer> encryption = nullptr);
 
 }  // namespace kapi::registry

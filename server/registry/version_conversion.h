@@ -2,7 +2,7 @@
 // A group version served from another version's storage (kube: a REST storage whose codec converts through the
 // internal type, e.g. autoscaling/v1 HorizontalPodAutoscalers kept as autoscaling/v2, events.k8s.io/v1 Events kept
 // as core/v1). The conversion works on parsed objects; the storage layer gets its byte form
-// (storage::ConvertingStorage), and the served version's strategy is the storage version's, applied to the object
+// (a storage::TransformingStorage), and the served version's strategy is the storage version's, applied to the object
 // converted to the storage version — as kube's strategies see only internal objects, so field paths in errors and
 // field selectors are the storage shape's.
 #include "server/registry/strategy.h"
@@ -22,7 +22,7 @@ class VersionConversion {
   virtual boost::json::object from_storage(boost::json::object stored) const = 0;
 };
 
-// The byte form of `conversion`, for storage::ConvertingStorage: bytes that do not parse as an object throw
+// The byte form of `conversion`, for a storage::TransformingStorage: bytes that do not parse as an object throw
 // StorageError(InvalidObj).
 std::shared_ptr<const storage::ObjectConversion> object_conversion(std::shared_ptr<const VersionConversion> conversion);
 

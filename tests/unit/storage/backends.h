@@ -31,6 +31,7 @@ BackendFactory embedded_backend();  // embedded_backend.cc
 BackendFactory cacher_backend();    // cacher_backend.cc: the Cacher over the embedded store
 BackendFactory etcd3_backend();     // etcd3_backend.cc: the etcd v3 store on a real etcd
 BackendFactory converting_backend();  // converting_backend.cc: the version-conversion layer over the embedded store
+BackendFactory encrypting_backend();  // encrypting_backend.cc: encryption at rest (AES-GCM) over the embedded store
 
 inline std::vector<BackendFactory> all_backends() {
   return {
@@ -38,6 +39,7 @@ inline std::vector<BackendFactory> all_backends() {
       cacher_backend(),
       etcd3_backend(),
       converting_backend(),
+      encrypting_backend(),
   };
 }
 

@@ -26,14 +26,14 @@ class ConvertingBackend final : public TestBackend {
     embedded::Options options;
     options.data_dir = dir_.path() / "data";
     store_ = embedded::Store::open(std::move(options));
-    converting_ = std::make_unique<ConvertingStorage>(*store_, std::make_shared<PrefixConversion>());
+    converting_ = std::make_unique<TransformingStorage>(*store_, conversion_transformer(std::make_shared<PrefixConversion>()));
   }
   Interface& store() override { return *converting_; }
 
  private:
   test_support::TempDir dir_{"kapi-converting"};
   std::unique_ptr<embedded::Store> store_;
-  std::unique_ptr<ConvertingStorage> converting_;
+  std::unique_ptr<TransformingStorage> converting_;
 };
 
 }  // namespace
