@@ -557,7 +557,7 @@ int run_apiserver(const Options& options) {
     const storage::value::ResourceTransformers encryption = encryption_from(options, logger);
     apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger,
                            config.service_network, token_requests_from(options, config.signing_key, logger),
-                           kubelet_client_from(options), encryption);
+                           kubelet_client_from(options), encryption, options.storage_media_type);
     ReactorWhileUnwinding::Trigger unwinding_apis(reactor_while_unwinding);  // see ReactorWhileUnwinding
     filters::ChainConfig chain_config(logger, metrics, lifecycle);
     chain_config.authenticator = authenticator_from(options, config.signing_key, apis, logger);
@@ -591,7 +591,8 @@ int run_apiserver(const Options& options) {
                                                  .served_changed = [&apis](auto stores) {
                                                    apis.custom_resource_feed().publish(std::move(stores));
                                                  },
-                                                 .encryption = encryption});
+                                                 .encryption = encryption,
+                                                 .builtin_codec = apis.storage_codec()});
     // Set before the reactor runs; cleared (after the reactor has run down the extensions' work) before they go.
     custom_resources = &extensions;
     const std::unique_ptr<const apiextensions::ApiExtensionsApis*, void (*)(const apiextensions::ApiExtensionsApis**)>
@@ -625,7 +626,8 @@ int run_apiserver(const Options& options) {
                           options.proxy_client_key_file.empty() ? pki_material.front_proxy_client_key
                                                                 : options.proxy_client_key_file},
          .admission = admission.get(),
-         .encryption = encryption});
+         .encryption = encryption,
+         .builtin_codec = apis.storage_codec()});
     aggregator.install(servers.aggregator(), servers.kube().generic().director.as_handler(), apis.discovery(),
                        apis.openapi());
     ReactorWhileUnwinding::Trigger unwinding_aggregator(reactor_while_unwinding);

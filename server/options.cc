@@ -113,6 +113,7 @@ std::vector<Flag> flags_for(Options& o) {
       {"etcd-certfile", "SSL certification file used to secure etcd communication.", false, false, path(o.etcd_certfile)},
       {"etcd-keyfile", "SSL key file used to secure etcd communication.", false, false, path(o.etcd_keyfile)},
       {"etcd-compaction-interval", "The interval of compaction requests. If 0, compaction requests are disabled.", false, false, duration(o.etcd_compaction_interval)},
+      {"storage-media-type", "The media type to use to store objects in storage. Custom resources are stored as application/json whatever it says; either form is read. Supported media types: [application/json, application/vnd.kubernetes.protobuf]", false, false, checked_text(o.storage_media_type, [](std::string_view v) { return v == "application/json" || v == "application/vnd.kubernetes.protobuf"; })},
       {"encryption-provider-config", "The file containing configuration for encryption providers to be used for storing secrets in etcd", false, false, path(o.encryption_provider_config)},
       {"embedded-compaction-interval", "(kapi) The interval at which the embedded store compacts old revisions. If 0, it does not.", false, false, duration(o.embedded_compaction_interval)},
       {"service-cluster-ip-range", "A CIDR notation IP range from which to assign service cluster IPs (IPv4, prefix /12 to /30).", false, false, checked_text(o.service_cluster_ip_range, apis::core::parse_service_cidr)},

@@ -32,6 +32,8 @@ struct Options {
   std::chrono::nanoseconds etcd_compaction_interval = std::chrono::minutes(5);
   std::chrono::nanoseconds embedded_compaction_interval = std::chrono::minutes(5);
   std::filesystem::path encryption_provider_config;
+  // kube's default is protobuf; kapi's stays JSON until its responses match what a protobuf round trip gives.
+  std::string storage_media_type = "application/json";
 
   // Services.
   std::string service_cluster_ip_range = "10.0.0.0/24";

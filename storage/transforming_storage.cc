@@ -58,8 +58,8 @@ asio::awaitable<KeyValue> TransformingStorage::create(std::string key, std::stri
   std::string stored = transformer_->to_storage(value, key);
   auto pending = backend_.create(std::move(key), std::move(stored), options);
   KeyValue created = co_await std::move(pending);
-  created.value = std::move(value);
-  co_return created;
+  // What was stored, read back, as kube's etcd3 store decodes its create's data into the object it returns.
+  co_return read_back(*transformer_, std::move(created));
 }
 
 asio::awaitable<KeyValue> TransformingStorage::remove(std::string key, PreconditionCheck preconditions) {

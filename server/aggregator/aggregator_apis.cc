@@ -34,7 +34,9 @@ AggregatorApis::AggregatorApis(AggregatorConfig config) : config_(std::move(conf
   const auto strategy = apiservices_strategy();
   apiservices_ = registry::make_cached_store(
       definition, strategy, config_.backend, config_.key_root, config_.executor, config_.logger, nullptr,
-      config_.encryption ? config_.encryption(definition.group, definition.resource) : nullptr);
+      storage::value::compose(config_.builtin_codec, config_.encryption ? config_.encryption(definition.group,
+                                                                                              definition.resource)
+                                                                        : nullptr));
   service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
                                                                config_.lifecycle, config_.catalog,
                                                                config_.patch_schemas);

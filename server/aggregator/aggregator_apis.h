@@ -41,6 +41,7 @@ struct AggregatorConfig {
   ProxyClientCertificate proxy_client;
   const admission::Chain* admission = nullptr;  // of APIService writes
   storage::value::ResourceTransformers encryption;  // whether APIServices are encrypted at rest
+  std::shared_ptr<const storage::value::Transformer> builtin_codec;  // the form they are stored in
 };
 
 class AggregatorApis {

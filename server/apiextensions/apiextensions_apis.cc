@@ -13,7 +13,9 @@ ApiExtensionsApis::ApiExtensionsApis(CustomResourceServerConfig config) : config
   const auto strategy = customresourcedefinitions_strategy();
   crds_ = registry::make_cached_store(
       definition, strategy, config_.backend, config_.key_root, config_.executor, config_.logger, nullptr,
-      config_.encryption ? config_.encryption(definition.group, definition.resource) : nullptr);
+      storage::value::compose(config_.builtin_codec, config_.encryption ? config_.encryption(definition.group,
+                                                                                              definition.resource)
+                                                                        : nullptr));
   crd_service_ = std::make_unique<endpoints::GroupVersionService>(definition.group, definition.version,
                                                                    config_.lifecycle, config_.catalog,
                                                                    config_.patch_schemas);

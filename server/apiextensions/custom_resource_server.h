@@ -53,6 +53,8 @@ struct CustomResourceServerConfig {
   std::function<void(std::vector<std::shared_ptr<registry::Store>>)> served_changed;
   // Which resources are encrypted at rest (--encryption-provider-config): custom resources and CRDs themselves.
   storage::value::ResourceTransformers encryption;
+  // The form CRDs are stored in (--storage-media-type); custom resources are JSON, as in kube.
+  std::shared_ptr<const storage::value::Transformer> builtin_codec;
 };
 
 class CustomResourceServer {

@@ -23,6 +23,7 @@
 #include "server/http/status_response.h"
 #include "server/registry/object_meta.h"
 #include "server/schema/decoding.h"
+#include "server/schema/storage_codec.h"
 #include "server/version.h"
 
 #include <asio/co_spawn.hpp>
@@ -188,7 +189,7 @@ admission::ObjectInterfaces::Version admission_version(const ResourceStorage& re
 BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
                          server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network,
                          core::TokenRequestConfig tokens, core::KubeletClientConfig kubelet,
-                         const storage::value::ResourceTransformers& encryption)
+                         const storage::value::ResourceTransformers& encryption, std::string_view storage_media_type)
     : service_allocator_(std::make_shared<core::ServiceAllocator>(network, backend, key_root)),
       lifecycle_(lifecycle),
       logger_(logger) {
@@ -205,12 +206,13 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                                           .default_priority_classes = default_priority_classes_};
   field_types_ = fieldmanager::schema_from_catalog(catalog_);
   const std::vector<ResourceStorage> resources = all_resources(dependencies);
+  storage_codec_ = schema::storage_codec(catalog_, storage_media_type);
   for (const auto& resource : resources) {
     const auto& definition = resource.definition;
-    registry::CachedStore cached =
-        registry::make_cached_store(definition, resource.strategy, backend, key_root, executor, logger,
-                                    resource.conversion,
-                                    encryption ? encryption(definition.group, definition.resource) : nullptr);
+    auto stored_as = storage::value::compose(
+        storage_codec_, encryption ? encryption(definition.group, definition.resource) : nullptr);
+    registry::CachedStore cached = registry::make_cached_store(definition, resource.strategy, backend, key_root,
+                                                               executor, logger, resource.conversion, stored_as);
 
     endpoints::FieldManagers field_managers = endpoints::builtin_field_managers(
         resource.definition, cached.store->strategy(), field_types_, catalog_, peer_versions(resources, resource));

@@ -45,11 +45,13 @@ class BuiltInApis {
  public:
   // `key_root` is --etcd-prefix: every key starts with it ("/registry/configmaps/..."). `network` holds the
   // service cluster IP and node port ranges and the secure port the `kubernetes` service leads to. `encryption`
-  // names the resources encrypted at rest (--encryption-provider-config).
+  // names the resources encrypted at rest (--encryption-provider-config); `storage_media_type` is the form objects
+  // are written in (--storage-media-type; either form is read).
   BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
               server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {},
               core::TokenRequestConfig tokens = {}, core::KubeletClientConfig kubelet = {},
-              const storage::value::ResourceTransformers& encryption = {});
+              const storage::value::ResourceTransformers& encryption = {},
+              std::string_view storage_media_type = "application/json");
   ~BuiltInApis();
 
   // Adds the reviews, which answer from `authorizer` and `authenticator`, and routes every group version, /api,
@@ -84,6 +86,8 @@ class BuiltInApis {
   std::shared_ptr<const std::atomic<bool>> stopping_controllers() const { return stopping_controllers_; }
   // The type schemas of every built-in kind.
   const schema::Catalog& catalog() const { return catalog_; }
+  // The form built-in objects are stored in (--storage-media-type), for the other servers' built-in kinds.
+  std::shared_ptr<const storage::value::Transformer> storage_codec() const { return storage_codec_; }
   const schema::PatchSchemas& patch_schemas() const { return patch_schemas_; }
   // Every built-in kind's server-side apply types (fieldmanager::schema_from_catalog), for other servers' kinds too.
   std::shared_ptr<const structured_merge::Schema> field_types() const { return field_types_; }
@@ -118,6 +122,7 @@ class BuiltInApis {
 
   schema::Catalog catalog_ = schema::Catalog::builtin();
   schema::PatchSchemas patch_schemas_{catalog_};
+  std::shared_ptr<const storage::value::Transformer> storage_codec_;
   std::shared_ptr<const structured_merge::Schema> field_types_;
   std::shared_ptr<core::ServiceAllocator> service_allocator_;
   std::shared_ptr<authorization::rbac::EscalationCheck> escalation_check_ =

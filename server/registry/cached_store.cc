@@ -6,12 +6,12 @@ CachedStore make_cached_store(const ResourceDefinition& definition, std::shared_
                               storage::Interface& backend, const std::string& key_root,
                               asio::any_io_executor executor, base::Logger& logger,
                               std::shared_ptr<const VersionConversion> conversion,
-                              std::shared_ptr<const storage::value::Transformer> encryption) {
+                              std::shared_ptr<const storage::value::Transformer> stored_as) {
   CachedStore made;
   storage::Interface* served = &backend;
-  if (encryption) {
-    made.encryption = std::make_unique<storage::TransformingStorage>(backend, std::move(encryption));
-    served = made.encryption.get();
+  if (stored_as) {
+    made.stored_as = std::make_unique<storage::TransformingStorage>(backend, std::move(stored_as));
+    served = made.stored_as.get();
   }
   if (conversion) {
     made.conversion = std::make_unique<storage::TransformingStorage>(

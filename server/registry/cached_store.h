@@ -16,13 +16,14 @@ class Logger;
 namespace kapi::registry {
 
 struct CachedStore {
-  std::unique_ptr<storage::TransformingStorage> encryption;  // for a resource encrypted at rest
+  std::unique_ptr<storage::TransformingStorage> stored_as;  // kube's storage codec and encryption at rest
   std::unique_ptr<storage::TransformingStorage> conversion;  // for a version served from another's storage
   std::unique_ptr<storage::cacher::Cacher> cacher;
   std::unique_ptr<Store> store;
 };
 
-// With an `encryption` transformer, the resource's values are encrypted at rest (--encryption-provider-config).
+// With a `stored_as` transformer, objects are stored through it: kube's storage codec (--storage-media-type) and
+// encryption at rest (--encryption-provider-config).
 // With a `conversion`, the resource is served from another version's storage: `strategy` is the storage version's,
 // applied to converted objects (registry::converted_strategy), and the Cacher holds objects in the served version.
 // The Store records DELETE's propagation policy in the garbage collector's finalizers (kube-apiserver's
@@ -31,6 +32,6 @@ CachedStore make_cached_store(const ResourceDefinition& definition, std::shared_
                               storage::Interface& backend, const std::string& key_root,
                               asio::any_io_executor executor, base::Logger& logger,
                               std::shared_ptr<const VersionConversion> conversion = nullptr,
-                              std::shared_ptr<const storage::value::Transformer> encryption = nullptr);
+                              std::shared_ptr<const storage::value::Transformer> stored_as = nullptr);
 
 }  // namespace kapi::registry

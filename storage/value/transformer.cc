@@ -53,7 +53,33 @@ class Prefixed final : public Transformer {
   std::string no_match_;
 };
 
+class Composed final : public Transformer {
+ public:
+  Composed(std::shared_ptr<const Transformer> outer, std::shared_ptr<const Transformer> inner)
+      : outer_(std::move(outer)), inner_(std::move(inner)) {}
+  std::string to_storage(std::string_view value, std::string_view key) const override {
+    return inner_->to_storage(outer_->to_storage(value, key), key);
+  }
+  FromStorage from_storage(std::string_view stored, std::string_view key) const override {
+    FromStorage inner = inner_->from_storage(stored, key);
+    FromStorage outer = outer_->from_storage(inner.value, key);
+    outer.stale = outer.stale || inner.stale;
+    return outer;
+  }
+
+ private:
+  std::shared_ptr<const Transformer> outer_;
+  std::shared_ptr<const Transformer> inner_;
+};
+
 }  // namespace
+
+std::shared_ptr<const Transformer> compose(std::shared_ptr<const Transformer> outer,
+                                          std::shared_ptr<const Transformer> inner) {
+  if (!outer) return inner;
+  if (!inner) return outer;
+  return std::make_shared<Composed>(std::move(outer), std::move(inner));
+}
 
 std::shared_ptr<const Transformer> identity_transformer() { return std::make_shared<Identity>(); }
 

@@ -54,6 +54,11 @@ struct PrefixTransformer {
 std::shared_ptr<const Transformer> prefix_transformers(std::vector<PrefixTransformer> transformers,
                                                        std::string no_match = "no matching prefix found");
 
+// `outer` applied to values, then `inner` to what it makes (kube's codec, then its encryption transformer); reads
+// undo them in reverse, stale when either says so. Either may be null.
+std::shared_ptr<const Transformer> compose(std::shared_ptr<const Transformer> outer,
+                                          std::shared_ptr<const Transformer> inner);
+
 // aes.NewCBCTransformer, aes.NewGCMTransformer and secretbox.NewSecretboxTransformer over one key; the key's size
 // must suit the cipher (16, 24 or 32 bytes for AES; 32 for secretbox).
 std::shared_ptr<const Transformer> aes_cbc_transformer(std::string key);
