@@ -82,8 +82,10 @@ asio::awaitable<void> ApiServiceController::follow() {
 
 asio::awaitable<void> ApiServiceController::work(std::function<bool()> local_apis_synced) {
   while (!config_.stopping->load()) {
-    // A tick a second: local group versions come and go with CRDs, and unavailable backends are retried.
-    wake_->expires_after(1s);
+    // A tick a second: local group versions come and go with CRDs, and unavailable backends are retried. Until the
+    // local APIServices are first registered (readiness waits on it), the tick is short: nothing else wakes this
+    // loop when the local APIs finish syncing.
+    wake_->expires_after(registered_->load() ? std::chrono::milliseconds(1000) : std::chrono::milliseconds(10));
     boost::system::error_code ignored;
     co_await wake_->async_wait(asio::redirect_error(asio::use_awaitable, ignored));
     if (config_.stopping->load() || !listed_) continue;
