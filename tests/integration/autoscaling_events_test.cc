@@ -156,8 +156,9 @@ regarding: {kind: Deployment, name: web, namespace: default}
 )")).exit_code,
             0);
   CommandResult core = kubectl("get --raw /api/v1/namespaces/default/events/scaled");
-  EXPECT_NE(core.output.find("\"involvedObject\":{\"kind\":\"Deployment\",\"name\":\"web\",\"namespace\":\"default\"}"),
-            std::string::npos)
+  // Compared as an object: kube prints ObjectReference's fields in struct order (kind, namespace, name).
+  EXPECT_EQ(json_object(core.output.substr(core.output.find('{'))).at("involvedObject"),
+            boost::json::parse(R"({"kind":"Deployment","name":"web","namespace":"default"})"))
       << core.output;
   EXPECT_NE(core.output.find("\"message\":\"scaled to 3\""), std::string::npos) << core.output;
   EXPECT_NE(core.output.find("\"reportingComponent\":\"example.com/scaler\""), std::string::npos) << core.output;

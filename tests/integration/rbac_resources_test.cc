@@ -106,8 +106,9 @@ aggregationRule:
   clusterRoleSelectors:
   - matchLabels:
       rbac.example.com/aggregate-to-monitoring: "true"
-rules: []
 )");
+  // No `rules: []`: kube stores an empty list as none and answers `"rules": null`, so such a manifest is
+  // "configured" on every apply against kube-apiserver; the controller fills the rules.
   CommandResult applied = kubectl("apply -f " + path);
   ASSERT_EQ(applied.exit_code, 0) << applied.output;
   EXPECT_EQ(applied.output, "clusterrole.rbac.authorization.k8s.io/monitoring created\n");
