@@ -32,8 +32,7 @@ struct Options {
   std::chrono::nanoseconds etcd_compaction_interval = std::chrono::minutes(5);
   std::chrono::nanoseconds embedded_compaction_interval = std::chrono::minutes(5);
   std::filesystem::path encryption_provider_config;
-  // kube's default is protobuf; kapi's stays JSON until its responses match what a protobuf round trip gives.
-  std::string storage_media_type = "application/json";
+  std::string storage_media_type = "application/vnd.kubernetes.protobuf";
 
   // Services.
   std::string service_cluster_ip_range = "10.0.0.0/24";

@@ -61,7 +61,9 @@ class EncryptionAtRestTest : public ::testing::Test {
   // (Re)starts the server on the same etcd and PKI with `config` (none: no encryption).
   void start(std::string_view config) {
     kapi_.reset();
-    KapiOptions options{.extra_flags = {"--etcd-servers=" + etcd_.endpoint()}, .data_dir = dir_.path() / "data"};
+    // JSON storage, so that a value etcd holds unencrypted is recognisably plain ("{").
+    KapiOptions options{.extra_flags = {"--etcd-servers=" + etcd_.endpoint(), "--storage-media-type=application/json"},
+                        .data_dir = dir_.path() / "data"};
     if (!config.empty()) {
       const auto file = dir_.path() / ("encryption-" + std::to_string(++configs_) + ".yaml");
       std::ofstream(file) << config;

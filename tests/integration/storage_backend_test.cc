@@ -57,11 +57,22 @@ TEST(StorageBackendTest, EtcdServersSelectEtcdAndReadinessFollowsIt) {
   EXPECT_EQ(kapi.sanitizer_reports(), "");
 }
 
-// Objects land in etcd under --etcd-prefix with kube-apiserver's key layout and JSON, so etcdctl (and a
-// kube-apiserver on the same etcd) reads what kapi wrote.
+// Objects land in etcd under --etcd-prefix with kube-apiserver's key layout, so etcdctl (and a kube-apiserver on
+// the same etcd) reads what kapi wrote: by default in kube's protobuf form, and as JSON when asked.
 TEST(StorageBackendTest, ObjectsAreStoredUnderTheEtcdPrefixAsKubeStoresThem) {
   EtcdProcess etcd;
-  KapiProcess kapi({.extra_flags = {"--etcd-servers=" + etcd.endpoint(), "--etcd-prefix=/kapi-test"}});
+  {
+    KapiProcess kapi({.extra_flags = {"--etcd-servers=" + etcd.endpoint(), "--etcd-prefix=/kapi-default"}});
+    auto created = kapi.connect_admin().request(
+        "POST", "/api/v1/namespaces/default/configmaps", {{"Content-Type", "application/json"}},
+        R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stored"},"data":{"k":"v"}})");
+    ASSERT_EQ(created.status, 201) << created.body << kapi.logs();
+    const std::string stored = etcd.etcdctl("get /kapi-default/configmaps/default/stored --print-value-only");
+    EXPECT_TRUE(stored.starts_with(std::string_view("k8s\0", 4))) << stored;
+    EXPECT_NE(stored.find("ConfigMap"), std::string::npos) << stored;
+  }
+  KapiProcess kapi({.extra_flags = {"--etcd-servers=" + etcd.endpoint(), "--etcd-prefix=/kapi-test",
+                                    "--storage-media-type=application/json"}});
   auto created = kapi.connect_admin().request(
       "POST", "/api/v1/namespaces/default/configmaps", {{"Content-Type", "application/json"}},
       R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"stored"},"data":{"k":"v"}})");
