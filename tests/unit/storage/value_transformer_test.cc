@@ -140,9 +140,9 @@ TEST(ValueTransformerTest, AValueNoProviderReadsFailsWithTheirErrors) {
       {{"k8s:enc:aescbc:v1:", prefix_transformers({{"new:", aes_cbc_transformer(std::string(32, 'n'))}},
                                                   "no matching key was found for the provided AES transformer")}});
   EXPECT_EQ(error_of(*only_aes, kPlain), "no matching prefix found");
-  EXPECT_EQ(error_of(*only_aes, "k8s:enc:aescbc:v1:gone:xxxx"),
+  EXPECT_EQ(error_of(*only_aes, "k8s:enc:aescbc:v1:gone:0000"),
             "no matching key was found for the provided AES transformer");
-  EXPECT_EQ(error_of(*identity_transformer(), "k8s:enc:aescbc:v1:new:xxxx"),
+  EXPECT_EQ(error_of(*identity_transformer(), "k8s:enc:aescbc:v1:new:0000"),
             "identity transformer tried to read encrypted data");
 }
 
@@ -193,7 +193,7 @@ TEST_F(TransformingStorageTest, AnUnchangedUpdateWritesOnlyAStaleValue) {
 }
 
 TEST_F(TransformingStorageTest, AValueThatCannotBeReadIsKubesInternalError) {
-  run(store_->create(std::string(kKey), "k8s:enc:aescbc:v1:gone:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", {}));
+  run(store_->create(std::string(kKey), "k8s:enc:aescbc:v1:gone:00000000000000000000000000000000", {}));
   TransformingStorage storage(*store_, rotating(std::string(32, 'n'), std::string(32, 'o')));
   try {
     run(storage.get(std::string(kKey), {}));
