@@ -1,5 +1,7 @@
 #include "base/utf8.h"
 
+#include <algorithm>
+
 namespace kapi::base {
 
 Rune decode_rune(std::string_view text) {
@@ -51,6 +53,12 @@ std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   while (!text.empty()) {
+    // Objects are mostly ASCII: its runs are copied whole rather than rune by rune.
+    const auto ascii =
+        std::find_if(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+    out.append(text.begin(), ascii);
+    text.remove_prefix(static_cast<std::size_t>(ascii - text.begin()));
+    if (text.empty()) break;
     const Rune rune = decode_rune(text);
     if (rune.valid) out.append(text.substr(0, rune.width));
     else append_utf8(out, kRuneError);
