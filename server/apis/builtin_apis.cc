@@ -25,6 +25,7 @@
 #include "server/schema/decoding.h"
 #include "server/schema/storage_codec.h"
 #include "server/version.h"
+#include "storage/transforming_storage.h"
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -190,9 +191,14 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                          server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network,
                          core::TokenRequestConfig tokens, core::KubeletClientConfig kubelet,
                          const storage::value::ResourceTransformers& encryption, std::string_view storage_media_type)
-    : service_allocator_(std::make_shared<core::ServiceAllocator>(network, backend, key_root)),
-      lifecycle_(lifecycle),
-      logger_(logger) {
+    : storage_codec_(schema::storage_codec(catalog_, storage_media_type)), lifecycle_(lifecycle), logger_(logger) {
+  // As kube's storage factory configures each: the codec, and the resource's encryption.
+  auto raw_storage = [&](std::string_view resource) -> storage::Interface& {
+    auto stored_as = storage::value::compose(storage_codec_, encryption ? encryption("", resource) : nullptr);
+    return *raw_storages_.emplace_back(std::make_unique<storage::TransformingStorage>(backend, std::move(stored_as)));
+  };
+  service_allocator_ = std::make_shared<core::ServiceAllocator>(network, raw_storage("serviceipallocations"),
+                                                                raw_storage("servicenodeportallocations"), key_root);
   tokens.objects = object_getter();
   // Evictions find the budgets once the stores exist (the pods' store is made before the budgets').
   core::DisruptionBudgetStore disruption_budgets = [this] { return store("policy", "poddisruptionbudgets"); };
@@ -206,7 +212,6 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
                                           .default_priority_classes = default_priority_classes_};
   field_types_ = fieldmanager::schema_from_catalog(catalog_);
   const std::vector<ResourceStorage> resources = all_resources(dependencies);
-  storage_codec_ = schema::storage_codec(catalog_, storage_media_type);
   for (const auto& resource : resources) {
     const auto& definition = resource.definition;
     auto stored_as = storage::value::compose(
@@ -234,7 +239,8 @@ BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio
     reconciler.ip = network.advertise_address;
     reconciler.port = network.secure_port > 0 && network.secure_port <= 65535 ? network.secure_port : 6443;
     endpoint_reconciler_ = std::make_unique<core::LeaseEndpointReconciler>(
-        core::MasterLeases(backend, key_root + "/masterleases/", std::chrono::seconds(15)), *store("", "endpoints"),
+        core::MasterLeases(raw_storage("apiServerIPInfo"), key_root + "/masterleases/", std::chrono::seconds(15)),
+        *store("", "endpoints"),
         *store("discovery.k8s.io", "endpointslices"), std::move(reconciler), logger);
   }
 }

@@ -124,6 +124,9 @@ class BuiltInApis {
   schema::PatchSchemas patch_schemas_{catalog_};
   std::shared_ptr<const storage::value::Transformer> storage_codec_;
   std::shared_ptr<const structured_merge::Schema> field_types_;
+  // kube's raw storages (NewRawStorage): the backend in the stored form, for what is stored but not served (the
+  // service ranges, the servers' master leases).
+  std::vector<std::unique_ptr<storage::Interface>> raw_storages_;
   std::shared_ptr<core::ServiceAllocator> service_allocator_;
   std::shared_ptr<authorization::rbac::EscalationCheck> escalation_check_ =
       std::make_shared<authorization::rbac::EscalationCheck>();

@@ -35,41 +35,45 @@ TEST(SharedServiceRangesTest, TwoServersOnOneEtcdNeverHandOutOneValueTwice) {
   KapiProcess second(options);
   const std::string services = "/api/v1/namespaces/default/services";
 
-  // 20 NodePort services through each server at once.
-  std::vector<std::string> values[2];
+  // 200 NodePort services at once: two clients through each server, 50 each.
+  constexpr int kClients = 4, kEach = 50;
+  std::vector<std::string> values[kClients];
   std::vector<std::thread> clients;
-  for (int server = 0; server < 2; ++server) {
-    clients.emplace_back([&, server] {
-      auto connection = (server == 0 ? first : second).connect_admin();
-      for (int i = 0; i < 20; ++i) {
-        const std::string name = "s" + std::to_string(server) + "-" + std::to_string(i);
+  for (int client = 0; client < kClients; ++client) {
+    clients.emplace_back([&, client] {
+      auto connection = (client % 2 == 0 ? first : second).connect_admin();
+      for (int i = 0; i < kEach; ++i) {
+        const std::string name = "s" + std::to_string(client) + "-" + std::to_string(i);
         HttpResponse created = connection.request("POST", services, kJson, node_port_service(name));
         if (created.status != 201) {
-          values[server].push_back("failed: " + created.body);
+          values[client].push_back("failed: " + created.body);
           continue;
         }
         const json::object spec = json::parse(created.body).at("spec").as_object();
-        values[server].push_back(std::string(spec.at("clusterIP").as_string()));
-        values[server].push_back(json::serialize(spec.at("ports").at(0).at("nodePort")));
+        values[client].push_back(std::string(spec.at("clusterIP").as_string()));
+        values[client].push_back(json::serialize(spec.at("ports").at(0).at("nodePort")));
       }
     });
   }
   for (auto& client : clients) client.join();
   std::set<std::string> distinct;
-  for (const auto& list : values) distinct.insert(list.begin(), list.end());
-  EXPECT_EQ(distinct.size(), 80u) << json::serialize(json::value_from(values[0])) << "\n"
-                                  << json::serialize(json::value_from(values[1]));
+  std::string all;
+  for (const auto& list : values) {
+    distinct.insert(list.begin(), list.end());
+    all += json::serialize(json::value_from(list)) + "\n";
+  }
+  EXPECT_EQ(distinct.size(), 2u * kClients * kEach) << all;
 
-  // Both ranges are kube's RangeAllocation objects in etcd.
+  // Both ranges are kube's RangeAllocation objects in etcd (in protobuf, kube's default storage form).
   const std::string ranges = etcd.etcdctl("get --prefix /registry/ranges/");
   EXPECT_NE(ranges.find("/registry/ranges/serviceips"), std::string::npos) << ranges;
   EXPECT_NE(ranges.find("/registry/ranges/servicenodeports"), std::string::npos) << ranges;
-  EXPECT_NE(ranges.find(R"("kind":"RangeAllocation")"), std::string::npos) << ranges;
-  EXPECT_NE(ranges.find(R"("range":"10.0.0.0/24")"), std::string::npos) << ranges;
+  EXPECT_NE(ranges.find("RangeAllocation"), std::string::npos) << ranges;
+  EXPECT_NE(ranges.find("10.0.0.0/24"), std::string::npos) << ranges;
 
   // An address taken through the first is refused through the second, and free on both once the service goes.
   // It is in the static band (the lowest 16 of a /24), which dynamic allocation leaves alone while the upper band
-  // has room, so the 40 services above cannot have taken it.
+  // has room (238 addresses), so the 200 services above cannot have taken it.
   auto one = first.connect_admin();
   auto two = second.connect_admin();
   HttpResponse taken = one.request("POST", services, kJson, node_port_service("fixed", "10.0.0.10"));

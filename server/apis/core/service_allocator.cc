@@ -129,19 +129,20 @@ bool needs_health_check_node_port(const json::object& service) {
 
 // ServiceAllocator.
 
-ServiceAllocator::ServiceAllocator(ServiceNetwork network, storage::Interface& storage, const std::string& key_root)
+ServiceAllocator::ServiceAllocator(ServiceNetwork network, storage::Interface& ips, storage::Interface& ports,
+                                   const std::string& key_root)
     : network_(network),
-      ips_(storage, StoredRangeOptions{.key = key_root + "/ranges/serviceips",
-                                       .resource = "serviceipallocations",
-                                       .range = network.cluster_ips.text(),
-                                       .size = ip_range_size(network.cluster_ips),
-                                       .static_band = static_band(network.cluster_ips.size(), 256, 16)}),
-      ports_(storage, StoredRangeOptions{
-                          .key = key_root + "/ranges/servicenodeports",
-                          .resource = "servicenodeportallocations",
-                          .range = network.node_ports.text(),
-                          .size = static_cast<std::uint64_t>(network.node_ports.size),
-                          .static_band = static_band(static_cast<std::uint64_t>(network.node_ports.size), 128, 32)}) {}
+      ips_(ips, StoredRangeOptions{.key = key_root + "/ranges/serviceips",
+                                   .resource = "serviceipallocations",
+                                   .range = network.cluster_ips.text(),
+                                   .size = ip_range_size(network.cluster_ips),
+                                   .static_band = static_band(network.cluster_ips.size(), 256, 16)}),
+      ports_(ports, StoredRangeOptions{
+                        .key = key_root + "/ranges/servicenodeports",
+                        .resource = "servicenodeportallocations",
+                        .range = network.node_ports.text(),
+                        .size = static_cast<std::uint64_t>(network.node_ports.size),
+                        .static_band = static_band(static_cast<std::uint64_t>(network.node_ports.size), 128, 32)}) {}
 
 std::vector<std::uint64_t> ServiceAllocator::ip_offsets(const json::object& service) const {
   if (!needs_cluster_ip(service) || is_headless(service)) return {};

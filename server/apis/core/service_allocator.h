@@ -68,8 +68,12 @@ struct ServiceClaims {
 // kube's service REST allocator (pkg/registry/core/service/storage/alloc.go) over the two stored ranges.
 class ServiceAllocator {
  public:
-  // The ranges live under `key_root` + "/ranges/serviceips" and "/ranges/servicenodeports".
-  ServiceAllocator(ServiceNetwork network, storage::Interface& storage, const std::string& key_root);
+  // The ranges live under `key_root` + "/ranges/serviceips" in `ips` and "/ranges/servicenodeports" in `ports`
+  // (one store, or kube's raw storage of each: serviceipallocations, servicenodeportallocations).
+  ServiceAllocator(ServiceNetwork network, storage::Interface& ips, storage::Interface& ports,
+                   const std::string& key_root);
+  ServiceAllocator(ServiceNetwork network, storage::Interface& storage, const std::string& key_root)
+      : ServiceAllocator(network, storage, storage, key_root) {}
 
   const ServiceNetwork& network() const { return network_; }
   StoredRange& cluster_ips() { return ips_; }
