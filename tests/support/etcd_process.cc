@@ -18,6 +18,7 @@
 #include <fstream>
 #include <future>
 #include <grpcpp/create_channel.h>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -105,12 +106,7 @@ void pin_grpc_callback_queue() {
 EtcdProcess::EtcdProcess() : EtcdProcess(Options{}) {}
 
 EtcdProcess::EtcdProcess(Options options) : options_(std::move(options)) {
-  pin_grpc_callback_queue();
-  std::string pattern = (std::filesystem::temp_directory_path() / "kapi-etcd-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
-  work_dir_ = pattern;
-  data_dir_ = work_dir_ / "data";
-  log_file_ = work_dir_ / "etcd.log";
+  make_work_dir();
   for (int attempt = 0;; ++attempt) {
     client_port_ = free_port();
     peer_port_ = free_port();
@@ -127,6 +123,26 @@ EtcdProcess::EtcdProcess(Options options) : options_(std::move(options)) {
       }
     }
   }
+}
+
+EtcdProcess::EtcdProcess(Options options, Member member)
+    : options_(std::move(options)),
+      name_(std::move(member.name)),
+      initial_cluster_(std::move(member.initial_cluster)),
+      client_port_(member.client_port),
+      peer_port_(member.peer_port),
+      metrics_port_(member.metrics_port) {
+  make_work_dir();
+  spawn();
+}
+
+void EtcdProcess::make_work_dir() {
+  pin_grpc_callback_queue();
+  std::string pattern = (std::filesystem::temp_directory_path() / "kapi-etcd-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
+  work_dir_ = pattern;
+  data_dir_ = work_dir_ / "data";
+  log_file_ = work_dir_ / "etcd.log";
 }
 
 EtcdProcess::~EtcdProcess() {
@@ -150,13 +166,13 @@ void EtcdProcess::spawn() {
   const std::string peer_url = "http://127.0.0.1:" + std::to_string(peer_port_);
   std::vector<std::string> arguments = {
       options_.binary.string(),
-      "--name=kapi-test",
+      "--name=" + name_,
       "--data-dir=" + data_dir_.string(),
       "--listen-client-urls=" + client_url,
       "--advertise-client-urls=" + client_url,
       "--listen-peer-urls=" + peer_url,
       "--initial-advertise-peer-urls=" + peer_url,
-      "--initial-cluster=kapi-test=" + peer_url,
+      "--initial-cluster=" + (initial_cluster_.empty() ? name_ + "=" + peer_url : initial_cluster_),
       "--listen-metrics-urls=http://127.0.0.1:" + std::to_string(metrics_port_),
       "--logger=zap",
       "--log-outputs=stderr",
@@ -243,6 +259,44 @@ std::string EtcdProcess::log_tail() const {
 
 std::string EtcdProcess::etcdctl(const std::string& arguments) const {
   return run_command("ETCDCTL_API=3 timeout 20 etcdctl --endpoints=" + endpoint() + " " + arguments).output;
+}
+
+EtcdCluster::EtcdCluster(std::size_t members, EtcdProcess::Options options) {
+  // As for one member, a port another process took before etcd bound it fails the start: it is retried on others.
+  for (int attempt = 0;; ++attempt) {
+    std::set<int> taken;
+    auto distinct_port = [&] {
+      for (;;)
+        if (const int port = free_port(); taken.insert(port).second) return port;
+    };
+    std::vector<EtcdProcess::Member> planned(members);
+    std::string initial_cluster;
+    for (std::size_t i = 0; i < members; ++i) {
+      planned[i] = {.name = "kapi-test-" + std::to_string(i),
+                    .client_port = distinct_port(),
+                    .peer_port = distinct_port(),
+                    .metrics_port = distinct_port()};
+      initial_cluster +=
+          (i ? "," : "") + planned[i].name + "=http://127.0.0.1:" + std::to_string(planned[i].peer_port);
+    }
+    try {
+      for (auto& member : planned) {
+        member.initial_cluster = initial_cluster;
+        members_.push_back(std::make_unique<EtcdProcess>(options, std::move(member)));
+      }
+      for (auto& member : members_) member->wait_until_serving();
+      return;
+    } catch (const std::exception&) {
+      members_.clear();
+      if (attempt == 2) throw;
+    }
+  }
+}
+
+std::string EtcdCluster::endpoints() const {
+  std::string out;
+  for (const auto& member : members_) out += (out.empty() ? "" : ",") + member->endpoint();
+  return out;
 }
 
 }  // namespace kapi::test_support
