@@ -52,7 +52,7 @@ flags:
   --honor-retry-after   closed loop: after a 429 with Retry-After, a worker waits that long (as client-go does)
   --duration=10s --warmup=2s            measured time, and time run before it but not counted
   --object-bytes=1024 --objects=1000 --namespace=kapi-bench --no-populate --consistent --path=/
-  --watchers=100 --events-per-second=100
+  --watchers=100 --events-per-second=100 --write-server=URL   (watch: the writer's server, another on one etcd)
   --nodes=1000 --pod-changes-per-second=20 --informers=4    (mixed; --concurrency: most in flight per kind)
   --server-pid=PID      report that process's CPU seconds and memory (from /proc)
   --json=FILE           the figures as JSON         --report=FILE.html  a page with charts
@@ -100,6 +100,7 @@ ScenarioOptions scenario_options(const std::string& scenario, Flags& flags) {
   }
   if (auto v = take("watchers")) options.watchers = std::stoul(*v);
   if (auto v = take("events-per-second")) options.events_per_second = std::stod(*v);
+  if (auto v = take("write-server")) options.write_server = *v;
   if (auto v = take("nodes")) options.nodes = std::stoul(*v);
   if (auto v = take("pod-changes-per-second")) options.pod_changes_per_second = std::stod(*v);
   if (auto v = take("informers")) options.informers = std::stoul(*v);

@@ -31,6 +31,7 @@ struct ScenarioOptions {
   std::string body_template;        // create: the object to POST, each `{name}` replaced; empty: a ConfigMap
   std::size_t watchers = 100;       // watch
   double events_per_second = 100;   // watch
+  std::string write_server;         // watch: where the writer creates (another server on the same etcd); empty: --server
   std::size_t nodes = 1000;               // mixed: simulated kubelets, each renewing its Lease every 10 s
   double pod_changes_per_second = 20;     // mixed: pod creates, status updates and deletes, together
   std::size_t informers = 4;              // mixed: clients that list and then watch every pod

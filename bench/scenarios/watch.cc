@@ -116,7 +116,8 @@ asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executo
         static_cast<std::int64_t>(run->established);
 
   // The writer: open loop at the event rate, so a slow server shows as latency, not as fewer events.
-  auto pool = std::make_shared<ConnectionPool>(executor, server, 16);
+  const auto write_server = options.write_server.empty() ? server : parse_server_url(options.write_server);
+  auto pool = std::make_shared<ConnectionPool>(executor, write_server, 16);
   const std::size_t bytes = options.object_bytes;
   Operation write = [pool, run, collection, bytes, run_name](std::size_t slot,
                                                                   std::uint64_t sequence) -> asio::awaitable<Outcome> {
