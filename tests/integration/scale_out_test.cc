@@ -1,12 +1,13 @@
 // Several kapi servers on one etcd, as kube-apiserver runs behind a load balancer: servers started at the same
 // moment on an empty etcd bootstrap it once between them (namespaces, RBAC, APF, priority classes) and then leave
 // it alone; and writes through any server reach the watchers of every server in one order, with one set of
-// resourceVersions.
+// resourceVersions, also when each server talks to another member of a three-member etcd.
 #include "tests/integration/kapi_suite.h"
 
 #include "tests/support/etcd_process.h"
 #include "tests/support/temp_dir.h"
 
+#include <functional>
 #include <future>
 #include <thread>
 #include <sstream>
@@ -18,9 +19,19 @@ namespace json = boost::json;
 using Headers = std::vector<std::pair<std::string, std::string>>;
 using namespace std::chrono_literals;
 
+// The members of `etcd`, the `first`'s first: each server of a control plane lists its local member first.
+std::string members_from(test_support::EtcdCluster& etcd, std::size_t first) {
+  std::string out;
+  for (std::size_t i = 0; i < etcd.size(); ++i)
+    out += (i ? "," : "") + etcd.member((first + i) % etcd.size()).endpoint();
+  return out;
+}
+
 // One PKI for every server, as a control plane's servers share one: made by a first start on the embedded store,
-// then copied into each server's data directory (servers on separate machines each have their copy).
-std::vector<KapiOptions> servers_sharing_a_pki(const test_support::TempDir& dir, const std::string& etcd, int count) {
+// then copied into each server's data directory (servers on separate machines each have their copy). Server i
+// talks to `etcd(i)`.
+std::vector<KapiOptions> servers_sharing_a_pki(const test_support::TempDir& dir,
+                                               const std::function<std::string(int)>& etcd, int count) {
   const auto first = dir.path() / "first";
   { const KapiProcess first_start(KapiOptions{.data_dir = first}); }
   std::vector<KapiOptions> options;
@@ -28,7 +39,7 @@ std::vector<KapiOptions> servers_sharing_a_pki(const test_support::TempDir& dir,
     const auto data = dir.path() / ("server-" + std::to_string(i));
     std::filesystem::create_directories(data);
     std::filesystem::copy(first / "pki", data / "pki", std::filesystem::copy_options::recursive);
-    options.push_back({.extra_flags = {"--etcd-servers=" + etcd}, .data_dir = data});
+    options.push_back({.extra_flags = {"--etcd-servers=" + etcd(i)}, .data_dir = data});
   }
   return options;
 }
@@ -48,7 +59,7 @@ std::string items_of(const KapiProcess& kapi, const std::string& path) {
 TEST(ScaleOutTest, ServersStartedTogetherBootstrapOneEtcdOnceAndThenLeaveItAlone) {
   test_support::EtcdProcess etcd;
   test_support::TempDir dir("kapi-scale-out");
-  const std::vector<KapiOptions> options = servers_sharing_a_pki(dir, etcd.endpoint(), 3);
+  const std::vector<KapiOptions> options = servers_sharing_a_pki(dir, [&](int) { return etcd.endpoint(); }, 3);
   // Each server is started, and later stopped, by a thread of its own that lives as long as it: a child dies with
   // the thread that spawned it (PR_SET_PDEATHSIG).
   std::promise<void> finished;
@@ -119,9 +130,10 @@ std::string watched(const KapiProcess& kapi, const std::string& from) {
 }
 
 TEST(ScaleOutTest, WritesThroughEitherServerReachEveryWatcherInOneOrder) {
-  test_support::EtcdProcess etcd;
+  test_support::EtcdCluster etcd(3);  // each server on its own member
   test_support::TempDir dir("kapi-scale-out-watch");
-  const std::vector<KapiOptions> options = servers_sharing_a_pki(dir, etcd.endpoint(), 2);
+  const std::vector<KapiOptions> options =
+      servers_sharing_a_pki(dir, [&](int server) { return members_from(etcd, static_cast<std::size_t>(server)); }, 2);
   KapiProcess one(options[0]);
   KapiProcess two(options[1]);
   const std::string from =
