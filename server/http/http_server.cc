@@ -52,6 +52,10 @@ std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& file
       }
     SSL_CTX_set_client_CA_list(native, names);  // takes ownership
     SSL_CTX_set_verify(native, SSL_VERIFY_PEER, &accept_and_record);
+    // A client resuming a session (a ticket; curl and Node do) is served only when the session says which
+    // context it belongs to, once client certificates are asked for: OpenSSL fails the handshake otherwise.
+    static constexpr unsigned char kSessionContext[] = {'k', 'a', 'p', 'i'};
+    SSL_CTX_set_session_id_context(native, kSessionContext, sizeof kSessionContext);
   }
   SSL_CTX_set_alpn_select_cb(native, &select_http11, nullptr);
   return context;
