@@ -24,7 +24,9 @@ constexpr int kFail = -1;
 
 RequestParser::State& state_of(llhttp_t* parser) { return *static_cast<RequestParser::State*>(parser->data); }
 
-bool split_target(const std::string& target, Request& request) {
+}  // namespace
+
+bool set_request_target(const std::string& target, Request& request) {
   std::string_view rest = target;
   // absolute-form: "http://host/path?q" — keep the path and query.
   if (auto scheme = rest.find("://"); scheme != std::string_view::npos && rest.front() != '/') {
@@ -43,8 +45,6 @@ bool split_target(const std::string& target, Request& request) {
   request.query = QueryParams::parse(request.raw_query);
   return true;
 }
-
-}  // namespace
 
 struct RequestParser::Callbacks {
   static RequestParser& owner(llhttp_t* p) { return *state_of(p).owner; }
@@ -89,8 +89,10 @@ struct RequestParser::Callbacks {
   static int on_header_field(llhttp_t* p, const char* at, std::size_t n) {
     auto& s = state_of(p);
     if (s.in_value) flush_header(s);
+    // ": " and CRLF once per field, as Go counts them, however many reads its name arrived in.
+    const bool starts_field = s.field.empty();
     s.field.append(at, n);
-    return count_header_bytes(p, n + 4);  // ": " and CRLF, as Go counts them
+    return count_header_bytes(p, n + (starts_field ? 4 : 0));
   }
 
   static int on_header_value(llhttp_t* p, const char* at, std::size_t n) {
@@ -108,7 +110,7 @@ struct RequestParser::Callbacks {
     r.version_minor = p->http_minor;
     r.keep_alive = llhttp_should_keep_alive(p) != 0;
     r.target = s.url;
-    if (!split_target(s.url, r)) return fail(p, 400, "malformed request target");
+    if (!set_request_target(s.url, r)) return fail(p, 400, "malformed request target");
     if (p->http_major != 1) return fail(p, 400, "unsupported HTTP version");
     if (auto length = r.headers.get("Content-Length")) {
       std::uint64_t n = 0;

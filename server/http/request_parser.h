@@ -12,6 +12,10 @@
 
 namespace kapi::http {
 
+// Fills `request`'s path (percent-decoded), raw_query and query from a request-target (origin or absolute form,
+// or "*"), as the HTTP/1.1 parser does and as HTTP/2's :path is read; false when it is malformed.
+bool set_request_target(const std::string& target, Request& request);
+
 struct ParserLimits {
   std::size_t max_header_bytes = 1 << 20;
   std::size_t max_body_bytes = 3 << 20;
