@@ -358,6 +358,9 @@ http::ConnectionOptions connection_options_from(const Options& options) {
   using Duration = std::chrono::steady_clock::duration;
   connection_options.read_header_timeout = std::chrono::duration_cast<Duration>(options.read_header_timeout);
   connection_options.idle_timeout = std::chrono::duration_cast<Duration>(options.idle_timeout);
+  // Zero leaves Go's default, as kube's secure serving does.
+  const int streams = options.http2_max_streams_per_connection;
+  connection_options.http2_max_concurrent_streams = streams > 0 ? static_cast<std::uint32_t>(streams) : 250;
   return connection_options;
 }
 
@@ -366,7 +369,8 @@ http::ConnectionOptions connection_options_from(const Options& options) {
 void listen(const Options& options, http::HttpServer& http, Config& config, base::Logger& logger) {
   const pki::PkiMaterial& pki_material = config.pki_material;
   try {
-    http::TlsFiles tls_files{pki_material.serving_cert, pki_material.serving_key, pki_material.client_ca, {}};
+    http::TlsFiles tls_files{pki_material.serving_cert, pki_material.serving_key, pki_material.client_ca, {},
+                             !options.disable_http2_serving};
     if (!options.requestheader_client_ca_file.empty())
       tls_files.other_client_ca_files.push_back(options.requestheader_client_ca_file);
     auto tls = http::make_server_tls_context(tls_files);

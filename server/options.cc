@@ -124,6 +124,8 @@ std::vector<Flag> flags_for(Options& o) {
       {"request-timeout", "The default duration a handler must keep a request open before timing it out.", false, false, duration(o.request_timeout)},
       {"read-header-timeout", "(kapi) How long a client may take to send a request's headers.", false, true, duration(o.read_header_timeout)},
       {"idle-timeout", "(kapi) How long an idle keep-alive connection stays open.", false, true, duration(o.idle_timeout)},
+      {"disable-http2-serving", "If true, HTTP2 serving will be disabled [default=true in kapi until its HTTP/2 defences are complete; kube's is false]", true, false, boolean(o.disable_http2_serving)},
+      {"http2-max-streams-per-connection", "The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means to use golang's default.", false, false, integer(o.http2_max_streams_per_connection)},
       {"shutdown-delay-duration", "Time to delay the termination: /readyz fails during it while requests are still served.", false, false, duration(o.shutdown_delay_duration)},
       {"shutdown-timeout", "(kapi) How long in-flight requests may take to finish during shutdown.", false, false, duration(o.shutdown_timeout)},
       {"anonymous-auth", "Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.", true, false, boolean(o.anonymous_auth)},

@@ -3,6 +3,7 @@
 #include "base/go_time.h"
 #include "base/race.h"
 #include "server/apierrors/errors.h"
+#include "server/http/http2_connection.h"
 
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/co_spawn.hpp>
@@ -45,6 +46,18 @@ std::size_t ConnectionRegistry::size() const {
   return entries_.size();
 }
 
+// The Date header changes once a second: each reactor thread formats it once per second, not per response.
+std::string http_date() {
+  thread_local std::time_t formatted_at = -1;
+  thread_local std::string formatted;
+  const std::time_t now = std::time(nullptr);
+  if (now != formatted_at) {
+    formatted = base::format_http_date(now);
+    formatted_at = now;
+  }
+  return formatted;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -81,20 +94,6 @@ const char* reason_phrase(int status) {
   }
 }
 
-// The Date header changes once a second: each reactor thread formats it once per second, not per response.
-std::string http_date() {
-  thread_local std::time_t formatted_at = -1;
-  thread_local std::string formatted;
-  const std::time_t now = std::time(nullptr);
-  if (now != formatted_at) {
-    formatted = base::format_http_date(now);
-    formatted_at = now;
-  }
-  return formatted;
-}
-
-bool body_allowed(int status) { return !(status == 204 || status == 304 || (status >= 100 && status < 200)); }
-
 // What a connection shares with the registry; touched only on the connection's strand.
 struct ConnectionState {
   bool idle = true;
@@ -112,6 +111,17 @@ auto& lowest_socket(Stream& stream) {
     return stream;
   else
     return stream.lowest_layer();
+}
+
+// "ip:port" of the client, as Go's RemoteAddr ("[ip]:port" for IPv6); empty once the socket is gone.
+template <typename Stream>
+std::string remote_address_of(Stream& stream) {
+  asio::error_code ec;
+  auto endpoint = lowest_socket(stream).remote_endpoint(ec);
+  if (ec) return {};
+  auto address = endpoint.address().to_string();
+  if (endpoint.address().is_v6()) address = "[" + address + "]";
+  return address + ":" + std::to_string(endpoint.port());
 }
 
 // The hijacked connection: what the parser read past the upgrade request first, then the socket itself.
@@ -162,7 +172,7 @@ class ConnectionWriter final : public ResponseWriter {
 
   asio::awaitable<void> write(int status, std::string body) override {
     mark_committed(status);
-    if (!body_allowed(status)) body.clear();
+    if (!status_allows_body(status)) body.clear();
     std::string head = status_head(status);
     head.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n\r\n");
     body_bytes_ = body.size();
@@ -300,7 +310,7 @@ class Connection {
       });
     }});
     peer_ = std::move(peer);
-    remote_ = remote_address();
+    remote_ = remote_address_of(stream_);
     deadline_ = Clock::now() + options_.read_header_timeout;
     asio::co_spawn(executor, watchdog(state), asio::detached);
     try {
@@ -315,15 +325,6 @@ class Connection {
   }
 
  private:
-  std::string remote_address() {
-    asio::error_code ec;
-    auto endpoint = lowest_socket(stream_).remote_endpoint(ec);
-    if (ec) return {};
-    auto address = endpoint.address().to_string();
-    if (endpoint.address().is_v6()) address = "[" + address + "]";
-    return address + ":" + std::to_string(endpoint.port());
-  }
-
   void close() {
     asio::error_code ec;
     auto& socket = lowest_socket(stream_);
@@ -495,6 +496,14 @@ asio::awaitable<void> serve_tls_connection(TlsStream stream, ConnectionOptions o
     co_return;  // handshake failed: nothing to answer on a connection without TLS
   }
   auto peer = peer_certificate_of(stream);
+  const unsigned char* protocol = nullptr;
+  unsigned int protocol_length = 0;
+  SSL_get0_alpn_selected(stream.native_handle(), &protocol, &protocol_length);
+  if (std::string_view(reinterpret_cast<const char*>(protocol), protocol_length) == kHttp2Protocol) {
+    co_await serve_http2_connection(stream, options, std::move(handler), registry, std::move(peer),
+                                    remote_address_of(stream));
+    co_return;
+  }
   Connection<TlsStream> connection(stream, std::move(options), std::move(handler), registry, true);
   co_await connection.run(std::move(peer));
 }

@@ -9,9 +9,11 @@
 #include <asio/ssl/stream.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 namespace kapi::http {
@@ -20,7 +22,12 @@ struct ConnectionOptions {
   ParserLimits limits;
   std::chrono::steady_clock::duration read_header_timeout = std::chrono::seconds(32);
   std::chrono::steady_clock::duration idle_timeout = std::chrono::seconds(90);
+  // HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS (--http2-max-streams-per-connection, kube-apiserver's 1000).
+  std::uint32_t http2_max_concurrent_streams = 1000;
 };
+
+// The Date header's value for a response sent now (each reactor thread formats it once a second).
+std::string http_date();
 
 using RequestHandler = std::function<asio::awaitable<void>(Request&, ResponseWriter&)>;
 

@@ -14,11 +14,22 @@
 namespace kapi::http {
 namespace {
 
-int select_http11(SSL*, const unsigned char** out, unsigned char* out_length, const unsigned char* in,
-                  unsigned int in_length, void*) {
-  static constexpr unsigned char kHttp11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+// The server's ALPN protocols in preference order, in the wire format SSL_select_next_proto reads.
+struct Protocols {
+  const unsigned char* list;
+  unsigned int size;
+};
+constexpr unsigned char kHttp11Only[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+constexpr unsigned char kHttp2First[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+constexpr Protocols kOfferHttp11{kHttp11Only, sizeof kHttp11Only};
+constexpr Protocols kOfferHttp2{kHttp2First, sizeof kHttp2First};
+
+// Go's server picks by its own preference: h2 when both sides offer it and the server serves it.
+int select_protocol(SSL*, const unsigned char** out, unsigned char* out_length, const unsigned char* in,
+                    unsigned int in_length, void* offered) {
+  const auto& server = *static_cast<const Protocols*>(offered);
   unsigned char* selected = nullptr;
-  if (SSL_select_next_proto(&selected, out_length, kHttp11, sizeof(kHttp11), in, in_length) !=
+  if (SSL_select_next_proto(&selected, out_length, server.list, server.size, in, in_length) !=
       OPENSSL_NPN_NEGOTIATED)
     return SSL_TLSEXT_ERR_NOACK;  // no common protocol: go on without ALPN, HTTP/1.1 is assumed
   *out = selected;
@@ -57,7 +68,8 @@ std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& file
     static constexpr unsigned char kSessionContext[] = {'k', 'a', 'p', 'i'};
     SSL_CTX_set_session_id_context(native, kSessionContext, sizeof kSessionContext);
   }
-  SSL_CTX_set_alpn_select_cb(native, &select_http11, nullptr);
+  SSL_CTX_set_alpn_select_cb(native, &select_protocol,
+                             const_cast<Protocols*>(files.http2 ? &kOfferHttp2 : &kOfferHttp11));
   return context;
 }
 

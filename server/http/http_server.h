@@ -19,9 +19,10 @@ struct TlsFiles {
   // Authorities whose client certificates are requested too but not verified here: the authenticator that
   // trusts one verifies its certificates itself (the front proxy's, --requestheader-client-ca-file).
   std::vector<std::filesystem::path> other_client_ca_files;
+  bool http2 = false;  // ALPN offers "h2" first (Go's server preference), then "http/1.1"
 };
 
-// TLS 1.2+ with ALPN "http/1.1". A client certificate is requested, naming every client CA as acceptable; one
+// TLS 1.2+ with ALPN "http/1.1", or "h2" and "http/1.1". A client certificate is requested, naming every client CA as acceptable; one
 // that fails verification does not fail the handshake (the authentication filter turns it into 401, as
 // kube-apiserver does).
 std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& files);

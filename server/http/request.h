@@ -36,6 +36,7 @@ struct Request {
   std::string body;
   int version_minor = 1;   // HTTP/1.<minor>
   bool keep_alive = true;  // what the client asked for
+  bool http2 = false;      // carried by an HTTP/2 stream (then version_minor means nothing)
   bool tls = false;
   std::string remote_address;  // "ip:port"
   std::optional<PeerCertificate> peer_certificate;

@@ -27,6 +27,11 @@ class UpgradedStream {
   virtual void close() = 0;
 };
 
+// Whether a response of this status may carry a body (RFC 9110: not 1xx, 204 or 304).
+inline bool status_allows_body(int status) {
+  return !(status == 204 || status == 304 || (status >= 100 && status < 200));
+}
+
 class ResponseWriter {
  public:
   virtual ~ResponseWriter() = default;

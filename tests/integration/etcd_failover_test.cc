@@ -38,8 +38,8 @@ TEST(EtcdFailoverTest, MembersKilledUnderWritesLoseNothingAndTheWatchCacheHasNoG
   test_support::EtcdCluster etcd(3);
   KapiProcess kapi(KapiOptions{.extra_flags = {"--etcd-servers=" + etcd.endpoints()}});
   const std::string collection = "/api/v1/namespaces/default/configmaps";
-  const std::string from = std::string(
-      json_object(kapi.connect_admin().request("GET", collection).body).at("metadata").at("resourceVersion").as_string());
+  const json::object first_list = json_object(kapi.connect_admin().request("GET", collection).body);
+  const std::string from(first_list.at("metadata").at("resourceVersion").as_string());
 
   // One writer creates cm-0 ... cm-89 in order. A create that fails while kapi changes members is sent again until
   // it is stored (201) or found stored by the attempt that seemed to fail (409).

@@ -1,0 +1,532 @@
+#include "server/http/http2_connection.h"
+
+#include "server/apierrors/errors.h"
+#include "server/http/request_parser.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/post.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+#include <nghttp2/nghttp2.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+namespace kapi::http {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using asio::use_awaitable;
+
+constexpr std::uint32_t kMaxFrameBytes = 1 << 20;
+constexpr std::int32_t kStreamWindowBytes = 1 << 20;
+// A handler's write_chunk returns once no more than this of its stream waits for the session to take it.
+constexpr std::size_t kPendingBytes = 64 * 1024;
+constexpr std::size_t kReadBufferBytes = 16 * 1024;
+constexpr std::size_t kWriteBatchBytes = 64 * 1024;
+
+// Wakes one coroutine on the strand; a notify before the wait is kept, so none is lost.
+class Signal {
+ public:
+  explicit Signal(const asio::any_io_executor& executor) : timer_(executor, Clock::time_point::max()) {}
+  asio::awaitable<void> wait() {
+    if (!notified_) {
+      timer_.expires_at(Clock::time_point::max());
+      co_await timer_.async_wait(asio::experimental::as_tuple(use_awaitable));
+    }
+    notified_ = false;
+  }
+  void notify() {
+    notified_ = true;
+    timer_.cancel();
+  }
+
+ private:
+  asio::steady_timer timer_;
+  bool notified_ = false;
+};
+
+// Headers that describe an HTTP/1.1 connection, which HTTP/2 forbids (RFC 9113 8.2.2).
+bool connection_specific(std::string_view name) {
+  for (std::string_view forbidden : {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"})
+    if (iequals(name, forbidden)) return true;
+  return false;
+}
+
+struct StreamState {
+  StreamState(std::int32_t stream_id, const asio::any_io_executor& executor) : id(stream_id), drained(executor) {}
+
+  std::int32_t id;
+  Request request;
+  std::size_t header_bytes = 0;
+  bool body_too_large = false;  // answered 413, the rest of the body ignored
+  bool dispatched = false;
+  bool handler_done = false;
+  bool closed = false;  // by the client's reset, the end of the exchange or of the connection
+  // The response body the session has not taken yet: pending[taken..].
+  std::string pending;
+  std::size_t taken = 0;
+  bool eof = false;
+  bool deferred = false;  // the session waits for resume_data
+  Signal drained;         // the handler waiting for its body to be taken
+
+  std::size_t waiting() const { return pending.size() - taken; }
+};
+
+class Http2Connection;
+
+class Http2Writer final : public ResponseWriter {
+ public:
+  Http2Writer(Http2Connection& connection, std::shared_ptr<StreamState> stream)
+      : connection_(connection), stream_(std::move(stream)), head_only_(stream_->request.method == "HEAD") {}
+
+  Headers& headers() override { return headers_; }
+  asio::awaitable<void> write(int status, std::string body) override;
+  asio::awaitable<void> begin_stream(int status) override;
+  asio::awaitable<void> write_chunk(std::string_view data) override;
+  asio::awaitable<void> end_stream() override;
+  bool committed() const override { return status_ != 0; }
+  int status() const override { return status_; }
+  std::size_t body_bytes() const override { return body_bytes_; }
+
+  bool streaming() const { return streaming_; }
+  bool finished() const { return finished_; }
+
+ private:
+  void commit(int status) {
+    if (status_ != 0) throw std::logic_error("response already committed");
+    status_ = status;
+  }
+  // Waits until no more than `left` bytes of the body wait for the session; false when the stream is gone.
+  asio::awaitable<bool> drain(std::size_t left);
+
+  Http2Connection& connection_;
+  std::shared_ptr<StreamState> stream_;
+  Headers headers_;
+  bool head_only_;
+  int status_ = 0;
+  bool streaming_ = false;
+  bool finished_ = false;
+  std::size_t body_bytes_ = 0;
+};
+
+class Http2Connection {
+ public:
+  Http2Connection(TlsStream& stream, const ConnectionOptions& options, RequestHandler handler,
+                  ConnectionRegistry& registry, std::optional<PeerCertificate> peer, std::string remote,
+                  const asio::any_io_executor& executor)
+      : stream_(stream), options_(options), handler_(std::move(handler)), registry_(registry),
+        peer_(std::move(peer)), remote_(std::move(remote)), executor_(executor), want_write_(executor),
+        done_(executor), idle_timer_(executor) {}
+  ~Http2Connection() {
+    if (session_) nghttp2_session_del(session_);
+  }
+  Http2Connection(const Http2Connection&) = delete;
+  Http2Connection& operator=(const Http2Connection&) = delete;
+
+  asio::awaitable<void> run();
+
+  bool dead() const { return dead_; }
+  // Sends the response head; with a body source unless the response ends with its head.
+  void respond(StreamState& stream, int status, const Headers& headers, bool with_body);
+  // The stream's body grew or ended: the session may take it.
+  void resume(StreamState& stream) {
+    if (stream.deferred && !stream.closed) {
+      stream.deferred = false;
+      nghttp2_session_resume_data(session_, stream.id);
+    }
+    want_write_.notify();
+  }
+
+ private:
+  static Http2Connection& self(void* user_data) { return *static_cast<Http2Connection*>(user_data); }
+  std::shared_ptr<StreamState> find(std::int32_t id) {
+    auto found = streams_.find(id);
+    return found == streams_.end() ? nullptr : found->second;
+  }
+
+  static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data);
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t name_length,
+                       const std::uint8_t* value, std::size_t value_length, std::uint8_t, void* user_data);
+  static int on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t id, const std::uint8_t* data,
+                           std::size_t length, void* user_data);
+  static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data);
+  static int on_stream_close(nghttp2_session*, std::int32_t id, std::uint32_t, void* user_data);
+  static ssize_t read_body(nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t length,
+                           std::uint32_t* flags, nghttp2_data_source* source, void*);
+
+  void start_session();
+  void dispatch(const std::shared_ptr<StreamState>& stream);
+  asio::awaitable<void> serve_stream(std::shared_ptr<StreamState> stream);
+  asio::awaitable<void> read_loop();
+  asio::awaitable<void> write_loop();
+  asio::awaitable<void> watchdog();
+  void finished_one() { done_.notify(); }
+  void go_away();
+  void close_socket() {
+    asio::error_code ignored;
+    stream_.lowest_layer().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    stream_.lowest_layer().close(ignored);
+  }
+
+  TlsStream& stream_;
+  const ConnectionOptions& options_;
+  RequestHandler handler_;
+  ConnectionRegistry& registry_;
+  std::optional<PeerCertificate> peer_;
+  std::string remote_;
+  asio::any_io_executor executor_;
+  nghttp2_session* session_ = nullptr;
+  std::map<std::int32_t, std::shared_ptr<StreamState>> streams_;
+  Signal want_write_;
+  Signal done_;  // a handler, the writer or the watchdog ended
+  asio::steady_timer idle_timer_;
+  std::size_t running_handlers_ = 0;
+  bool watchdog_running_ = false;
+  // Read by what the registry posts here at shutdown, which may run after the connection is gone.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  bool dead_ = false;       // the socket failed or the session hit a protocol error
+  bool going_away_ = false;  // GOAWAY sent: the streams open finish, no new one starts
+  bool writer_done_ = false;
+  Clock::time_point idle_since_ = Clock::now();
+};
+
+// Http2Writer.
+
+asio::awaitable<bool> Http2Writer::drain(std::size_t left) {
+  while (!stream_->closed && !connection_.dead() && stream_->waiting() > left) {
+    auto woken = stream_->drained.wait();
+    co_await std::move(woken);
+  }
+  co_return !stream_->closed || stream_->waiting() == 0;
+}
+
+asio::awaitable<void> Http2Writer::write(int status, std::string body) {
+  commit(status);
+  if (!status_allows_body(status)) body.clear();
+  body_bytes_ = body.size();
+  headers_.set("Content-Length", std::to_string(body.size()));
+  if (head_only_) body.clear();
+  finished_ = true;
+  if (stream_->closed) throw std::runtime_error("the client reset the stream");
+  const bool with_body = !body.empty();
+  stream_->pending = std::move(body);
+  stream_->eof = true;
+  connection_.respond(*stream_, status, headers_, with_body);
+  if (!with_body) co_return;
+  auto draining = drain(0);  // named: g++ 12 miscompiles a co_await inside a condition
+  const bool delivered = co_await std::move(draining);
+  if (!delivered) throw std::runtime_error("the client reset the stream");
+}
+
+asio::awaitable<void> Http2Writer::begin_stream(int status) {
+  commit(status);
+  streaming_ = true;
+  if (stream_->closed) throw std::runtime_error("the client reset the stream");
+  connection_.respond(*stream_, status, headers_, !head_only_);
+  if (head_only_) finished_ = true;
+  co_return;
+}
+
+asio::awaitable<void> Http2Writer::write_chunk(std::string_view data) {
+  if (!streaming_) throw std::logic_error("write_chunk outside a stream");
+  if (head_only_ || data.empty()) co_return;
+  if (finished_) throw std::logic_error("write_chunk after the stream ended");
+  if (stream_->closed || connection_.dead()) throw std::runtime_error("the client reset the stream");
+  body_bytes_ += data.size();
+  stream_->pending.append(data);
+  connection_.resume(*stream_);
+  auto draining = drain(kPendingBytes);
+  const bool delivered = co_await std::move(draining);
+  if (!delivered) throw std::runtime_error("the client reset the stream");
+}
+
+asio::awaitable<void> Http2Writer::end_stream() {
+  if (!streaming_ || finished_) co_return;
+  finished_ = true;
+  stream_->eof = true;
+  connection_.resume(*stream_);
+  auto draining = drain(0);
+  co_await std::move(draining);
+}
+
+// Http2Connection.
+
+void Http2Connection::respond(StreamState& stream, int status, const Headers& headers, bool with_body) {
+  // nghttp2 copies names and values; HTTP/2 wants names in lower case.
+  std::vector<std::string> names;
+  names.reserve(headers.size() + 1);
+  std::vector<nghttp2_nv> fields;
+  fields.reserve(headers.size() + 2);
+  const std::string status_text = std::to_string(status);
+  auto add = [&](std::string_view name, std::string_view value) {
+    fields.push_back({reinterpret_cast<std::uint8_t*>(const_cast<char*>(name.data())),
+                      reinterpret_cast<std::uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
+                      NGHTTP2_NV_FLAG_NONE});
+  };
+  add(":status", status_text);
+  bool has_date = false;
+  for (const auto& field : headers) {
+    if (connection_specific(field.name)) continue;
+    std::string& name = names.emplace_back(field.name);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    has_date = has_date || name == "date";
+    add(name, field.value);
+  }
+  const std::string date = has_date ? std::string() : http_date();
+  if (!has_date) add("date", date);
+  nghttp2_data_provider body{};
+  body.source.ptr = &stream;
+  body.read_callback = &read_body;
+  nghttp2_submit_response(session_, stream.id, fields.data(), fields.size(), with_body ? &body : nullptr);
+  want_write_.notify();
+}
+
+ssize_t Http2Connection::read_body(nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t length,
+                                   std::uint32_t* flags, nghttp2_data_source* source, void*) {
+  auto& stream = *static_cast<StreamState*>(source->ptr);
+  const std::size_t n = std::min(length, stream.waiting());
+  std::memcpy(buffer, stream.pending.data() + stream.taken, n);
+  stream.taken += n;
+  if (stream.taken == stream.pending.size()) {
+    stream.pending.clear();
+    stream.taken = 0;
+  }
+  if (stream.waiting() <= kPendingBytes) stream.drained.notify();
+  if (stream.waiting() == 0 && stream.eof) {
+    *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
+  if (n == 0) {
+    stream.deferred = true;
+    return NGHTTP2_ERR_DEFERRED;
+  }
+  return static_cast<ssize_t>(n);
+}
+
+int Http2Connection::on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  Http2Connection& connection = self(user_data);
+  if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
+  auto stream = std::make_shared<StreamState>(frame->hd.stream_id, connection.executor_);
+  stream->request.tls = true;
+  stream->request.http2 = true;
+  stream->request.remote_address = connection.remote_;
+  stream->request.peer_certificate = connection.peer_;
+  connection.streams_[frame->hd.stream_id] = std::move(stream);
+  return 0;
+}
+
+int Http2Connection::on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name_bytes,
+                               std::size_t name_length, const std::uint8_t* value_bytes, std::size_t value_length,
+                               std::uint8_t, void* user_data) {
+  Http2Connection& connection = self(user_data);
+  auto stream = connection.find(frame->hd.stream_id);
+  if (!stream || stream->dispatched) return 0;  // trailers are not read, as Go's handlers do not see them late
+  const std::string_view name(reinterpret_cast<const char*>(name_bytes), name_length);
+  const std::string_view value(reinterpret_cast<const char*>(value_bytes), value_length);
+  // Go counts each field as its name, its value and 32 bytes, against the HTTP/1.1 header limit.
+  stream->header_bytes += name.size() + value.size() + 32;
+  if (stream->header_bytes > connection.options_.limits.max_header_bytes) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  Request& request = stream->request;
+  if (name == ":method") request.method = value;
+  else if (name == ":path") request.target = value;
+  else if (name == ":authority") request.headers.add("Host", std::string(value));
+  else if (!name.starts_with(':')) request.headers.add(std::string(name), std::string(value));
+  return 0;
+}
+
+int Http2Connection::on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t id, const std::uint8_t* data,
+                                   std::size_t length, void* user_data) {
+  auto stream = self(user_data).find(id);
+  if (!stream || stream->dispatched || stream->body_too_large) return 0;
+  std::string& body = stream->request.body;
+  if (body.size() + length > self(user_data).options_.limits.max_body_bytes) {
+    stream->body_too_large = true;
+    body.clear();
+    return 0;
+  }
+  body.append(reinterpret_cast<const char*>(data), length);
+  return 0;
+}
+
+int Http2Connection::on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  Http2Connection& connection = self(user_data);
+  if (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) return 0;
+  if (!(frame->hd.flags & NGHTTP2_FLAG_END_STREAM)) return 0;
+  if (auto stream = connection.find(frame->hd.stream_id); stream && !stream->dispatched) connection.dispatch(stream);
+  return 0;
+}
+
+int Http2Connection::on_stream_close(nghttp2_session*, std::int32_t id, std::uint32_t, void* user_data) {
+  Http2Connection& connection = self(user_data);
+  auto stream = connection.find(id);
+  if (!stream) return 0;
+  stream->closed = true;
+  stream->drained.notify();
+  if (!stream->dispatched || stream->handler_done) connection.streams_.erase(id);
+  if (connection.streams_.empty()) connection.idle_since_ = Clock::now();
+  return 0;
+}
+
+void Http2Connection::dispatch(const std::shared_ptr<StreamState>& stream) {
+  stream->dispatched = true;
+  ++running_handlers_;
+  asio::co_spawn(executor_, serve_stream(stream), asio::detached);
+}
+
+asio::awaitable<void> Http2Connection::serve_stream(std::shared_ptr<StreamState> stream) {
+  Http2Writer writer(*this, stream);
+  try {
+    Request& request = stream->request;
+    request.body.shrink_to_fit();
+    std::optional<apierrors::Status> refused;
+    if (stream->body_too_large)
+      refused = apierrors::request_entity_too_large("the request body is larger than " +
+                                                    std::to_string(options_.limits.max_body_bytes) + " bytes");
+    else if (request.method.empty() || !set_request_target(request.target, request))
+      refused = apierrors::bad_request("malformed HTTP request: invalid :method or :path");
+    if (refused) {
+      writer.headers().set("Content-Type", "application/json");
+      co_await writer.write(refused->code, apierrors::to_json(*refused));
+    } else {
+      co_await handler_(request, writer);
+      if (!writer.committed()) co_await writer.write(200, {});
+      if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
+    }
+  } catch (const std::exception&) {
+    // The client reset the stream or left mid-response; a response cut short is reset, as Go's server does.
+    if (!stream->closed && !dead_) {
+      nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream->id, NGHTTP2_INTERNAL_ERROR);
+      want_write_.notify();
+    }
+  }
+  stream->handler_done = true;
+  if (stream->closed) streams_.erase(stream->id);
+  --running_handlers_;
+  done_.notify();
+}
+
+void Http2Connection::start_session() {
+  nghttp2_session_callbacks* callbacks = nullptr;
+  nghttp2_session_callbacks_new(&callbacks);
+  nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, &on_begin_headers);
+  nghttp2_session_callbacks_set_on_header_callback(callbacks, &on_header);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &on_data_chunk);
+  nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &on_frame);
+  nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &on_stream_close);
+  nghttp2_session_server_new(&session_, callbacks, this);
+  nghttp2_session_callbacks_del(callbacks);
+  const std::uint32_t streams = options_.http2_max_concurrent_streams;
+  const std::array<nghttp2_settings_entry, 4> settings{{
+      {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, streams},
+      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<std::uint32_t>(kStreamWindowBytes)},
+      {NGHTTP2_SETTINGS_MAX_FRAME_SIZE, kMaxFrameBytes},
+      {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, static_cast<std::uint32_t>(options_.limits.max_header_bytes)},
+  }};
+  nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings.data(), settings.size());
+  // The connection's window holds every stream's (Go's MaxUploadBufferPerConnection, as kube sizes it).
+  const auto connection_window = static_cast<std::int32_t>(
+      std::min<std::int64_t>(std::int64_t{kStreamWindowBytes} * streams, std::int64_t{1} << 30));
+  nghttp2_session_set_local_window_size(session_, NGHTTP2_FLAG_NONE, 0, connection_window);
+}
+
+asio::awaitable<void> Http2Connection::run() {
+  start_session();
+  auto registration = registry_.add({[this, alive = alive_, executor = executor_] {
+    // Shutdown: no new stream, the open ones finish (GOAWAY), as Go's server shuts an HTTP/2 connection down.
+    asio::post(executor, [this, alive] {
+      if (*alive && !dead_) go_away();
+    });
+  }});
+  watchdog_running_ = true;
+  asio::co_spawn(executor_, write_loop(), asio::detached);
+  asio::co_spawn(executor_, watchdog(), asio::detached);
+  co_await read_loop();
+  dead_ = true;
+  close_socket();
+  for (auto& [id, stream] : streams_) {
+    stream->closed = true;
+    stream->drained.notify();
+  }
+  want_write_.notify();
+  idle_timer_.cancel();
+  while (running_handlers_ > 0 || !writer_done_ || watchdog_running_) co_await done_.wait();
+  *alive_ = false;
+  registry_.remove(registration);
+}
+
+asio::awaitable<void> Http2Connection::read_loop() {
+  std::vector<std::uint8_t> buffer(kReadBufferBytes);
+  for (;;) {
+    auto [error, n] =
+        co_await stream_.async_read_some(asio::buffer(buffer), asio::experimental::as_tuple(use_awaitable));
+    if (error || dead_) co_return;
+    const ssize_t read = nghttp2_session_mem_recv(session_, buffer.data(), n);
+    want_write_.notify();  // SETTINGS and PING acks, WINDOW_UPDATEs, GOAWAY on a protocol error
+    if (read < 0) co_return;
+  }
+}
+
+asio::awaitable<void> Http2Connection::write_loop() {
+  std::string batch;
+  while (!dead_) {
+    batch.clear();
+    const std::uint8_t* data = nullptr;
+    ssize_t n = 0;
+    while (batch.size() < kWriteBatchBytes && (n = nghttp2_session_mem_send(session_, &data)) > 0)
+      batch.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+    if (n < 0) break;
+    if (!batch.empty()) {
+      auto [error, written] =
+          co_await asio::async_write(stream_, asio::buffer(batch), asio::experimental::as_tuple(use_awaitable));
+      if (error) break;
+      continue;
+    }
+    // Nothing to send, nothing more to read (GOAWAY done, every stream over): the connection is finished.
+    if (!nghttp2_session_want_read(session_) && !nghttp2_session_want_write(session_)) break;
+    co_await want_write_.wait();
+  }
+  dead_ = true;
+  close_socket();  // ends the read loop
+  writer_done_ = true;
+  done_.notify();
+}
+
+asio::awaitable<void> Http2Connection::watchdog() {
+  while (!dead_ && !going_away_) {
+    idle_timer_.expires_at(idle_since_ + options_.idle_timeout);
+    co_await idle_timer_.async_wait(asio::experimental::as_tuple(use_awaitable));
+    if (!dead_ && streams_.empty() && Clock::now() >= idle_since_ + options_.idle_timeout) go_away();
+  }
+  watchdog_running_ = false;
+  done_.notify();
+}
+
+void Http2Connection::go_away() {
+  if (going_away_) return;
+  going_away_ = true;
+  nghttp2_submit_goaway(session_, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(session_),
+                        NGHTTP2_NO_ERROR, nullptr, 0);
+  want_write_.notify();
+}
+
+}  // namespace
+
+asio::awaitable<void> serve_http2_connection(TlsStream& stream, const ConnectionOptions& options,
+                                             RequestHandler handler, ConnectionRegistry& registry,
+                                             std::optional<PeerCertificate> peer, std::string remote_address) {
+  const asio::any_io_executor executor = co_await asio::this_coro::executor;
+  Http2Connection connection(stream, options, std::move(handler), registry, std::move(peer), std::move(remote_address),
+                             executor);
+  co_await connection.run();
+}
+
+}  // namespace kapi::http
