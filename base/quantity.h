@@ -17,7 +17,14 @@ namespace kapi {
 __extension__ typedef __int128 QuantityNanos;
 inline constexpr QuantityNanos kNanosPerUnit = 1'000'000'000;
 
-// std::nullopt when `text` is not a quantity (kube: "quantities must match the regular expression ...").
+// What kapi holds: up to 36 digits of nanos, just under 10^27 units. kube caps only BinarySI values (at 2^63-1
+// units, far inside this) and keeps decimal ones of any size; kapi saturates those beyond it to ±kMaxQuantityNanos
+// (see parse_go_quantity). The bound leaves __int128 room for the sums callers make of parsed values.
+inline constexpr int kMaxQuantityNanoDigits = 36;
+inline constexpr QuantityNanos kMaxQuantityNanos =
+    static_cast<QuantityNanos>(1'000'000'000'000'000'000) * 1'000'000'000'000'000'000 - 1;
+
+// ParseQuantity's value in nanos; std::nullopt when kube refuses `text` (parse_go_quantity's errors).
 std::optional<QuantityNanos> parse_quantity(std::string_view text);
 
 enum class QuantityFormat { DecimalSI, BinarySI, DecimalExponent };
@@ -37,7 +44,8 @@ struct Quantity {
   std::int64_t milli_value() const;
   // String(): "500m", "1Gi", "1e3", "0".
   std::string to_string() const;
-  // Quantity.Add: a zero quantity takes the format of what is added to it.
+  // Quantity.Add: a zero quantity takes the format of what is added to it. A sum beyond ±kMaxQuantityNanos, which
+  // kube holds exactly, saturates there (held as an inf.Dec, so never an integer, as kube's sum is not either).
   void add(const Quantity& other);
   void sub(const Quantity& other);  // Quantity.Sub, likewise
 
@@ -51,8 +59,10 @@ struct Quantity {
 
 // resource.ParseQuantity exactly, for CEL's quantity(): the value as kube holds it, or kube's error text
 // ("quantities must match the regular expression '...'", "unable to parse quantity's suffix", "unable to parse
-// numeric part of quantity"). Values above 2^63-1 units are capped as kube caps them. One deviation: kube keeps
-// fast-path values such as "1e40" exactly; kapi refuses those (above ~1e28 units) as not numeric.
+// numeric part of quantity"). As kube: no limit on digits; ".", "-" and "+" are 0; a BinarySI value above 2^63-1
+// units is capped there ("9Ei" is 9223372036854775807), a decimal one is not. One deviation: a decimal value
+// beyond ±kMaxQuantityNanos ("1e40", 10^27 units and up), which kube keeps exactly, saturates to
+// ±kMaxQuantityNanos held as an inf.Dec, so its String() and AsApproximateFloat64 differ from kube's.
 struct QuantityParseError {
   std::string message;
 };
@@ -60,7 +70,7 @@ std::variant<Quantity, QuantityParseError> parse_go_quantity(std::string_view te
 // resource.NewQuantity(value, DecimalExponent), as CEL's quantity.add(int) builds its operand.
 Quantity quantity_from_int64(std::int64_t value);
 
-// std::nullopt when `text` is not a quantity.
+// parse_go_quantity without the error text: std::nullopt when `text` is not a quantity.
 std::optional<Quantity> parse_resource_quantity(std::string_view text);
 // A quantity as an object holds it: a string, or a JSON number (which kube's decoder accepts too).
 std::optional<Quantity> quantity_of(const boost::json::value& value);
