@@ -169,7 +169,6 @@ class Http2Connection {
   asio::awaitable<void> read_loop();
   asio::awaitable<void> write_loop();
   asio::awaitable<void> watchdog();
-  void finished_one() { done_.notify(); }
   void go_away();
   void close_socket() {
     asio::error_code ignored;
