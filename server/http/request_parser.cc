@@ -14,7 +14,8 @@ struct RequestParser::State {
   std::string field;
   std::string value;
   bool in_value = false;
-  std::size_t header_bytes = 0;
+  bool in_headers = false;      // from the request line's first byte to the end of the header section
+  std::size_t header_bytes = 0;  // of the header section, raw, so far
   RequestParser* owner = nullptr;
 };
 
@@ -54,14 +55,6 @@ struct RequestParser::Callbacks {
     return kFail;
   }
 
-  static int count_header_bytes(llhttp_t* p, std::size_t n) {
-    auto& s = state_of(p);
-    s.header_bytes += n;
-    if (s.header_bytes > owner(p).limits_.max_header_bytes)
-      return fail(p, 431, "Request Header Fields Too Large");
-    return 0;
-  }
-
   static void flush_header(State& s) {
     if (!s.field.empty() || s.in_value) s.current.headers.add(std::move(s.field), std::move(s.value));
     s.field.clear();
@@ -77,33 +70,33 @@ struct RequestParser::Callbacks {
     s.value.clear();
     s.in_value = false;
     s.header_bytes = 0;
+    s.in_headers = true;
     owner(p).in_message_ = true;
-    return 0;
+    return HPE_PAUSED;  // feed() counts the header section's bytes from here
   }
 
   static int on_url(llhttp_t* p, const char* at, std::size_t n) {
     state_of(p).url.append(at, n);
-    return count_header_bytes(p, n);
+    return 0;
   }
 
   static int on_header_field(llhttp_t* p, const char* at, std::size_t n) {
     auto& s = state_of(p);
     if (s.in_value) flush_header(s);
-    // ": " and CRLF once per field, as Go counts them, however many reads its name arrived in.
-    const bool starts_field = s.field.empty();
     s.field.append(at, n);
-    return count_header_bytes(p, n + (starts_field ? 4 : 0));
+    return 0;
   }
 
   static int on_header_value(llhttp_t* p, const char* at, std::size_t n) {
     auto& s = state_of(p);
     s.in_value = true;
     s.value.append(at, n);
-    return count_header_bytes(p, n);
+    return 0;
   }
 
   static int on_headers_complete(llhttp_t* p) {
     auto& s = state_of(p);
+    s.in_headers = false;
     flush_header(s);
     auto& r = s.current;
     r.method = llhttp_method_name(static_cast<llhttp_method_t>(p->method));
@@ -120,7 +113,7 @@ struct RequestParser::Callbacks {
     }
     if (auto expect = r.headers.get("Expect"); expect && iequals(*expect, "100-continue"))
       owner(p).continue_pending_ = true;
-    return 0;
+    return HPE_PAUSED;  // feed() checks the header section's size before the body is read
   }
 
   static int on_body(llhttp_t* p, const char* at, std::size_t n) {
@@ -162,23 +155,41 @@ RequestParser::~RequestParser() = default;
 
 std::optional<ParseFailure> RequestParser::feed(std::string_view bytes) {
   if (failure_) return failure_;
-  auto& parser = state_->parser;
-  llhttp_errno_t err = llhttp_execute(&parser, bytes.data(), bytes.size());
-  if (err == HPE_PAUSED_UPGRADE) {
-    // Nothing after an upgrade request is HTTP: its handler either switches protocols and relays these bytes,
-    // or answers normally and the connection closes.
-    if (!ready_.empty()) ready_.back().keep_alive = false;
-    const char* stop = llhttp_get_error_pos(&parser);
-    if (stop != nullptr && stop >= bytes.data() && stop <= bytes.data() + bytes.size())
-      upgraded_bytes_.assign(stop, static_cast<std::size_t>(bytes.data() + bytes.size() - stop));
-    failure_ = ParseFailure{0, "upgrade"};
-    return std::nullopt;
-  }
-  if (err != HPE_OK) {
+  auto& state = *state_;
+  auto& parser = state.parser;
+  // Go reads at most MaxHeaderBytes and 4096 bytes of slack up to the end of the header section and answers 431
+  // past that: raw bytes, wherever the reads split them. llhttp pauses where a message begins and where its header
+  // section ends, so a call that starts inside the section reads only section bytes up to where it stops.
+  const std::size_t header_limit = limits_.max_header_bytes + 4096;
+  for (;;) {
+    const bool in_header_section = state.in_headers;
+    const llhttp_errno_t err = llhttp_execute(&parser, bytes.data(), bytes.size());
+    const char* stop = err == HPE_OK ? bytes.data() + bytes.size() : llhttp_get_error_pos(&parser);
+    if (in_header_section && stop != nullptr) {
+      state.header_bytes += static_cast<std::size_t>(stop - bytes.data());
+      if (state.header_bytes > header_limit) {
+        failure_ = ParseFailure{431, "Request Header Fields Too Large"};
+        return failure_;
+      }
+    }
+    if (err == HPE_PAUSED) {
+      llhttp_resume(&parser);
+      bytes.remove_prefix(static_cast<std::size_t>(stop - bytes.data()));
+      continue;
+    }
+    if (err == HPE_PAUSED_UPGRADE) {
+      // Nothing after an upgrade request is HTTP: its handler either switches protocols and relays these bytes,
+      // or answers normally and the connection closes.
+      if (!ready_.empty()) ready_.back().keep_alive = false;
+      if (stop != nullptr && stop >= bytes.data() && stop <= bytes.data() + bytes.size())
+        upgraded_bytes_.assign(stop, static_cast<std::size_t>(bytes.data() + bytes.size() - stop));
+      failure_ = ParseFailure{0, "upgrade"};
+      return std::nullopt;
+    }
+    if (err == HPE_OK) return std::nullopt;
     if (!failure_) failure_ = ParseFailure{400, llhttp_get_error_reason(&parser) ? llhttp_get_error_reason(&parser) : "malformed request"};
     return failure_;
   }
-  return std::nullopt;
 }
 
 bool RequestParser::take_continue_request() {

@@ -17,6 +17,7 @@ namespace kapi::http {
 bool set_request_target(const std::string& target, Request& request);
 
 struct ParserLimits {
+  // Go's MaxHeaderBytes: the request line and headers may take it and 4096 bytes of slack, as raw bytes.
   std::size_t max_header_bytes = 1 << 20;
   std::size_t max_body_bytes = 3 << 20;
 };
