@@ -167,13 +167,17 @@ class WireGzipTest : public KapiSuite<WireGzipTest> {
                          R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big-)" + std::to_string(i) +
                              R"("},"data":{"payload":")" + value + R"("}})");
     }
+    // The root CA publisher adds kube-root-ca.crt whenever it gets to the namespace; the tests compare two lists,
+    // so they start once it is there.
+    ASSERT_TRUE(eventually([&] {
+      return connection.request("GET", std::string(kNamespace) + "/kube-root-ca.crt", {}).status == 200;
+    }));
   }
 
   HttpResponse get(std::string_view target, Headers headers) {
     return kapi().connect_admin().request("GET", target, headers);
   }
 
-  // The root CA publisher adds kube-root-ca.crt to the namespace whenever it gets to it, as on kube.
   static std::size_t big_items(boost::json::object list) {
     return std::ranges::count_if(list["items"].as_array(), [](const boost::json::value& item) {
       return item.at("metadata").at("name").as_string().starts_with("big-");
