@@ -1,5 +1,6 @@
 #pragma once
-// WithHTTPLogging: one line per request at verbosity 3, like kube-apiserver's httplog.
+// WithHTTPLogging: one line per request at verbosity 3, like kube-apiserver's httplog, with the protocol (Go's
+// Request.Proto) added, which kube's line does not name.
 #include "base/log.h"
 #include "filters/filter.h"
 
@@ -22,6 +23,7 @@ class HttpLogFilter final : public Filter {
                            std::to_string(std::chrono::duration<double, std::milli>(latency).count()) +
                            "ms\" userAgent=\"" + std::string(r.headers.get("User-Agent").value_or("")) +
                            "\" audit-ID=\"" + exchange.context.audit_id + "\" srcIP=\"" + r.remote_address +
+                           "\" protocol=\"" + (r.http2 ? "HTTP/2.0" : r.version_minor == 0 ? "HTTP/1.0" : "HTTP/1.1") +
                            "\" resp=" + std::to_string(exchange.response->status());
         logger.info(line);
       }

@@ -358,6 +358,7 @@ http::ConnectionOptions connection_options_from(const Options& options) {
   using Duration = std::chrono::steady_clock::duration;
   connection_options.read_header_timeout = std::chrono::duration_cast<Duration>(options.read_header_timeout);
   connection_options.idle_timeout = std::chrono::duration_cast<Duration>(options.idle_timeout);
+  connection_options.write_stall_timeout = std::chrono::duration_cast<Duration>(options.write_stall_timeout);
   // Zero leaves Go's default, as kube's secure serving does.
   const int streams = options.http2_max_streams_per_connection;
   connection_options.http2_max_concurrent_streams = streams > 0 ? static_cast<std::uint32_t>(streams) : 250;

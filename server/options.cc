@@ -124,6 +124,7 @@ std::vector<Flag> flags_for(Options& o) {
       {"request-timeout", "The default duration a handler must keep a request open before timing it out.", false, false, duration(o.request_timeout)},
       {"read-header-timeout", "(kapi) How long a client may take to send a request's headers.", false, true, duration(o.read_header_timeout)},
       {"idle-timeout", "(kapi) How long an idle keep-alive connection stays open.", false, true, duration(o.idle_timeout)},
+      {"write-stall-timeout", "(kapi) How long a response may wait for its client to read any of it before the server gives up on it.", false, true, duration(o.write_stall_timeout)},
       {"disable-http2-serving", "If true, HTTP2 serving will be disabled [default=true in kapi until its HTTP/2 defences are complete; kube's is false]", true, false, boolean(o.disable_http2_serving)},
       {"http2-max-streams-per-connection", "The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means to use golang's default.", false, false, integer(o.http2_max_streams_per_connection)},
       {"shutdown-delay-duration", "Time to delay the termination: /readyz fails during it while requests are still served.", false, false, duration(o.shutdown_delay_duration)},

@@ -45,6 +45,7 @@ struct Options {
   std::chrono::nanoseconds request_timeout = std::chrono::minutes(1);
   std::chrono::nanoseconds read_header_timeout = std::chrono::seconds(32);  // (kapi) Go server's value
   std::chrono::nanoseconds idle_timeout = std::chrono::seconds(90);         // (kapi) Go server's value
+  std::chrono::nanoseconds write_stall_timeout = std::chrono::minutes(1);   // (kapi) as --request-timeout
   // kube serves HTTP/2 unless told not to; kapi's HTTP/2 is new and still lacks the defences against rapid reset
   // and CONTINUATION floods (issue 23), so until those land it is served only when asked for.
   bool disable_http2_serving = true;

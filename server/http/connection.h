@@ -22,6 +22,9 @@ struct ConnectionOptions {
   ParserLimits limits;
   std::chrono::steady_clock::duration read_header_timeout = std::chrono::seconds(32);
   std::chrono::steady_clock::duration idle_timeout = std::chrono::seconds(90);
+  // How long a response may wait for its client to take any of it: then the HTTP/2 stream is reset, or the
+  // connection closed when the client reads nothing at all.
+  std::chrono::steady_clock::duration write_stall_timeout = std::chrono::seconds(60);
   // HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS (--http2-max-streams-per-connection, kube-apiserver's 1000).
   std::uint32_t http2_max_concurrent_streams = 1000;
 };

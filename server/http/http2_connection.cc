@@ -16,8 +16,10 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <stdexcept>
+#include <system_error>
 #include <vector>
 
 namespace kapi::http {
@@ -33,16 +35,36 @@ constexpr std::size_t kPendingBytes = 64 * 1024;
 constexpr std::size_t kReadBufferBytes = 16 * 1024;
 constexpr std::size_t kWriteBatchBytes = 64 * 1024;
 
+// Defences against the HTTP/2 attack classes, beside the handler limit of dispatch(). nghttp2 (with Debian's
+// backports) enforces them; they are named here so that they do not change with the library's defaults.
+// - Rapid reset (CVE-2023-44487): RST_STREAMs from the client beyond a token bucket end the connection with GOAWAY.
+constexpr std::uint64_t kResetBurst = 1000;
+constexpr std::uint64_t kResetsPerSecond = 33;
+// - CONTINUATION flood (CVE-2024-27316, CVE-2024-28182): HEADERS may be followed by this many CONTINUATIONs;
+//   with 1 MiB frames they carry the largest header list kapi accepts.
+constexpr std::size_t kMaxContinuations = 8;
+// - SETTINGS and PING floods (CVE-2019-9512, -9515): acknowledgements the client leaves unread.
+constexpr std::size_t kMaxOutboundAcks = 1000;
+constexpr std::size_t kMaxSettingsEntries = 32;
+// Requests whose handlers cannot start yet, beyond the streams' limit, before the connection is cut (Go's
+// http2 server: 4 × MaxConcurrentStreams).
+constexpr std::size_t kWaitingHandlersPerStream = 4;
+
 // Wakes one coroutine on the strand; a notify before the wait is kept, so none is lost.
 class Signal {
  public:
   explicit Signal(const asio::any_io_executor& executor) : timer_(executor, Clock::time_point::max()) {}
   asio::awaitable<void> wait() {
+    auto waiting = wait_until(Clock::time_point::max());
+    co_await std::move(waiting);
+  }
+  // Whether a notify came before the deadline.
+  asio::awaitable<bool> wait_until(Clock::time_point deadline) {
     if (!notified_) {
-      timer_.expires_at(Clock::time_point::max());
+      timer_.expires_at(deadline);
       co_await timer_.async_wait(asio::experimental::as_tuple(use_awaitable));
     }
-    notified_ = false;
+    co_return std::exchange(notified_, false);
   }
   void notify() {
     notified_ = true;
@@ -67,13 +89,16 @@ struct StreamState {
   std::int32_t id;
   Request request;
   std::size_t header_bytes = 0;
-  bool body_too_large = false;  // answered 413, the rest of the body ignored
+  bool headers_too_large = false;  // answered 431, the rest of the header list ignored
+  bool body_too_large = false;     // answered 413, the rest of the body ignored
   bool dispatched = false;
   bool handler_done = false;
   bool closed = false;  // by the client's reset, the end of the exchange or of the connection
+  bool reset = false;   // RST_STREAM sent
   // The response body the session has not taken yet: pending[taken..].
   std::string pending;
   std::size_t taken = 0;
+  std::uint64_t taken_in_all = 0;  // grows as the session takes the body: the client's progress
   bool eof = false;
   bool deferred = false;  // the session waits for resume_data
   Signal drained;         // the handler waiting for its body to be taken
@@ -82,6 +107,12 @@ struct StreamState {
 };
 
 class Http2Connection;
+
+// A write to a stream the client reset, or on a connection that is gone: the filters take a std::system_error for
+// a client that went away, with nothing to answer and nothing to log.
+[[noreturn]] void stream_gone() {
+  throw std::system_error(std::make_error_code(std::errc::connection_reset), "the client reset the stream");
+}
 
 class Http2Writer final : public ResponseWriter {
  public:
@@ -125,7 +156,7 @@ class Http2Connection {
                   const asio::any_io_executor& executor)
       : stream_(stream), options_(options), handler_(std::move(handler)), registry_(registry),
         peer_(std::move(peer)), remote_(std::move(remote)), executor_(executor), want_write_(executor),
-        done_(executor), idle_timer_(executor) {}
+        done_(executor), idle_timer_(executor), write_timer_(executor) {}
   ~Http2Connection() {
     if (session_) nghttp2_session_del(session_);
   }
@@ -135,6 +166,14 @@ class Http2Connection {
   asio::awaitable<void> run();
 
   bool dead() const { return dead_; }
+  Clock::duration write_stall_timeout() const { return options_.write_stall_timeout; }
+  // Ends the stream with RST_STREAM (once; not after the stream closed).
+  void reset(StreamState& stream, std::uint32_t error_code) {
+    if (stream.closed || stream.reset || dead_) return;
+    stream.reset = true;
+    nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream.id, error_code);
+    want_write_.notify();
+  }
   // Sends the response head; with a body source unless the response ends with its head.
   void respond(StreamState& stream, int status, const Headers& headers, bool with_body);
   // The stream's body grew or ended: the session may take it.
@@ -160,11 +199,13 @@ class Http2Connection {
                            std::size_t length, void* user_data);
   static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* user_data);
   static int on_stream_close(nghttp2_session*, std::int32_t id, std::uint32_t, void* user_data);
+  static int on_frame_sent(nghttp2_session*, const nghttp2_frame* frame, void* user_data);
   static ssize_t read_body(nghttp2_session*, std::int32_t, std::uint8_t* buffer, std::size_t length,
                            std::uint32_t* flags, nghttp2_data_source* source, void*);
 
   void start_session();
   void dispatch(const std::shared_ptr<StreamState>& stream);
+  void start_handler(const std::shared_ptr<StreamState>& stream);
   asio::awaitable<void> serve_stream(std::shared_ptr<StreamState> stream);
   asio::awaitable<void> read_loop();
   asio::awaitable<void> write_loop();
@@ -185,9 +226,12 @@ class Http2Connection {
   asio::any_io_executor executor_;
   nghttp2_session* session_ = nullptr;
   std::map<std::int32_t, std::shared_ptr<StreamState>> streams_;
+  // Requests whose streams the client closed its side of while max_concurrent_streams handlers ran, in order.
+  std::deque<std::shared_ptr<StreamState>> waiting_handlers_;
   Signal want_write_;
   Signal done_;  // a handler, the writer or the watchdog ended
   asio::steady_timer idle_timer_;
+  asio::steady_timer write_timer_;  // closes a connection whose client takes none of a write
   std::size_t running_handlers_ = 0;
   bool watchdog_running_ = false;
   // Read by what the registry posts here at shutdown, which may run after the connection is gone.
@@ -195,15 +239,27 @@ class Http2Connection {
   bool dead_ = false;       // the socket failed or the session hit a protocol error
   bool going_away_ = false;  // GOAWAY sent: the streams open finish, no new one starts
   bool writer_done_ = false;
+  bool cut_ = false;  // an error's GOAWAY is in the batch being written: close after it
   Clock::time_point idle_since_ = Clock::now();
 };
 
 // Http2Writer.
 
 asio::awaitable<bool> Http2Writer::drain(std::size_t left) {
+  // A client that opens no window (or reads nothing) for the stall timeout gets its stream reset: the handler and
+  // its response are freed, whatever the client does with the connection.
+  std::uint64_t progress = stream_->taken_in_all;
+  Clock::time_point stalled_at = Clock::now() + connection_.write_stall_timeout();
   while (!stream_->closed && !connection_.dead() && stream_->waiting() > left) {
-    auto woken = stream_->drained.wait();
+    auto woken = stream_->drained.wait_until(stalled_at);
     co_await std::move(woken);
+    if (stream_->taken_in_all != progress) {
+      progress = stream_->taken_in_all;
+      stalled_at = Clock::now() + connection_.write_stall_timeout();
+    } else if (Clock::now() >= stalled_at) {
+      connection_.reset(*stream_, NGHTTP2_CANCEL);
+      co_return false;
+    }
   }
   co_return !stream_->closed || stream_->waiting() == 0;
 }
@@ -215,7 +271,7 @@ asio::awaitable<void> Http2Writer::write(int status, std::string body) {
   headers_.set("Content-Length", std::to_string(body.size()));
   if (head_only_) body.clear();
   finished_ = true;
-  if (stream_->closed) throw std::runtime_error("the client reset the stream");
+  if (stream_->closed) stream_gone();
   const bool with_body = !body.empty();
   stream_->pending = std::move(body);
   stream_->eof = true;
@@ -223,13 +279,13 @@ asio::awaitable<void> Http2Writer::write(int status, std::string body) {
   if (!with_body) co_return;
   auto draining = drain(0);  // named: g++ 12 miscompiles a co_await inside a condition
   const bool delivered = co_await std::move(draining);
-  if (!delivered) throw std::runtime_error("the client reset the stream");
+  if (!delivered) stream_gone();
 }
 
 asio::awaitable<void> Http2Writer::begin_stream(int status) {
   commit(status);
   streaming_ = true;
-  if (stream_->closed) throw std::runtime_error("the client reset the stream");
+  if (stream_->closed) stream_gone();
   connection_.respond(*stream_, status, headers_, !head_only_);
   if (head_only_) finished_ = true;
   co_return;
@@ -239,13 +295,13 @@ asio::awaitable<void> Http2Writer::write_chunk(std::string_view data) {
   if (!streaming_) throw std::logic_error("write_chunk outside a stream");
   if (head_only_ || data.empty()) co_return;
   if (finished_) throw std::logic_error("write_chunk after the stream ended");
-  if (stream_->closed || connection_.dead()) throw std::runtime_error("the client reset the stream");
+  if (stream_->closed || connection_.dead()) stream_gone();
   body_bytes_ += data.size();
   stream_->pending.append(data);
   connection_.resume(*stream_);
   auto draining = drain(kPendingBytes);
   const bool delivered = co_await std::move(draining);
-  if (!delivered) throw std::runtime_error("the client reset the stream");
+  if (!delivered) stream_gone();
 }
 
 asio::awaitable<void> Http2Writer::end_stream() {
@@ -295,6 +351,7 @@ ssize_t Http2Connection::read_body(nghttp2_session*, std::int32_t, std::uint8_t*
   const std::size_t n = std::min(length, stream.waiting());
   std::memcpy(buffer, stream.pending.data() + stream.taken, n);
   stream.taken += n;
+  stream.taken_in_all += n;
   if (stream.taken == stream.pending.size()) {
     stream.pending.clear();
     stream.taken = 0;
@@ -331,9 +388,15 @@ int Http2Connection::on_header(nghttp2_session*, const nghttp2_frame* frame, con
   if (!stream || stream->dispatched) return 0;  // trailers are not read, as Go's handlers do not see them late
   const std::string_view name(reinterpret_cast<const char*>(name_bytes), name_length);
   const std::string_view value(reinterpret_cast<const char*>(value_bytes), value_length);
-  // Go counts each field as its name, its value and 32 bytes, against the HTTP/1.1 header limit.
+  // Go counts each field as its name, its value and 32 bytes, against the HTTP/1.1 header limit; past it, the
+  // rest of the list is decoded (HPACK's state must follow) but not kept, and the request is answered 431.
+  if (stream->headers_too_large) return 0;
   stream->header_bytes += name.size() + value.size() + 32;
-  if (stream->header_bytes > connection.options_.limits.max_header_bytes) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  if (stream->header_bytes > connection.options_.limits.max_header_bytes) {
+    stream->headers_too_large = true;
+    stream->request.headers = {};
+    return 0;
+  }
   Request& request = stream->request;
   if (name == ":method") request.method = value;
   else if (name == ":path") request.target = value;
@@ -370,13 +433,35 @@ int Http2Connection::on_stream_close(nghttp2_session*, std::int32_t id, std::uin
   if (!stream) return 0;
   stream->closed = true;
   stream->drained.notify();
+  if (stream->dispatched && !stream->handler_done) stream->request.client_gone.fire();
   if (!stream->dispatched || stream->handler_done) connection.streams_.erase(id);
   if (connection.streams_.empty()) connection.idle_since_ = Clock::now();
   return 0;
 }
 
+// At most max_concurrent_streams handlers run, as in Go's http2 server since CVE-2023-44487: a client that resets
+// its streams has them closed at once, but their handlers still run; the requests beyond wait for a handler to end,
+// and a client that piles up more than kWaitingHandlersPerStream times the limit is cut off.
+// A GOAWAY for an error (a protocol violation, a flood, too many resets) ends the connection once it is out, as
+// Go's server closes it; nghttp2 alone would go on reading until the client's streams are over.
+int Http2Connection::on_frame_sent(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+  if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR) self(user_data).cut_ = true;
+  return 0;
+}
+
 void Http2Connection::dispatch(const std::shared_ptr<StreamState>& stream) {
   stream->dispatched = true;
+  if (running_handlers_ < options_.http2_max_concurrent_streams) {
+    start_handler(stream);
+  } else if (waiting_handlers_.size() < kWaitingHandlersPerStream * options_.http2_max_concurrent_streams) {
+    waiting_handlers_.push_back(stream);
+  } else {
+    nghttp2_session_terminate_session(session_, NGHTTP2_ENHANCE_YOUR_CALM);
+    want_write_.notify();
+  }
+}
+
+void Http2Connection::start_handler(const std::shared_ptr<StreamState>& stream) {
   ++running_handlers_;
   asio::co_spawn(executor_, serve_stream(stream), asio::detached);
 }
@@ -386,15 +471,19 @@ asio::awaitable<void> Http2Connection::serve_stream(std::shared_ptr<StreamState>
   try {
     Request& request = stream->request;
     request.body.shrink_to_fit();
-    std::optional<apierrors::Status> refused;
-    if (stream->body_too_large)
-      refused = apierrors::request_entity_too_large("the request body is larger than " +
-                                                    std::to_string(options_.limits.max_body_bytes) + " bytes");
-    else if (request.method.empty() || !set_request_target(request.target, request))
-      refused = apierrors::bad_request("malformed HTTP request: invalid :method or :path");
-    if (refused) {
+    if (stream->headers_too_large) {
+      // Go's http2 server answers so, before any handler.
+      writer.headers().set("Content-Type", "text/html; charset=utf-8");
+      co_await writer.write(431, "<h1>HTTP Error 431</h1><p>Request Header Field(s) Too Large</p>");
+    } else if (stream->body_too_large) {
+      auto status = apierrors::request_entity_too_large("the request body is larger than " +
+                                                        std::to_string(options_.limits.max_body_bytes) + " bytes");
       writer.headers().set("Content-Type", "application/json");
-      co_await writer.write(refused->code, apierrors::to_json(*refused));
+      co_await writer.write(status.code, apierrors::to_json(status));
+    } else if (request.method.empty() || !set_request_target(request.target, request)) {
+      auto status = apierrors::bad_request("malformed HTTP request: invalid :method or :path");
+      writer.headers().set("Content-Type", "application/json");
+      co_await writer.write(status.code, apierrors::to_json(status));
     } else {
       co_await handler_(request, writer);
       if (!writer.committed()) co_await writer.write(200, {});
@@ -402,14 +491,21 @@ asio::awaitable<void> Http2Connection::serve_stream(std::shared_ptr<StreamState>
     }
   } catch (const std::exception&) {
     // The client reset the stream or left mid-response; a response cut short is reset, as Go's server does.
-    if (!stream->closed && !dead_) {
-      nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream->id, NGHTTP2_INTERNAL_ERROR);
-      want_write_.notify();
-    }
+    reset(*stream, NGHTTP2_INTERNAL_ERROR);
   }
   stream->handler_done = true;
   if (stream->closed) streams_.erase(stream->id);
   --running_handlers_;
+  while (!dead_ && !waiting_handlers_.empty() && running_handlers_ < options_.http2_max_concurrent_streams) {
+    auto next = std::move(waiting_handlers_.front());
+    waiting_handlers_.pop_front();
+    if (!next->closed) {
+      start_handler(next);
+    } else {
+      next->handler_done = true;  // reset by the client before its handler started: nothing to answer
+      streams_.erase(next->id);
+    }
+  }
   done_.notify();
 }
 
@@ -421,7 +517,15 @@ void Http2Connection::start_session() {
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &on_data_chunk);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &on_frame);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &on_stream_close);
-  nghttp2_session_server_new(&session_, callbacks, this);
+  nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &on_frame_sent);
+  nghttp2_option* limits = nullptr;
+  nghttp2_option_new(&limits);
+  nghttp2_option_set_stream_reset_rate_limit(limits, kResetBurst, kResetsPerSecond);
+  nghttp2_option_set_max_continuations(limits, kMaxContinuations);
+  nghttp2_option_set_max_outbound_ack(limits, kMaxOutboundAcks);
+  nghttp2_option_set_max_settings(limits, kMaxSettingsEntries);
+  nghttp2_session_server_new2(&session_, callbacks, this, limits);
+  nghttp2_option_del(limits);
   nghttp2_session_callbacks_del(callbacks);
   const std::uint32_t streams = options_.http2_max_concurrent_streams;
   const std::array<nghttp2_settings_entry, 4> settings{{
@@ -451,9 +555,11 @@ asio::awaitable<void> Http2Connection::run() {
   co_await read_loop();
   dead_ = true;
   close_socket();
+  waiting_handlers_.clear();
   for (auto& [id, stream] : streams_) {
     stream->closed = true;
     stream->drained.notify();
+    if (stream->dispatched && !stream->handler_done) stream->request.client_gone.fire();
   }
   want_write_.notify();
   idle_timer_.cancel();
@@ -484,9 +590,15 @@ asio::awaitable<void> Http2Connection::write_loop() {
       batch.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
     if (n < 0) break;
     if (!batch.empty()) {
+      // A client that takes none of it for the stall timeout is gone for all that matters.
+      write_timer_.expires_after(options_.write_stall_timeout);
+      write_timer_.async_wait([this, alive = alive_](const asio::error_code& error) {
+        if (!error && *alive) close_socket();
+      });
       auto [error, written] =
           co_await asio::async_write(stream_, asio::buffer(batch), asio::experimental::as_tuple(use_awaitable));
-      if (error) break;
+      write_timer_.cancel();
+      if (error || cut_) break;
       continue;
     }
     // Nothing to send, nothing more to read (GOAWAY done, every stream over): the connection is finished.

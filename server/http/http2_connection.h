@@ -6,12 +6,18 @@
 // so every call into the session happens on one thread at a time and no stream waits for another.
 //
 // Settings as kube's (k8s.io/apiserver secure_serving.go on golang.org/x/net/http2): at most
-// `max_concurrent_streams` streams (250 unless --http2-max-streams-per-connection says otherwise), 1 MiB windows
+// `max_concurrent_streams` streams (--http2-max-streams-per-connection, 1000 in kube-apiserver), 1 MiB windows
 // per stream and that times the streams for the connection, frames up to 1 MiB, the header list within the
-// HTTP/1.1 header limit. A stream's response body is handed to the session as the client's window allows: a
-// handler writing faster than its client reads waits (write_chunk returns once its data is nearly all taken), and
-// other streams go on. The idle timeout closes a connection without streams; shutdown sends GOAWAY and lets the
-// open streams finish.
+// HTTP/1.1 header limit (431 past it, as Go answers). A stream's response body is handed to the session as the
+// client's window allows: a handler writing faster than its client reads waits (write_chunk returns once its data
+// is nearly all taken), and other streams go on; a stream whose client takes nothing for the write stall timeout
+// is reset. The idle timeout closes a connection without streams; shutdown sends GOAWAY and lets the open streams
+// finish. A client that resets a stream ends its handler's long-running work (Request::client_gone).
+//
+// Against the HTTP/2 attack classes: at most max_concurrent_streams handlers run per connection, whatever the
+// client resets (requests beyond wait, and a client that piles up too many is cut off with ENHANCE_YOUR_CALM, as
+// Go's server does since CVE-2023-44487); nghttp2 limits RST_STREAM rates, CONTINUATION frames, unread SETTINGS
+// and PING acknowledgements, SETTINGS entries, frame sizes and the HPACK table (the constants in the .cc file).
 //
 // Lifetime: the connection outlives every stream's handler (it waits for them before it returns); a handler whose
 // stream the client reset sees its next write fail, as over a closed HTTP/1.1 connection.

@@ -5,9 +5,11 @@
 
 #include <openssl/types.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kapi::http {
@@ -26,6 +28,29 @@ struct PeerCertificate {
   std::vector<std::shared_ptr<X509>> chain{};  // {}: a PeerCertificate built by hand may leave it out
 };
 
+// The client's going away while its request is served (its HTTP/2 stream reset, its connection closed): a
+// long-running handler registers how to end, as Go's handlers watch the request context's Done(). The connection
+// that carries the request fires it, on the strand where the handler runs too.
+class ClientGone {
+ public:
+  // `end` runs once when the client goes, at once if it has gone already; a later call replaces it.
+  void on_gone(std::function<void()> end) {
+    if (gone_) end();
+    else end_ = std::move(end);
+  }
+  void forget() { end_ = nullptr; }
+  void fire() {
+    if (gone_) return;
+    gone_ = true;
+    if (auto end = std::exchange(end_, nullptr)) end();
+  }
+  bool gone() const { return gone_; }
+
+ private:
+  std::function<void()> end_;
+  bool gone_ = false;
+};
+
 struct Request {
   std::string method;      // "GET", "POST", ...
   std::string target;      // the request-target as sent: path plus "?query"
@@ -40,6 +65,7 @@ struct Request {
   bool tls = false;
   std::string remote_address;  // "ip:port"
   std::optional<PeerCertificate> peer_certificate;
+  ClientGone client_gone;
 };
 
 }  // namespace kapi::http

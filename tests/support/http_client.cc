@@ -139,8 +139,10 @@ struct HttpConnection::Impl {
         throw std::runtime_error("cannot load client certificate " + options.cert_file.string() + ": " +
                                  openssl_errors());
     }
-    static constexpr unsigned char kHttp11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
-    SSL_CTX_set_alpn_protos(context, kHttp11, sizeof kHttp11);
+    std::string protocols(1, static_cast<char>(options.alpn.size()));
+    protocols += options.alpn;
+    SSL_CTX_set_alpn_protos(context, reinterpret_cast<const unsigned char*>(protocols.data()),
+                            static_cast<unsigned>(protocols.size()));
     ssl = SSL_new(context);
     SSL_set_mode(ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     SSL_set_tlsext_host_name(ssl, options.server_name.c_str());
@@ -211,6 +213,14 @@ HttpConnection::HttpConnection(HttpConnection&&) noexcept = default;
 HttpConnection& HttpConnection::operator=(HttpConnection&&) noexcept = default;
 
 int HttpConnection::native_handle() const { return impl_->fd; }
+
+std::string HttpConnection::negotiated_protocol() const {
+  if (!impl_->ssl) return {};
+  const unsigned char* protocol = nullptr;
+  unsigned length = 0;
+  SSL_get0_alpn_selected(impl_->ssl, &protocol, &length);
+  return std::string(reinterpret_cast<const char*>(protocol), length);
+}
 
 void HttpConnection::send(std::string_view bytes) {
   auto deadline = Clock::now() + io_timeout_;

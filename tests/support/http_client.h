@@ -33,6 +33,7 @@ struct TlsClientOptions {
   std::filesystem::path cert_file;  // optional client certificate (PEM) and its key
   std::filesystem::path key_file;
   std::string server_name = "localhost";  // SNI and the name checked against the serving certificate
+  std::string alpn = "http/1.1";          // the one protocol offered; HttpConnection speaks only HTTP/1.x itself
 };
 
 struct HttpResponse {
@@ -92,6 +93,12 @@ class HttpConnection {
   HttpResponse request(std::string_view method, std::string_view target,
                        const std::vector<std::pair<std::string, std::string>>& headers = {},
                        std::string_view body = {}, Duration timeout = kDefaultTimeout);
+
+  // Raw bytes, for tests that speak another protocol over the connection (HTTP/2 frames after ALPN's "h2").
+  std::string read_bytes(std::size_t count, Duration timeout = kDefaultTimeout) {
+    return read_exactly(count, std::chrono::steady_clock::now() + timeout);
+  }
+  std::string negotiated_protocol() const;  // ALPN's choice; empty without TLS or ALPN
 
   int native_handle() const;
 

@@ -97,6 +97,9 @@ asio::awaitable<void> watch(Scope scope) {
   auto control = std::make_shared<WatchControl>();
   control->stream = stream.get();
   auto registration = scope.lifecycle.add_long_running(executor, [control] { control->end(); });
+  // A client that leaves (an HTTP/2 stream it resets) ends its watch now, not at the next event or the timeout.
+  http::ClientGone& client_gone = scope.exchange.request.client_gone;
+  client_gone.on_gone([control] { control->end(); });
   auto timer = std::make_shared<asio::steady_timer>(executor, timeout);
   timer->async_wait([control](const asio::error_code& error) {
     if (!error) control->end();
@@ -106,12 +109,14 @@ asio::awaitable<void> watch(Scope scope) {
     std::shared_ptr<asio::steady_timer> timer;
     server::Lifecycle& lifecycle;
     std::uint64_t registration;
+    http::ClientGone& client_gone;
     ~Cleanup() {
+      client_gone.forget();
       control->stream = nullptr;
       timer->cancel();
       lifecycle.remove_long_running(registration);
     }
-  } cleanup{control, timer, scope.lifecycle, registration};
+  } cleanup{control, timer, scope.lifecycle, registration, client_gone};
 
   auto& response = *scope.exchange.response;
   response.headers().set("Content-Type", protobuf ? std::string(kProtobufWatchMediaType) : "application/json");
