@@ -47,6 +47,8 @@ scenarios:
 flags:
   --server=http://127.0.0.1:PORT  kapi's --insecure-port (or nginx)   --etcd=http://127.0.0.1:PORT
   --kubeconfig=FILE     HTTPS with its CA and client certificate, to its server unless --server=https://...
+                        (an https:// --server without it: TLS unverified, e.g. nginx for `static`)
+  --http2               HTTP/2 (TLS only): a stream per request, the watchers sharing connections of 1000
   --concurrency=64      closed loop: that many requests in flight; with --rate: most in flight
   --rate=N              open loop: N requests started per second
   --honor-retry-after   closed loop: after a 429 with Retry-After, a worker waits that long (as client-go does)
@@ -89,6 +91,7 @@ ScenarioOptions scenario_options(const std::string& scenario, Flags& flags) {
   if (auto v = take("objects")) options.objects = std::stoul(*v);
   if (take("no-populate")) options.populate = false;
   if (take("consistent")) options.consistent_list = true;
+  if (take("http2")) options.http2 = true;
   if (auto v = take("path")) options.path = *v;
   if (auto v = take("collection")) options.collection = *v;
   if (auto v = take("body-template")) {

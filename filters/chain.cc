@@ -13,6 +13,7 @@
 #include "filters/max_in_flight.h"
 #include "filters/panic_recovery.h"
 #include "filters/priority_and_fairness.h"
+#include "filters/probabilistic_goaway.h"
 #include "filters/received_timestamp.h"
 #include "filters/request_deadline.h"
 #include "filters/request_info.h"
@@ -33,6 +34,7 @@ Chain build_handler_chain(const ChainConfig& config, Handler servers) {
   stages.push_back(std::make_unique<HstsFilter>(config.hsts_directives));
   stages.push_back(std::make_unique<CacheControlFilter>());
   stages.push_back(std::make_unique<WarningRecorderFilter>());
+  if (config.goaway_chance > 0) stages.push_back(std::make_unique<ProbabilisticGoawayFilter>(config.goaway_chance));
   stages.push_back(std::make_unique<WaitGroupFilter>(config.lifecycle));
   stages.push_back(std::make_unique<RequestDeadlineFilter>(config.request_timeout));
   stages.push_back(std::make_unique<TimeoutFilter>(config.metrics));

@@ -41,6 +41,7 @@ struct ChainConfig {
   std::shared_ptr<flowcontrol::Controller> priority_and_fairness;
   std::vector<std::string> cors_allowed_origins;
   std::vector<std::string> hsts_directives;
+  double goaway_chance = 0;  // --goaway-chance, where HTTP/2 is served
 };
 
 Chain build_handler_chain(const ChainConfig& config, Handler servers);

@@ -406,6 +406,7 @@ void set_filter_options(filters::ChainConfig& chain_config, const Options& optio
   chain_config.priority_and_fairness = std::move(priority_and_fairness);
   chain_config.cors_allowed_origins = options.cors_allowed_origins;
   chain_config.hsts_directives = options.strict_transport_security_directives;
+  chain_config.goaway_chance = options.disable_http2_serving ? 0 : options.goaway_chance;
   if (audit.enabled()) chain_config.audit = {audit.policy, audit.log};
 }
 

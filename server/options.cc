@@ -41,6 +41,13 @@ std::function<bool(std::string_view)> integer(Int& target) {
   };
 }
 
+std::function<bool(std::string_view)> real(double& target) {
+  return [&target](std::string_view v) {
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), target);
+    return ec == std::errc() && ptr == v.data() + v.size();
+  };
+}
+
 std::function<bool(std::string_view)> text(std::string& target) {
   return [&target](std::string_view v) { return target = std::string(v), true; };
 }
@@ -127,6 +134,7 @@ std::vector<Flag> flags_for(Options& o) {
       {"write-stall-timeout", "(kapi) How long a response may wait for its client to read any of it before the server gives up on it.", false, true, duration(o.write_stall_timeout)},
       {"disable-http2-serving", "If true, HTTP2 serving will be disabled [default=true in kapi until its HTTP/2 defences are complete; kube's is false]", true, false, boolean(o.disable_http2_serving)},
       {"http2-max-streams-per-connection", "The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means to use golang's default.", false, false, integer(o.http2_max_streams_per_connection)},
+      {"goaway-chance", "To prevent HTTP/2 clients from getting stuck on a single apiserver, randomly close a connection (GOAWAY). The client's other in-flight requests won't be affected, and the client will reconnect, likely landing on a different apiserver after going through the load balancer again. This argument sets the fraction of requests that will be sent a GOAWAY. Clusters with single apiservers, or which don't use a load balancer, should NOT enable this. Min is 0 (off), Max is .02 (1/50 requests); .001 (1/1000) is a recommended starting point.", false, false, real(o.goaway_chance)},
       {"shutdown-delay-duration", "Time to delay the termination: /readyz fails during it while requests are still served.", false, false, duration(o.shutdown_delay_duration)},
       {"shutdown-timeout", "(kapi) How long in-flight requests may take to finish during shutdown.", false, false, duration(o.shutdown_timeout)},
       {"anonymous-auth", "Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.", true, false, boolean(o.anonymous_auth)},
@@ -218,6 +226,8 @@ Options parse_options(int argc, const char* const* argv) {
     for (const auto& value : *values)
       if (value.find_first_not_of(" \t\n\v\f\r") == std::string::npos)
         throw OptionsError("empty value in \"" + std::string(flag) + "\"");
+  if (options.goaway_chance < 0 || options.goaway_chance > 0.02)
+    throw OptionsError("--goaway-chance can not be less than 0 or greater than 0.02");
   if (options.secure_port < 0 || options.secure_port > 65535 || options.insecure_port < 0 || options.insecure_port > 65535)
     throw OptionsError("--secure-port and --insecure-port must be between 0 and 65535");
   // kube-controller-manager's Validate (one error as itself, several as an aggregate's "[a, b]").

@@ -50,6 +50,7 @@ struct Options {
   // and CONTINUATION floods (issue 23), so until those land it is served only when asked for.
   bool disable_http2_serving = true;
   int http2_max_streams_per_connection = 1000;  // kube-apiserver's; 0: Go's default, 250
+  double goaway_chance = 0;
   std::chrono::nanoseconds shutdown_delay_duration = std::chrono::seconds(0);
   std::chrono::nanoseconds shutdown_timeout = std::chrono::seconds(60);  // (kapi) bound on draining
   std::size_t max_request_body_bytes = 3 << 20;

@@ -40,26 +40,41 @@ using BodySink = std::function<void(std::string_view)>;
 struct ServerAddress {
   asio::ip::tcp::endpoint endpoint;
   std::shared_ptr<asio::ssl::context> tls;  // null: plain HTTP
+  bool http2 = false;                       // HTTP/2 (over TLS only, as kube serves it)
   std::string host_header() const;
 };
 
 // "http://127.0.0.1:8080", or "https://…" with `tls` (required then). Throws std::invalid_argument.
 ServerAddress parse_server_url(std::string_view url, std::shared_ptr<asio::ssl::context> tls = nullptr);
 
-class HttpConnection {
+// A connection to the server, over HTTP/1.1 (HttpConnection, one request at a time) or HTTP/2 (Http2Session,
+// any number at once).
+class HttpTransport {
+ public:
+  virtual ~HttpTransport() = default;
+  // Sends `request` and reads its whole response, connecting first if needed. Throws std::system_error on a
+  // network error (the connection is then closed and reconnects on the next call).
+  virtual asio::awaitable<HttpResponse> send(const HttpRequest& request, BodyHandling body = BodyHandling::discard) = 0;
+  virtual asio::awaitable<HttpResponse> send_streaming(const HttpRequest& request, BodySink sink) = 0;
+  virtual void close() noexcept = 0;
+  virtual std::size_t bytes_sent() const noexcept = 0;
+};
+
+// HTTP/2 when `server.http2`, else HTTP/1.1.
+std::unique_ptr<HttpTransport> connect_to(asio::any_io_executor executor, const ServerAddress& server);
+
+class HttpConnection final : public HttpTransport {
  public:
   HttpConnection(asio::any_io_executor executor, ServerAddress server);
-  ~HttpConnection();
+  ~HttpConnection() override;
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
 
-  // Sends `request` and reads its whole response, connecting first if needed. Throws std::system_error on a
-  // network error (the connection is then closed and reconnects on the next call).
-  asio::awaitable<HttpResponse> send(const HttpRequest& request, BodyHandling body = BodyHandling::discard);
-  asio::awaitable<HttpResponse> send_streaming(const HttpRequest& request, BodySink sink);
+  asio::awaitable<HttpResponse> send(const HttpRequest& request, BodyHandling body = BodyHandling::discard) override;
+  asio::awaitable<HttpResponse> send_streaming(const HttpRequest& request, BodySink sink) override;
 
-  void close() noexcept;
-  std::size_t bytes_sent() const noexcept { return bytes_sent_; }
+  void close() noexcept override;
+  std::size_t bytes_sent() const noexcept override { return bytes_sent_; }
 
  private:
   struct Parser;

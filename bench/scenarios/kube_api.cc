@@ -7,9 +7,18 @@
 
 namespace kapi::bench {
 
-ServerAddress server_address(const ScenarioOptions& options) {
-  if (options.kubeconfig.empty())
+namespace {
+
+// --server alone: plain HTTP, or TLS that verifies nothing (nginx's baseline over HTTPS).
+ServerAddress plain_server_address(const ScenarioOptions& options) {
+  if (!options.server.starts_with("https://"))
     return parse_server_url(options.server.empty() ? "http://127.0.0.1:8080" : options.server);
+  auto tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  tls->set_verify_mode(asio::ssl::verify_none);
+  return parse_server_url(options.server, std::move(tls));
+}
+
+ServerAddress kubeconfig_server_address(const ScenarioOptions& options) {
   const auto credentials = load_kubeconfig(options.kubeconfig);
   auto tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
   tls->add_certificate_authority(asio::buffer(credentials.ca_pem));
@@ -18,6 +27,14 @@ ServerAddress server_address(const ScenarioOptions& options) {
   // The CA is checked; the name is not: benchmarks connect to loopback addresses the certificate may not list.
   tls->set_verify_mode(asio::ssl::verify_peer);
   return parse_server_url(options.server.empty() ? credentials.server : options.server, std::move(tls));
+}
+
+}  // namespace
+
+ServerAddress server_address(const ScenarioOptions& options) {
+  ServerAddress address = options.kubeconfig.empty() ? plain_server_address(options) : kubeconfig_server_address(options);
+  address.http2 = options.http2;
+  return address;
 }
 
 std::string configmap_json(std::string_view name, std::size_t object_bytes, std::string_view extra_key,
@@ -54,7 +71,7 @@ std::string fill_body_template(std::string_view body_template, std::string_view 
 namespace {
 
 // POSTs `body` to `collection`; an object that already exists is fine.
-asio::awaitable<void> ensure_created(HttpConnection& connection, std::string collection, std::string body,
+asio::awaitable<void> ensure_created(HttpTransport& connection, std::string collection, std::string body,
                                      std::string what) {
   HttpRequest request{.method = "POST", .target = std::move(collection), .body = std::move(body)};
   auto response = co_await connection.send(request, BodyHandling::keep);
@@ -65,7 +82,7 @@ asio::awaitable<void> ensure_created(HttpConnection& connection, std::string col
 
 }  // namespace
 
-asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name) {
+asio::awaitable<void> ensure_namespace(HttpTransport& connection, std::string_view namespace_name) {
   std::string collection = "/api/v1/namespaces";
   std::string body =
       R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + std::string(namespace_name) + "\"}}";
@@ -73,7 +90,7 @@ asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_v
   co_await ensure_created(connection, std::move(collection), std::move(body), std::move(what));
 }
 
-asio::awaitable<void> ensure_default_service_account(HttpConnection& connection, std::string_view namespace_name) {
+asio::awaitable<void> ensure_default_service_account(HttpTransport& connection, std::string_view namespace_name) {
   std::string collection = "/api/v1/namespaces/" + std::string(namespace_name) + "/serviceaccounts";
   std::string body = R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"}})";
   std::string what = "the default service account of " + std::string(namespace_name);
@@ -92,9 +109,9 @@ std::string resource_version_of(std::string_view object_json) {
 ConnectionPool::ConnectionPool(asio::any_io_executor executor, ServerAddress server, std::size_t slots)
     : executor_(std::move(executor)), server_(std::move(server)), connections_(slots) {}
 
-HttpConnection& ConnectionPool::at(std::size_t slot) {
+HttpTransport& ConnectionPool::at(std::size_t slot) {
   auto& connection = connections_.at(slot);
-  if (!connection) connection = std::make_unique<HttpConnection>(executor_, server_);
+  if (!connection) connection = connect_to(executor_, server_);
   return *connection;
 }
 

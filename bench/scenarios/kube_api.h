@@ -26,10 +26,10 @@ std::string configmaps_path(std::string_view namespace_name);
 std::string fill_body_template(std::string_view body_template, std::string_view name);
 
 // Creates the namespace; one that already exists is fine. Throws std::runtime_error on any other answer.
-asio::awaitable<void> ensure_namespace(HttpConnection& connection, std::string_view namespace_name);
+asio::awaitable<void> ensure_namespace(HttpTransport& connection, std::string_view namespace_name);
 // Creates the namespace's `default` ServiceAccount, which pods need (ServiceAccount admission), when no service
 // account controller has yet: kapi on etcd runs none by default. One that already exists is fine.
-asio::awaitable<void> ensure_default_service_account(HttpConnection& connection, std::string_view namespace_name);
+asio::awaitable<void> ensure_default_service_account(HttpTransport& connection, std::string_view namespace_name);
 
 // Creates obj-0 … obj-<count-1> in the namespace with `concurrency` connections; existing ones are kept.
 asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, ServerAddress server,
@@ -40,11 +40,11 @@ asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, Serve
 // order is the object's own); empty when there is none.
 std::string resource_version_of(std::string_view object_json);
 
-// One connection per slot of the load driver, opened on first use.
+// One connection per slot of the load driver (HTTP/2 ones carry one stream at a time), opened on first use.
 class ConnectionPool {
  public:
   ConnectionPool(asio::any_io_executor executor, ServerAddress server, std::size_t slots);
-  HttpConnection& at(std::size_t slot);
+  HttpTransport& at(std::size_t slot);
   // Sends on the slot's connection and turns the answer into the driver's Outcome; the response body is kept in
   // `body` when one is given.
   asio::awaitable<Outcome> send(std::size_t slot, const HttpRequest& request, std::string* body = nullptr);
@@ -52,7 +52,7 @@ class ConnectionPool {
  private:
   asio::any_io_executor executor_;
   ServerAddress server_;
-  std::vector<std::unique_ptr<HttpConnection>> connections_;
+  std::vector<std::unique_ptr<HttpTransport>> connections_;
 };
 
 }  // namespace kapi::bench

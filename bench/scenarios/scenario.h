@@ -26,6 +26,7 @@ struct ScenarioOptions {
   std::size_t objects = 1000;       // get, list, fill: objects in the namespace
   bool populate = true;             // get, list: create the objects first (already existing ones are kept)
   bool consistent_list = false;     // get, list: a consistent read instead of resourceVersion=0 (from the cache)
+  bool http2 = false;               // HTTP/2 over TLS instead of HTTP/1.1
   std::string path = "/";           // static: what to GET
   std::string collection;           // create: where to POST; empty: the namespace's ConfigMaps
   std::string body_template;        // create: the object to POST, each `{name}` replaced; empty: a ConfigMap

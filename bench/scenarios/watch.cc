@@ -36,7 +36,7 @@ struct WatchRun {
 };
 
 asio::awaitable<void> watch_loop(std::shared_ptr<WatchRun> run, std::shared_ptr<WatchLedger> ledger,
-                                 std::shared_ptr<HttpConnection> connection, std::string target) {
+                                 std::shared_ptr<HttpTransport> connection, std::string target) {
   bool established = false;
   auto on_first_delivery = [&run](const StampedEvent& event) {
     ++run->figures.deliveries;
@@ -96,10 +96,13 @@ asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executo
   // Watch from the list's resourceVersion: only this run's events, no replay of older objects.
   const std::string target = collection + "?watch=1&allowWatchBookmarks=false&timeoutSeconds=3600&resourceVersion=" +
                              resource_version;
-  std::vector<std::shared_ptr<HttpConnection>> connections;
+  // Over HTTP/1.1 one connection per watcher; over HTTP/2 the watchers share connections, as a client-go
+  // process's informers do, up to kube's 1000 streams each.
+  constexpr std::size_t kStreamsPerConnection = 1000;
+  std::vector<std::shared_ptr<HttpTransport>> connections;
   std::vector<std::shared_ptr<WatchLedger>> watchers;
   for (std::size_t i = 0; i < options.watchers; ++i) {
-    connections.push_back(std::make_shared<HttpConnection>(executor, server));
+    if (!server.http2 || i % kStreamsPerConnection == 0) connections.push_back(connect_to(executor, server));
     watchers.push_back(std::make_shared<WatchLedger>(run->key));
     asio::co_spawn(executor, watch_loop(run, watchers.back(), connections.back(), target), asio::detached);
     if (i % 200 == 199) co_await sleep_for(executor, std::chrono::milliseconds(5));  // spares the listen backlog

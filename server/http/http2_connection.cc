@@ -329,7 +329,9 @@ void Http2Connection::respond(StreamState& stream, int status, const Headers& he
   };
   add(":status", status_text);
   bool has_date = false;
+  bool close_after = false;  // "Connection: close" from a handler (--goaway-chance): GOAWAY, as Go's server does
   for (const auto& field : headers) {
+    close_after = close_after || (iequals(field.name, "connection") && iequals(field.value, "close"));
     if (connection_specific(field.name)) continue;
     std::string& name = names.emplace_back(field.name);
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -342,6 +344,7 @@ void Http2Connection::respond(StreamState& stream, int status, const Headers& he
   body.source.ptr = &stream;
   body.read_callback = &read_body;
   nghttp2_submit_response(session_, stream.id, fields.data(), fields.size(), with_body ? &body : nullptr);
+  if (close_after) go_away();
   want_write_.notify();
 }
 

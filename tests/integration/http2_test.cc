@@ -6,6 +6,7 @@
 #include "tests/integration/kubectl_runner.h"
 
 #include "tests/support/command.h"
+#include "tests/support/h2_client.h"
 
 #include <sstream>
 #include <utility>
@@ -14,6 +15,7 @@
 namespace kapi::integration {
 namespace {
 
+using namespace std::chrono_literals;
 using test_support::run_command;
 
 // curl with the admin certificate; `arguments` end with the URLs (paths on kapi's secure port, each followed by
@@ -89,6 +91,31 @@ TEST(Http2Test, KubectlTalksHttp2) {
   EXPECT_EQ(applied.exit_code, 0) << applied.output;
   const CommandResult got = run_kubectl(kapi, "get configmap applied-over-h2 -o jsonpath={.data.a}");
   EXPECT_EQ(got.output, "b");
+}
+
+// --goaway-chance: a request drawn at random is answered whole, its connection gets a graceful GOAWAY (NO_ERROR)
+// and closes once its streams are done, so the client reconnects, perhaps to another server.
+TEST(Http2Test, GoawayChanceEndsConnectionsGracefully) {
+  namespace h2 = test_support::h2;
+  KapiProcess kapi(KapiOptions{.extra_flags = {"--disable-http2-serving=false", "--goaway-chance=0.02"}});
+  h2::Client client(kapi.port(), kapi.admin_tls());
+  int answered = 0;
+  bool goaway = false;
+  for (int i = 0; i < 2000 && !goaway; ++i) {
+    const std::uint32_t stream = client.get("/api/v1/namespaces/default");
+    for (bool ended = false; !ended;) {
+      h2::Frame frame = client.read();
+      if (frame.type == h2::FrameType::GoAway) {
+        goaway = true;
+        EXPECT_EQ(frame.error_code(), h2::kNoError);
+      }
+      ended = frame.stream == stream && (frame.flags & h2::flags::kEndStream);
+      if (ended && frame.type == h2::FrameType::Data) ++answered;
+    }
+  }
+  ASSERT_TRUE(goaway) << "no GOAWAY in 2000 requests at a chance of 1/50";
+  EXPECT_GE(answered, 1);
+  EXPECT_THROW(client.read(5s), test_support::ConnectionClosed);
 }
 
 TEST(Http2Test, HttpTwoIsServedOnlyWhenAskedForUntilItsDefencesLand) {

@@ -60,6 +60,20 @@ TEST(Options, ExplainsBadFlagsInPflagsWords) {
   EXPECT_THROW(parse({"--secure-port=70000"}), OptionsError);
 }
 
+TEST(Options, GoawayChanceIsAFractionUpToOneFiftieth) {
+  EXPECT_EQ(parse({}).goaway_chance, 0);
+  EXPECT_EQ(parse({"--goaway-chance=0.001"}).goaway_chance, 0.001);
+  for (const char* bad : {"--goaway-chance=0.5", "--goaway-chance=-0.01"}) {
+    try {
+      parse({bad});
+      FAIL() << bad;
+    } catch (const OptionsError& e) {
+      EXPECT_STREQ(e.what(), "--goaway-chance can not be less than 0 or greater than 0.02");
+    }
+  }
+  EXPECT_THROW(parse({"--goaway-chance=often"}), OptionsError);
+}
+
 TEST(Options, RequestHeaderFlagsAreKubeApiserversWithEmptyDefaults) {
   Options defaults = parse({});
   EXPECT_TRUE(defaults.requestheader_client_ca_file.empty());
