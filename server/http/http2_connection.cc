@@ -166,6 +166,12 @@ class Http2Connection {
   asio::awaitable<void> run();
 
   bool dead() const { return dead_; }
+  // What the client's flow-control windows let the session send on `stream` now.
+  std::size_t send_window(const StreamState& stream) const {
+    const std::int32_t window = std::min(nghttp2_session_get_stream_remote_window_size(session_, stream.id),
+                                         nghttp2_session_get_remote_window_size(session_));
+    return window > 0 ? static_cast<std::size_t>(window) : 0;
+  }
   Clock::duration write_stall_timeout() const { return options_.write_stall_timeout; }
   // Ends the stream with RST_STREAM (once; not after the stream closed).
   void reset(StreamState& stream, std::uint32_t error_code) {
@@ -210,6 +216,7 @@ class Http2Connection {
   asio::awaitable<void> read_loop();
   asio::awaitable<void> write_loop();
   asio::awaitable<void> watchdog();
+  void watch_write(Clock::time_point deadline);
   void go_away();
   void close_socket() {
     asio::error_code ignored;
@@ -232,6 +239,8 @@ class Http2Connection {
   Signal done_;  // a handler, the writer or the watchdog ended
   asio::steady_timer idle_timer_;
   asio::steady_timer write_timer_;  // closes a connection whose client takes none of a write
+  bool write_timer_armed_ = false;
+  std::optional<Clock::time_point> writing_since_;  // a write to the socket is in progress
   std::size_t running_handlers_ = 0;
   bool watchdog_running_ = false;
   // Read by what the registry posts here at shutdown, which may run after the connection is gone.
@@ -276,7 +285,9 @@ asio::awaitable<void> Http2Writer::write(int status, std::string body) {
   stream_->pending = std::move(body);
   stream_->eof = true;
   connection_.respond(*stream_, status, headers_, with_body);
-  if (!with_body) co_return;
+  // A body the client's windows take whole is the session's now (the stream keeps it); only a larger one waits,
+  // so that a client that never opens its window has the stream reset after the stall timeout.
+  if (!with_body || stream_->waiting() <= connection_.send_window(*stream_)) co_return;
   auto draining = drain(0);  // named: g++ 12 miscompiles a co_await inside a condition
   const bool delivered = co_await std::move(draining);
   if (!delivered) stream_gone();
@@ -578,7 +589,8 @@ asio::awaitable<void> Http2Connection::read_loop() {
         co_await stream_.async_read_some(asio::buffer(buffer), asio::experimental::as_tuple(use_awaitable));
     if (error || dead_) co_return;
     const ssize_t read = nghttp2_session_mem_recv(session_, buffer.data(), n);
-    want_write_.notify();  // SETTINGS and PING acks, WINDOW_UPDATEs, GOAWAY on a protocol error
+    // SETTINGS and PING acks, WINDOW_UPDATEs, GOAWAY on a protocol error; a request's HEADERS need no answer yet.
+    if (nghttp2_session_want_write(session_)) want_write_.notify();
     if (read < 0) co_return;
   }
 }
@@ -593,14 +605,11 @@ asio::awaitable<void> Http2Connection::write_loop() {
       batch.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
     if (n < 0) break;
     if (!batch.empty()) {
-      // A client that takes none of it for the stall timeout is gone for all that matters.
-      write_timer_.expires_after(options_.write_stall_timeout);
-      write_timer_.async_wait([this, alive = alive_](const asio::error_code& error) {
-        if (!error && *alive) close_socket();
-      });
+      writing_since_ = Clock::now();
+      if (!write_timer_armed_) watch_write(*writing_since_ + options_.write_stall_timeout);
       auto [error, written] =
           co_await asio::async_write(stream_, asio::buffer(batch), asio::experimental::as_tuple(use_awaitable));
-      write_timer_.cancel();
+      writing_since_.reset();
       if (error || cut_) break;
       continue;
     }
@@ -622,6 +631,22 @@ asio::awaitable<void> Http2Connection::watchdog() {
   }
   watchdog_running_ = false;
   done_.notify();
+}
+
+// A client that takes none of a write for the stall timeout is gone for all that matters. The timer is armed at
+// most once per timeout, not per write: it looks at the write in progress when it fires.
+void Http2Connection::watch_write(Clock::time_point deadline) {
+  write_timer_armed_ = true;
+  write_timer_.expires_at(deadline);
+  write_timer_.async_wait([this, alive = alive_](const asio::error_code& error) {
+    if (error || !*alive) return;
+    write_timer_armed_ = false;
+    if (!writing_since_) return;
+    if (Clock::now() >= *writing_since_ + options_.write_stall_timeout)
+      close_socket();
+    else
+      watch_write(*writing_since_ + options_.write_stall_timeout);
+  });
 }
 
 void Http2Connection::go_away() {
