@@ -46,9 +46,7 @@ struct Options {
   std::chrono::nanoseconds read_header_timeout = std::chrono::seconds(32);  // (kapi) Go server's value
   std::chrono::nanoseconds idle_timeout = std::chrono::seconds(90);         // (kapi) Go server's value
   std::chrono::nanoseconds write_stall_timeout = std::chrono::minutes(1);   // (kapi) as --request-timeout
-  // kube serves HTTP/2 unless told not to; kapi's HTTP/2 is new and still lacks the defences against rapid reset
-  // and CONTINUATION floods (issue 23), so until those land it is served only when asked for.
-  bool disable_http2_serving = true;
+  bool disable_http2_serving = false;
   int http2_max_streams_per_connection = 1000;  // kube-apiserver's; 0: Go's default, 250
   double goaway_chance = 0;
   std::chrono::nanoseconds shutdown_delay_duration = std::chrono::seconds(0);

@@ -27,6 +27,15 @@ long resident_kib(pid_t pid) {
   return -1;
 }
 
+// Whether the process runs with AddressSanitizer, whose quarantine keeps freed memory resident (256 MiB): its RSS
+// then says nothing about what kapi holds.
+bool address_sanitized(pid_t pid) {
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  for (std::string line; std::getline(maps, line);)
+    if (line.find("libasan") != std::string::npos) return true;
+  return false;
+}
+
 // Another client, on HTTP/1.1, reading every 20 ms while an attack goes on: how slow its slowest answer was and
 // whether any failed.
 class ServedMeanwhile {
@@ -87,7 +96,7 @@ long connection_end(h2::Client& client, std::chrono::milliseconds bound = 10s) {
 class Http2AttackTest : public KapiSuite<Http2AttackTest> {
  public:
   static KapiOptions kapi_options() {
-    return KapiOptions{.extra_flags = {"--disable-http2-serving=false", "--write-stall-timeout=2s", "-v=3"}};
+    return KapiOptions{.extra_flags = {"--write-stall-timeout=2s", "-v=3"}};
   }
 
  protected:
@@ -129,7 +138,9 @@ TEST_F(Http2AttackTest, RapidResetIsCutOffWhileOtherClientsAreServed) {
   EXPECT_EQ(others.failures(), 0);
   EXPECT_LT(others.slowest(), 2.0) << others.answers() << " answers";
   EXPECT_EQ(fresh_h2_get("/api/v1/namespaces/default"), 200);
-  EXPECT_LT(resident_kib(kapi().pid()) - rss_before, 64 * 1024) << "KiB more after the attack";
+  if (!address_sanitized(kapi().pid())) {
+    EXPECT_LT(resident_kib(kapi().pid()) - rss_before, 64 * 1024) << "KiB more after the attack";
+  }
   // Far fewer requests than were sent ever reached a handler.
   EXPECT_LT(log_lines_with("rapid-reset\""), 1500u);
 }
@@ -298,8 +309,7 @@ TEST_F(Http2AttackTest, OversizedFrameIsAConnectionError) {
 // With at most 10 streams, the handlers of reset streams are limited too: 10 run, up to 40 wait, and more than
 // that cuts the connection with ENHANCE_YOUR_CALM, as Go's server does since CVE-2023-44487.
 TEST(Http2HandlerLimitTest, HandlersOfResetStreamsAreLimitedToTheStreamLimit) {
-  KapiProcess kapi(KapiOptions{.extra_flags = {"--disable-http2-serving=false",
-                                               "--http2-max-streams-per-connection=10", "-v=3"}});
+  KapiProcess kapi(KapiOptions{.extra_flags = {"--http2-max-streams-per-connection=10", "-v=3"}});
   h2::Client client(kapi.port(), kapi.admin_tls());
   while (client.read().type != FrameType::Settings) {
   }

@@ -1,14 +1,17 @@
 // The secure port over HTTP/2 (--disable-http2-serving=false), as kube-apiserver serves client-go: ALPN picks h2
 // when the client offers it, every request runs the same filters and handlers as over HTTP/1.1, streams of one
 // connection are served at once (a watch holds no other request back), and clients that speak only HTTP/1.1 keep
-// it. Until issue 23's defences land, kapi serves HTTP/2 only when asked.
+// it. HTTP/2 is served unless --disable-http2-serving, as by kube-apiserver.
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
 #include "tests/support/command.h"
 #include "tests/support/h2_client.h"
 
+#include <filesystem>
+#include <set>
 #include <sstream>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,7 +34,7 @@ std::string url(const KapiProcess& kapi, const std::string& path) {
 }
 
 TEST(Http2Test, CurlGetsOverHttp2WhatHttp11Gets) {
-  KapiProcess kapi(KapiOptions{.extra_flags = {"--disable-http2-serving=false"}});
+  KapiProcess kapi;
   const std::string got = curl(kapi, "--http2 -i " + url(kapi, "/api/v1/namespaces/default"));
   EXPECT_TRUE(got.starts_with("HTTP/2 200")) << got;
   EXPECT_NE(got.find("content-type: application/json"), std::string::npos) << got;
@@ -55,7 +58,7 @@ TEST(Http2Test, CurlGetsOverHttp2WhatHttp11Gets) {
 }
 
 TEST(Http2Test, AWatchStreamDoesNotHoldBackTheOtherStreamsOfItsConnection) {
-  KapiProcess kapi(KapiOptions{.extra_flags = {"--disable-http2-serving=false"}});
+  KapiProcess kapi;
   // One connection, three streams at once: a watch that lasts 3 s and two GETs, which finish first.
   const std::string out = curl(
       kapi, "--http2 --no-progress-meter --parallel --parallel-immediate --parallel-max 3 "
@@ -79,7 +82,7 @@ TEST(Http2Test, AWatchStreamDoesNotHoldBackTheOtherStreamsOfItsConnection) {
 }
 
 TEST(Http2Test, KubectlTalksHttp2) {
-  KapiProcess kapi(KapiOptions{.extra_flags = {"--disable-http2-serving=false"}});
+  KapiProcess kapi;
   // Go's HTTP/2 transport says what it does when GODEBUG asks it to.
   const CommandResult listed = run_kubectl(kapi, "get namespaces", 60, "GODEBUG=http2debug=1");
   EXPECT_EQ(listed.exit_code, 0) << listed.output;
@@ -97,7 +100,7 @@ TEST(Http2Test, KubectlTalksHttp2) {
 // and closes once its streams are done, so the client reconnects, perhaps to another server.
 TEST(Http2Test, GoawayChanceEndsConnectionsGracefully) {
   namespace h2 = test_support::h2;
-  KapiProcess kapi(KapiOptions{.extra_flags = {"--disable-http2-serving=false", "--goaway-chance=0.02"}});
+  KapiProcess kapi(KapiOptions{.extra_flags = {"--goaway-chance=0.02"}});
   h2::Client client(kapi.port(), kapi.admin_tls());
   int answered = 0;
   bool goaway = false;
@@ -118,10 +121,46 @@ TEST(Http2Test, GoawayChanceEndsConnectionsGracefully) {
   EXPECT_THROW(client.read(5s), test_support::ConnectionClosed);
 }
 
-TEST(Http2Test, HttpTwoIsServedOnlyWhenAskedForUntilItsDefencesLand) {
-  KapiProcess kapi;
+TEST(Http2Test, DisableHttp2ServingLeavesHttp11) {
+  KapiProcess kapi(KapiOptions{.extra_flags = {"--disable-http2-serving"}});
   const std::string got = curl(kapi, "--http2 -i " + url(kapi, "/api/v1/namespaces/default"));
   EXPECT_TRUE(got.starts_with("HTTP/1.1 200")) << got;
+}
+
+// Each real client as it talks to kube-apiserver, read off kapi's request log: the Go clients (kubectl, helm)
+// choose HTTP/2; the Python client (urllib3) and the JavaScript one (node-fetch over Node's https) offer only
+// HTTP/1.1.
+TEST(Http2Test, RealClientsChooseTheirProtocol) {
+  KapiProcess kapi(KapiOptions{.extra_flags = {"-v=3"}});
+  const std::string kubeconfig = kapi.admin_kubeconfig().string();
+  const auto home = kapi.work_dir() / "client-home";
+  std::filesystem::create_directories(home);
+  const std::vector<std::pair<std::string, std::string>> clients = {
+      {"kubectl", "KUBECONFIG='" + kubeconfig + "' timeout 60 /usr/bin/kubectl get namespaces"},
+      {"helm", "HOME='" + home.string() + "' HELM_CACHE_HOME='" + (home / "cache").string() + "' HELM_CONFIG_HOME='" +
+                   (home / "config").string() + "' HELM_DATA_HOME='" + (home / "data").string() + "' KUBECONFIG='" +
+                   kubeconfig + "' timeout 60 /usr/local/bin/helm list --all-namespaces"},
+      {"python", "timeout 60 /usr/bin/python3 -c \"import sys; from kubernetes import client, config; "
+                 "config.load_kube_config(sys.argv[1]); client.CoreV1Api().list_namespace()\" '" + kubeconfig + "'"},
+      {"javascript",
+       "NODE_PATH=/usr/local/lib/kapi-test-clients/node_modules timeout 60 node -e \"const k8s = "
+       "require('@kubernetes/client-node'); const kc = new k8s.KubeConfig(); kc.loadFromFile(process.argv[1]); "
+       "kc.makeApiClient(k8s.CoreV1Api).listNamespace().then(() => process.exit(0), e => { console.error(e); "
+       "process.exit(1); })\" '" + kubeconfig + "'"},
+  };
+  for (const auto& [client, command] : clients) {
+    const std::size_t log_before = kapi.stderr_text().size();
+    const CommandResult ran = run_command(command + " 2>&1");
+    ASSERT_EQ(ran.exit_code, 0) << client << ": " << ran.output;
+    std::this_thread::sleep_for(200ms);  // the log line is written as the request ends
+    std::set<std::string> protocols;
+    std::istringstream lines(kapi.stderr_text().substr(log_before));
+    for (std::string line; std::getline(lines, line);)
+      if (auto at = line.find(" protocol=\""); line.find("\"HTTP\" verb=") != std::string::npos && at != std::string::npos)
+        protocols.insert(line.substr(at + 11, line.find('"', at + 11) - at - 11));
+    const std::string expected = client == "kubectl" || client == "helm" ? "HTTP/2.0" : "HTTP/1.1";
+    EXPECT_EQ(protocols, std::set<std::string>{expected}) << client;
+  }
 }
 
 }  // namespace
