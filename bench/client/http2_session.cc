@@ -1,5 +1,8 @@
 #include "bench/client/http2_session.h"
 
+#include "base/wake_signal.h"
+#include "server/proxy/backend_http2.h"
+
 #include <asio/buffer.hpp>
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -9,7 +12,6 @@
 
 #include <nghttp2/nghttp2.h>
 
-#include <array>
 #include <cstring>
 #include <set>
 #include <stdexcept>
@@ -23,32 +25,10 @@ using Clock = std::chrono::steady_clock;
 using asio::use_awaitable;
 constexpr auto as_tuple = asio::experimental::as_tuple(use_awaitable);
 
-// Go's http2.Transport: 4 MiB per stream, 1 GiB for the connection.
-constexpr std::uint32_t kStreamWindowBytes = 4 << 20;
-constexpr std::int32_t kConnectionWindowBytes = 1 << 30;
 constexpr std::size_t kReadBufferBytes = 64 * 1024;
 constexpr std::size_t kWriteBatchBytes = 64 * 1024;
 
-// Wakes one coroutine; a notify before the wait is kept.
-class Signal {
- public:
-  explicit Signal(const asio::any_io_executor& executor) : timer_(executor, Clock::time_point::max()) {}
-  asio::awaitable<void> wait() {
-    if (!notified_) {
-      timer_.expires_at(Clock::time_point::max());
-      co_await timer_.async_wait(as_tuple);
-    }
-    notified_ = false;
-  }
-  void notify() {
-    notified_ = true;
-    timer_.cancel();
-  }
-
- private:
-  asio::steady_timer timer_;
-  bool notified_ = false;
-};
+using Signal = base::WakeSignal;
 
 struct Stream {
   explicit Stream(const asio::any_io_executor& executor) : done(executor) {}
@@ -155,10 +135,7 @@ struct Http2Session::Connection {
         });
     nghttp2_session_client_new(&session, callbacks, this);
     nghttp2_session_callbacks_del(callbacks);
-    const std::array<nghttp2_settings_entry, 2> settings{{{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
-                                                           {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, kStreamWindowBytes}}};
-    nghttp2_submit_settings(session, NGHTTP2_FLAG_NONE, settings.data(), settings.size());
-    nghttp2_session_set_local_window_size(session, NGHTTP2_FLAG_NONE, 0, kConnectionWindowBytes);
+    proxy::send_go_transport_settings(session);  // as client-go opens its connections
   }
 
   static asio::awaitable<void> read_loop(std::shared_ptr<Connection> connection) {

@@ -173,7 +173,8 @@ asio::awaitable<void> proxy_to_backend(request::Exchange& exchange, const proxy:
   proxy::ResponseHead head;
   std::string failure;
   try {
-    co_await connection.connect();
+    // kube's proxy transport speaks HTTP/2 to backends that offer it, except for upgrades.
+    co_await connection.connect(/*offer_http2=*/!upgrade);
     proxy::BackendRequest outgoing{request.method, backend_target(request),
                                    backend_request_headers(request, *exchange.context.user, backend), request.body};
     if (upgrade) {

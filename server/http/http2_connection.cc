@@ -1,5 +1,6 @@
 #include "server/http/http2_connection.h"
 
+#include "base/wake_signal.h"
 #include "server/apierrors/errors.h"
 #include "server/http/request_parser.h"
 
@@ -50,31 +51,7 @@ constexpr std::size_t kMaxSettingsEntries = 32;
 // http2 server: 4 × MaxConcurrentStreams).
 constexpr std::size_t kWaitingHandlersPerStream = 4;
 
-// Wakes one coroutine on the strand; a notify before the wait is kept, so none is lost.
-class Signal {
- public:
-  explicit Signal(const asio::any_io_executor& executor) : timer_(executor, Clock::time_point::max()) {}
-  asio::awaitable<void> wait() {
-    auto waiting = wait_until(Clock::time_point::max());
-    co_await std::move(waiting);
-  }
-  // Whether a notify came before the deadline.
-  asio::awaitable<bool> wait_until(Clock::time_point deadline) {
-    if (!notified_) {
-      timer_.expires_at(deadline);
-      co_await timer_.async_wait(asio::experimental::as_tuple(use_awaitable));
-    }
-    co_return std::exchange(notified_, false);
-  }
-  void notify() {
-    notified_ = true;
-    timer_.cancel();
-  }
-
- private:
-  asio::steady_timer timer_;
-  bool notified_ = false;
-};
+using Signal = base::WakeSignal;
 
 // Headers that describe an HTTP/1.1 connection, which HTTP/2 forbids (RFC 9113 8.2.2).
 bool connection_specific(std::string_view name) {

@@ -1,5 +1,7 @@
 #include "server/proxy/backend_client.h"
 
+#include "server/proxy/backend_http2.h"
+
 #include <asio/connect.hpp>
 #include <asio/ip/tcp.hpp>
 #include <asio/experimental/as_tuple.hpp>
@@ -212,7 +214,7 @@ void BackendConnection::close() { state_->close_socket(); }
 bool BackendConnection::timed_out() const { return !state_->expired.empty(); }
 
 bool BackendConnection::reusable() const {
-  return parser_->message_done && parser_->keep_alive && !upgrade_sent_ && parser_->after_message.empty() &&
+  return !http2_ && parser_->message_done && parser_->keep_alive && !upgrade_sent_ && parser_->after_message.empty() &&
          parser_->body.empty() && state_->expired.empty() && state_->stream.lowest_layer().is_open();
 }
 
@@ -272,7 +274,7 @@ void BackendConnection::fail(const std::error_code& error, const std::string& wh
   throw BackendError(error, what + ": " + lowercase_first(error.message()));
 }
 
-asio::awaitable<void> BackendConnection::connect() {
+asio::awaitable<void> BackendConnection::connect(bool offer_http2) {
   const std::string address = join_host_port(backend_.host, backend_.port);
   asio::error_code error;
   auto ip = asio::ip::make_address(backend_.host, error);
@@ -327,6 +329,8 @@ asio::awaitable<void> BackendConnection::connect() {
       SSL_set1_host(ssl, backend_.server_name.c_str());
     }
   }
+  static constexpr unsigned char kHttp2ThenHttp11[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+  if (offer_http2) SSL_set_alpn_protos(ssl, kHttp2ThenHttp11, sizeof kHttp2ThenHttp11);
   auto [handshake_error] = co_await state_->stream.async_handshake(asio::ssl::stream_base::client, as_tuple_awaitable);
   if (handshake_error) {
     if (state_->expired.empty() && (SSL_get_verify_mode(ssl) & SSL_VERIFY_PEER) != 0) {
@@ -337,10 +341,30 @@ asio::awaitable<void> BackendConnection::connect() {
     }
     fail(handshake_error, "tls: handshake with " + address);
   }
+  const unsigned char* protocol = nullptr;
+  unsigned protocol_length = 0;
+  SSL_get0_alpn_selected(ssl, &protocol, &protocol_length);
+  if (std::string_view(reinterpret_cast<const char*>(protocol), protocol_length) == "h2")
+    http2_ = std::make_unique<BackendHttp2>(limits_.max_header_bytes);
   set_deadline(overall);
 }
 
+asio::awaitable<void> BackendConnection::send_http2_output() {
+  const std::string out = http2_->take_output();
+  if (out.empty()) co_return;
+  auto writing = state_->write_all(asio::buffer(out));
+  auto [error, written] = co_await std::move(writing);
+  (void)written;
+  if (error) fail(error, "write tcp " + join_host_port(backend_.host, backend_.port));
+}
+
 asio::awaitable<void> BackendConnection::send(const BackendRequest& request) {
+  if (http2_) {
+    http2_->submit(request, join_host_port(backend_.host, backend_.port));
+    auto sending = send_http2_output();
+    co_await std::move(sending);
+    co_return;
+  }
   parser_->head_request = request.method == "HEAD";
   upgrade_sent_ = request.upgrade;
   std::string out;
@@ -371,6 +395,19 @@ asio::awaitable<bool> BackendConnection::read_more() {
   auto reading = state_->read_some(asio::buffer(buffer.get(), kReadBufferBytes));
   auto [error, n] = co_await std::move(reading);
   if (!error && n > 0) response_started_ = true;
+  if (http2_) {
+    if (error == asio::error::eof || error == asio::ssl::error::stream_truncated) {
+      if (!state_->expired.empty()) fail(error, "");
+      if (!http2_->ended()) throw BackendError(asio::error::eof, "unexpected EOF");
+      co_return false;
+    }
+    if (error) fail(error, "read tcp " + join_host_port(backend_.host, backend_.port));
+    auto problem = http2_->feed(std::span<const char>(buffer.get(), n));
+    if (!problem.empty()) throw BackendError(std::make_error_code(std::errc::protocol_error), problem);
+    auto sending = send_http2_output();  // acknowledgements and window updates
+    co_await std::move(sending);
+    co_return true;
+  }
   if (error == asio::error::eof || error == asio::ssl::error::stream_truncated) {
     // The end of the stream (with or without TLS close_notify, which not every server sends): it ends a body
     // that runs until close; any other unfinished message is an error.
@@ -386,6 +423,14 @@ asio::awaitable<bool> BackendConnection::read_more() {
 }
 
 asio::awaitable<ResponseHead> BackendConnection::read_head() {
+  if (http2_) {
+    while (!http2_->head_done()) {
+      bool more = co_await read_more();
+      if (!more && !http2_->head_done())
+        throw BackendError(asio::error::eof, "the backend closed the connection before sending a response (EOF)");
+    }
+    co_return http2_->head();
+  }
   while (!parser_->head_done) {
     bool more = co_await read_more();
     if (!more && !parser_->head_done)
@@ -395,6 +440,12 @@ asio::awaitable<ResponseHead> BackendConnection::read_head() {
 }
 
 asio::awaitable<std::optional<std::string>> BackendConnection::read_body() {
+  while (http2_) {
+    if (std::string piece = http2_->take_body(); !piece.empty()) co_return piece;
+    if (http2_->ended()) co_return std::nullopt;
+    bool more = co_await read_more();
+    if (!more && !http2_->ended()) throw BackendError(asio::error::eof, "unexpected EOF in the backend's response body");
+  }
   for (;;) {
     if (!parser_->body.empty()) {
       std::string piece;

@@ -22,6 +22,8 @@
 
 namespace kapi::proxy {
 
+class BackendHttp2;
+
 struct BackendClientLimits {
   std::chrono::milliseconds dial_timeout{30'000};       // the net.Dialer timeout of kube's proxy transport
   std::chrono::milliseconds handshake_timeout{10'000};  // utilnet.SetTransportDefaults' TLSHandshakeTimeout
@@ -64,8 +66,11 @@ class BackendConnection {
   void set_deadline(Clock::time_point deadline);
 
   // Dials the backend and completes the TLS handshake (SNI and, unless insecure, the certificate checked for
-  // server_name), each within its timeout. Throws std::system_error.
-  asio::awaitable<void> connect();
+  // server_name), each within its timeout. Throws std::system_error. With `offer_http2`, ALPN offers "h2" before
+  // "http/1.1", and the request goes over HTTP/2 when the backend chooses it (backend_http2.h), behind the same
+  // calls; upgrades and kept-alive connections stay on HTTP/1.1.
+  asio::awaitable<void> connect(bool offer_http2 = false);
+  bool http2() const { return http2_ != nullptr; }
   // Writes the request. `head_request`-style bodyless responses are told to the parser by the method.
   asio::awaitable<void> send(const BackendRequest& request);
   // Reads until the status line and headers are complete (1xx interim responses other than 101 are skipped).
@@ -103,9 +108,11 @@ class BackendConnection {
   struct Parser;
   [[noreturn]] void fail(const std::error_code& error, const std::string& what);
   asio::awaitable<bool> read_more();  // false at end of stream
+  asio::awaitable<void> send_http2_output();
 
   std::shared_ptr<State> state_;
   std::unique_ptr<Parser> parser_;
+  std::unique_ptr<BackendHttp2> http2_;  // when the backend chose h2
   Backend backend_;
   BackendClientLimits limits_;
   Clock::time_point deadline_ = Clock::time_point::max();

@@ -179,6 +179,7 @@ TEST_F(AggregatorTest, ProxiesAnExtensionApiServerWithTheUsersIdentity) {
   ASSERT_FALSE(seen.empty());
   const auto& last = seen.back();
   EXPECT_EQ(last.at("clientCN").as_string(), "front-proxy-client");
+  EXPECT_EQ(last.at("protocol").as_string(), "HTTP/2.0");  // the backend offers h2, as kube's proxy would use it
   EXPECT_EQ(last.at("user").as_string(), "kapi-admin");
   EXPECT_EQ(boost::json::serialize(last.at("groups")), R"(["system:masters","system:authenticated"])");
   // Without the front-proxy certificate the backend trusts nobody.
@@ -320,6 +321,23 @@ TEST_F(AggregatorTest, ARedirectFromTheBackendIsNotPassedOn) {
       << redirected.body;
   EXPECT_FALSE(redirected.header("Location").has_value());
   unregister_backend("wardle-redirect");
+}
+
+// A backend that offers only HTTP/1.1 is proxied over it, and a watch still streams through.
+TEST_F(AggregatorTest, ABackendWithoutHttp2IsProxiedOverHttp11) {
+  SampleApiServerOptions options = sample_options("wardle-http11");
+  options.extra_flags.push_back("--disable-http2");
+  SampleApiServerProcess sample(options);
+  register_backend("wardle-http11", sample);
+  EXPECT_EQ(await_output(available("v1alpha1.wardle.example.com"), "True"), "True");
+  EXPECT_EQ(kubectl("get fl alpha -o jsonpath={.metadata.name}").output, "alpha");
+  auto seen = sample.requests_for("/apis/wardle.example.com/v1alpha1/namespaces/default/flunders/alpha");
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back().at("protocol").as_string(), "HTTP/1.1");
+  CommandResult watched = kubectl("get flunders -w", 4);
+  EXPECT_EQ(watched.exit_code, 124) << watched.output;
+  EXPECT_NE(watched.output.find("alpha"), std::string::npos) << watched.output;
+  unregister_backend("wardle-http11");
 }
 
 }  // namespace

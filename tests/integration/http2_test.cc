@@ -9,9 +9,9 @@
 #include "tests/support/h2_client.h"
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -121,6 +121,35 @@ TEST(Http2Test, GoawayChanceEndsConnectionsGracefully) {
   EXPECT_THROW(client.read(5s), test_support::ConnectionClosed);
 }
 
+// Shutdown over HTTP/2, as Go's server does it: GOAWAY (NO_ERROR) on every connection, the open streams finish (a
+// watch ends cleanly, END_STREAM after its last event), then the connection closes and kapi exits 0.
+TEST(Http2Test, ShutdownSendsGoawayAndEndsWatchesCleanly) {
+  namespace h2 = test_support::h2;
+  KapiProcess kapi;
+  h2::Client client(kapi.port(), kapi.admin_tls());
+  const std::uint32_t watch = client.get("/api/v1/namespaces/default/configmaps?watch=true");
+  while (client.read().type != h2::FrameType::Headers) {
+  }
+  kapi.terminate();
+  bool goaway = false;
+  bool watch_ended = false;
+  try {
+    for (;;) {
+      h2::Frame frame = client.read(20s);
+      if (frame.type == h2::FrameType::GoAway) {
+        goaway = true;
+        EXPECT_EQ(frame.error_code(), h2::kNoError);
+      }
+      if (frame.stream == watch && frame.type == h2::FrameType::RstStream) ADD_FAILURE() << "the watch was reset";
+      watch_ended = watch_ended || (frame.stream == watch && (frame.flags & h2::flags::kEndStream));
+    }
+  } catch (const test_support::ConnectionClosed&) {
+  }
+  EXPECT_TRUE(goaway);
+  EXPECT_TRUE(watch_ended);
+  EXPECT_EQ(kapi.wait_for_exit(std::chrono::seconds(20)), 0);
+}
+
 TEST(Http2Test, DisableHttp2ServingLeavesHttp11) {
   KapiProcess kapi(KapiOptions{.extra_flags = {"--disable-http2-serving"}});
   const std::string got = curl(kapi, "--http2 -i " + url(kapi, "/api/v1/namespaces/default"));
@@ -149,18 +178,31 @@ TEST(Http2Test, RealClientsChooseTheirProtocol) {
        "process.exit(1); })\" '" + kubeconfig + "'"},
   };
   for (const auto& [client, command] : clients) {
-    const std::size_t log_before = kapi.stderr_text().size();
     const CommandResult ran = run_command(command + " 2>&1");
     ASSERT_EQ(ran.exit_code, 0) << client << ": " << ran.output;
-    std::this_thread::sleep_for(200ms);  // the log line is written as the request ends
-    std::set<std::string> protocols;
-    std::istringstream lines(kapi.stderr_text().substr(log_before));
-    for (std::string line; std::getline(lines, line);)
-      if (auto at = line.find(" protocol=\""); line.find("\"HTTP\" verb=") != std::string::npos && at != std::string::npos)
-        protocols.insert(line.substr(at + 11, line.find('"', at + 11) - at - 11));
-    const std::string expected = client == "kubectl" || client == "helm" ? "HTTP/2.0" : "HTTP/1.1";
-    EXPECT_EQ(protocols, std::set<std::string>{expected}) << client;
   }
+  // Each client's requests by its User-Agent (kubectl's dispatcher says "kubectl-dispatcher", the Python client
+  // "OpenAPI-Generator/…/python", the JavaScript one node-fetch's), once every line is in the log.
+  const std::vector<std::pair<std::string, std::string>> agents = {{"kubectl", "HTTP/2.0"},
+                                                                   {"Helm/", "HTTP/2.0"},
+                                                                   {"OpenAPI-Generator/", "HTTP/1.1"},
+                                                                   {"node-fetch/", "HTTP/1.1"}};
+  std::map<std::string, std::set<std::string>> protocols;
+  EXPECT_TRUE(eventually([&] {
+    protocols.clear();
+    std::istringstream lines(kapi.stderr_text());
+    for (std::string line; std::getline(lines, line);) {
+      const auto agent = line.find(" userAgent=\"");
+      const auto protocol = line.find(" protocol=\"");
+      if (line.find("\"HTTP\" verb=") == std::string::npos || agent == std::string::npos || protocol == std::string::npos)
+        continue;
+      for (const auto& [prefix, expected] : agents)
+        if (line.compare(agent + 12, prefix.size(), prefix) == 0)
+          protocols[prefix].insert(line.substr(protocol + 11, line.find('"', protocol + 11) - protocol - 11));
+    }
+    return protocols.size() == agents.size();
+  }));
+  for (const auto& [prefix, expected] : agents) EXPECT_EQ(protocols[prefix], std::set<std::string>{expected}) << prefix;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ namespace {
 
 namespace json = boost::json;
 using namespace registry::fields;
+using policy_builder::kRbacGroup;
 
 bool has(const std::vector<std::string>& set, std::string_view item) {
   return std::find(set.begin(), set.end(), item) != set.end();

@@ -25,6 +25,7 @@ struct Flags {
   std::filesystem::path cert_dir = "apiserver.local.config/certificates";  // kube's sample-apiserver default
   std::vector<std::string> server_names = {"api.wardle-system.svc"};
   kapi::sample_apiserver::HandlerOptions handler;
+  bool disable_http2 = false;
   bool help = false;
 };
 
@@ -38,8 +39,9 @@ std::string usage() {
          "  --requestheader-client-ca-file=FILE  the front proxy's CA; without it no request is authenticated\n"
          "  --requestheader-allowed-names=CNS    comma list of the front proxy's CNs (empty: any)\n"
          "  --request-log=FILE                   append a JSON line per request (method, path, query, user, uid,\n"
-         "                                       groups, extra, clientCN)\n"
+         "                                       groups, extra, clientCN, protocol)\n"
          "  --redirect-resources                 answer resource requests with 302 to https://example.invalid\n"
+         "  --disable-http2                      offer only http/1.1 in ALPN (default: h2, then http/1.1)\n"
          "Prints \"sample-apiserver serving on https://<address>:<port>\" once listening; exits 0 on SIGTERM.\n";
 }
 
@@ -85,6 +87,8 @@ Flags parse_flags(int argc, char** argv) {
       flags.handler.requestheader_allowed_names = comma_list(required());
     } else if (name == "--request-log") {
       flags.handler.request_log = required();
+    } else if (name == "--disable-http2") {
+      flags.disable_http2 = !value || *value == "true";
     } else if (name == "--redirect-resources") {
       flags.handler.redirect_resources = !value || *value == "true";
     } else {
@@ -122,6 +126,7 @@ int main(int argc, char** argv) {
     // The front-proxy CA verifies client certificates in the handler (with the client-auth usage check), so
     // the handshake only names it as acceptable.
     kapi::http::TlsFiles tls{serving.cert, serving.key, {}, {}};
+    tls.http2 = !flags.disable_http2;
     if (!flags.handler.requestheader_client_ca_file.empty())
       tls.other_client_ca_files.push_back(flags.handler.requestheader_client_ca_file);
     const auto bound = server.listen({asio::ip::make_address(flags.bind_address),

@@ -284,7 +284,8 @@ void SampleApiServer::log(const http::Request& request, const authentication::Us
                     {"uid", user.uid},
                     {"groups", to_array(user.groups)},
                     {"extra", std::move(extra)},
-                    {"clientCN", request.peer_certificate ? request.peer_certificate->common_name : ""}};
+                    {"clientCN", request.peer_certificate ? request.peer_certificate->common_name : ""},
+                    {"protocol", request.http2 ? "HTTP/2.0" : "HTTP/1.1"}};
   // Flushed per line: a test reads the log while the server keeps running.
   request_log_ << json::serialize(line) << std::endl;
 }
