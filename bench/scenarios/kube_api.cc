@@ -110,7 +110,10 @@ ConnectionPool::ConnectionPool(asio::any_io_executor executor, ServerAddress ser
     : executor_(std::move(executor)), server_(std::move(server)), connections_(slots) {}
 
 HttpTransport& ConnectionPool::at(std::size_t slot) {
-  auto& connection = connections_.at(slot);
+  // Over HTTP/2 the slots share connections of up to 1000 streams, as one client-go process multiplexes its
+  // requests over one connection.
+  constexpr std::size_t kStreamsPerConnection = 1000;
+  auto& connection = connections_.at(server_.http2 ? slot / kStreamsPerConnection : slot);
   if (!connection) connection = connect_to(executor_, server_);
   return *connection;
 }
@@ -120,10 +123,12 @@ asio::awaitable<Outcome> ConnectionPool::send(std::size_t slot, const HttpReques
   const std::size_t sent_before = connection.bytes_sent();
   auto response = co_await connection.send(request, body ? BodyHandling::keep : BodyHandling::discard);
   if (body) *body = std::move(response.body);
+  // A shared HTTP/2 connection carries other slots' requests meanwhile: only the body is this request's own.
+  const std::size_t sent = server_.http2 ? request.body.size() : connection.bytes_sent() - sent_before;
   co_return Outcome{.status = response.status,
                     .retry_after_seconds = response.retry_after_seconds,
                     .bytes_received = response.bytes_received,
-                    .bytes_sent = connection.bytes_sent() - sent_before};
+                    .bytes_sent = sent};
 }
 
 asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, ServerAddress server,

@@ -40,7 +40,7 @@ asio::awaitable<LoadResult> fill_namespace(asio::any_io_executor executor, Serve
 // order is the object's own); empty when there is none.
 std::string resource_version_of(std::string_view object_json);
 
-// One connection per slot of the load driver (HTTP/2 ones carry one stream at a time), opened on first use.
+// One HTTP/1.1 connection per slot of the load driver, or one HTTP/2 connection per 1000 slots, opened on first use.
 class ConnectionPool {
  public:
   ConnectionPool(asio::any_io_executor executor, ServerAddress server, std::size_t slots);
