@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 namespace kapi::authentication {
 namespace {
@@ -43,13 +44,18 @@ std::string_view string_claim(const json::object* claims, std::string_view key) 
   return value && value->is_string() ? std::string_view(value->as_string()) : std::string_view();
 }
 
+// go-jose's NumericDate: the number read as a float64 and converted to int64 as Go does on amd64, where a value out
+// of int64's range becomes its minimum (C++ leaves that conversion undefined).
 std::optional<std::int64_t> time_claim(const json::object& claims, std::string_view key) {
   const json::value* value = claims.if_contains(key);
   if (!value) return std::nullopt;
   if (value->is_int64()) return value->as_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->as_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->as_double());
-  return std::nullopt;
+  double seconds = 0;
+  if (value->is_uint64()) seconds = static_cast<double>(value->as_uint64());
+  else if (value->is_double()) seconds = value->as_double();
+  else return std::nullopt;
+  if (!(seconds >= -0x1p63 && seconds < 0x1p63)) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(seconds);
 }
 
 // go-jose's Audience: one string or a list of them.
@@ -147,7 +153,8 @@ asio::awaitable<Result> ServiceAccountTokenAuthenticator::authenticate_token(std
 asio::awaitable<Result> ServiceAccountTokenAuthenticator::validate_bound(const json::object& claims) const {
   const std::int64_t now = unix_seconds(options_.now());
   const std::int64_t leeway = kLeeway.count();
-  if (auto expiry = time_claim(claims, "exp"); expiry && now > *expiry + leeway)
+  // Leeway comes off the clock, never onto a claim that may sit at int64's maximum.
+  if (auto expiry = time_claim(claims, "exp"); expiry && now - leeway > *expiry)
     co_return Result::failed("service account token has expired");
   if (auto not_before = time_claim(claims, "nbf"); not_before && now + leeway < *not_before)
     co_return Result::failed("go-jose/go-jose/jwt: validation failed, token not valid yet (nbf)");

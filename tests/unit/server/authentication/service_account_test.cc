@@ -9,6 +9,8 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <map>
 
 namespace kapi::authentication {
@@ -151,6 +153,21 @@ TEST_F(ServiceAccountTokens, TimeBoundsAllowAMinuteOfClockSkew) {
   EXPECT_EQ(check(token).error, "service account token has expired");
   now -= 3600s + 61s + 61s;
   EXPECT_EQ(check(token).outcome, Outcome::Failed) << "not valid yet";
+}
+
+// go-jose reads a NumericDate as a float64 and converts it as Go does on amd64: beyond int64's range it becomes
+// int64's minimum, long expired; int64's maximum itself is far ahead, and adding the leeway must not overflow it.
+TEST_F(ServiceAccountTokens, TimeClaimsOutOfRangeAreReadAsGoReadsThem) {
+  auto parsed = jwt::parse(issuer.issue(robot_claims(), now).token);
+  ASSERT_TRUE(parsed);
+  auto expiring_at = [&](json::value exp) {
+    json::object claims = parsed->claims;
+    claims["exp"] = std::move(exp);
+    return jwt::Signer(rsa_key()).sign(claims);
+  };
+  EXPECT_EQ(check(expiring_at(1e300)).error, "service account token has expired");
+  EXPECT_EQ(check(expiring_at(-1e300)).error, "service account token has expired");
+  EXPECT_EQ(check(expiring_at(std::numeric_limits<std::int64_t>::max())).outcome, Outcome::Authenticated);
 }
 
 TEST_F(ServiceAccountTokens, AudiencesMustMeetThoseAskedFor) {
