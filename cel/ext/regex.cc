@@ -6,39 +6,13 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "base/go_regexp.h"
 #include "base/utf8.h"
 #include "cel/ext/ext_util.h"
 #include "cel/ext/libraries.h"
 
 namespace kapi::cel::ext {
 namespace {
-
-// regexp/syntax's ErrorCode texts for RE2's codes.
-std::string go_error_code(RE2::ErrorCode code) {
-  switch (code) {
-    case RE2::ErrorBadEscape: return "invalid escape sequence";
-    case RE2::ErrorBadCharClass: return "invalid character class";
-    case RE2::ErrorBadCharRange: return "invalid character class range";
-    case RE2::ErrorMissingBracket: return "missing closing ]";
-    case RE2::ErrorMissingParen: return "missing closing )";
-    case RE2::ErrorUnexpectedParen: return "unexpected )";
-    case RE2::ErrorTrailingBackslash: return "trailing backslash at end of expression";
-    case RE2::ErrorRepeatArgument: return "missing argument to repetition operator";
-    case RE2::ErrorRepeatSize: return "invalid repeat count";
-    case RE2::ErrorRepeatOp: return "invalid nested repetition operator";
-    case RE2::ErrorBadPerlOp: return "invalid or unsupported Perl syntax";
-    case RE2::ErrorBadUTF8: return "invalid UTF-8";
-    case RE2::ErrorBadNamedCapture: return "invalid named capture";
-    case RE2::ErrorPatternTooLarge: return "expression too large";
-    default: return "invalid regular expression";
-  }
-}
-
-RE2::Options go_options() {
-  RE2::Options options;
-  options.set_log_errors(false);
-  return options;
-}
 
 // Compiled patterns by text, shared by the library's overloads (kube compiles constant patterns once per
 // program; a cache gives expressions whose pattern is computed the same). Bounded: emptied when full.
@@ -50,10 +24,9 @@ class RegexCache {
       std::lock_guard lock(mutex_);
       if (auto it = compiled_.find(pattern); it != compiled_.end()) return it->second;
     }
-    auto re = std::make_shared<const RE2>(pattern, go_options());
+    auto re = std::make_shared<const RE2>(pattern, base::go_regexp_options());
     if (!re->ok())
-      return error_value("Illegal regex: error parsing regexp: " + go_error_code(re->error_code()) + ": `" +
-                         re->error_arg() + "`");
+      return error_value("Illegal regex: " + base::go_regexp_error(*re));
     std::lock_guard lock(mutex_);
     if (compiled_.size() >= kMaxEntries) compiled_.clear();
     compiled_.emplace(pattern, re);

@@ -1,11 +1,11 @@
 #include "server/validation/metav1_validation.h"
 
+#include "base/go_regexp.h"
 #include "base/name_validation.h"
 #include "server/validation/object_meta.h"
 
 #include <boost/json.hpp>
 
-#include <regex>
 #include <set>
 #include <algorithm>
 
@@ -65,7 +65,7 @@ ErrorList validate_label_selector(const json::object& selector, const Path& path
 
 ErrorList validate_conditions(const json::array& conditions, const Path& path) {
   constexpr std::size_t kMaxReasonLength = 1024, kMaxMessageLength = 32768;
-  static const std::regex reason_pattern("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+  static const RE2 reason_pattern("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", base::go_regexp_options());
   const std::vector<std::string> statuses{"False", "True", "Unknown"};
   ErrorList errors;
   std::set<std::string> types;
@@ -89,7 +89,7 @@ ErrorList validate_conditions(const json::array& conditions, const Path& path) {
     if (reason.empty()) {
       errors.push_back(required(at.child("reason"), "must be set"));
     } else {
-      if (!std::regex_match(reason.begin(), reason.end(), reason_pattern))
+      if (!RE2::FullMatch(re2::StringPiece(reason.data(), reason.size()), reason_pattern))
         errors.push_back(invalid(at.child("reason"), reason,
                                  "a condition reason must start with alphabetic character, optionally followed by a "
                                  "string of alphanumeric characters or '_,:', and must end with an alphanumeric "

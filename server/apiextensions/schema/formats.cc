@@ -1,15 +1,20 @@
 #include "server/apiextensions/schema/formats.h"
 
+#include "base/go_regexp.h"
+
 #include <arpa/inet.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <regex>
 
 namespace kapi::apiextensions::schema {
 namespace {
+
+// go-openapi's patterns run on Go's regexp, so here on RE2 too: linear in the text, however long (a megabyte of
+// base64 for `byte`), where a backtracking engine takes a stack frame per repetition and overflows it.
+RE2 go_regexp(const std::string& pattern) { return RE2(pattern, base::go_regexp_options()); }
 
 // go-openapi compares format names without their dashes.
 std::string normalized(std::string_view format) {
@@ -59,10 +64,10 @@ bool is_date_time(std::string_view text) {
   if (t == std::string::npos || !is_date(std::string_view(lower).substr(0, t))) return false;
   std::size_t next_t = lower.find('t', t + 1);
   std::string time = lower.substr(t + 1, next_t == std::string::npos ? std::string::npos : next_t - t - 1);
-  static const std::regex kTime("^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$");
-  std::smatch m;
-  if (!std::regex_search(time, m, kTime)) return false;
-  return m[1].str() <= "23" && m[2].str() <= "59" && m[3].str() <= "59";
+  static const RE2 kTime = go_regexp("^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$");
+  std::string hours, minutes, seconds;
+  if (!RE2::PartialMatch(time, kTime, &hours, &minutes, &seconds)) return false;
+  return hours <= "23" && minutes <= "59" && seconds <= "59";
 }
 
 bool is_ipv4_address(const std::string& text) {
@@ -125,9 +130,10 @@ bool is_hostname(std::string_view text) {
   }
   static const std::string kChar = "[a-zA-Z0-9$+<=>^`|~]";
   static const std::string kCharOrDash = "[a-zA-Z0-9$+<=>^`|~-]";
-  static const std::regex kHostname("^(" + kChar + "((-?" + kChar + "{0,62})?)|(" + kChar + "((" + kCharOrDash +
-                                    "{0,61}" + kChar + ")?)(\\.)){1,}(" + kChar + ")(-?" + kChar + "){1,62})$");
-  if (!std::regex_match(folded, kHostname) || text.size() > 255) return false;
+  static const RE2 kHostname = go_regexp("^(" + kChar + "((-?" + kChar + "{0,62})?)|(" + kChar + "((" +
+                                         kCharOrDash + "{0,61}" + kChar + ")?)(\\.)){1,}(" + kChar + ")(-?" + kChar +
+                                         "){1,62})$");
+  if (text.size() > 255 || !RE2::FullMatch(folded, kHostname)) return false;
   std::size_t start = 0;
   while (true) {
     std::size_t dot = text.find('.', start);
@@ -137,8 +143,8 @@ bool is_hostname(std::string_view text) {
   }
 }
 
-bool matches(const std::regex& pattern, std::string_view text) {
-  return std::regex_search(text.begin(), text.end(), pattern);
+bool matches(const RE2& pattern, std::string_view text) {
+  return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pattern);
 }
 
 }  // namespace
@@ -162,18 +168,18 @@ bool matches_string_format(std::string_view format, std::string_view text) {
   if (name == "date") return is_date(text);
   if (name == "datetime") return is_date_time(text);
   if (name == "byte") {
-    static const std::regex kBase64(
-        "^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$");
+    static const RE2 kBase64 =
+        go_regexp("^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$");
     return matches(kBase64, text);
   }
   if (name == "uuid" || name == "uuid3" || name == "uuid4" || name == "uuid5") {
-    static const std::regex kUUID("^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$", std::regex::icase);
-    static const std::regex kUUID3("^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$", std::regex::icase);
-    static const std::regex kUUID4("^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$",
-                                   std::regex::icase);
-    static const std::regex kUUID5("^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$",
-                                   std::regex::icase);
-    const std::regex& pattern = name == "uuid" ? kUUID : name == "uuid3" ? kUUID3 : name == "uuid4" ? kUUID4 : kUUID5;
+    static const RE2 kUUID = go_regexp("(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$");
+    static const RE2 kUUID3 = go_regexp("(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$");
+    static const RE2 kUUID4 =
+        go_regexp("(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$");
+    static const RE2 kUUID5 =
+        go_regexp("(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$");
+    const RE2& pattern = name == "uuid" ? kUUID : name == "uuid3" ? kUUID3 : name == "uuid4" ? kUUID4 : kUUID5;
     return matches(pattern, text);
   }
   // govalidator.IsIPv4/IsIPv6: net.ParseIP accepts it and it has the family's separator.
@@ -183,7 +189,7 @@ bool matches_string_format(std::string_view format, std::string_view text) {
   if (name == "mac") return is_mac(text);
   if (name == "hostname") return is_hostname(text);
   if (name == "hexcolor") {
-    static const std::regex kHexColor("^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$");
+    static const RE2 kHexColor = go_regexp("^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$");
     return matches(kHexColor, text);
   }
   if (name == "bsonobjectid")

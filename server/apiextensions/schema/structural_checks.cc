@@ -1,7 +1,8 @@
 #include "server/apiextensions/schema/schema_checks.h"
 
+#include "base/go_regexp.h"
+
 #include <algorithm>
-#include <regex>
 
 namespace kapi::apiextensions::schema {
 namespace {
@@ -43,12 +44,11 @@ ErrorList value_validation(const Schema& v, bool skip_any_of, bool skip_first_al
   for (std::size_t i = 0; i < v.one_of.size(); ++i) append(errors, nested_value_validation(&v.one_of[i], false, path.child("oneOf").index(i)));
   append(errors, nested_value_validation(v.not_schema.get(), false, path.child("not")));
   if (v.pattern) {
-    try {
-      std::regex compiled(*v.pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error& error) {
+    // regexp.Compile, as kube's CRD validation checks the pattern and as value validation runs it.
+    if (const RE2 compiled(*v.pattern, base::go_regexp_options()); !compiled.ok())
       errors.push_back(validation::invalid(path.child("pattern"), *v.pattern,
-                                           std::string("must be a valid regular expression, but isn't: ") + error.what()));
-    }
+                                           "must be a valid regular expression, but isn't: " +
+                                               base::go_regexp_error(compiled)));
   }
   return errors;
 }

@@ -1,5 +1,6 @@
 #include "server/apiextensions/schema/value_validation.h"
 
+#include "base/go_regexp.h"
 #include "base/go_strconv.h"
 #include "server/apiextensions/schema/correlation.h"
 #include "server/apiextensions/schema/formats.h"
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <regex>
 
 namespace kapi::apiextensions::schema {
 namespace {
@@ -226,13 +226,14 @@ class Validator {
     if (s.min_length && static_cast<std::int64_t>(rune_count(text)) < *s.min_length)
       return failure({Code::kTooShort, path, data, name + " should be at least " + std::to_string(*s.min_length) + " chars long"});
     if (s.pattern) {
+      // Go's regexp, as go-openapi's Pattern runs it: linear in the text, however long.
       std::string shown = *s.pattern;
+      const RE2 pattern(*s.pattern, base::go_regexp_options());
       bool matched = false;
-      try {
-        matched = std::regex_search(text.begin(), text.end(), std::regex(*s.pattern, std::regex::ECMAScript));
-      } catch (const std::regex_error& error) {
-        shown += std::string(", but pattern is invalid: ") + error.what();
-      }
+      if (!pattern.ok())
+        shown += ", but pattern is invalid: " + base::go_regexp_error(pattern);
+      else
+        matched = RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pattern);
       if (!matched) return failure({Code::kPattern, path, data, name + " should match '" + shown + "'"});
     }
     return {};

@@ -2,6 +2,7 @@
 
 #include "server/apis/admissionregistration/admission_rules.h"
 
+#include "base/go_regexp.h"
 #include "base/go_quote.h"
 #include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
@@ -11,7 +12,6 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 
@@ -100,11 +100,11 @@ ErrorList validate_param_kind(const json::object& param_kind, const Path& path) 
 }
 
 bool is_cel_identifier(std::string_view name) {
-  static const std::regex identifier("^[_a-zA-Z][_a-zA-Z0-9]*$");
+  static const RE2 identifier("^[_a-zA-Z][_a-zA-Z0-9]*$", base::go_regexp_options());
   static const std::set<std::string_view> reserved{"true", "false", "null", "in", "as", "break", "const",
                                                    "continue", "else", "for", "function", "if", "import", "let",
                                                    "loop", "package", "namespace", "return", "var", "void", "while"};
-  return std::regex_match(name.begin(), name.end(), identifier) && !reserved.contains(name);
+  return RE2::FullMatch(re2::StringPiece(name.data(), name.size()), identifier) && !reserved.contains(name);
 }
 
 // The compiler of a policy's expressions: kube's composited compiler when the policy has variables (each one typed

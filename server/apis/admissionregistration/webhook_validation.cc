@@ -2,6 +2,7 @@
 
 #include "server/apis/admissionregistration/admission_rules.h"
 
+#include "base/go_regexp.h"
 #include "base/go_quote.h"
 #include "base/name_validation.h"
 #include "server/apis/core/core_validation.h"
@@ -11,7 +12,6 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 
@@ -168,11 +168,9 @@ ErrorList validate_webhook_url(const Path& path, std::string_view url) {
     fragment = rest.substr(hash + 1);
     rest = rest.substr(0, hash);
   }
-  static const std::regex scheme_pattern("^([a-zA-Z][a-zA-Z0-9+.-]*):");
-  std::match_results<std::string_view::const_iterator> match;
-  if (std::regex_search(rest.begin(), rest.end(), match, scheme_pattern)) {
-    scheme = match[1].str();
-    rest.remove_prefix(static_cast<std::size_t>(match.length(0)));
+  static const RE2 scheme_pattern("([a-zA-Z][a-zA-Z0-9+.-]*):", base::go_regexp_options());  // Consume anchors it
+  if (re2::StringPiece after(rest.data(), rest.size()); RE2::Consume(&after, scheme_pattern, &scheme)) {
+    rest.remove_prefix(rest.size() - after.size());
   } else if (!rest.empty() && rest.front() == ':') {
     errors.push_back(validation::required(path, "url must be a valid URL: parse " + base::go_quote(url) +
                                                     ": missing protocol scheme" + form));

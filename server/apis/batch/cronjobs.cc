@@ -1,5 +1,6 @@
 // batch/v1 CronJob (pkg/registry/batch/cronjob/strategy.go; pkg/apis/batch/v1/defaults.go SetDefaults_CronJob, as
 // +default markers; pkg/apis/batch/validation ValidateCronJobCreate, ValidateCronJobUpdate; printers.printCronJob).
+#include "base/go_regexp.h"
 #include "server/apis/apps/workload.h"
 #include "server/apis/batch/batch.h"
 #include "server/apis/batch/cron_schedule.h"
@@ -7,7 +8,6 @@
 #include "server/apis/core/core_validation.h"
 #include "server/registry/object_meta.h"
 
-#include <regex>
 
 namespace kapi::apis {
 namespace {
@@ -24,12 +24,12 @@ validation::ErrorList validate_time_zone(const json::object* spec, const Path& p
   if (!spec || !spec->contains("timeZone")) return {};
   const std::string zone(string_at(spec, "timeZone"));
   if (zone.empty()) return {validation::invalid(path, zone, "timeZone must be nil or non-empty string")};
-  static const std::regex kPart("^[A-Za-z\\.\\-_0-9+]{1,14}$");
+  static const RE2 kPart("^[A-Za-z\\.\\-_0-9+]{1,14}$", base::go_regexp_options());
   std::size_t start = 0;
   for (;;) {
     std::size_t slash = zone.find('/', start);
     std::string part = zone.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    if (part == "." || part == ".." || (!part.empty() && part[0] == '-') || !std::regex_match(part, kPart))
+    if (part == "." || part == ".." || (!part.empty() && part[0] == '-') || !RE2::FullMatch(part, kPart))
       return {validation::invalid(path, zone, "unknown time zone " + zone)};
     if (slash == std::string::npos) break;
     start = slash + 1;

@@ -1,11 +1,11 @@
 // policy/v1 PodDisruptionBudget (pkg/registry/policy/poddisruptionbudget/strategy.go; pkg/apis/policy/validation
 // ValidatePodDisruptionBudget and ValidatePodDisruptionBudgetStatusUpdate; printers.printPodDisruptionBudget).
+#include "base/go_regexp.h"
 #include "server/apis/apps/workload.h"
 #include "server/apis/policy/policy.h"
 #include "server/registry/object_meta.h"
 #include "server/validation/object_meta.h"
 
-#include <regex>
 
 namespace kapi::apis {
 namespace {
@@ -32,9 +32,9 @@ std::string int_or_string_text(const json::value& value) {
 // ValidatePositiveIntOrPercent and IsNotMoreThan100Percent.
 void validate_int_or_percent(validation::ErrorList& errors, const json::value& value, const Path& path) {
   if (value.is_string()) {
-    static const std::regex kPercent("^[0-9]+%$");
+    static const RE2 kPercent("^[0-9]+%$", base::go_regexp_options());
     const std::string text(value.as_string());
-    if (!std::regex_match(text, kPercent)) {
+    if (!RE2::FullMatch(text, kPercent)) {
       errors.push_back(validation::invalid_value(
           path, int_or_string_literal(value),
           "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex "

@@ -12,6 +12,7 @@ using testing::kCronTabSchema;
 using testing::schema_from;
 using testing::texts;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 const validation::Path kPath =
@@ -31,6 +32,17 @@ TEST(CrdSchemaChecksTest, AcceptsStructuralSchemas) {
     "replicas":{"type":"integer","default":1}}}},
     "x-kubernetes-validations":[{"rule":"self.spec.replicas < 10"}]})"),
               IsEmpty());
+}
+
+// A pattern must compile as Go's regexp.Compile compiles it: RE2 syntax, so no back-references.
+TEST(CrdSchemaChecksTest, PatternsMustBeGoRegularExpressions) {
+  EXPECT_THAT(check(R"({"type":"object","properties":{"p":{"type":"string","pattern":"^[a-z]+(-[a-z]+)*$"}}})"),
+              IsEmpty());
+  EXPECT_THAT(check(R"({"type":"object","properties":{"p":{"type":"string","pattern":"(a"}}})"),
+              ElementsAre(HasSubstr(R"(pattern: Invalid value: "(a": must be a valid regular expression, but isn't: )"
+                                    "error parsing regexp: missing closing ): `(a`")));
+  EXPECT_THAT(check(R"({"type":"object","properties":{"p":{"type":"string","pattern":"(a)\\1"}}})"),
+              ElementsAre(HasSubstr("error parsing regexp: invalid escape sequence: `\\1`")));
 }
 
 TEST(CrdSchemaChecksTest, EveryFieldMustBeTyped) {
