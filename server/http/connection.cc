@@ -2,6 +2,7 @@
 
 #include "base/go_time.h"
 #include "base/race.h"
+#include "base/wake_signal.h"
 #include "server/apierrors/errors.h"
 #include "server/http/http2_connection.h"
 
@@ -21,6 +22,8 @@
 #include <array>
 #include <cstdio>
 #include <ctime>
+#include <exception>
+#include <optional>
 
 namespace kapi::http {
 
@@ -392,17 +395,75 @@ class Connection {
     ConnectionWriter<Stream> writer(stream_, request, keep_alive, &state_->draining);
     // The parser stops after an upgrade request: it is the last, and what followed it is the new protocol's.
     std::string upgraded_bytes;
+    std::optional<CloseWatch> close_watch;
     if (parser_.stopped() && parser_.failure()->status == 0 && parser_.ready().empty()) {
       upgraded_bytes = parser_.take_upgraded_bytes();
       writer.allow_upgrade(&upgraded_bytes);
+    } else if (parser_.ready().empty() && !parser_.in_message()) {
+      auto executor = co_await asio::this_coro::executor;
+      request.client_gone.watch_with([this, executor, &close_watch, &gone = request.client_gone] {
+        close_watch.emplace(executor);
+        asio::co_spawn(executor, watch_for_close(*close_watch, gone), asio::detached);
+      });
     }
-    co_await handler_(request, writer);
+    std::exception_ptr failure;
+    try {
+      co_await handler_(request, writer);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    auto stopping = stop_watching_for_close(close_watch);
+    const bool client_closed = co_await std::move(stopping);
+    if (failure) std::rethrow_exception(failure);
+    if (client_closed) co_return false;
     if (!writer.committed()) co_await writer.write(200, {});
     if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
     if (!writer.keep_alive() || state_->draining) co_return false;
     state_->idle = true;
     deadline_ = Clock::now() + options_.idle_timeout;
     co_return true;
+  }
+
+  // Go's connReader.backgroundRead, for a request whose handler waits on its client (Request::client_gone): the
+  // client closing the connection ends the request, as Go cancels its context; a byte that comes instead (the
+  // next, pipelined request) ends the background read and waits for the parser. One byte, as Go reads: the rest
+  // stays in the kernel's or TLS's buffer.
+  struct CloseWatch {
+    explicit CloseWatch(const asio::any_io_executor& executor) : finished(executor) {}
+    bool stopping = false;
+    bool running = true;
+    bool client_closed = false;
+    char byte = 0;
+    std::size_t bytes = 0;
+    base::WakeSignal finished;
+  };
+
+  asio::awaitable<void> watch_for_close(CloseWatch& watch, ClientGone& client_gone) {
+    if (!watch.stopping) {  // the handler may have ended before this started
+      auto [error, n] = co_await stream_.async_read_some(asio::buffer(&watch.byte, 1),
+                                                         asio::experimental::as_tuple(use_awaitable));
+      watch.bytes = n;
+      if (error && error != asio::error::operation_aborted) {
+        watch.client_closed = true;
+        client_gone.fire();
+      }
+    }
+    watch.running = false;
+    watch.finished.notify();
+  }
+
+  // Ends the background read, if one was started; whether the client closed the connection meanwhile.
+  asio::awaitable<bool> stop_watching_for_close(std::optional<CloseWatch>& watch) {
+    if (!watch) co_return false;
+    watch->stopping = true;
+    if (watch->running) {
+      asio::error_code ignored;
+      lowest_socket(stream_).cancel(ignored);
+      auto finished = watch->finished.wait();
+      co_await std::move(finished);
+    }
+    if (watch->bytes > 0) parser_.feed(std::string_view(&watch->byte, watch->bytes));
+    co_return watch->client_closed;
   }
 
   asio::awaitable<void> answer_failure(const ParseFailure& failure) {

@@ -1,6 +1,8 @@
 #pragma once
 // Serving one client connection: a coroutine reads requests, hands each to the handler in order (pipelining),
-// and writes its response; a watchdog enforces the read-header and idle timeouts.
+// and writes its response; a watchdog enforces the read-header and idle timeouts. While a handler waits on its
+// client (Request::client_gone, a watch), the socket is read in the background so that a client closing the
+// connection ends the request at once.
 #include "server/http/request_parser.h"
 #include "server/http/response_writer.h"
 

@@ -35,9 +35,16 @@ class ClientGone {
  public:
   // `end` runs once when the client goes, at once if it has gone already; a later call replaces it.
   void on_gone(std::function<void()> end) {
-    if (gone_) end();
-    else end_ = std::move(end);
+    if (gone_) {
+      end();
+      return;
+    }
+    end_ = std::move(end);
+    if (auto start = std::exchange(start_watching_, nullptr)) start();
   }
+  // How the connection starts noticing: called on the first on_gone, so that only the requests that wait for their
+  // client to go pay for it (HTTP/1.1 reads the socket in the background then, as Go's server does).
+  void watch_with(std::function<void()> start) { start_watching_ = std::move(start); }
   void forget() { end_ = nullptr; }
   void fire() {
     if (gone_) return;
@@ -48,6 +55,7 @@ class ClientGone {
 
  private:
   std::function<void()> end_;
+  std::function<void()> start_watching_;
   bool gone_ = false;
 };
 

@@ -14,8 +14,14 @@ class SlowClientTest : public KapiSuite<SlowClientTest> {
  public:
   static KapiOptions kapi_options() {
     KapiOptions options;
-    options.extra_flags = {"--read-header-timeout=1s", "--idle-timeout=2s"};
+    options.extra_flags = {"--read-header-timeout=1s", "--idle-timeout=2s", "-v=3"};
     return options;
+  }
+
+ protected:
+  static std::string watch_request(std::string_view query) {
+    return "GET /api/v1/namespaces/default/configmaps?watch=true&" + std::string(query) +
+           " HTTP/1.1\r\nHost: kapi\r\n\r\n";
   }
 };
 
@@ -67,6 +73,47 @@ TEST_F(SlowClientTest, TlsClientThatNeverHandshakesIsDropped) {
   EXPECT_GE(elapsed, 0.8);
   EXPECT_LT(elapsed, 4.0);
   EXPECT_EQ(kapi().connect_admin().request("GET", "/healthz").status, 200);
+}
+
+// Go's server reads in the background while a handler runs and cancels the request's context when the client
+// closes: a watch over HTTP/1.1 ends with its connection, not at its next event or its timeout (30 to 60 min).
+TEST_F(SlowClientTest, AWatchEndsWhenItsClientCloses) {
+  constexpr std::size_t kWatches = 20;
+  std::vector<HttpConnection> connections;
+  for (std::size_t i = 0; i < kWatches; ++i) {
+    connections.push_back(kapi().connect_admin());
+    connections.back().send(watch_request("fieldSelector=metadata.name%3Dclosed-watch-" + std::to_string(i)));
+    ASSERT_EQ(connections.back().read_head().status, 200) << "watch " << i;
+  }
+  EXPECT_EQ(kapi().occurrences_in_output("closed-watch-"), 0u) << "a watch ended before its client closed";
+  connections.clear();
+  EXPECT_TRUE(eventually([&] { return kapi().occurrences_in_output("closed-watch-") == kWatches; }, 5s))
+      << kapi().occurrences_in_output("closed-watch-") << " of " << kWatches << " watches ended";
+  EXPECT_EQ(kapi().connect_admin().request("GET", "/healthz").status, 200);
+}
+
+// The background read must not take what the client sends next on the connection: after a watch that ends by its
+// timeout the connection serves the next request, and a request sent while the watch runs (pipelined) is answered
+// once the watch ends.
+TEST_F(SlowClientTest, AConnectionGoesOnAfterAWatch) {
+  HttpConnection connection = kapi().connect_admin();
+  connection.send(watch_request("fieldSelector=metadata.name%3Dno-such-object&timeoutSeconds=1"));
+  HttpResponse watch = connection.read_head();
+  ASSERT_EQ(watch.status, 200);
+  connection.read_body(watch);
+  HttpResponse next = connection.request("GET", "/healthz");
+  EXPECT_EQ(next.status, 200);
+  EXPECT_EQ(next.body, "ok");
+
+  connection.send(watch_request("fieldSelector=metadata.name%3Dno-such-object&timeoutSeconds=1"));
+  watch = connection.read_head();
+  ASSERT_EQ(watch.status, 200);
+  connection.send("GET /healthz HTTP/1.1\r\nHost: kapi\r\n\r\n");
+  connection.read_body(watch);
+  next = connection.read_response();
+  EXPECT_EQ(next.status, 200);
+  EXPECT_EQ(next.body, "ok");
+  EXPECT_FALSE(connection.closed_by_peer());
 }
 
 }  // namespace

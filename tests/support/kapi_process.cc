@@ -195,6 +195,13 @@ std::string KapiProcess::stdout_text() const { return read_file(stdout_file_); }
 
 std::string KapiProcess::stderr_text() const { return read_file(stderr_file_); }
 
+std::size_t KapiProcess::occurrences_in_output(std::string_view text) const {
+  const std::string out = stdout_text() + stderr_text();
+  std::size_t count = 0;
+  for (std::size_t at = out.find(text); at != std::string::npos; at = out.find(text, at + 1)) ++count;
+  return count;
+}
+
 std::string KapiProcess::logs() const {
   return "----- kapi-apiserver stdout -----\n" + tail(stdout_text(), 50) + "----- kapi-apiserver stderr -----\n" +
          tail(stderr_text(), 150) + "---------------------------------\n";

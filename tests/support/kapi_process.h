@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kapi::test_support {
@@ -69,6 +70,8 @@ class KapiProcess {
 
   std::string stdout_text() const;
   std::string stderr_text() const;
+  // How many times `text` occurs in both outputs (a request log line per request at -v=3, say).
+  std::size_t occurrences_in_output(std::string_view text) const;
   // The tails of both outputs, labelled, for a failing test's message.
   std::string logs() const;
   // The lines of stderr where AddressSanitizer, LeakSanitizer or UBSan reported something; empty when clean.
