@@ -132,4 +132,16 @@ inline bool eventually(const std::function<bool()>& ready,
   return ready();
 }
 
+// Admission plugins read other objects (the default StorageClass, the PriorityClasses) from the watch cache, as
+// kube's read them from informers: one written a moment ago may not be there yet. Whether a LIST from the cache of
+// `collection` names `name` within 5 s.
+inline bool listed_in_cache(KapiProcess& kapi, const std::string& collection, const std::string& name) {
+  return eventually(
+      [&] {
+        HttpResponse list = kapi.connect_admin().request("GET", collection + "?resourceVersion=0");
+        return list.status == 200 && list.body.find("\"name\":\"" + name + "\"") != std::string::npos;
+      },
+      std::chrono::seconds(5), std::chrono::milliseconds(5));
+}
+
 }  // namespace kapi::integration

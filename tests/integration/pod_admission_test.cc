@@ -146,6 +146,7 @@ TEST_F(PodAdmissionTest, OnlyOnePriorityClassMayBeTheGlobalDefault) {
                      "value":7,"globalDefault":true})")
                 .status,
             201);
+  ASSERT_TRUE(listed_in_cache(kapi(), "/apis/scheduling.k8s.io/v1/priorityclasses", "first-default"));
   HttpResponse refused = call("POST", "/apis/scheduling.k8s.io/v1/priorityclasses",
                               R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass",
                                   "metadata":{"name":"second-default"},"value":8,"globalDefault":true})");

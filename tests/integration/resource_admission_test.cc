@@ -126,6 +126,7 @@ TEST_F(ResourceAdmissionTest, AClaimGetsTheDefaultStorageClassAndTheProtectionFi
   ASSERT_EQ(call("POST", "/apis/storage.k8s.io/v1/storageclasses", R"({"apiVersion":"storage.k8s.io/v1",
       "kind":"StorageClass","metadata":{"name":"standard","annotations":{
       "storageclass.kubernetes.io/is-default-class":"true"}},"provisioner":"example.com/disk"})").status, 201);
+  ASSERT_TRUE(listed_in_cache(kapi(), "/apis/storage.k8s.io/v1/storageclasses", "standard"));
   const std::string claims = "/api/v1/namespaces/default/persistentvolumeclaims";
   HttpResponse created = call("POST", claims, R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",
       "metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],
@@ -188,6 +189,7 @@ TEST_F(ResourceAdmissionTest, AnIngressGetsTheDefaultIngressClass) {
       "kind":"IngressClass","metadata":{"name":"nginx","annotations":{
       "ingressclass.kubernetes.io/is-default-class":"true"}},"spec":{"controller":"k8s.io/ingress-nginx"}})").status,
             201);
+  ASSERT_TRUE(listed_in_cache(kapi(), "/apis/networking.k8s.io/v1/ingressclasses", "nginx"));
   HttpResponse created = call("POST", "/apis/networking.k8s.io/v1/namespaces/default/ingresses",
                               R"({"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},
       "spec":{"defaultBackend":{"service":{"name":"web","port":{"number":80}}}}})");
