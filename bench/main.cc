@@ -1,7 +1,7 @@
 // kapi-bench: a load generator for kapi (or any Kubernetes API server's plain-HTTP port) and its baselines.
 //   kapi-bench <create|get|update|patch|apply|list|watch|mixed|static|etcd-txn|fill> [--flags]
 //                                                                        run one scenario, print its figures
-//   kapi-bench report --out=<file>.html <run>.json...                    one HTML page from saved runs
+//   kapi-bench report --out=<file>.html [--suite=<table>.json] <run>.json...   one HTML page from saved runs
 // Run with --help for the flags.
 #include "bench/report/report.h"
 #include "bench/scenarios/scenario.h"
@@ -16,9 +16,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -164,11 +166,19 @@ boost::json::object read_run(const std::string& path) {
   return boost::json::parse(text.str()).as_object();
 }
 
+// Each run is named after its file (run-suite names them after their figure: P2-get-embedded.json); --suite adds
+// run-suite's table of figures against their goals, and which run is drawn beside which baseline.
 int report_command(Flags& flags, const std::vector<std::string>& files) {
-  if (!flags.count("out") || files.empty()) throw std::invalid_argument("usage: kapi-bench report --out=FILE.html RUN.json...");
+  if (!flags.count("out") || files.empty())
+    throw std::invalid_argument("usage: kapi-bench report --out=FILE.html [--suite=TABLE.json] RUN.json...");
   std::vector<boost::json::object> runs;
-  for (const auto& path : files) runs.push_back(read_run(path));
-  write_file(flags["out"], render_html(runs));
+  for (const auto& path : files) {
+    runs.push_back(read_run(path));
+    runs.back()["name"] = std::filesystem::path(path).stem().string();
+  }
+  std::optional<boost::json::object> suite;
+  if (flags.count("suite")) suite = read_run(flags["suite"]);
+  write_file(flags["out"], render_html(runs, suite ? &*suite : nullptr));
   return 0;
 }
 
@@ -200,7 +210,10 @@ int run_command(const std::string& scenario, Flags& flags) {
   auto run = to_json(*result);
   if (!quiet) print_text(stdout, run);
   if (!json_file.empty()) write_file(json_file, boost::json::serialize(run) + "\n");
-  if (!html_file.empty()) write_file(html_file, render_html({run}));
+  if (!html_file.empty()) {
+    run["name"] = scenario;
+    write_file(html_file, render_html({run}));
+  }
   return result->load.successes == 0 ? 1 : 0;
 }
 

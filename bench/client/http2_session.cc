@@ -250,6 +250,7 @@ asio::awaitable<HttpResponse> Http2Session::exchange(const HttpRequest& request,
   std::vector<nghttp2_nv> fields{field(":method", request.method), field(":scheme", "https"),
                                  field(":authority", authority), field(":path", request.target),
                                  field("user-agent", "kapi-bench"), field("accept", request.accept)};
+  if (!server_.authorization.empty()) fields.push_back(field("authorization", server_.authorization));
   if (has_body) {
     fields.push_back(field("content-type", request.content_type));
     fields.push_back(field("content-length", content_length));

@@ -130,6 +130,8 @@ asio::awaitable<HttpResponse> HttpConnection::exchange(const HttpRequest& reques
   request_buffer_.append(request.method).append(" ").append(request.target).append(" HTTP/1.1\r\nHost: ");
   request_buffer_.append(host_header_).append("\r\nUser-Agent: kapi-bench\r\nAccept: ").append(request.accept);
   request_buffer_.append("\r\n");
+  if (!server_.authorization.empty())
+    request_buffer_.append("Authorization: ").append(server_.authorization).append("\r\n");
   if (!request.body.empty() || request.method == "POST" || request.method == "PUT") {
     request_buffer_.append("Content-Type: ").append(request.content_type).append("\r\nContent-Length: ");
     request_buffer_.append(std::to_string(request.body.size())).append("\r\n");

@@ -41,6 +41,7 @@ struct ServerAddress {
   asio::ip::tcp::endpoint endpoint;
   std::shared_ptr<asio::ssl::context> tls;  // null: plain HTTP
   bool http2 = false;                       // HTTP/2 (over TLS only, as kube serves it)
+  std::string authorization;                // the Authorization header of every request ("Bearer …"), or empty
   std::string host_header() const;
 };
 

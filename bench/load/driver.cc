@@ -46,8 +46,10 @@ struct RunState {
     result.bytes_sent += outcome.bytes_sent;
     if (outcome.status >= 200 && outcome.status < 300) {
       ++result.successes;
-      result.latency.record_micros(static_cast<std::uint64_t>(
-          std::chrono::duration_cast<std::chrono::microseconds>(done - scheduled).count()));
+      const auto micros = static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::microseconds>(done - scheduled).count());
+      result.latency.record_micros(micros);
+      result.latency_over_time.record_micros(std::chrono::duration<double>(done - measure_from).count(), micros);
       auto interval = static_cast<std::size_t>((done - measure_from) / kThroughputInterval);
       if (result.completions_per_interval.size() <= interval) result.completions_per_interval.resize(interval + 1);
       ++result.completions_per_interval[interval];
@@ -107,6 +109,7 @@ asio::awaitable<void> open_loop_arrivals(std::shared_ptr<RunState> state, asio::
 
 void merge_into(LoadResult& into, const LoadResult& other) {
   into.latency.merge(other.latency);
+  into.latency_over_time.merge(other.latency_over_time);
   for (const auto& [status, count] : other.outcomes) into.outcomes[status] += count;
   into.successes += other.successes;
   into.failures += other.failures;

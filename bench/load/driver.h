@@ -46,6 +46,7 @@ constexpr std::chrono::milliseconds kThroughputInterval{250};
 
 struct LoadResult {
   LatencyHistogram latency;                      // successful operations only
+  LatencySeries latency_over_time;               // the same, by the second they completed in
   std::map<int, std::uint64_t> outcomes;         // status → count, 0 = network error
   std::uint64_t successes = 0;
   std::uint64_t failures = 0;

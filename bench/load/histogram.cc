@@ -49,4 +49,16 @@ std::uint64_t LatencyHistogram::quantile_micros(double quantile) const {
   return max_;
 }
 
+void LatencySeries::record_micros(double second, std::uint64_t micros) {
+  if (second < 0) return;
+  const auto index = static_cast<std::size_t>(second);
+  if (seconds_.size() <= index) seconds_.resize(index + 1);
+  seconds_[index].record_micros(micros);
+}
+
+void LatencySeries::merge(const LatencySeries& other) {
+  if (seconds_.size() < other.seconds_.size()) seconds_.resize(other.seconds_.size());
+  for (std::size_t i = 0; i < other.seconds_.size(); ++i) seconds_[i].merge(other.seconds_[i]);
+}
+
 }  // namespace kapi::bench

@@ -32,4 +32,17 @@ class LatencyHistogram {
   std::uint64_t max_ = 0;
 };
 
+// Latency over time: a histogram per second of the run, so a report can draw its p50 and p99 second by second
+// (a stall, or a tail that grows as a flood goes on, shows where one distribution of the whole run hides it).
+class LatencySeries {
+ public:
+  // `second`: since the measured window began; samples before it are not kept.
+  void record_micros(double second, std::uint64_t micros);
+  void merge(const LatencySeries& other);
+  const std::vector<LatencyHistogram>& per_second() const noexcept { return seconds_; }
+
+ private:
+  std::vector<LatencyHistogram> seconds_;
+};
+
 }  // namespace kapi::bench

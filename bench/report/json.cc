@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+
 namespace kapi::bench {
 namespace {
 
@@ -32,6 +34,22 @@ boost::json::object status_counts(const LoadResult& load) {
   return statuses;
 }
 
+// p50 and p99 of each second; a second without samples is null, so a chart's line breaks there rather than
+// dropping to zero.
+boost::json::object latency_series(const LatencySeries& series) {
+  boost::json::array p50, p99;
+  for (const auto& second : series.per_second()) {
+    if (second.count() == 0) {
+      p50.emplace_back(nullptr);
+      p99.emplace_back(nullptr);
+      continue;
+    }
+    p50.push_back(millis(second.quantile_micros(0.50)));
+    p99.push_back(millis(second.quantile_micros(0.99)));
+  }
+  return {{"interval_s", 1.0}, {"p50", std::move(p50)}, {"p99", std::move(p99)}};
+}
+
 double throughput(const LoadResult& load) {
   return load.measured_seconds > 0 ? static_cast<double>(load.successes) / load.measured_seconds : 0.0;
 }
@@ -59,8 +77,14 @@ boost::json::object to_json(const ScenarioResult& result) {
   run["client_cpu_seconds"] = result.client_cpu_seconds;
   boost::json::array series;
   const double seconds = std::chrono::duration<double>(kThroughputInterval).count();
-  for (auto completions : load.completions_per_interval) series.push_back(static_cast<double>(completions) / seconds);
+  // Whole intervals of the measured window only: the last, partial one (and the stragglers completing after the
+  // window) would draw a fall to zero that never happened.
+  const auto whole = std::min(load.completions_per_interval.size(),
+                              static_cast<std::size_t>(load.measured_seconds / seconds + 1e-9));
+  for (std::size_t i = 0; i < whole; ++i)
+    series.push_back(static_cast<double>(load.completions_per_interval[i]) / seconds);
   run["throughput_series"] = {{"interval_s", seconds}, {"per_s", std::move(series)}};
+  run["latency_series_ms"] = latency_series(load.latency_over_time);
   if (result.server) {
     run["server"] = {{"cpu_seconds", result.server->cpu_seconds},
                      {"rss_before_bytes", result.server->rss_before_bytes},
@@ -77,6 +101,7 @@ boost::json::object to_json(const ScenarioResult& result) {
                     {"duplicates", watch.duplicates},
                     {"delivery_latency_ms", latency_summary(watch.delivery_latency)},
                     {"delivery_distribution_ms", distribution(watch.delivery_latency)},
+                    {"delivery_series_ms", latency_series(watch.delivery_latency_over_time)},
                     {"server_bytes_per_watcher", watch.server_bytes_per_watcher}};
   }
   if (!result.parts.empty()) {

@@ -28,7 +28,10 @@ boost::json::object to_json(const ScenarioResult& result);
 
 void print_text(std::FILE* out, const boost::json::object& run);
 
-// One page; each run gets its latency distribution and its throughput over time.
-std::string render_html(const std::vector<boost::json::object>& runs);
+// One page; each run (named by its "name") gets its latency distribution, its throughput over time and its latency
+// over time. `suite`, when given, is run-suite's table.json: {"title", "rows": [{"figure", "kapi", "baseline",
+// "ratio", "goal", "verdict": "met" | "missed" | "", "harness"}], "pairs": [[run, its baseline], ...]}; the page
+// leads with its rows, and a paired run's charts draw its baseline in the same axes.
+std::string render_html(const std::vector<boost::json::object>& runs, const boost::json::object* suite = nullptr);
 
 }  // namespace kapi::bench

@@ -48,6 +48,7 @@ struct WatchFigures {
   std::uint64_t missing = 0;              // (watcher, acknowledged write) pairs never delivered
   std::uint64_t duplicates = 0;
   LatencyHistogram delivery_latency;      // write sent → event received, after the warm-up
+  LatencySeries delivery_latency_over_time;  // the same, by the second of the run it was received in
   std::int64_t server_bytes_per_watcher = 0;  // RSS growth while establishing the idle watchers, divided by them
 };
 

@@ -40,9 +40,13 @@ asio::awaitable<void> watch_loop(std::shared_ptr<WatchRun> run, std::shared_ptr<
   bool established = false;
   auto on_first_delivery = [&run](const StampedEvent& event) {
     ++run->figures.deliveries;
-    if (event.sent_nanos >= run->measure_from_nanos)
-      run->figures.delivery_latency.record_micros(
-          static_cast<std::uint64_t>(std::max<std::int64_t>(0, now_nanos() - event.sent_nanos) / 1000));
+    if (event.sent_nanos >= run->measure_from_nanos) {
+      const std::int64_t now = now_nanos();
+      const auto micros = static_cast<std::uint64_t>(std::max<std::int64_t>(0, now - event.sent_nanos) / 1000);
+      run->figures.delivery_latency.record_micros(micros);
+      run->figures.delivery_latency_over_time.record_micros(static_cast<double>(now - run->measure_from_nanos) / 1e9,
+                                                            micros);
+    }
   };
   auto sink = [&](std::string_view piece) {
     if (!established) {

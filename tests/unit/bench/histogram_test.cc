@@ -72,5 +72,25 @@ TEST(LatencyHistogramTest, MergingAddsSamplesAndKeepsTheMaximum) {
   EXPECT_DOUBLE_EQ(fast.mean_micros(), (90 * 100 + 10 * 10'000) / 100.0);
 }
 
+TEST(LatencySeriesTest, SamplesGoToTheSecondTheyCameInAndEarlierOnesAreDropped) {
+  LatencySeries series;
+  series.record_micros(-0.5, 1);  // before the measured window
+  series.record_micros(0.2, 100);
+  series.record_micros(2.9, 5'000);
+  ASSERT_EQ(series.per_second().size(), 3u);
+  EXPECT_EQ(series.per_second()[0].count(), 1u);
+  EXPECT_EQ(series.per_second()[1].count(), 0u);  // a second without samples stays, empty
+  EXPECT_EQ(series.per_second()[2].max_micros(), 5'000u);
+
+  LatencySeries longer;
+  longer.record_micros(3.1, 7);
+  longer.record_micros(0.9, 300);
+  series.merge(longer);
+  ASSERT_EQ(series.per_second().size(), 4u);
+  EXPECT_EQ(series.per_second()[0].count(), 2u);
+  EXPECT_EQ(series.per_second()[0].max_micros(), 300u);
+  EXPECT_EQ(series.per_second()[3].count(), 1u);
+}
+
 }  // namespace
 }  // namespace kapi::bench
