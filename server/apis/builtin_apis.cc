@@ -370,6 +370,9 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
                  apf::run_config_producer(apf_stores, stopping_controllers_, logger_,
                                           [produced = apf_configuration_produced_] { produced->store(true); }),
                  asio::detached);
+  // Nor does RBAC's bootstrap policy: its objects go to storage directly, where a namespaced Role needs no
+  // Namespace, so a restart is ready without waiting for the namespaces, the service ranges and the endpoints.
+  asio::co_spawn(executor, store_rbac_bootstrap_policy(lifecycle), asio::detached);
   asio::co_spawn(executor,
                  follow_default_priority_classes(*store("scheduling.k8s.io", "priorityclasses"),
                                                  default_priority_classes_, stopping_controllers_, logger_),
@@ -381,6 +384,13 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   registry::Store* namespaces = store("", "namespaces");
   asio::steady_timer retry(co_await asio::this_coro::executor);
   for (const char* name : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    // A restart finds them in the watch cache and asks storage nothing; a create tells when the cache was behind.
+    try {
+      auto cached = namespaces->get("", name, "0");
+      co_await std::move(cached);
+      continue;
+    } catch (const std::exception&) {
+    }
     while (!lifecycle.shutdown_initiated()) {
       try {
         boost::json::object object{{"metadata", boost::json::object{{"name", name}}}};
@@ -419,8 +429,10 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
   asio::co_spawn(executor, service_repair_->run(std::chrono::minutes(3), stopping_controllers_), asio::detached);
   co_await core::ensure_kubernetes_service(*services, service_allocator_->network(), lifecycle, logger_);
   if (endpoint_reconciler_) {
-    asio::co_spawn(executor, endpoint_reconciler_->run(lifecycle), asio::detached);
-    while (!endpoint_reconciler_->settled() && !lifecycle.shutdown_initiated()) {
+    auto first_pass = endpoint_reconciler_->pass();
+    const std::chrono::seconds next = co_await std::move(first_pass);
+    asio::co_spawn(executor, endpoint_reconciler_->run(lifecycle, next), asio::detached);
+    while (!endpoint_reconciler_->settled() && !lifecycle.shutdown_initiated()) {  // only when that pass failed
       retry.expires_after(std::chrono::milliseconds(20));
       co_await retry.async_wait(asio::use_awaitable);
     }
@@ -428,7 +440,6 @@ asio::awaitable<void> BuiltInApis::bootstrap(const server::Lifecycle& lifecycle)
     logger_.warning("no address to advertise (--advertise-address): the kubernetes endpoints are not written");
   }
   bootstrapped_->store(!lifecycle.shutdown_initiated());
-  co_await store_rbac_bootstrap_policy(lifecycle);
 }
 
 void BuiltInApis::configure_controllers(controllers::ControllerManagerOptions options, std::string root_ca,

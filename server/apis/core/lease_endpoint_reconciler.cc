@@ -193,26 +193,35 @@ asio::awaitable<void> LeaseEndpointReconciler::reconcile_endpoints() {
   settled_ = true;
 }
 
-asio::awaitable<void> LeaseEndpointReconciler::run(const server::Lifecycle& lifecycle) {
-  while (!lifecycle.shutdown_initiated() && !stopped_) {
-    std::chrono::seconds next = options_.interval;
-    reconciling_ = true;
-    try {
-      auto pass = reconcile_endpoints();
-      co_await std::move(pass);
-    } catch (const apierrors::ApiError& error) {
-      const int code = error.status().code;
-      // 409: another server wrote the Endpoints meanwhile; the next pass reads what it wrote.
-      if (code != 409) logger_.warning("reconciling the kubernetes endpoints failed: " + error.status().message);
-      if (code == 422) settled_ = true;
-      else next = 1s;
-    } catch (const std::exception& error) {
-      logger_.warning(std::string("reconciling the kubernetes endpoints failed: ") + error.what());
-      next = 1s;
-    }
-    reconciling_ = false;
-    auto until_next = base::sleep_unless(next, [&] { return lifecycle.shutdown_initiated() || stopped_.load(); });
+asio::awaitable<std::chrono::seconds> LeaseEndpointReconciler::pass() {
+  std::chrono::seconds next = options_.interval;
+  if (stopped_) co_return next;
+  reconciling_ = true;
+  try {
+    auto pass = reconcile_endpoints();
+    co_await std::move(pass);
+  } catch (const apierrors::ApiError& error) {
+    const int code = error.status().code;
+    // 409: another server wrote the Endpoints meanwhile; the next pass reads what it wrote.
+    if (code != 409) logger_.warning("reconciling the kubernetes endpoints failed: " + error.status().message);
+    if (code == 422) settled_ = true;
+    else next = 1s;
+  } catch (const std::exception& error) {
+    logger_.warning(std::string("reconciling the kubernetes endpoints failed: ") + error.what());
+    next = 1s;
+  }
+  reconciling_ = false;
+  co_return next;
+}
+
+asio::awaitable<void> LeaseEndpointReconciler::run(const server::Lifecycle& lifecycle, std::chrono::seconds first) {
+  auto stopping = [&] { return lifecycle.shutdown_initiated() || stopped_.load(); };
+  for (std::chrono::seconds next = first; !stopping();) {
+    auto until_next = base::sleep_unless(next, stopping);
     co_await std::move(until_next);
+    if (stopping()) break;
+    auto passing = pass();
+    next = co_await std::move(passing);
   }
 }
 

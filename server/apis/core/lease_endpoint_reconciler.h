@@ -69,10 +69,13 @@ class LeaseEndpointReconciler {
   LeaseEndpointReconciler(MasterLeases leases, registry::Store& endpoints, registry::Store& endpoint_slices,
                           LeaseEndpointReconcilerOptions options, base::Logger& logger);
 
-  // ReconcileEndpoints every interval (every second while it fails) until shutdown begins. As kube's kubernetes
-  // service controller, the first pass puts the ports right and later ones leave them as they are, so servers
-  // whose secure ports differ do not rewrite each other's.
-  asio::awaitable<void> run(const server::Lifecycle& lifecycle);
+  // ReconcileEndpoints every interval (every second while it fails) until shutdown begins, the first pass after
+  // `first`. As kube's kubernetes service controller, the first pass puts the ports right and later ones leave them
+  // as they are, so servers whose secure ports differ do not rewrite each other's.
+  asio::awaitable<void> run(const server::Lifecycle& lifecycle, std::chrono::seconds first = std::chrono::seconds(0));
+  // One pass of run(), its errors logged: how long until the next (the interval, or a second after a failure). The
+  // bootstrap makes the first itself, so that it is done when that pass is, then hands over to run().
+  asio::awaitable<std::chrono::seconds> pass();
   // One ReconcileEndpoints: this server's lease refreshed, then the Endpoints and EndpointSlice set to the leased
   // IPs. Nothing once remove_endpoints() was called; throws what storage or validation refuses.
   asio::awaitable<void> reconcile_endpoints();

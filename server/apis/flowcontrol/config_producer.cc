@@ -121,10 +121,13 @@ asio::awaitable<void> ensure_one(const Kind& kind, const json::object& bootstrap
                                  base::Logger* logger) {
   const std::string name = name_of(bootstrap);
   const char* strategy_name = strategy == EnsureStrategy::Mandatory ? "mandatory" : "suggested";
+  // From the watch cache first, as kube's ensurer reads its informer's lister: a restart, which finds everything in
+  // place, asks storage nothing. After a lost race the object is read from storage, which the cache may lag.
+  std::string read_at = "0";
   for (;;) {
     std::optional<json::object> current;
     try {
-      auto pending = kind.store.get("", name, "");  // no temporaries in a co_await (g++ 12)
+      auto pending = kind.store.get("", name, read_at);  // no temporaries in a co_await (g++ 12)
       registry::ReadObject read = co_await std::move(pending);
       current = registry::parse_json_object(read.json);
     } catch (const apierrors::ApiError& error) {
@@ -142,6 +145,7 @@ asio::awaitable<void> ensure_one(const Kind& kind, const json::object& bootstrap
       } catch (const apierrors::ApiError& error) {
         if (error.status().code != 409) throw;  // created meanwhile: look again
       }
+      read_at.clear();
       continue;
     }
     if (!kind.revise(*current, bootstrap, strategy)) co_return;
@@ -159,6 +163,7 @@ asio::awaitable<void> ensure_one(const Kind& kind, const json::object& bootstrap
       co_await std::move(pending);
     } catch (const apierrors::ApiError& error) {
       if (error.status().code != 404) throw;
+      read_at.clear();
       continue;  // deleted meanwhile: create it
     }
     if (updated && logger)
