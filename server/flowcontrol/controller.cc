@@ -259,22 +259,26 @@ void Controller::start(registry::Store& flow_schemas, registry::Store& priority_
       }
     };
   };
-  asio::co_spawn(strand_, follow(priority_levels, stored_levels_, "the priority levels", stopping),
+  asio::co_spawn(strand_, follow(priority_levels, stored_levels_, levels_listed_, "the priority levels", stopping),
                  log_failure("following priority levels"));
-  asio::co_spawn(strand_, follow(flow_schemas, stored_flow_schemas_, "the flow schemas", stopping),
+  asio::co_spawn(strand_,
+                 follow(flow_schemas, stored_flow_schemas_, flow_schemas_listed_, "the flow schemas", stopping),
                  log_failure("following flow schemas"));
   asio::co_spawn(strand_, keep_rebalancing(stopping), log_failure("rebalancing"));
 }
 
 asio::awaitable<void> Controller::follow(registry::Store& store, std::map<std::string, json::object>& objects,
-                                         std::string what, std::shared_ptr<const std::atomic<bool>> stopping) {
+                                         bool& listed, std::string what,
+                                         std::shared_ptr<const std::atomic<bool>> stopping) {
   registry::ReflectorHandlers handlers;
-  handlers.replace = [this, &objects](std::vector<json::object> listed, storage::Revision) -> asio::awaitable<void> {
+  handlers.replace = [this, &objects, &listed](std::vector<json::object> items,
+                                               storage::Revision) -> asio::awaitable<void> {
     objects.clear();
-    for (auto& object : listed) {
+    for (auto& object : items) {
       std::string name(registry::meta_string(object, "name"));
       objects.emplace(std::move(name), std::move(object));
     }
+    listed = true;
     rebuild();
     co_await update_dangling_conditions();
   };
@@ -298,6 +302,7 @@ asio::awaitable<void> Controller::keep_rebalancing(std::shared_ptr<const std::at
 }
 
 asio::awaitable<void> Controller::update_dangling_conditions() {
+  if (!levels_listed_ || !flow_schemas_listed_) co_return;  // the later list brings this back
   // One writer at a time; a change meanwhile makes it look again.
   if (updating_conditions_ || !flow_schema_store_) {
     conditions_outdated_ = true;

@@ -90,8 +90,9 @@ class Controller {
   void rebuild();
   void rebalance();
   // Keeps `objects` (by name) as the store holds them, rebuilding after each change.
+  // `listed` turns true once the first list is in.
   asio::awaitable<void> follow(registry::Store& store, std::map<std::string, boost::json::object>& objects,
-                               std::string what, std::shared_ptr<const std::atomic<bool>> stopping);
+                               bool& listed, std::string what, std::shared_ptr<const std::atomic<bool>> stopping);
   asio::awaitable<void> keep_rebalancing(std::shared_ptr<const std::atomic<bool>> stopping);
   asio::awaitable<void> update_dangling_conditions();
 
@@ -110,6 +111,10 @@ class Controller {
   std::map<std::string, boost::json::object> stored_flow_schemas_;
   std::map<std::string, boost::json::object> stored_levels_;
   std::map<std::string, LevelMemory> memory_;
+  // Dangling is judged once both kinds are listed, as kube's controller waits for its informers' sync: before
+  // the levels are in, every FlowSchema would look dangling, and each start would write their status twice.
+  bool levels_listed_ = false;
+  bool flow_schemas_listed_ = false;
   bool updating_conditions_ = false;
   bool conditions_outdated_ = false;
 };
