@@ -435,7 +435,7 @@ void start_post_start_hooks(const Options& options, const Config& config, asio::
     }
   });
   if (rbac) rbac->run(io.get_executor());
-  extensions.start();
+  extensions.start([&aggregator] { aggregator.local_apis_changed(); });
   aggregator.start([&extensions] { return extensions.crds_synced(); });
   constexpr std::string_view kFlowControlGroup = "flowcontrol.apiserver.k8s.io";
   registry::Store* flow_schemas = apis.store(kFlowControlGroup, "flowschemas");

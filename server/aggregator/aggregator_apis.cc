@@ -105,6 +105,8 @@ void AggregatorApis::start(std::function<bool()> local_apis_synced) {
   controller_->start(config_.executor, std::move(local_apis_synced));
 }
 
+void AggregatorApis::local_apis_changed() { controller_->local_apis_changed(); }
+
 asio::awaitable<void> AggregatorApis::shutdown() {
   stopping_->store(true);
   co_await apiservices_.cacher->shutdown();

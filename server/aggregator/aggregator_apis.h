@@ -56,6 +56,8 @@ class AggregatorApis {
                discovery::DiscoveryService& discovery, kapi::schema::OpenApiHandler& openapi);
   // Starts the APIService controller; local APIServices are registered once `local_apis_synced`.
   void start(std::function<bool()> local_apis_synced);
+  // The local group versions changed (a CRD served or gone): their APIServices are registered at once.
+  void local_apis_changed();
   asio::awaitable<void> shutdown();
 
   registry::Store& apiservices() { return *apiservices_.store; }

@@ -10,6 +10,7 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/post.hpp>
 #include <asio/redirect_error.hpp>
 #include <asio/strand.hpp>
 #include <asio/use_awaitable.hpp>
@@ -37,10 +38,16 @@ ApiServiceController::ApiServiceController(Config config) : config_(std::move(co
 }
 
 void ApiServiceController::start(asio::any_io_executor executor, std::function<bool()> local_apis_synced) {
-  auto strand = asio::make_strand(executor);
-  wake_ = std::make_unique<asio::steady_timer>(strand);
-  asio::co_spawn(strand, follow(), asio::detached);
-  asio::co_spawn(strand, work(std::move(local_apis_synced)), asio::detached);
+  strand_.emplace(asio::make_strand(executor));
+  wake_ = std::make_unique<base::WakeSignal>(*strand_);
+  asio::co_spawn(*strand_, follow(), asio::detached);
+  asio::co_spawn(*strand_, work(std::move(local_apis_synced)), asio::detached);
+  started_.store(true, std::memory_order_release);
+}
+
+void ApiServiceController::local_apis_changed() {
+  if (!started_.load(std::memory_order_acquire)) return;  // the work loop's first pass looks anyway
+  asio::post(*strand_, [this] { wake_->notify(); });
 }
 
 std::shared_ptr<const RemoteApis> ApiServiceController::remote() const {
@@ -63,7 +70,7 @@ asio::awaitable<void> ApiServiceController::follow() {
         }
         listed_ = true;
         publish();
-        wake_->cancel();
+        wake_->notify();
         co_return;
       },
       .apply = [this](const storage::WatchEvent& event, json::object object) -> asio::awaitable<void> {
@@ -71,7 +78,7 @@ asio::awaitable<void> ApiServiceController::follow() {
         if (event.type == storage::WatchEventType::Deleted) stored_.erase(name);
         else stored_[name] = std::move(object);
         publish();
-        wake_->cancel();
+        wake_->notify();
         co_return;
       }};
   registry::ReflectorOptions options{.following = "apiservices"};
@@ -82,26 +89,25 @@ asio::awaitable<void> ApiServiceController::follow() {
 
 asio::awaitable<void> ApiServiceController::work(std::function<bool()> local_apis_synced) {
   while (!config_.stopping->load()) {
-    // A tick a second: local group versions come and go with CRDs, and unavailable backends are retried. Until the
-    // local APIServices are first registered (readiness waits on it), the tick is short: nothing else wakes this
-    // loop when the local APIs finish syncing.
-    wake_->expires_after(registered_->load() ? std::chrono::milliseconds(1000) : std::chrono::milliseconds(10));
-    boost::system::error_code ignored;
-    co_await wake_->async_wait(asio::redirect_error(asio::use_awaitable, ignored));
-    if (config_.stopping->load() || !listed_) continue;
-    try {
-      if (local_apis_synced()) {
-        co_await register_local_apiservices();
-        registered_->store(true);
+    if (listed_) {
+      try {
+        if (local_apis_synced()) {
+          co_await register_local_apiservices();
+          registered_->store(true);
+        }
+        co_await check_remote_apiservices();
+      } catch (const apierrors::ApiError& error) {
+        // A conflict or an APIService deleted meanwhile: the next event brings the current state.
+        if (error.status().code != 409 && error.status().code != 404 && !config_.stopping->load())
+          config_.logger.warning("apiservices: " + error.status().message);
+      } catch (const std::exception& error) {
+        if (!config_.stopping->load()) config_.logger.warning(std::string("apiservices: ") + error.what());
       }
-      co_await check_remote_apiservices();
-    } catch (const apierrors::ApiError& error) {
-      // A conflict or an APIService deleted meanwhile: the next event brings the current state.
-      if (error.status().code != 409 && error.status().code != 404 && !config_.stopping->load())
-        config_.logger.warning("apiservices: " + error.status().message);
-    } catch (const std::exception& error) {
-      if (!config_.stopping->load()) config_.logger.warning(std::string("apiservices: ") + error.what());
     }
+    // Woken by an APIService event or the local APIs changing; a tick a second besides, for the unavailable
+    // backends to be retried and the available ones probed.
+    auto waiting = wake_->wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(1));
+    co_await std::move(waiting);
   }
 }
 

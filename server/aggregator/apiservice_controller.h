@@ -4,6 +4,7 @@
 // remote APIService is Available once its Service has a ready endpoint and the backend answers its discovery
 // document; the condition's reason and message say which check failed). What the loop learns is published as an
 // immutable snapshot the proxy routes and discovery read.
+#include "base/wake_signal.h"
 #include "server/aggregator/apiservice_model.h"
 #include "server/proxy/backend.h"
 #include "server/discovery/discovery.h"
@@ -14,6 +15,7 @@
 #include <asio/any_io_executor.hpp>
 #include <asio/awaitable.hpp>
 #include <asio/steady_timer.hpp>
+#include <asio/strand.hpp>
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
@@ -69,6 +71,10 @@ class ApiServiceController {
   // Starts on a strand of `executor`; local APIServices are registered once `local_apis_synced` says the CRDs
   // stored at start are served (so the first pass does not delete a CRD's APIService).
   void start(asio::any_io_executor executor, std::function<bool()> local_apis_synced);
+  // The local group versions changed (the CRDs served, at start and when one comes or goes): their APIServices are
+  // registered now rather than at the next tick, as kube's crdRegistrationController follows its informer. From any
+  // thread; nothing before start().
+  void local_apis_changed();
 
   std::shared_ptr<const RemoteApis> remote() const;
   // Whether any APIService is remote: most servers have none, and their requests need not look further.
@@ -113,7 +119,9 @@ class ApiServiceController {
   std::map<std::string, boost::json::object> stored_;
   std::map<std::string, Probed> probed_;
   bool listed_ = false;
-  std::unique_ptr<asio::steady_timer> wake_;
+  std::unique_ptr<base::WakeSignal> wake_;  // the work loop's: an APIService event, the local APIs changing
+  std::optional<asio::strand<asio::any_io_executor>> strand_;
+  std::atomic<bool> started_{false};
   mutable std::mutex mutex_;
   std::shared_ptr<const RemoteApis> remote_ = std::make_shared<RemoteApis>();
   std::atomic<bool> has_remote_{false};

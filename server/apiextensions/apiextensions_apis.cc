@@ -63,7 +63,7 @@ void ApiExtensionsApis::install(server::chain::ApiExtensionsServer& server, disc
        }});
 }
 
-void ApiExtensionsApis::start() { controller_->start(config_.executor); }
+void ApiExtensionsApis::start(std::function<void()> served) { controller_->start(config_.executor, std::move(served)); }
 
 asio::awaitable<void> ApiExtensionsApis::shutdown() {
   stopping_->store(true);

@@ -24,8 +24,8 @@ class ApiExtensionsApis {
   // `discovery` (the Kube API server's /apis).
   void install(server::chain::ApiExtensionsServer& server, discovery::DiscoveryService& discovery,
                kapi::schema::OpenApiHandler& openapi);
-  // Starts the CRD controller.
-  void start();
+  // Starts the CRD controller; `served` runs whenever the served CRDs (the local group versions) may have changed.
+  void start(std::function<void()> served = {});
   asio::awaitable<void> shutdown();
 
   registry::Store& customresourcedefinitions() { return *crds_.store; }

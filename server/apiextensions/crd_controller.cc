@@ -90,7 +90,8 @@ CrdController::CrdController(registry::Store& crds, CustomResourceServer& server
                              std::shared_ptr<const std::atomic<bool>> stopping)
     : crds_store_(crds), server_(server), logger_(logger), stopping_(std::move(stopping)) {}
 
-void CrdController::start(asio::any_io_executor executor) {
+void CrdController::start(asio::any_io_executor executor, std::function<void()> served) {
+  served_ = std::move(served);
   auto strand = asio::make_strand(executor);
   wake_ = std::make_unique<asio::steady_timer>(strand);
   asio::co_spawn(strand, follow(), asio::detached);
@@ -172,6 +173,7 @@ asio::awaitable<void> CrdController::reconcile() {
     if (crd.established || (namings.contains(crd.name) && namings.at(crd.name).accepted_all)) served.push_back(crd);
   co_await server_.serve_crds(std::move(served));
   synced_->store(true);
+  if (served_) served_();
 
   for (const auto& crd : all) {
     if (crd.terminating) {

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <map>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -27,8 +28,9 @@ class CrdController {
   CrdController(registry::Store& crds, CustomResourceServer& server, base::Logger& logger,
                 std::shared_ptr<const std::atomic<bool>> stopping);
 
-  // Starts following CRDs on a strand of `executor`; runs until `stopping` is set.
-  void start(asio::any_io_executor executor);
+  // Starts following CRDs on a strand of `executor`; runs until `stopping` is set. `served` runs (on the strand)
+  // each time the set of served CRDs has been handed to the server, the first time included.
+  void start(asio::any_io_executor executor, std::function<void()> served = {});
   // The CRDs stored at start are served (kube's crd-informer-synced post-start hook).
   bool synced() const { return synced_->load(); }
 
@@ -47,6 +49,7 @@ class CrdController {
   base::Logger& logger_;
   std::shared_ptr<const std::atomic<bool>> stopping_;
   std::shared_ptr<std::atomic<bool>> synced_ = std::make_shared<std::atomic<bool>>(false);
+  std::function<void()> served_;
   // Touched on the strand only.
   std::map<std::string, boost::json::object> crds_;
   bool listed_ = false;
