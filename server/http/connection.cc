@@ -395,16 +395,13 @@ class Connection {
     ConnectionWriter<Stream> writer(stream_, request, keep_alive, &state_->draining);
     // The parser stops after an upgrade request: it is the last, and what followed it is the new protocol's.
     std::string upgraded_bytes;
-    std::optional<CloseWatch> close_watch;
+    CloseWatchSlot close_watch{std::nullopt, &request.client_gone};
     if (parser_.stopped() && parser_.failure()->status == 0 && parser_.ready().empty()) {
       upgraded_bytes = parser_.take_upgraded_bytes();
       writer.allow_upgrade(&upgraded_bytes);
     } else if (parser_.ready().empty() && !parser_.in_message()) {
-      auto executor = co_await asio::this_coro::executor;
-      request.client_gone.watch_with([this, executor, &close_watch, &gone = request.client_gone] {
-        close_watch.emplace(executor);
-        asio::co_spawn(executor, watch_for_close(*close_watch, gone), asio::detached);
-      });
+      // Two pointers: std::function holds them without allocating, which every request would pay for.
+      request.client_gone.watch_with([this, slot = &close_watch] { watch_for_close(*slot); });
     }
     std::exception_ptr failure;
     try {
@@ -430,32 +427,37 @@ class Connection {
   // stays in the kernel's or TLS's buffer.
   struct CloseWatch {
     explicit CloseWatch(const asio::any_io_executor& executor) : finished(executor) {}
-    bool stopping = false;
     bool running = true;
     bool client_closed = false;
     char byte = 0;
     std::size_t bytes = 0;
     base::WakeSignal finished;
   };
+  struct CloseWatchSlot {
+    std::optional<CloseWatch> watch;  // once the handler asks
+    ClientGone* gone;
+  };
 
-  asio::awaitable<void> watch_for_close(CloseWatch& watch, ClientGone& client_gone) {
-    if (!watch.stopping) {  // the handler may have ended before this started
-      auto [error, n] = co_await stream_.async_read_some(asio::buffer(&watch.byte, 1),
-                                                         asio::experimental::as_tuple(use_awaitable));
-      watch.bytes = n;
+  // A plain completion handler rather than a coroutine: an idle watch keeps this read for hours, and a handler is
+  // a fraction of a coroutine's frames. It completes on the connection's strand, where the handler runs.
+  void watch_for_close(CloseWatchSlot& slot) {
+    CloseWatch& watch = slot.watch.emplace(stream_.get_executor());
+    stream_.async_read_some(asio::buffer(&watch.byte, 1), [&slot](const asio::error_code& error, std::size_t n) {
+      CloseWatch& ended = *slot.watch;
+      ended.bytes = n;
       if (error && error != asio::error::operation_aborted) {
-        watch.client_closed = true;
-        client_gone.fire();
+        ended.client_closed = true;
+        slot.gone->fire();
       }
-    }
-    watch.running = false;
-    watch.finished.notify();
+      ended.running = false;
+      ended.finished.notify();
+    });
   }
 
   // Ends the background read, if one was started; whether the client closed the connection meanwhile.
-  asio::awaitable<bool> stop_watching_for_close(std::optional<CloseWatch>& watch) {
+  asio::awaitable<bool> stop_watching_for_close(CloseWatchSlot& slot) {
+    std::optional<CloseWatch>& watch = slot.watch;
     if (!watch) co_return false;
-    watch->stopping = true;
     if (watch->running) {
       asio::error_code ignored;
       lowest_socket(stream_).cancel(ignored);
