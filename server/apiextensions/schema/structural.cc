@@ -1,5 +1,6 @@
 #include "server/apiextensions/schema/structural.h"
 
+#include "base/go_regexp.h"
 #include "server/registry/json_fields.h"
 
 namespace kapi::apiextensions::schema {
@@ -69,6 +70,7 @@ Schema parse_schema(const json::object& object) {
   s.min_length = integer_of(object, "minLength");
   s.pattern = optional_string_of(object, "pattern");
   if (s.pattern && s.pattern->empty()) s.pattern.reset();  // Go's "" means no pattern
+  if (s.pattern) s.compiled_pattern = std::make_shared<const RE2>(*s.pattern, base::go_regexp_options());
   s.max_items = integer_of(object, "maxItems");
   s.min_items = integer_of(object, "minItems");
   s.unique_items = bool_at(object, "uniqueItems");

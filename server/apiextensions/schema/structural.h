@@ -14,6 +14,10 @@
 #include <string_view>
 #include <vector>
 
+namespace re2 {
+class RE2;
+}
+
 namespace kapi::apiextensions::schema {
 
 struct Schema;
@@ -43,6 +47,9 @@ struct Schema {
   std::optional<double> multiple_of;
   std::optional<std::int64_t> max_length, min_length;
   std::optional<std::string> pattern;
+  // `pattern` compiled once, as Go's regexp (kube-openapi keeps compiled patterns too): value validation runs it
+  // on every write of the resource. Not ok() when Go would refuse the pattern.
+  std::shared_ptr<const re2::RE2> compiled_pattern;
   std::optional<std::int64_t> max_items, min_items;
   bool unique_items = false;
   std::optional<std::int64_t> max_properties, min_properties;

@@ -45,10 +45,12 @@ ErrorList value_validation(const Schema& v, bool skip_any_of, bool skip_first_al
   append(errors, nested_value_validation(v.not_schema.get(), false, path.child("not")));
   if (v.pattern) {
     // regexp.Compile, as kube's CRD validation checks the pattern and as value validation runs it.
-    if (const RE2 compiled(*v.pattern, base::go_regexp_options()); !compiled.ok())
+    const std::shared_ptr<const RE2> compiled =
+        v.compiled_pattern ? v.compiled_pattern : std::make_shared<const RE2>(*v.pattern, base::go_regexp_options());
+    if (!compiled->ok())
       errors.push_back(validation::invalid(path.child("pattern"), *v.pattern,
                                            "must be a valid regular expression, but isn't: " +
-                                               base::go_regexp_error(compiled)));
+                                               base::go_regexp_error(*compiled)));
   }
   return errors;
 }

@@ -226,14 +226,15 @@ class Validator {
     if (s.min_length && static_cast<std::int64_t>(rune_count(text)) < *s.min_length)
       return failure({Code::kTooShort, path, data, name + " should be at least " + std::to_string(*s.min_length) + " chars long"});
     if (s.pattern) {
-      // Go's regexp, as go-openapi's Pattern runs it: linear in the text, however long.
+      // Go's regexp, as go-openapi's Pattern runs it: linear in the text, however long. Compiled with the schema.
       std::string shown = *s.pattern;
-      const RE2 pattern(*s.pattern, base::go_regexp_options());
+      const std::shared_ptr<const RE2> pattern =
+          s.compiled_pattern ? s.compiled_pattern : std::make_shared<const RE2>(*s.pattern, base::go_regexp_options());
       bool matched = false;
-      if (!pattern.ok())
-        shown += ", but pattern is invalid: " + base::go_regexp_error(pattern);
+      if (!pattern->ok())
+        shown += ", but pattern is invalid: " + base::go_regexp_error(*pattern);
       else
-        matched = RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pattern);
+        matched = RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *pattern);
       if (!matched) return failure({Code::kPattern, path, data, name + " should match '" + shown + "'"});
     }
     return {};
