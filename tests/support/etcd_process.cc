@@ -230,6 +230,7 @@ void EtcdProcess::wait_until_serving() {
 void EtcdProcess::signal_and_reap(int signal) {
   if (!running()) return;
   ::kill(pid_, signal);
+  ::kill(pid_, SIGCONT);  // a paused etcd acts on SIGTERM only once it runs again
   const auto deadline = std::chrono::steady_clock::now() + 10s;
   int status = 0;
   while (::waitpid(pid_, &status, WNOHANG) == 0) {
@@ -246,6 +247,14 @@ void EtcdProcess::signal_and_reap(int signal) {
 void EtcdProcess::stop() { signal_and_reap(SIGTERM); }
 
 void EtcdProcess::kill() { signal_and_reap(SIGKILL); }
+
+void EtcdProcess::pause() {
+  if (running()) ::kill(pid_, SIGSTOP);
+}
+
+void EtcdProcess::resume() {
+  if (running()) ::kill(pid_, SIGCONT);
+}
 
 std::string EtcdProcess::log_tail() const {
   std::ifstream file(log_file_);

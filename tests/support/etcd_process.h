@@ -56,6 +56,10 @@ class EtcdProcess {
   void stop();
   // SIGKILL, then reap: an abrupt crash, the data dir left as it was.
   void kill();
+  // SIGSTOP / SIGCONT: etcd hangs with its connections open (no reset, no answer), as a stalled disk or a
+  // frozen VM makes it; stop() and kill() work on a paused etcd too.
+  void pause();
+  void resume();
   // Starts again on the same ports and data dir and waits until it serves.
   void start();
   // Waits until this member has a leader and serves (throws std::runtime_error with etcd's log on failure).
