@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cstdio>
+#include <limits>
+#include <utility>
 
 namespace kapi::base {
 namespace {
@@ -73,9 +75,11 @@ void append_digits(std::string& out, unsigned value, int width) {
 std::string format_time(std::int64_t seconds, const char* fraction) {
   const CivilTime t = civil_from_seconds(seconds);
   if (t.year < 0 || t.year > 9999) {
+    // Go pads the year's digits, not its sign, to four: "-0001", "10000".
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%04lld-%02u-%02uT%02d:%02d:%02d%sZ", static_cast<long long>(t.year), t.month,
-                  t.day, t.hour, t.minute, t.second, fraction);
+    std::snprintf(buffer, sizeof buffer, "%s%04lld-%02u-%02uT%02d:%02d:%02d%sZ", t.year < 0 ? "-" : "",
+                  static_cast<long long>(t.year < 0 ? -t.year : t.year), t.month, t.day, t.hour, t.minute, t.second,
+                  fraction);
     return buffer;
   }
   // Written by hand for the years every object has: each write formats a few times (snprintf's parsing showed up).
@@ -107,19 +111,45 @@ UnixTime unix_time(std::chrono::system_clock::time_point time) {
   return {seconds, nanos};
 }
 
-std::optional<UnixTime> parse_rfc3339(std::string_view text) {
-  // 2006-01-02T15:04:05
-  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':')
+namespace {
+
+// The year at the start of `text` and where the "-01-02T..." after it begins: four digits, or with `any_year` as
+// Go's Format writes any year (a sign before years below 0, at least four digits, more past 9999).
+std::optional<std::pair<std::int64_t, std::size_t>> parse_year(std::string_view text, bool any_year) {
+  if (!any_year) {
+    auto year = digits(text, 0, 4);
+    if (!year) return std::nullopt;
+    return std::pair{static_cast<std::int64_t>(*year), std::size_t{4}};
+  }
+  const bool negative = text.starts_with('-');
+  std::size_t end = negative ? 1 : 0;
+  std::int64_t year = 0;
+  // Go's times end in year 292277026596: twelve digits at most, so that no arithmetic below overflows.
+  for (; end < text.size() && text[end] >= '0' && text[end] <= '9'; ++end) {
+    if (end - negative >= 12) return std::nullopt;
+    year = year * 10 + (text[end] - '0');
+  }
+  if (end - negative < 4) return std::nullopt;
+  return std::pair{negative ? -year : year, end};
+}
+
+std::optional<UnixTime> parse_time(std::string_view text, bool any_year) {
+  const auto year_end = parse_year(text, any_year);
+  if (!year_end) return std::nullopt;
+  const std::int64_t year = year_end->first;
+  // -01-02T15:04:05
+  text.remove_prefix(year_end->second);
+  if (text.size() < 16 || text[0] != '-' || text[3] != '-' || text[6] != 'T' || text[9] != ':' || text[12] != ':')
     return std::nullopt;
-  auto year = digits(text, 0, 4), month = digits(text, 5, 2), day = digits(text, 8, 2);
-  auto hour = digits(text, 11, 2), minute = digits(text, 14, 2), second = digits(text, 17, 2);
-  if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
-  if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(*year, *month) || *hour > 23 || *minute > 59 ||
+  auto month = digits(text, 1, 2), day = digits(text, 4, 2);
+  auto hour = digits(text, 7, 2), minute = digits(text, 10, 2), second = digits(text, 13, 2);
+  if (!month || !day || !hour || !minute || !second) return std::nullopt;
+  if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(year, *month) || *hour > 23 || *minute > 59 ||
       *second > 59)
     return std::nullopt;
-  std::size_t at = 19;
+  std::size_t at = 15;
   std::int32_t nanos = 0;
-  if (text[at] == '.' || text[at] == ',') {
+  if (at < text.size() && (text[at] == '.' || text[at] == ',')) {
     std::size_t end = at + 1;
     while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
     if (end == at + 1) return std::nullopt;
@@ -136,10 +166,20 @@ std::optional<UnixTime> parse_rfc3339(std::string_view text) {
     offset = static_cast<std::int64_t>(*zone_hours * 3600 + *zone_minutes * 60);
     if (zone[0] == '-') offset = -offset;
   }
-  const std::int64_t seconds = days_from_civil(*year, *month, *day) * kSecondsPerDay +
-                               static_cast<std::int64_t>(*hour * 3600 + *minute * 60 + *second) - offset;
-  return UnixTime{seconds, nanos};
+  // Summed wider: the day's start may lie before int64's first second when the time itself does not. Past Go's
+  // last second (or before its first) the time leaves int64: no time Go can hold.
+  const __int128 seconds = static_cast<__int128>(days_from_civil(year, *month, *day)) * kSecondsPerDay +
+                           (*hour * 3600 + *minute * 60 + *second) - offset;
+  if (seconds < std::numeric_limits<std::int64_t>::min() || seconds > std::numeric_limits<std::int64_t>::max())
+    return std::nullopt;
+  return UnixTime{static_cast<std::int64_t>(seconds), nanos};
 }
+
+}  // namespace
+
+std::optional<UnixTime> parse_rfc3339(std::string_view text) { return parse_time(text, false); }
+
+std::optional<UnixTime> parse_formatted_time(std::string_view text) { return parse_time(text, true); }
 
 std::string format_rfc3339(std::int64_t seconds) { return format_time(seconds, ""); }
 

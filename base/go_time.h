@@ -26,6 +26,10 @@ inline constexpr std::int64_t kZeroTimeSeconds = -62135596800;
 // time.Parse(time.RFC3339, text): "2006-01-02T15:04:05Z", with optional fractional seconds and a numeric offset
 // ("+02:00") converted to UTC. std::nullopt when the text is not such a time.
 std::optional<UnixTime> parse_rfc3339(std::string_view text);
+// What format_rfc3339 and format_rfc3339_micro write, for every year Go's times hold: Go's Format writes years past
+// 9999 and before 0 ("10000-01-01T00:00:00Z", "-0001-12-31T23:59:59Z") that time.Parse refuses, and a protobuf
+// Time holds any of them. Also reads everything parse_rfc3339 does.
+std::optional<UnixTime> parse_formatted_time(std::string_view text);
 // t.UTC().Format(time.RFC3339): seconds only, always "Z" (metav1.Time's JSON form).
 std::string format_rfc3339(std::int64_t seconds);
 // t.UTC().Format("2006-01-02T15:04:05.000000Z07:00"): six fractional digits, truncated (metav1.MicroTime).

@@ -204,7 +204,8 @@ void special_wire(Special special, const pb::Descriptor& message, const json::va
     case Special::kTime:
     case Special::kMicroTime: {
       if (!value.is_string()) fail("an RFC 3339 time string");
-      auto at = base::parse_rfc3339(value.get_string());
+      // Any year the decoder writes: a protobuf client may send times past 9999, which kube stores and serves.
+      auto at = base::parse_formatted_time(value.get_string());
       if (!at) throw TranscodeError("parsing time \"" + std::string(value.get_string()) + "\" as RFC 3339 failed");
       if (at->seconds == base::kZeroTimeSeconds && at->nanos == 0) return;
       wire::put_varint_field(out, 1, static_cast<std::uint64_t>(at->seconds));

@@ -179,6 +179,24 @@ TEST(TranscoderTest, TimesFollowTimeProtoGo) {
   EXPECT_THROW(transcoder.to_protobuf(*time, 12), TranscodeError);
 }
 
+// A protobuf Time holds any year Go's times do, and kube writes it as Go's Format does (more digits past 9999, a
+// sign before 0); kapi keeps objects as that JSON, so it must encode again. Found by fuzzing
+// (tests/fuzz/protobuf_fuzz.cc): a protobuf body with such a time could not be stored or answered in protobuf.
+TEST(TranscoderTest, TimesOutsideYearsZeroTo9999RoundTrip) {
+  Transcoder transcoder(builtin());
+  json::object lease = parse_object(
+      R"({"kind":"Lease","apiVersion":"coordination.k8s.io/v1","metadata":{"name":"l",)"
+      R"("creationTimestamp":"-0001-12-31T23:59:59Z"},"spec":{"renewTime":"10000-01-01T00:00:00.000005Z"}})");
+  EXPECT_EQ(transcoder.decode(transcoder.encode(lease)), lease);
+  const auto* time = builtin().message("k8s.io.apimachinery.pkg.apis.meta.v1.Time");
+  ASSERT_NE(time, nullptr);
+  // seconds = INT64_MAX, Go's last second.
+  const std::string last = bytes({0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f});
+  const json::value formatted = transcoder.to_json(*time, last);
+  EXPECT_EQ(formatted, "292277026596-12-04T15:30:07Z");
+  EXPECT_EQ(transcoder.to_protobuf(*time, formatted), last + bytes({0x10, 0}));
+}
+
 TEST(TranscoderTest, ManagedFieldsCarryEmbeddedJson) {
   Transcoder transcoder(builtin());
   json::object object = parse_object(
