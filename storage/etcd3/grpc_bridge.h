@@ -4,6 +4,7 @@
 // and the coroutine resumes where it started. While a call is in flight the coroutine's execution context counts
 // it as outstanding work, so io_context::run() cannot return under a pending completion.
 #include <asio/any_io_executor.hpp>
+#include <asio/associated_cancellation_slot.hpp>
 #include <asio/associated_executor.hpp>
 #include <asio/async_result.hpp>
 #include <asio/execution/outstanding_work.hpp>
@@ -39,6 +40,8 @@ class PostingCompletion {
   template <typename... Args>
   void operator()(Args... args) const {
     asio::post(executor_, [handler = std::move(*handler_), arguments = std::make_tuple(std::move(args)...)]() mutable {
+      // The operation is over: a cancellation from now on is no longer this operation's.
+      asio::get_associated_cancellation_slot(handler).clear();
       std::apply(std::move(handler), std::move(arguments));
     });
   }
@@ -83,6 +86,11 @@ asio::awaitable<UnaryResult<Response>> async_unary(Start start, Request request,
   settings.apply(exchange->context);
   // Named, not a temporary: g++ 12 destroys a capturing lambda written inside a co_await expression twice.
   auto initiation = [exchange, &start](auto handler) {
+    // A cancelled coroutine (the request's deadline passed, say) cancels its call, as a Go context cancels its
+    // gRPC call: the caller is answered at once, whatever etcd does with the request.
+    if (auto slot = asio::get_associated_cancellation_slot(handler); slot.is_connected()) {
+      slot.assign([exchange](asio::cancellation_type) { exchange->context.TryCancel(); });
+    }
     PostingCompletion complete(std::move(handler));
     start(&exchange->context, &exchange->request, &exchange->response,
           [exchange, complete](grpc::Status status) { complete(std::move(status)); });

@@ -159,20 +159,17 @@ inline ::testing::AssertionResult holds_its_promises(const WriteOutcomes& outcom
   return ::testing::AssertionFailure() << broken;
 }
 
-// A watch from `from` replays the create of every stored object once, in resourceVersion order, and nothing else
-// of `prefix`: the watch cache followed storage through the fault without a gap or a repeat.
-inline ::testing::AssertionResult replays_every_create(const KapiProcess& kapi, std::int64_t from, std::string_view prefix,
-                                                       const std::map<std::string, std::int64_t>& stored) {
-  const HttpResponse watch = kapi.connect_admin().request(
-      "GET", std::string(ConfigMapWriters::kCollection) + "?watch=true&timeoutSeconds=3&resourceVersion=" + std::to_string(from));
-  if (watch.status != 200) return ::testing::AssertionFailure() << "watch: " << watch.status << " " << watch.body;
+// Whether `events` (watch event lines, in the order a client received them) hold the create of every stored object
+// of `prefix` once, in resourceVersion order, after `from`, and nothing else of `prefix`.
+inline ::testing::AssertionResult delivers_every_create(const std::vector<std::string>& events, std::int64_t from,
+                                                        std::string_view prefix,
+                                                        const std::map<std::string, std::int64_t>& stored) {
   std::set<std::string> seen;
   std::int64_t previous = from;
-  std::istringstream lines(watch.body);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty()) continue;
+  for (const std::string& line : events) {
     const boost::json::object event = json_object(line);
     const auto& metadata = event.at("object").at("metadata");
+    if (!metadata.as_object().contains("name")) continue;  // a bookmark
     const std::string name(metadata.at("name").as_string());
     if (!name.starts_with(prefix)) continue;
     const std::int64_t version = std::stoll(std::string(metadata.at("resourceVersion").as_string()));
@@ -191,6 +188,79 @@ inline ::testing::AssertionResult replays_every_create(const KapiProcess& kapi, 
   }
   return ::testing::AssertionSuccess();
 }
+
+// A watch from `from` replays the create of every stored object once, in order: the watch cache followed storage
+// through the fault without a gap or a repeat.
+inline ::testing::AssertionResult replays_every_create(const KapiProcess& kapi, std::int64_t from, std::string_view prefix,
+                                                       const std::map<std::string, std::int64_t>& stored) {
+  const HttpResponse watch = kapi.connect_admin().request(
+      "GET", std::string(ConfigMapWriters::kCollection) + "?watch=true&timeoutSeconds=3&resourceVersion=" + std::to_string(from));
+  if (watch.status != 200) return ::testing::AssertionFailure() << "watch: " << watch.status << " " << watch.body;
+  std::vector<std::string> events;
+  std::istringstream lines(watch.body);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) events.push_back(line);
+  return delivers_every_create(events, from, prefix, stored);
+}
+
+// A client's watch kept through the fault, as client-go's reflector keeps it: short watches, each resumed from
+// the last resourceVersion received. A 410 Gone would force a relist, which kapi must never need here (the watch
+// cache outlives any storage fault): it is counted, and the test expects none.
+class ResumingWatch {
+ public:
+  ResumingWatch(const KapiProcess& kapi, std::int64_t from)
+      : port_(kapi.port()), tls_(kapi.admin_tls()), from_(from), thread_([this] { run(); }) {}
+  ~ResumingWatch() { stop(); }
+  void stop() {
+    stopping_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  // Once stopped: every event line received, in order, and how often the watch had to be resumed or was gone.
+  const std::vector<std::string>& events() const { return events_; }
+  int resumed() const { return resumed_; }
+  int gone() const { return gone_; }
+
+ private:
+  void run() {
+    std::int64_t from = from_;
+    // One more short watch after the stop, so that the events of the last acknowledged writes arrive too.
+    for (bool last = false; !last;) {
+      last = stopping_;
+      try {
+        const HttpResponse watch = HttpConnection(port_, tls_, std::chrono::seconds(30))
+                                       .request("GET", std::string(ConfigMapWriters::kCollection) +
+                                                           "?watch=true&allowWatchBookmarks=true&timeoutSeconds=2&resourceVersion=" +
+                                                           std::to_string(from),
+                                                {}, {}, std::chrono::seconds(30));
+        if (watch.status == 410) ++gone_;
+        if (watch.status != 200) continue;
+        std::istringstream lines(watch.body);
+        for (std::string line; std::getline(lines, line);) {
+          if (line.empty()) continue;
+          const boost::json::object event = json_object(line);
+          if (event.at("type") == "ERROR") {
+            ++gone_;
+            continue;
+          }
+          from = std::stoll(std::string(event.at("object").at("metadata").at("resourceVersion").as_string()));
+          events_.push_back(line);
+        }
+      } catch (const std::exception&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));  // kapi did not answer: try again from `from`
+      }
+      ++resumed_;
+    }
+  }
+
+  int port_;
+  test_support::TlsClientOptions tls_;
+  std::int64_t from_;
+  std::atomic<bool> stopping_{false};
+  std::vector<std::string> events_;
+  int resumed_ = 0;
+  int gone_ = 0;
+  std::thread thread_;
+};
 
 // How the writes went, for the test's output and the closing figures: "812 acknowledged, 3 unknown (504 Timeout×3)".
 inline std::string describe(const WriteOutcomes& outcomes) {
