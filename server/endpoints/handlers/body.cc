@@ -1,7 +1,5 @@
 #include "server/endpoints/handlers/body.h"
 
-#include "server/endpoints/handlers/protobuf.h"
-#include "server/endpoints/handlers/response.h"
 #include "server/registry/object_meta.h"
 #include "server/schema/decoding.h"
 #include "server/schema/duplicate_fields.h"
@@ -9,10 +7,68 @@
 
 #include <boost/json.hpp>
 
+#include <cstdio>
+
 namespace kapi::endpoints::handlers {
-namespace {
 
 namespace json = boost::json;
+
+std::string summarize_body(std::string_view body) {
+  constexpr std::size_t kMax = 30;
+  if (body.empty()) return "<empty>";
+  const std::string_view head = body.substr(0, kMax);
+  std::string out;
+  if (body.front() == '{') {
+    out = head;
+  } else {
+    for (unsigned char c : head) {
+      char hex[3];
+      std::snprintf(hex, sizeof hex, "%02x", c);
+      out += hex;
+    }
+  }
+  return body.size() > kMax ? out + " ..." : out;
+}
+
+json::object decode_object(std::string_view body) {
+  boost::system::error_code error;
+  json::parse_options options;
+  options.max_depth = registry::kMaxObjectDepth;
+  json::value value = json::parse(body, error, {}, options);
+  if (error) throw apierrors::ApiError(apierrors::bad_request("json: " + error.message()));
+  if (!value.is_object())
+    throw apierrors::ApiError(apierrors::bad_request("json: cannot unmarshal " +
+                                                     std::string(value.is_array() ? "array" : "value") +
+                                                     " into Go value of type map[string]interface {}"));
+  return std::move(value.as_object());
+}
+
+namespace {
+
+// The protobuf body as JSON, with kube's errors: an envelope that does not parse is "unrecognized"; a body whose
+// kind is known but does not decode "cannot be handled as" the expected kind.
+json::object transcode_body(const http::Request& request, const schema::Catalog& catalog,
+                            const schema::TypeMeta& expected) {
+  const std::string& body = request.body;
+  schema::Unknown envelope;
+  try {
+    envelope = schema::read_envelope(body);
+  } catch (const schema::TranscodeError& error) {
+    throw apierrors::ApiError(apierrors::bad_request("the object provided is unrecognized (must be of type " +
+                                                     expected.kind + "): " + error.what() + " (" + summarize_body(body) + ")"));
+  }
+  schema::TypeMeta type = envelope.type_meta;
+  if (type.kind.empty()) type.kind = expected.kind;
+  if (type.api_version.empty()) type.api_version = expected.api_version;
+  const std::string version = type.api_version.substr(type.api_version.find('/') + 1);
+  try {
+    schema::Transcoder transcoder(catalog);
+    return transcoder.decode(body, type);
+  } catch (const schema::TranscodeError& error) {
+    throw apierrors::ApiError(apierrors::bad_request(type.kind + " in version \"" + version +
+                                                     "\" cannot be handled as a " + expected.kind + ": " + error.what()));
+  }
+}
 
 // json.Unmarshal's words for a value that cannot hold the apiVersion/kind struct kube's serializer reads first
 // (runtime.SimpleMetaFactory.Interpret).
@@ -50,6 +106,34 @@ DecodedBody decode_yaml(const BodyTarget& target) {
 }
 
 }  // namespace
+
+json::object decode_protobuf_body(const BodyTarget& target) {
+  const auto& definition = target.definition;
+  json::object object = transcode_body(target.request(), target.catalog, {definition.group_version(), definition.kind});
+  // The JSON path relabels a body with the resource's kind; a protobuf body names its schema, so another kind or
+  // version would have been decoded against the wrong one (kube answers these with the same 400).
+  const std::string api_version(object["apiVersion"].as_string());
+  if (api_version != definition.group_version())
+    throw apierrors::ApiError(apierrors::bad_request("the API version in the data (" + api_version +
+                                                     ") does not match the expected API version (" +
+                                                     definition.group_version() + ")"));
+  if (object["kind"].as_string() != definition.kind)
+    throw apierrors::ApiError(apierrors::bad_request("the kind in the data (" + std::string(object["kind"].as_string()) +
+                                                     ") does not match the expected kind (" + definition.kind + ")"));
+  return object;
+}
+
+json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected) {
+  auto content_type = scope.request().headers.get("Content-Type");
+  if (!content_type || content_type->substr(0, content_type->find(';')) != schema::kProtobufMediaType)
+    return decode_object(scope.request().body);
+  return transcode_body(scope.request(), scope.catalog, expected);
+}
+
+json::object decode_delete_options(const Scope& scope) {
+  schema::TypeMeta delete_options{"meta.k8s.io/v1", "DeleteOptions"};
+  return decode_body_as(scope, delete_options);
+}
 
 DecodedBody decode_body(const BodyTarget& target) {
   switch (const BodyFormat format = body_format(target.request(), false)) {

@@ -1,13 +1,17 @@
 #pragma once
-// The body of a create (POST) or update (PUT): decoded by its Content-Type as kube's serializers do (JSON,
-// YAML converted to JSON as sigs.k8s.io/yaml converts it, protobuf transcoded), then conformed to the kind's schema
-// with fieldValidation deciding what duplicate and unknown fields do.
+// Request bodies. The body of a create (POST) or update (PUT): decoded by its Content-Type as kube's serializers do
+// (JSON, YAML converted to JSON as sigs.k8s.io/yaml converts it, protobuf transcoded), then conformed to the kind's
+// schema with fieldValidation deciding what duplicate and unknown fields do; and the bodies of other kinds than the
+// resource's (DeleteOptions, a pod's Binding). Every decoding of a body is here, in one file the body_decoding fuzz
+// target (tests/fuzz/body_decoding_fuzz.cc) compiles without the rest of the handlers.
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/negotiation.h"
+#include "server/schema/transcoder.h"
 
 #include <boost/json/object.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kapi::endpoints::handlers {
@@ -27,5 +31,18 @@ DecodedBody decode_body(const BodyTarget& target);
 // then the strict decoding errors (duplicate fields of a JSON body in document order with the unknown ones; a
 // YAML body's repeated keys first) fail a Strict request and become Warning headers under Warn.
 void conform_decoded(const BodyTarget& target, DecodedBody& body);
+
+// A JSON body as a JSON object; throws ApiError 400 when it is not one.
+boost::json::object decode_object(std::string_view body);
+// A protobuf create or update body as a JSON object: the envelope transcoded (its typeMeta defaulting to the
+// resource's kind). Throws ApiError 400, worded as kube's transformDecodeError, for a body that does not decode or
+// names another kind or version.
+boost::json::object decode_protobuf_body(const BodyTarget& target);
+// A body of another kind than the resource's (a DeleteOptions, a pod's Binding) as JSON, from JSON or protobuf.
+boost::json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected);
+// A DELETE body (metav1.DeleteOptions) as JSON, from JSON or protobuf.
+boost::json::object decode_delete_options(const Scope& scope);
+// summarizeData(body, 30) of kube's handlers/rest.go: the start of the body, in hex unless it looks like JSON.
+std::string summarize_body(std::string_view body);
 
 }  // namespace kapi::endpoints::handlers

@@ -3,6 +3,7 @@
 // it, and the answer is the object it makes or else a Success Status, both with code 201, as kube's create
 // handler answers what a rest.Creater returns.
 #include "server/endpoints/handlers/admission.h"
+#include "server/endpoints/handlers/body.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"

@@ -1,5 +1,6 @@
 // DELETE (handlers/delete.go) of one object, and DELETE of a collection.
 #include "server/endpoints/handlers/admission.h"
+#include "server/endpoints/handlers/body.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"

@@ -13,49 +13,7 @@
 namespace kapi::endpoints::handlers {
 namespace json = boost::json;
 
-std::string summarize_body(std::string_view body) {
-  constexpr std::size_t kMax = 30;
-  if (body.empty()) return "<empty>";
-  const std::string_view head = body.substr(0, kMax);
-  std::string out;
-  if (body.front() == '{') {
-    out = head;
-  } else {
-    for (unsigned char c : head) {
-      char hex[3];
-      std::snprintf(hex, sizeof hex, "%02x", c);
-      out += hex;
-    }
-  }
-  return body.size() > kMax ? out + " ..." : out;
-}
-
 namespace {
-
-// The protobuf body as JSON, with kube's errors: an envelope that does not parse is "unrecognized"; a body whose
-// kind is known but does not decode "cannot be handled as" the expected kind.
-json::object transcode_body(const http::Request& request, const schema::Catalog& catalog,
-                            const schema::TypeMeta& expected) {
-  const std::string& body = request.body;
-  schema::Unknown envelope;
-  try {
-    envelope = schema::read_envelope(body);
-  } catch (const schema::TranscodeError& error) {
-    throw apierrors::ApiError(apierrors::bad_request("the object provided is unrecognized (must be of type " +
-                                                     expected.kind + "): " + error.what() + " (" + summarize_body(body) + ")"));
-  }
-  schema::TypeMeta type = envelope.type_meta;
-  if (type.kind.empty()) type.kind = expected.kind;
-  if (type.api_version.empty()) type.api_version = expected.api_version;
-  const std::string version = type.api_version.substr(type.api_version.find('/') + 1);
-  try {
-    schema::Transcoder transcoder(catalog);
-    return transcoder.decode(body, type);
-  } catch (const schema::TranscodeError& error) {
-    throw apierrors::ApiError(apierrors::bad_request(type.kind + " in version \"" + version +
-                                                     "\" cannot be handled as a " + expected.kind + ": " + error.what()));
-  }
-}
 
 asio::awaitable<void> write_envelope(request::Exchange& exchange, int status, std::string body) {
   std::string content_type(schema::kProtobufMediaType);
@@ -99,34 +57,6 @@ std::shared_ptr<const std::string> message_of(const Scope& scope, const std::str
 }
 
 }  // namespace
-
-json::object decode_protobuf_body(const BodyTarget& target) {
-  const auto& definition = target.definition;
-  json::object object = transcode_body(target.request(), target.catalog, {definition.group_version(), definition.kind});
-  // The JSON path relabels a body with the resource's kind; a protobuf body names its schema, so another kind or
-  // version would have been decoded against the wrong one (kube answers these with the same 400).
-  const std::string api_version(object["apiVersion"].as_string());
-  if (api_version != definition.group_version())
-    throw apierrors::ApiError(apierrors::bad_request("the API version in the data (" + api_version +
-                                                     ") does not match the expected API version (" +
-                                                     definition.group_version() + ")"));
-  if (object["kind"].as_string() != definition.kind)
-    throw apierrors::ApiError(apierrors::bad_request("the kind in the data (" + std::string(object["kind"].as_string()) +
-                                                     ") does not match the expected kind (" + definition.kind + ")"));
-  return object;
-}
-
-json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected) {
-  auto content_type = scope.request().headers.get("Content-Type");
-  if (!content_type || content_type->substr(0, content_type->find(';')) != schema::kProtobufMediaType)
-    return decode_object(scope.request().body);
-  return transcode_body(scope.request(), scope.catalog, expected);
-}
-
-json::object decode_delete_options(const Scope& scope) {
-  schema::TypeMeta delete_options{"meta.k8s.io/v1", "DeleteOptions"};
-  return decode_body_as(scope, delete_options);
-}
 
 bool has_protobuf_form(const schema::Catalog& catalog, const registry::ResourceDefinition& definition) {
   return schema::Transcoder(catalog).message_for(definition.group_version(), definition.kind) != nullptr;

@@ -1,7 +1,7 @@
 #pragma once
 // kube's protobuf media type (application/vnd.kubernetes.protobuf) on the REST endpoints: request bodies are
-// transcoded to JSON before the JSON code path runs, and objects, lists, Status answers and watch events are
-// transcoded on the way out when Accept prefers protobuf. kubectl's typed generators (`kubectl create configmap`)
+// transcoded to JSON before the JSON code path runs (body.h), and objects, lists, Status answers and watch events
+// are transcoded on the way out when Accept prefers protobuf. kubectl's typed generators (`kubectl create configmap`)
 // send nothing else, and client-go controllers ask for it first.
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/negotiation.h"
@@ -14,17 +14,6 @@
 #include <string_view>
 
 namespace kapi::endpoints::handlers {
-
-// A protobuf create or update body as a JSON object: the envelope transcoded (its typeMeta defaulting to the
-// resource's kind). Throws ApiError 400, worded as kube's transformDecodeError, for a body that does not decode or
-// names another kind or version.
-boost::json::object decode_protobuf_body(const BodyTarget& target);
-// summarizeData(body, 30) of kube's handlers/rest.go: the start of the body, in hex unless it looks like JSON.
-std::string summarize_body(std::string_view body);
-// A body of another kind than the resource's (a DeleteOptions, a pod's Binding) as JSON, from JSON or protobuf.
-boost::json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected);
-// A DELETE body (metav1.DeleteOptions) as JSON, from JSON or protobuf.
-boost::json::object decode_delete_options(const Scope& scope);
 
 // Whether the resource's kind has a type schema, hence a protobuf form.
 bool has_protobuf_form(const schema::Catalog& catalog, const registry::ResourceDefinition& definition);

@@ -177,19 +177,6 @@ asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list)
   }
 }
 
-json::object decode_object(std::string_view body) {
-  boost::system::error_code error;
-  json::parse_options options;
-  options.max_depth = registry::kMaxObjectDepth;
-  json::value value = json::parse(body, error, {}, options);
-  if (error) throw apierrors::ApiError(apierrors::bad_request("json: " + error.message()));
-  if (!value.is_object())
-    throw apierrors::ApiError(apierrors::bad_request("json: cannot unmarshal " +
-                                                     std::string(value.is_array() ? "array" : "value") +
-                                                     " into Go value of type map[string]interface {}"));
-  return std::move(value.as_object());
-}
-
 bool dry_run(const http::QueryParams& query) {
   auto values = query.all("dryRun");
   for (auto value : values)

@@ -36,8 +36,6 @@ boost::json::object list_metadata(const registry::ObjectList& list);
 boost::json::object list_metadata(storage::Revision revision, const std::string& continue_token,
                                   std::optional<std::int64_t> remaining_item_count);
 
-// The request body as a JSON object; throws ApiError 400 when it is not one.
-boost::json::object decode_object(std::string_view body);
 // Conforms a decoded body to its kind's schema (unknown fields dropped, +defaults filled, wrong types → 400) and
 // applies fieldValidation: unknown fields fail a Strict request and become warnings under Warn.
 void conform_body(Scope& scope, boost::json::object& object);

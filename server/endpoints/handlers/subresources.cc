@@ -1,4 +1,5 @@
 #include "server/endpoints/handlers/admission.h"
+#include "server/endpoints/handlers/body.h"
 #include "server/endpoints/handlers/subresources.h"
 
 #include "server/endpoints/handlers/managed_fields.h"
