@@ -1,5 +1,6 @@
 #include "server/schema/decoding.h"
 
+#include "base/base64.h"
 #include "server/apierrors/errors.h"
 
 #include <boost/json.hpp>
@@ -139,8 +140,14 @@ class Conformer {
     auto fail = [&]() { type_error(owner, expected, value, path); };
     switch (field->type()) {
       case pb::FieldDescriptor::TYPE_STRING:
+        if (!value.is_string()) fail();
+        return;
       case pb::FieldDescriptor::TYPE_BYTES:
         if (!value.is_string()) fail();
+        // encoding/json reads a []byte as standard base64, and its error is what kube answers with; text that is
+        // not base64 has no bytes to store.
+        if (auto bytes = base::base64_decode_with_error(value.get_string()); bytes.corrupt_at)
+          throw TypeError{bytes.error()};
         return;
       case pb::FieldDescriptor::TYPE_BOOL:
         if (!value.is_bool()) fail();
