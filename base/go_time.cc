@@ -1,9 +1,12 @@
 #include "base/go_time.h"
 
+#include "base/utf8.h"
+
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <limits>
-#include <utility>
+#include <span>
 
 namespace kapi::base {
 namespace {
@@ -111,45 +114,19 @@ UnixTime unix_time(std::chrono::system_clock::time_point time) {
   return {seconds, nanos};
 }
 
-namespace {
-
-// The year at the start of `text` and where the "-01-02T..." after it begins: four digits, or with `any_year` as
-// Go's Format writes any year (a sign before years below 0, at least four digits, more past 9999).
-std::optional<std::pair<std::int64_t, std::size_t>> parse_year(std::string_view text, bool any_year) {
-  if (!any_year) {
-    auto year = digits(text, 0, 4);
-    if (!year) return std::nullopt;
-    return std::pair{static_cast<std::int64_t>(*year), std::size_t{4}};
-  }
-  const bool negative = text.starts_with('-');
-  std::size_t end = negative ? 1 : 0;
-  std::int64_t year = 0;
-  // Go's times end in year 292277026596: twelve digits at most, so that no arithmetic below overflows.
-  for (; end < text.size() && text[end] >= '0' && text[end] <= '9'; ++end) {
-    if (end - negative >= 12) return std::nullopt;
-    year = year * 10 + (text[end] - '0');
-  }
-  if (end - negative < 4) return std::nullopt;
-  return std::pair{negative ? -year : year, end};
-}
-
-std::optional<UnixTime> parse_time(std::string_view text, bool any_year) {
-  const auto year_end = parse_year(text, any_year);
-  if (!year_end) return std::nullopt;
-  const std::int64_t year = year_end->first;
-  // -01-02T15:04:05
-  text.remove_prefix(year_end->second);
-  if (text.size() < 16 || text[0] != '-' || text[3] != '-' || text[6] != 'T' || text[9] != ':' || text[12] != ':')
+std::optional<UnixTime> parse_rfc3339(std::string_view text) {
+  // 2006-01-02T15:04:05
+  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':')
     return std::nullopt;
-  auto month = digits(text, 1, 2), day = digits(text, 4, 2);
-  auto hour = digits(text, 7, 2), minute = digits(text, 10, 2), second = digits(text, 13, 2);
-  if (!month || !day || !hour || !minute || !second) return std::nullopt;
-  if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(year, *month) || *hour > 23 || *minute > 59 ||
+  auto year = digits(text, 0, 4), month = digits(text, 5, 2), day = digits(text, 8, 2);
+  auto hour = digits(text, 11, 2), minute = digits(text, 14, 2), second = digits(text, 17, 2);
+  if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
+  if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(*year, *month) || *hour > 23 || *minute > 59 ||
       *second > 59)
     return std::nullopt;
-  std::size_t at = 15;
+  std::size_t at = 19;
   std::int32_t nanos = 0;
-  if (at < text.size() && (text[at] == '.' || text[at] == ',')) {
+  if (text[at] == '.' || text[at] == ',') {
     std::size_t end = at + 1;
     while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
     if (end == at + 1) return std::nullopt;
@@ -166,20 +143,256 @@ std::optional<UnixTime> parse_time(std::string_view text, bool any_year) {
     offset = static_cast<std::int64_t>(*zone_hours * 3600 + *zone_minutes * 60);
     if (zone[0] == '-') offset = -offset;
   }
-  // Summed wider: the day's start may lie before int64's first second when the time itself does not. Past Go's
-  // last second (or before its first) the time leaves int64: no time Go can hold.
-  const __int128 seconds = static_cast<__int128>(days_from_civil(year, *month, *day)) * kSecondsPerDay +
-                           (*hour * 3600 + *minute * 60 + *second) - offset;
-  if (seconds < std::numeric_limits<std::int64_t>::min() || seconds > std::numeric_limits<std::int64_t>::max())
-    return std::nullopt;
-  return UnixTime{static_cast<std::int64_t>(seconds), nanos};
+  const std::int64_t seconds = days_from_civil(*year, *month, *day) * kSecondsPerDay +
+                               static_cast<std::int64_t>(*hour * 3600 + *minute * 60 + *second) - offset;
+  return UnixTime{seconds, nanos};
+}
+
+namespace {
+
+// Go's time.Parse for metav1's two layouts: the layout as the chunks Go's nextStdChunk splits it into, each a
+// literal prefix and one value element, walked as Go's parse walks them so that what it accepts and the error it
+// gives are Go's.
+enum class Element { kYear, kMonth, kDay, kHour, kMinute, kSecond, kFraction6, kZone, kEnd };
+
+struct Chunk {
+  std::string_view prefix;
+  Element element;
+  std::string_view spelled;  // the element as the layout writes it, which Go's error names
+};
+
+constexpr std::string_view kRfc3339Layout = "2006-01-02T15:04:05Z07:00";
+constexpr std::array<Chunk, 8> kRfc3339Chunks{{{"", Element::kYear, "2006"},
+                                               {"-", Element::kMonth, "01"},
+                                               {"-", Element::kDay, "02"},
+                                               {"T", Element::kHour, "15"},
+                                               {":", Element::kMinute, "04"},
+                                               {":", Element::kSecond, "05"},
+                                               {"", Element::kZone, "Z07:00"},
+                                               {"", Element::kEnd, ""}}};
+constexpr std::string_view kRfc3339MicroLayout = "2006-01-02T15:04:05.000000Z07:00";
+constexpr std::array<Chunk, 9> kRfc3339MicroChunks{{{"", Element::kYear, "2006"},
+                                                    {"-", Element::kMonth, "01"},
+                                                    {"-", Element::kDay, "02"},
+                                                    {"T", Element::kHour, "15"},
+                                                    {":", Element::kMinute, "04"},
+                                                    {":", Element::kSecond, "05"},
+                                                    {"", Element::kFraction6, ".000000"},
+                                                    {"", Element::kZone, "Z07:00"},
+                                                    {"", Element::kEnd, ""}}};
+
+bool is_digit(std::string_view text, std::size_t at) { return at < text.size() && text[at] >= '0' && text[at] <= '9'; }
+
+// Go's getnum: one or two digits (exactly two when `fixed`), consumed from `text`.
+std::optional<int> get_number(std::string_view& text, bool fixed) {
+  if (!is_digit(text, 0)) return std::nullopt;
+  if (!is_digit(text, 1)) {
+    if (fixed) return std::nullopt;
+    const int value = text[0] - '0';
+    text.remove_prefix(1);
+    return value;
+  }
+  const int value = (text[0] - '0') * 10 + (text[1] - '0');
+  text.remove_prefix(2);
+  return value;
+}
+
+// Go's parseNanoseconds: text[0] is '.' or ',', then the digits of text[1, length) (atoi's sign allowed), scaled
+// to nanoseconds; nullopt for what atoi refuses. A negative value is out of range, which Go reports apart.
+std::optional<std::int64_t> parse_fraction(std::string_view text, std::size_t length) {
+  if (text.empty() || (text[0] != '.' && text[0] != ',')) return std::nullopt;
+  length = std::min<std::size_t>(length, 10);
+  std::string_view digits = text.substr(1, length - 1);
+  const bool negative = !digits.empty() && digits[0] == '-';
+  if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
+  std::int64_t value = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  for (std::size_t scale = length; scale < 10; ++scale) value *= 10;
+  return negative ? -value : value;
+}
+
+// The time package's quote: control and non-ASCII bytes as \xNN, '"' and '\' escaped.
+std::string go_time_quote(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (std::size_t at = 0; at < text.size();) {
+    const Rune rune = decode_rune(text.substr(at));
+    if (rune.value >= 0x80 || rune.value < ' ') {
+      std::size_t width = rune.width;
+      if (rune.value == kRuneError) width = text.substr(at, 3) == "\xef\xbf\xbd" && at + 2 < text.size() ? 3 : 1;
+      for (std::size_t i = 0; i < width; ++i) {
+        const auto byte = static_cast<unsigned char>(text[at + i]);
+        out += "\\x";
+        out += kHex[byte >> 4];
+        out += kHex[byte & 0xF];
+      }
+    } else {
+      if (rune.value == '"' || rune.value == '\\') out += '\\';
+      out += static_cast<char>(rune.value);
+    }
+    at += rune.width;
+  }
+  return out + "\"";
+}
+
+// The year as Go's Format writes any year: a sign before years below 0, at least four digits, more past 9999.
+// Twelve at most, as Go's times end in year 292277026596.
+std::optional<std::int64_t> any_year(std::string_view& text) {
+  const std::size_t sign = text.starts_with('-') ? 1 : 0;
+  std::size_t end = sign;
+  while (is_digit(text, end) && end - sign <= 12) ++end;
+  if (end - sign < 4 || end - sign > 12) return std::nullopt;
+  std::int64_t year = 0;
+  for (std::size_t i = sign; i < end; ++i) year = year * 10 + (text[i] - '0');
+  text.remove_prefix(end);
+  return sign ? -year : year;
 }
 
 }  // namespace
 
-std::optional<UnixTime> parse_rfc3339(std::string_view text) { return parse_time(text, false); }
+GoParsedTime parse_go_time(std::string_view text, TimeLayout layout, bool any_year_allowed) {
+  const bool micro = layout == TimeLayout::kRfc3339Micro;
+  const std::string_view layout_text = micro ? kRfc3339MicroLayout : kRfc3339Layout;
+  const std::span<const Chunk> chunks = micro ? std::span<const Chunk>(kRfc3339MicroChunks)
+                                              : std::span<const Chunk>(kRfc3339Chunks);
+  // *time.ParseError's two forms.
+  auto cannot_parse = [&](std::string_view value_element, std::string_view layout_element) {
+    return GoParsedTime{std::nullopt, "parsing time " + go_time_quote(text) + " as " + go_time_quote(layout_text) +
+                                          ": cannot parse " + go_time_quote(value_element) + " as " +
+                                          go_time_quote(layout_element)};
+  };
+  auto message = [&](const std::string& what) {
+    return GoParsedTime{std::nullopt, "parsing time " + go_time_quote(text) + what};
+  };
 
-std::optional<UnixTime> parse_formatted_time(std::string_view text) { return parse_time(text, true); }
+  std::string_view value = text;
+  std::int64_t year = 0;
+  int month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  std::int64_t nanos = 0, offset = 0;
+  for (const Chunk& chunk : chunks) {
+    for (const char literal : chunk.prefix) {
+      if (value.empty() || value[0] != literal) return cannot_parse(value, chunk.prefix);
+      value.remove_prefix(1);
+    }
+    if (chunk.element == Element::kEnd) {
+      if (!value.empty()) return message(": extra text: " + go_time_quote(value));
+      break;
+    }
+    const std::string_view hold = value;
+    std::string_view range;  // what is out of range, which Go reports before a malformed element
+    bool bad = false;
+    switch (chunk.element) {
+      case Element::kYear:
+        if (any_year_allowed) {
+          const auto parsed = any_year(value);
+          bad = !parsed;
+          year = parsed.value_or(0);
+        } else if (const auto parsed = digits(value, 0, 4)) {
+          year = *parsed;
+          value.remove_prefix(4);
+        } else {
+          bad = true;
+        }
+        break;
+      case Element::kMonth: {
+        const auto parsed = get_number(value, true);
+        bad = !parsed;
+        month = parsed.value_or(0);
+        if (parsed && (month < 1 || month > 12)) range = "month";
+        break;
+      }
+      case Element::kDay: {
+        const auto parsed = get_number(value, true);
+        bad = !parsed;
+        day = parsed.value_or(0);
+        break;
+      }
+      case Element::kHour: {
+        const auto parsed = get_number(value, false);
+        bad = !parsed;
+        hour = parsed.value_or(0);
+        if (hour >= 24) range = "hour";
+        break;
+      }
+      case Element::kMinute: {
+        const auto parsed = get_number(value, true);
+        bad = !parsed;
+        minute = parsed.value_or(0);
+        if (minute >= 60) range = "minute";
+        break;
+      }
+      case Element::kSecond: {
+        const auto parsed = get_number(value, true);
+        bad = !parsed;
+        second = parsed.value_or(0);
+        if (bad) break;
+        if (second >= 60) {
+          range = "second";
+          break;
+        }
+        // A fraction the layout does not spell is read here; MicroTime's layout spells it.
+        if (!micro && value.size() >= 2 && (value[0] == '.' || value[0] == ',') && is_digit(value, 1)) {
+          std::size_t length = 2;
+          while (is_digit(value, length)) ++length;
+          nanos = parse_fraction(value, length).value_or(0);
+          value.remove_prefix(length);
+        }
+        break;
+      }
+      case Element::kFraction6: {
+        // Exactly the layout's six digits.
+        if (value.size() < 7) {
+          bad = true;
+          break;
+        }
+        const auto parsed = parse_fraction(value, 7);
+        bad = !parsed;
+        nanos = parsed.value_or(0);
+        if (parsed && nanos < 0) range = "fractional second";
+        value.remove_prefix(7);
+        break;
+      }
+      case Element::kZone: {
+        if (!value.empty() && value[0] == 'Z') {
+          value.remove_prefix(1);
+          break;
+        }
+        if (value.size() < 6 || value[3] != ':') {
+          bad = true;
+          break;
+        }
+        std::string_view hours = value.substr(1, 2), minutes = value.substr(4, 2);
+        const char sign = value[0];
+        value.remove_prefix(6);
+        const auto zone_hours = get_number(hours, true);
+        const auto zone_minutes = zone_hours ? get_number(minutes, true) : std::nullopt;
+        bad = !zone_hours || !zone_minutes || (sign != '+' && sign != '-');
+        // Go allows 24 hours and 60 minutes: some write offsets so.
+        if (zone_hours.value_or(0) > 24) range = "time zone offset hour";
+        if (zone_minutes.value_or(0) > 60) range = "time zone offset minute";
+        offset = (zone_hours.value_or(0) * 60 + zone_minutes.value_or(0)) * 60;
+        if (sign == '-') offset = -offset;
+        break;
+      }
+      case Element::kEnd: break;
+    }
+    if (!range.empty()) return message(": " + std::string(range) + " out of range");
+    if (bad) return cannot_parse(hold, chunk.spelled);
+  }
+  if (day < 1 || static_cast<unsigned>(day) > days_in_month(year, static_cast<unsigned>(month)))
+    return message(": day out of range");
+  // Summed wider: with any year the time may leave int64, and then no time Go holds.
+  const __int128 seconds =
+      static_cast<__int128>(days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day))) *
+          kSecondsPerDay +
+      (hour * 3600 + minute * 60 + second) - offset;
+  if (seconds < std::numeric_limits<std::int64_t>::min() || seconds > std::numeric_limits<std::int64_t>::max())
+    return message(": time out of range");
+  return {UnixTime{static_cast<std::int64_t>(seconds), static_cast<std::int32_t>(nanos)}, {}};
+}
 
 std::string format_rfc3339(std::int64_t seconds) { return format_time(seconds, ""); }
 

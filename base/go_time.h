@@ -26,10 +26,20 @@ inline constexpr std::int64_t kZeroTimeSeconds = -62135596800;
 // time.Parse(time.RFC3339, text): "2006-01-02T15:04:05Z", with optional fractional seconds and a numeric offset
 // ("+02:00") converted to UTC. std::nullopt when the text is not such a time.
 std::optional<UnixTime> parse_rfc3339(std::string_view text);
-// What format_rfc3339 and format_rfc3339_micro write, for every year Go's times hold: Go's Format writes years past
-// 9999 and before 0 ("10000-01-01T00:00:00Z", "-0001-12-31T23:59:59Z") that time.Parse refuses, and a protobuf
-// Time holds any of them. Also reads everything parse_rfc3339 does.
-std::optional<UnixTime> parse_formatted_time(std::string_view text);
+
+// The layouts metav1.Time (time.RFC3339) and metav1.MicroTime ("2006-01-02T15:04:05.000000Z07:00") read JSON with.
+enum class TimeLayout { kRfc3339, kRfc3339Micro };
+struct GoParsedTime {
+  std::optional<UnixTime> time;
+  std::string error;  // *time.ParseError's text when there is no time
+};
+// time.Parse(layout, text) as Go's general parser reads it, which is how kube decodes a Time or MicroTime in a
+// body: more leniently than parse_rfc3339 (a one-digit hour, "," before a fraction, offsets up to 24:60), an
+// exact six-digit fraction for MicroTime, and Go's error ("parsing time \"x\" as \"2006-01-02T15:04:05Z07:00\":
+// cannot parse \"x\" as \"2006\"", "parsing time \"2006-13-02T15:04:05Z\": month out of range").
+// `any_year` also reads the years Go's Format writes and time.Parse refuses: past 9999 and before 0
+// ("10000-01-01T00:00:00Z", "-0001-12-31T23:59:59Z"), which a protobuf Time may hold.
+GoParsedTime parse_go_time(std::string_view text, TimeLayout layout, bool any_year = false);
 // t.UTC().Format(time.RFC3339): seconds only, always "Z" (metav1.Time's JSON form).
 std::string format_rfc3339(std::int64_t seconds);
 // t.UTC().Format("2006-01-02T15:04:05.000000Z07:00"): six fractional digits, truncated (metav1.MicroTime).

@@ -1,6 +1,7 @@
 #include "server/schema/decoding.h"
 
 #include "base/base64.h"
+#include "base/go_time.h"
 #include "server/apierrors/errors.h"
 
 #include <boost/json.hpp>
@@ -164,7 +165,15 @@ class Conformer {
     const pb::Descriptor* type = field->message_type();
     switch (Catalog::special(type)) {
       case Special::kTime:
-      case Special::kMicroTime:
+      case Special::kMicroTime: {
+        if (!value.is_string()) fail();
+        // Time and MicroTime read their string with time.Parse, whose error kube answers with.
+        const auto layout = Catalog::special(type) == Special::kTime ? base::TimeLayout::kRfc3339
+                                                                     : base::TimeLayout::kRfc3339Micro;
+        if (auto parsed = base::parse_go_time(value.get_string(), layout); !parsed.time)
+          throw TypeError{std::move(parsed.error)};
+        return;
+      }
       case Special::kDuration:
         if (!value.is_string()) fail();
         return;

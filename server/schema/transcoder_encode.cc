@@ -204,8 +204,12 @@ void special_wire(Special special, const pb::Descriptor& message, const json::va
     case Special::kTime:
     case Special::kMicroTime: {
       if (!value.is_string()) fail("an RFC 3339 time string");
-      // Any year the decoder writes: a protobuf client may send times past 9999, which kube stores and serves.
-      auto at = base::parse_formatted_time(value.get_string());
+      // What decoding a body accepts (schema::conform), and any year the decoder writes: a protobuf client may send
+      // times past 9999, which kube stores and serves. A MicroTime's fraction may have any length here.
+      const std::string_view text = value.get_string();
+      auto at = base::parse_go_time(text, base::TimeLayout::kRfc3339, true).time;
+      if (!at && special == Special::kMicroTime)
+        at = base::parse_go_time(text, base::TimeLayout::kRfc3339Micro, true).time;
       if (!at) throw TranscodeError("parsing time \"" + std::string(value.get_string()) + "\" as RFC 3339 failed");
       if (at->seconds == base::kZeroTimeSeconds && at->nanos == 0) return;
       wire::put_varint_field(out, 1, static_cast<std::uint64_t>(at->seconds));

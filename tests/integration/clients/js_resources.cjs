@@ -56,7 +56,10 @@ async function check(name, api, kind, body, namespaced = true) {
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
   });
   await check('events.events.k8s.io', kc.makeApiClient(k8s.EventsV1Api), 'Event', {
-    metadata: { name: 'js-event' }, eventTime: new Date('2026-01-01T00:00:00Z'), reportingController: 'example.com/js',
+    // kube reads a MicroTime with exactly six fractional digits (RFC3339Micro): the client's V1MicroTime writes
+    // them, a plain Date's three are refused.
+    metadata: { name: 'js-event' }, eventTime: new k8s.V1MicroTime('2026-01-01T00:00:00Z'),
+    reportingController: 'example.com/js',
     reportingInstance: 'js-1', action: 'Testing', reason: 'Tested', type: 'Normal',
     regarding: { kind: 'Pod', name: 'p', namespace },
   });
