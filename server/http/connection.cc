@@ -163,12 +163,27 @@ class ConnectionUpgradedStream final : public UpgradedStream {
   std::size_t early_offset_ = 0;
 };
 
+// When the response write in progress started, for the watchdog's write-stall timeout: set for as long as one
+// write of the response waits for its client.
+using WriteClock = std::optional<std::chrono::steady_clock::time_point>;
+class WriteTimer {
+ public:
+  explicit WriteTimer(WriteClock& clock) : clock_(clock) { clock_ = std::chrono::steady_clock::now(); }
+  ~WriteTimer() { clock_.reset(); }
+  WriteTimer(const WriteTimer&) = delete;
+  WriteTimer& operator=(const WriteTimer&) = delete;
+
+ private:
+  WriteClock& clock_;
+};
+
 template <typename Stream>
 class ConnectionWriter final : public ResponseWriter {
  public:
   // `draining` (may be null) turns true when shutdown begins, possibly while the handler runs.
-  ConnectionWriter(Stream& stream, const Request& request, bool keep_alive, const bool* draining)
-      : stream_(stream), draining_(draining), head_only_(request.method == "HEAD"),
+  ConnectionWriter(Stream& stream, const Request& request, bool keep_alive, const bool* draining,
+                   WriteClock& writing_since)
+      : stream_(stream), draining_(draining), writing_since_(writing_since), head_only_(request.method == "HEAD"),
         http10_(request.version_minor == 0), keep_alive_(keep_alive) {}
 
   Headers& headers() override { return headers_; }
@@ -181,7 +196,8 @@ class ConnectionWriter final : public ResponseWriter {
     body_bytes_ = body.size();
     if (head_only_) body.clear();
     std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
-    co_await asio::async_write(stream_, buffers, use_awaitable);
+    WriteTimer timer(writing_since_);
+    co_await asio::async_write(stream_, buffers, until_written(), use_awaitable);
     finished_ = true;
   }
 
@@ -195,7 +211,8 @@ class ConnectionWriter final : public ResponseWriter {
     else
       head.append("Transfer-Encoding: chunked\r\n");
     head.append("\r\n");
-    co_await asio::async_write(stream_, asio::buffer(head), use_awaitable);
+    WriteTimer timer(writing_since_);
+    co_await asio::async_write(stream_, asio::buffer(head), until_written(), use_awaitable);
   }
 
   asio::awaitable<void> write_chunk(std::string_view data) override {
@@ -203,20 +220,24 @@ class ConnectionWriter final : public ResponseWriter {
     if (data.empty() || head_only_) co_return;
     body_bytes_ += data.size();
     if (http10_) {
-      co_await asio::async_write(stream_, asio::buffer(data.data(), data.size()), use_awaitable);
+      WriteTimer timer(writing_since_);
+    co_await asio::async_write(stream_, asio::buffer(data.data(), data.size()), until_written(), use_awaitable);
       co_return;
     }
     std::array<char, 20> size_line{};
     int n = std::snprintf(size_line.data(), size_line.size(), "%zx\r\n", data.size());
     std::array<asio::const_buffer, 3> buffers{asio::buffer(size_line.data(), static_cast<std::size_t>(n)),
                                               asio::buffer(data.data(), data.size()), asio::buffer("\r\n", 2)};
-    co_await asio::async_write(stream_, buffers, use_awaitable);
+    WriteTimer timer(writing_since_);
+    co_await asio::async_write(stream_, buffers, until_written(), use_awaitable);
   }
 
   asio::awaitable<void> end_stream() override {
     if (!streaming_ || finished_) co_return;
     finished_ = true;
-    if (!http10_ && !head_only_) co_await asio::async_write(stream_, asio::buffer("0\r\n\r\n", 5), use_awaitable);
+    if (http10_ || head_only_) co_return;
+    WriteTimer timer(writing_since_);
+    co_await asio::async_write(stream_, asio::buffer("0\r\n\r\n", 5), until_written(), use_awaitable);
   }
 
   // Go's Hijack: the 101 head goes out as the handler built it, and the connection is the handler's until it
@@ -234,7 +255,8 @@ class ConnectionWriter final : public ResponseWriter {
       head.append(field.name).append(": ").append(field.value).append("\r\n");
     }
     head.append("Connection: Upgrade\r\n\r\n");
-    co_await asio::async_write(stream_, asio::buffer(head), use_awaitable);
+    WriteTimer timer(writing_since_);
+    co_await asio::async_write(stream_, asio::buffer(head), until_written(), use_awaitable);
     co_return std::make_unique<ConnectionUpgradedStream<Stream>>(stream_, std::move(*upgraded_bytes_));
   }
   // For an upgrade request: where the bytes the client sent after it are, which switch_protocols hands over.
@@ -249,6 +271,15 @@ class ConnectionWriter final : public ResponseWriter {
   bool keep_alive() const { return keep_alive_; }
 
  private:
+  // transfer_all, noting each piece the client took: the write-stall timeout counts from the last progress.
+  auto until_written() {
+    return [&since = writing_since_](const asio::error_code& error, std::size_t) -> std::size_t {
+      if (error) return 0;
+      since = std::chrono::steady_clock::now();
+      return 64 * 1024;
+    };
+  }
+
   void mark_committed(int status) {
     if (status_ != 0) throw std::logic_error("response already committed");
     status_ = status;
@@ -282,6 +313,7 @@ class ConnectionWriter final : public ResponseWriter {
 
   Stream& stream_;
   const bool* draining_;
+  WriteClock& writing_since_;
   Headers headers_;
   bool head_only_;
   bool http10_;
@@ -337,14 +369,21 @@ class Connection {
     }
   }
 
+  // Closes the connection when its deadline passes (a request not read in time, an idle keep-alive connection)
+  // or, while a request is answered, when a write of the response waited longer than the write-stall timeout
+  // for its client to take any of it. While answering it looks again every stall timeout, which also brings it
+  // back to the idle deadline once the answer is over.
   asio::awaitable<void> watchdog(std::shared_ptr<ConnectionState> state) {
     asio::steady_timer timer(co_await asio::this_coro::executor);
     state->watchdog_timer = &timer;
+    const auto stall = options_.write_stall_timeout;
     while (state->alive) {
-      timer.expires_at(deadline_);
+      watchdog_wakes_ = answering_ ? writing_since_.value_or(Clock::now()) + stall : deadline_;
+      timer.expires_at(watchdog_wakes_);
       co_await timer.async_wait(asio::experimental::as_tuple(use_awaitable));  // woken early when cancelled
       if (!state->alive) break;
-      if (Clock::now() >= deadline_) {
+      const auto now = Clock::now();
+      if (answering_ ? writing_since_ && now >= *writing_since_ + stall : now >= deadline_) {
         close();
         break;
       }
@@ -373,15 +412,22 @@ class Connection {
       if (state_->draining && !parser_.in_message()) co_return;
       state_->idle = !parser_.in_message();
       if (parser_.in_message())
-        deadline_ = std::min(deadline_, Clock::now() + options_.read_header_timeout);
+        set_deadline(std::min(deadline_, Clock::now() + options_.read_header_timeout));
       if (!buffer) buffer = std::make_unique_for_overwrite<char[]>(kReadBufferBytes);
       auto [ec, n] = co_await stream_.async_read_some(asio::buffer(buffer.get(), kReadBufferBytes),
                                                       asio::experimental::as_tuple(use_awaitable));
       if (ec) co_return;
-      if (!parser_.in_message()) deadline_ = Clock::now() + options_.read_header_timeout;
+      if (!parser_.in_message()) set_deadline(Clock::now() + options_.read_header_timeout);
       state_->idle = false;
       parser_.feed(std::string_view(buffer.get(), n));
     }
+  }
+
+  // A deadline earlier than the watchdog's next look (after a long answer, with a stall timeout longer than the
+  // idle one) wakes it; otherwise it finds the new deadline when it wakes, and requests pay nothing for it.
+  void set_deadline(Clock::time_point deadline) {
+    deadline_ = deadline;
+    if (deadline < watchdog_wakes_ && state_->watchdog_timer) state_->watchdog_timer->cancel();
   }
 
   // Serves one request; false when the connection must close afterwards.
@@ -392,7 +438,12 @@ class Connection {
     request.remote_address = remote_;
     request.peer_certificate = peer_;
     bool keep_alive = request.keep_alive && !state_->draining;
-    ConnectionWriter<Stream> writer(stream_, request, keep_alive, &state_->draining);
+    ConnectionWriter<Stream> writer(stream_, request, keep_alive, &state_->draining, writing_since_);
+    answering_ = true;
+    struct Answered {
+      bool& answering;
+      ~Answered() { answering = false; }
+    } answered{answering_};
     // The parser stops after an upgrade request: it is the last, and what followed it is the new protocol's.
     std::string upgraded_bytes;
     CloseWatchSlot close_watch{std::nullopt, &request.client_gone};
@@ -417,7 +468,7 @@ class Connection {
     if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
     if (!writer.keep_alive() || state_->draining) co_return false;
     state_->idle = true;
-    deadline_ = Clock::now() + options_.idle_timeout;
+    set_deadline(Clock::now() + options_.idle_timeout);
     co_return true;
   }
 
@@ -471,7 +522,7 @@ class Connection {
   asio::awaitable<void> answer_failure(const ParseFailure& failure) {
     Request request;
     request.method = "GET";
-    ConnectionWriter<Stream> writer(stream_, request, /*keep_alive=*/false, /*draining=*/nullptr);
+    ConnectionWriter<Stream> writer(stream_, request, /*keep_alive=*/false, /*draining=*/nullptr, writing_since_);
     apierrors::Status status;
     switch (failure.status) {
       case 413: status = apierrors::request_entity_too_large(failure.message); break;
@@ -491,6 +542,9 @@ class Connection {
   std::shared_ptr<ConnectionState> state_;
   std::uint64_t registration_ = 0;
   std::optional<PeerCertificate> peer_;
+  bool answering_ = false;
+  WriteClock writing_since_;  // while a response write waits for the client
+  Clock::time_point watchdog_wakes_ = Clock::time_point::max();
   std::string remote_;
   Clock::time_point deadline_{};
 };

@@ -25,7 +25,8 @@ struct ConnectionOptions {
   std::chrono::steady_clock::duration read_header_timeout = std::chrono::seconds(32);
   std::chrono::steady_clock::duration idle_timeout = std::chrono::seconds(90);
   // How long a response may wait for its client to take any of it: then the HTTP/2 stream is reset, or the
-  // connection closed when the client reads nothing at all.
+  // connection closed when the client reads nothing at all. On HTTP/1.1 the connection is closed, at most an
+  // idle (or read-header) timeout later when the stall began while the connection waited for a request.
   std::chrono::steady_clock::duration write_stall_timeout = std::chrono::seconds(60);
   // HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS (--http2-max-streams-per-connection, kube-apiserver's 1000).
   std::uint32_t http2_max_concurrent_streams = 1000;

@@ -116,5 +116,19 @@ TEST_F(SlowClientTest, AConnectionGoesOnAfterAWatch) {
   EXPECT_FALSE(connection.closed_by_peer());
 }
 
+// An answer that outlasts the read-header timeout (a 3 s watch here) still leaves the connection to the idle
+// timeout afterwards: the watchdog used to wake during the answer, find no deadline, and never look again, so
+// the connection stayed open for good.
+TEST_F(SlowClientTest, AConnectionIdleAfterALongAnswerIsClosedAfterTheIdleTimeout) {
+  HttpConnection connection = kapi().connect_admin();
+  connection.send(watch_request("fieldSelector=metadata.name%3Dno-such-object&timeoutSeconds=3"));
+  HttpResponse watch = connection.read_head();
+  ASSERT_EQ(watch.status, 200);
+  connection.read_body(watch);
+  const auto idle_since = std::chrono::steady_clock::now();
+  EXPECT_TRUE(connection.wait_for_close(6s));
+  EXPECT_GT(seconds_since(idle_since), 1.5);  // the idle timeout (2 s), not at once
+}
+
 }  // namespace
 }  // namespace kapi::integration
