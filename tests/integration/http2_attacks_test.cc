@@ -1,6 +1,7 @@
 // The HTTP/2 attack classes against kapi's secure port, each sent frame by frame: the attacker's connection is
 // cut (GOAWAY or close) or its stream refused, within bounded time and memory, and other clients are served
 // meanwhile. kapi runs with a short write-stall timeout (a hidden flag) so that the stall tests take seconds.
+#include "tests/integration/attack_support.h"
 #include "tests/integration/kapi_suite.h"
 
 #include "tests/support/h2_client.h"
@@ -18,58 +19,6 @@ namespace h2 = test_support::h2;
 using h2::FrameType;
 
 constexpr std::string_view kConfigMaps = "/api/v1/namespaces/default/configmaps";
-
-// kapi's resident memory, in KiB.
-long resident_kib(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.starts_with("VmRSS:")) return std::stol(line.substr(6));
-  return -1;
-}
-
-// Whether the process runs with AddressSanitizer, whose quarantine keeps freed memory resident (256 MiB): its RSS
-// then says nothing about what kapi holds.
-bool address_sanitized(pid_t pid) {
-  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
-  for (std::string line; std::getline(maps, line);)
-    if (line.find("libasan") != std::string::npos) return true;
-  return false;
-}
-
-// Another client, on HTTP/1.1, reading every 20 ms while an attack goes on: how slow its slowest answer was and
-// whether any failed.
-class ServedMeanwhile {
- public:
-  explicit ServedMeanwhile(const KapiProcess& kapi)
-      : thread_([this, &kapi] {
-          while (!stop_) {
-            const auto start = std::chrono::steady_clock::now();
-            try {
-              if (kapi.connect_admin().request("GET", "/api/v1/namespaces/default").status != 200) ++failures_;
-            } catch (const std::exception&) {
-              ++failures_;
-            }
-            slowest_ = std::max(slowest_.load(), seconds_since(start));
-            ++answers_;
-            std::this_thread::sleep_for(20ms);
-          }
-        }) {}
-  ~ServedMeanwhile() { stop(); }
-  void stop() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-  }
-  double slowest() const { return slowest_; }
-  int failures() const { return failures_; }
-  int answers() const { return answers_; }
-
- private:
-  std::atomic<bool> stop_{false};
-  std::atomic<double> slowest_{0};
-  std::atomic<int> failures_{0};
-  std::atomic<int> answers_{0};
-  std::thread thread_;
-};
 
 // Sends `attack` in pieces until the server stops reading or closes (which loopback's large socket buffers may
 // hide until the end).
