@@ -128,10 +128,10 @@ class Http2Writer final : public ResponseWriter {
 
 class Http2Connection {
  public:
-  Http2Connection(TlsStream& stream, const ConnectionOptions& options, RequestHandler handler,
+  Http2Connection(Http2Transport& transport, const ConnectionOptions& options, RequestHandler handler,
                   ConnectionRegistry& registry, std::optional<PeerCertificate> peer, std::string remote,
                   const asio::any_io_executor& executor)
-      : stream_(stream), options_(options), handler_(std::move(handler)), registry_(registry),
+      : transport_(transport), options_(options), handler_(std::move(handler)), registry_(registry),
         peer_(std::move(peer)), remote_(std::move(remote)), executor_(executor), want_write_(executor),
         done_(executor), idle_timer_(executor), write_timer_(executor) {}
   ~Http2Connection() {
@@ -195,13 +195,9 @@ class Http2Connection {
   asio::awaitable<void> watchdog();
   void watch_write(Clock::time_point deadline);
   void go_away();
-  void close_socket() {
-    asio::error_code ignored;
-    stream_.lowest_layer().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-    stream_.lowest_layer().close(ignored);
-  }
+  void close_socket() { transport_.close(); }
 
-  TlsStream& stream_;
+  Http2Transport& transport_;
   const ConnectionOptions& options_;
   RequestHandler handler_;
   ConnectionRegistry& registry_;
@@ -562,8 +558,9 @@ asio::awaitable<void> Http2Connection::run() {
 asio::awaitable<void> Http2Connection::read_loop() {
   std::vector<std::uint8_t> buffer(kReadBufferBytes);
   for (;;) {
-    auto [error, n] =
-        co_await stream_.async_read_some(asio::buffer(buffer), asio::experimental::as_tuple(use_awaitable));
+    asio::error_code error;
+    auto reading = transport_.read_some(asio::buffer(buffer), error);  // named: no temporary in a co_await (g++ 12)
+    const std::size_t n = co_await std::move(reading);
     if (error || dead_) co_return;
     const ssize_t read = nghttp2_session_mem_recv(session_, buffer.data(), n);
     // SETTINGS and PING acks, WINDOW_UPDATEs, GOAWAY on a protocol error; a request's HEADERS need no answer yet.
@@ -584,8 +581,9 @@ asio::awaitable<void> Http2Connection::write_loop() {
     if (!batch.empty()) {
       writing_since_ = Clock::now();
       if (!write_timer_armed_) watch_write(*writing_since_ + options_.write_stall_timeout);
-      auto [error, written] =
-          co_await asio::async_write(stream_, asio::buffer(batch), asio::experimental::as_tuple(use_awaitable));
+      asio::error_code error;
+      auto writing = transport_.write(asio::buffer(batch), error);
+      co_await std::move(writing);
       writing_since_.reset();
       if (error || cut_) break;
       continue;
@@ -634,14 +632,47 @@ void Http2Connection::go_away() {
   want_write_.notify();
 }
 
+// The server's transport: the TLS stream ALPN chose h2 on.
+class TlsTransport final : public Http2Transport {
+ public:
+  explicit TlsTransport(TlsStream& stream) : stream_(stream) {}
+
+  asio::awaitable<std::size_t> read_some(asio::mutable_buffer buffer, asio::error_code& error) override {
+    auto [failure, n] = co_await stream_.async_read_some(buffer, asio::experimental::as_tuple(use_awaitable));
+    error = failure;
+    co_return n;
+  }
+  asio::awaitable<void> write(asio::const_buffer data, asio::error_code& error) override {
+    auto [failure, written] = co_await asio::async_write(stream_, data, asio::experimental::as_tuple(use_awaitable));
+    error = failure;
+  }
+  void close() override {
+    asio::error_code ignored;
+    stream_.lowest_layer().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    stream_.lowest_layer().close(ignored);
+  }
+
+ private:
+  TlsStream& stream_;
+};
+
 }  // namespace
 
 asio::awaitable<void> serve_http2_connection(TlsStream& stream, const ConnectionOptions& options,
                                              RequestHandler handler, ConnectionRegistry& registry,
                                              std::optional<PeerCertificate> peer, std::string remote_address) {
+  TlsTransport transport(stream);
+  auto serving = serve_http2_connection(transport, options, std::move(handler), registry, std::move(peer),
+                                        std::move(remote_address));
+  co_await std::move(serving);
+}
+
+asio::awaitable<void> serve_http2_connection(Http2Transport& transport, const ConnectionOptions& options,
+                                             RequestHandler handler, ConnectionRegistry& registry,
+                                             std::optional<PeerCertificate> peer, std::string remote_address) {
   const asio::any_io_executor executor = co_await asio::this_coro::executor;
-  Http2Connection connection(stream, options, std::move(handler), registry, std::move(peer), std::move(remote_address),
-                             executor);
+  Http2Connection connection(transport, options, std::move(handler), registry, std::move(peer),
+                             std::move(remote_address), executor);
   co_await connection.run();
 }
 

@@ -23,6 +23,10 @@
 // stream the client reset sees its next write fail, as over a closed HTTP/1.1 connection.
 #include "server/http/connection.h"
 
+#include <asio/buffer.hpp>
+#include <asio/error_code.hpp>
+
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -31,7 +35,23 @@ namespace kapi::http {
 // The ALPN protocol ID of HTTP/2 over TLS.
 inline constexpr std::string_view kHttp2Protocol = "h2";
 
+// The bytes under an HTTP/2 connection: the TLS stream in the server; memory in the fuzz target
+// (tests/fuzz/http2_frames_fuzz.cc), which feeds a session frames without sockets.
+class Http2Transport {
+ public:
+  virtual ~Http2Transport() = default;
+  // Some bytes into `buffer`; an error instead at the end of the stream, or when it failed or was closed.
+  virtual asio::awaitable<std::size_t> read_some(asio::mutable_buffer buffer, asio::error_code& error) = 0;
+  // All of `data`, or an error.
+  virtual asio::awaitable<void> write(asio::const_buffer data, asio::error_code& error) = 0;
+  // Ends both directions: a read or write in progress, and every later one, fails.
+  virtual void close() = 0;
+};
+
 asio::awaitable<void> serve_http2_connection(TlsStream& stream, const ConnectionOptions& options,
+                                             RequestHandler handler, ConnectionRegistry& registry,
+                                             std::optional<PeerCertificate> peer, std::string remote_address);
+asio::awaitable<void> serve_http2_connection(Http2Transport& transport, const ConnectionOptions& options,
                                              RequestHandler handler, ConnectionRegistry& registry,
                                              std::optional<PeerCertificate> peer, std::string remote_address);
 
