@@ -109,7 +109,8 @@ void check_round_trip(const json::object& decoded) {
   if (again != decoded && without_null_members(again) != without_null_members(decoded))
     finding("a decoded object reads back otherwise", json::serialize(decoded) + " became " + json::serialize(again));
   if (const json::object third = round_trip(again); third != again)
-    finding("a decoded object changes on every round trip", json::serialize(again) + " became " + json::serialize(third));
+    finding("a decoded object changes on every round trip",
+            json::serialize(again) + " became " + json::serialize(third));
 }
 
 void fuzz_json(std::string_view text, const TypeMeta& kind) {
