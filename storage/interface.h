@@ -238,6 +238,16 @@ class Interface {
   // brought up to the backend's current revision on demand, which consistent reads from the cache need (kube's
   // ConsistentListFromCache). Every Bookmark a watch delivers proves its revision either way.
   virtual bool can_request_watch_progress() const { return true; }
+  // What a cache can prove instead when progress requests are unavailable, for a consistent LIST: whether the
+  // objects under `key_prefix` now are exactly the `count` objects it held at `revision`, none created, changed or
+  // deleted since. (A creation or a change leaves a modification revision after `revision`; a deletion that no
+  // creation made up for leaves fewer objects; so equal counts and no newer modification mean the same set, each
+  // unchanged.) The backend's current revision when so; std::nullopt when not, or when the backend cannot tell.
+  virtual asio::awaitable<std::optional<Revision>> unchanged_since(std::string key_prefix, Revision revision,
+                                                                   std::int64_t count) {
+    (void)key_prefix, (void)revision, (void)count;
+    co_return std::nullopt;
+  }
 
   // Drops history older than `revision`; watches and exact reads below it then fail with Expired.
   virtual asio::awaitable<void> compact(Revision revision) = 0;

@@ -32,6 +32,10 @@ class TransformingStorage final : public Interface {
   asio::awaitable<Revision> current_revision() override { return backend_.current_revision(); }
   asio::awaitable<void> request_watch_progress() override { return backend_.request_watch_progress(); }
   bool can_request_watch_progress() const override { return backend_.can_request_watch_progress(); }
+  asio::awaitable<std::optional<Revision>> unchanged_since(std::string key_prefix, Revision revision,
+                                                           std::int64_t count) override {
+    return backend_.unchanged_since(std::move(key_prefix), revision, count);
+  }
   asio::awaitable<void> compact(Revision revision) override { return backend_.compact(revision); }
 
  private:

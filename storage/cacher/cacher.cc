@@ -146,8 +146,20 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
                                                       std::optional<IndexQuery> index) {
   const KeyScope scope = scope_of(key_prefix, options.recursive);
   const bool consistent = options.resource_version.empty();
-  if (goes_to_backend(options) || !covers(scope) || !state_->ready() ||
-      (consistent && !backend_.can_request_watch_progress())) {
+  if (goes_to_backend(options) || !covers(scope) || !state_->ready()) {
+    co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
+  }
+  if (consistent && !backend_.can_request_watch_progress()) {
+    // kube reads these from etcd. The cache may serve one still, when the backend shows that nothing under the
+    // prefix changed since the cache's revision: the state then is the cache's, at the backend's revision.
+    if (std::optional<CacheState::Snapshot> snapshot = unchanged_snapshot(scope, index)) {
+      auto proof = backend_.unchanged_since(scope.key, snapshot->revision,
+                                            static_cast<std::int64_t>(snapshot->items.size()));
+      if (std::optional<Revision> current = co_await std::move(proof)) {
+        snapshot->revision = *current;
+        co_return page(*snapshot, scope, options);
+      }
+    }
     co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
   }
   const Revision requested = parse_resource_version(options.resource_version);
@@ -176,11 +188,22 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
   }
   std::optional<CacheState::Snapshot> snapshot = state_->read(scope, index);
   if (!snapshot) co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
+  co_return page(*snapshot, scope, options);
+}
 
+std::optional<CacheState::Snapshot> Cacher::unchanged_snapshot(const KeyScope& scope,
+                                                               const std::optional<IndexQuery>& index) const {
+  // The proof counts every object under the prefix: an index's narrower candidates cannot be compared with it.
+  if (!scope.recursive || index) return std::nullopt;
+  return state_->read(scope, std::nullopt);
+}
+
+SharedListResult Cacher::page(const CacheState::Snapshot& snapshot, const KeyScope& scope,
+                              const ListOptions& options) const {
   // Filter and paginate outside the lock: the predicate may parse every object.
   SharedListResult result;
-  result.revision = snapshot->revision;
-  const std::vector<ObjectRef>& candidates = snapshot->items;
+  result.revision = snapshot.revision;
+  const std::vector<ObjectRef>& candidates = snapshot.items;
   const bool limited = options.recursive && options.limit > 0;
   bool more = false;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -198,7 +221,7 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
       result.remaining_item_count = static_cast<std::int64_t>(candidates.size()) - options.limit;
     }
   }
-  co_return result;
+  return result;
 }
 
 asio::awaitable<std::unique_ptr<WatchStream>> Cacher::watch(std::string key, WatchOptions options) {

@@ -15,7 +15,9 @@
 //    else is served from the cache: "0" as it is, "N"/NotOlderThan once the cache reached N, "" (consistent)
 //    once the cache reached the backend's current revision (KEP-2340: the Cacher asks the backend for progress
 //    notifications while it waits; after consistent_read_timeout it falls back to the backend, or fails with
-//    Timeout; a backend that cannot be asked for progress answers it directly, as "N" above). As in kube 1.32, a `limit` is honoured from the cache: the page is cut after `limit` matches, its
+//    Timeout). A backend that cannot be asked for progress answers it directly, as "N" above, unless it confirms
+//    that nothing under the prefix changed since the cache's revision (unchanged_since): then the cache's state
+//    is served at the backend's current revision, at the cost of one small Range instead of the whole list. As in kube 1.32, a `limit` is honoured from the cache: the page is cut after `limit` matches, its
 //    continue token holds the cache's revision, and the continuation goes to the backend (an exact read there).
 //  - WATCH: "", "0" or send_initial_events start with the current state as Added events (send_initial_events
 //    first waits for the requested or current revision and ends the state with an initial_events_end Bookmark);
@@ -68,6 +70,10 @@ class Cacher final : public Interface {
   asio::awaitable<Revision> current_revision() override;
   asio::awaitable<void> request_watch_progress() override;
   bool can_request_watch_progress() const override { return backend_.can_request_watch_progress(); }
+  asio::awaitable<std::optional<Revision>> unchanged_since(std::string key_prefix, Revision revision,
+                                                           std::int64_t count) override {
+    return backend_.unchanged_since(std::move(key_prefix), revision, count);
+  }
   asio::awaitable<void> compact(Revision revision) override;
 
   // get() and list() without copying the objects' bytes: the same rules, the cache's shared objects (a delegated
@@ -105,6 +111,12 @@ class Cacher final : public Interface {
   // list_shared(), with candidates narrowed by `index` when it names one.
   asio::awaitable<SharedListResult> list_cached(std::string key_prefix, ListOptions options,
                                                 std::optional<IndexQuery> index);
+  // For a consistent LIST without progress requests: the cache's state under `scope`, whose being unchanged the
+  // backend may confirm (see Interface::unchanged_since); nullopt when the list cannot be served so.
+  std::optional<CacheState::Snapshot> unchanged_snapshot(const KeyScope& scope,
+                                                         const std::optional<IndexQuery>& index) const;
+  // One page of `snapshot`'s objects that match `options`, at the snapshot's revision.
+  SharedListResult page(const CacheState::Snapshot& snapshot, const KeyScope& scope, const ListOptions& options) const;
 
   Interface& backend_;
   const CacherOptions options_;

@@ -315,6 +315,20 @@ std::int64_t MvccReader::count(const KeyRange& range) {
   return n;
 }
 
+MvccReader::RangeSummary MvccReader::summarize(const KeyRange& range) {
+  sqlite::Transaction transaction(db_, "BEGIN");
+  RangeSummary summary;
+  summary.revision = read_snapshot().revision;
+  auto& stmt =
+      db_.cached("SELECT COUNT(*), COALESCE(MAX(mod_rev), 0) FROM kv WHERE " + range_condition(range, "key", 1));
+  bind_range(stmt, range, 1);
+  stmt.step();
+  summary.count = stmt.column_int(0);
+  summary.newest_modification = stmt.column_int(1);
+  stmt.reset();
+  return summary;
+}
+
 MvccReader::HistoryResult MvccReader::history(const KeyRange& range, Revision after) {
   sqlite::Transaction transaction(db_, "BEGIN");
   HistoryResult result;

@@ -111,6 +111,13 @@ class MvccReader {
 
   std::pair<Snapshot, std::optional<KeyValue>> get(const std::string& key);
   std::int64_t count(const KeyRange& range);
+  // How many keys the range holds, and the newest modification among them, at one revision.
+  struct RangeSummary {
+    Revision revision = 0;
+    std::int64_t count = 0;
+    Revision newest_modification = 0;
+  };
+  RangeSummary summarize(const KeyRange& range);
 
   struct HistoryResult {
     Status status = Status::Ok;
@@ -118,6 +125,9 @@ class MvccReader {
     std::vector<Change> changes;  // revision in (after, snapshot.revision], in revision order
   };
   HistoryResult history(const KeyRange& range, Revision after);
+
+  // The last committed revision: every read from now on sees at least its writes.
+  Revision committed_revision() { return read_snapshot().revision; }
 
   std::optional<std::int64_t> next_expiry_ms();
   std::vector<std::pair<std::string, Revision>> expired(std::int64_t now_ms, std::int64_t limit);

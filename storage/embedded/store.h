@@ -57,6 +57,8 @@ class Store final : public Interface {
   asio::awaitable<std::unique_ptr<WatchStream>> watch(std::string key, WatchOptions options) override;
   asio::awaitable<std::int64_t> count(std::string key_prefix) override;
   asio::awaitable<Revision> current_revision() override;
+  asio::awaitable<std::optional<Revision>> unchanged_since(std::string key_prefix, Revision revision,
+                                                           std::int64_t count) override;
   asio::awaitable<void> request_watch_progress() override;
   asio::awaitable<void> compact(Revision revision) override;
 

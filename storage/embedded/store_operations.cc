@@ -240,7 +240,23 @@ asio::awaitable<std::int64_t> Store::count(std::string key) {
   co_return co_await std::move(read);
 }
 
-asio::awaitable<Revision> Store::current_revision() { co_return hub_->revision(); }
+asio::awaitable<Revision> Store::current_revision() {
+  // What readers see committed, not what watchers were last told: a batch is visible to reads from its commit, a
+  // moment before it is published, and a consistent LIST that begins after a GET returned one of its writes waits
+  // for the watch cache to reach this revision. The published one could still be older than that write.
+  auto read = with_reader([](MvccReader& reader) { return reader.committed_revision(); });
+  co_return co_await std::move(read);
+}
+
+asio::awaitable<std::optional<Revision>> Store::unchanged_since(std::string key_prefix, Revision revision,
+                                                                std::int64_t count) {
+  validate_key(key_prefix);
+  KeyRange range = KeyRange::prefix(directory(key_prefix));
+  auto read = with_reader([range](MvccReader& reader) { return reader.summarize(range); });
+  const MvccReader::RangeSummary summary = co_await std::move(read);
+  if (summary.count != count || summary.newest_modification > revision) co_return std::nullopt;
+  co_return summary.revision;
+}
 
 asio::awaitable<void> Store::request_watch_progress() {
   hub_->progress();

@@ -314,6 +314,23 @@ asio::awaitable<void> Store::request_watch_progress() {
 
 bool Store::can_request_watch_progress() const { return features_->request_watch_progress(); }
 
+asio::awaitable<std::optional<Revision>> Store::unchanged_since(std::string key_prefix, Revision revision,
+                                                                std::int64_t count) {
+  validate_key(key_prefix, true);
+  // One linearizable Range: etcd filters out the keys not modified after `revision` (min_mod_revision) and still
+  // counts every key in the range, so a single small answer says both whether anything changed and how many
+  // objects there are. etcd reads the range to filter it, but sends and kapi decodes nothing.
+  etcdserverpb::RangeRequest range;
+  range.set_key(key_prefix);
+  range.set_range_end(prefix_range_end(key_prefix));
+  range.set_min_mod_revision(revision + 1);
+  range.set_keys_only(true);
+  range.set_limit(1);
+  auto response = co_await read(std::move(range), key_prefix);
+  if (response.kvs_size() > 0 || response.count() != count) co_return std::nullopt;
+  co_return response.header().revision();
+}
+
 asio::awaitable<void> Store::compact(Revision revision) {
   etcdserverpb::CompactionRequest request;
   request.set_revision(revision);

@@ -48,6 +48,8 @@ class Store final : public Interface {
   asio::awaitable<void> request_watch_progress() override;
   // Only on etcd 3.4.31, 3.5.13 or later, once every endpoint's version is known (Debian 12 ships 3.4.23).
   bool can_request_watch_progress() const override;
+  asio::awaitable<std::optional<Revision>> unchanged_since(std::string key_prefix, Revision revision,
+                                                           std::int64_t count) override;
   asio::awaitable<void> compact(Revision revision) override;
 
   // kube-apiserver's etcd health check: a read of the key "health" succeeds within `timeout`

@@ -76,6 +76,10 @@ class FaultyStore final : public Interface {
     if (progress_enabled && progress_supported) co_await real_.request_watch_progress();
   }
   bool can_request_watch_progress() const override { return progress_supported; }
+  asio::awaitable<std::optional<Revision>> unchanged_since(std::string key, Revision revision,
+                                                           std::int64_t count) override {
+    co_return co_await real_.unchanged_since(std::move(key), revision, count);
+  }
   asio::awaitable<void> compact(Revision revision) override { co_await real_.compact(revision); }
 
  private:

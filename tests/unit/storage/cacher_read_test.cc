@@ -141,6 +141,38 @@ TEST_F(CacherTest, WithoutProgressRequestsReadsAheadOfTheCacheGoToTheBackend) {
   EXPECT_EQ(cached.revision, a.mod_revision);
 }
 
+// kube reads such consistent lists from etcd. The Cacher first asks the backend whether anything under the
+// resource changed since the cache's revision: when nothing did, the cache's own objects are the answer, at the
+// backend's current revision; any change the cache has not seen yet sends the list to the backend.
+TEST_F(CacherTest, WithoutProgressRequestsAConsistentListOfAnUnchangedResourceComesFromTheCache) {
+  start();
+  backend_->progress_supported = false;
+  write(pod("a"), "1");
+  const KeyValue b = write(pod("b"), "2");
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (run(cacher_->list_shared(kPrefix, at("0"))).revision < b.mod_revision) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline);
+    std::this_thread::sleep_for(5ms);
+  }
+  const SharedListResult cached = run(cacher_->list_shared(kPrefix, at("0")));
+  const KeyValue other = write_to_backend("/registry/configmaps/ns/x", "v");
+
+  const SharedListResult consistent = run(cacher_->list_shared(kPrefix, at("")));
+  EXPECT_EQ(consistent.revision, other.mod_revision);
+  ASSERT_EQ(consistent.items.size(), 2u);
+  EXPECT_EQ(consistent.items[0].get(), cached.items[0].get()) << "the cache's own objects";
+  EXPECT_EQ(consistent.items[1].get(), cached.items[1].get());
+
+  // Changes the cache may not have seen yet: the list never misses them.
+  const KeyValue c = write_to_backend(pod("c"), "3");
+  const ListResult created = run(cacher_->list(kPrefix, at("")));
+  EXPECT_EQ(keys(created), (std::vector<std::string>{pod("a"), pod("b"), pod("c")}));
+  EXPECT_GE(created.revision, c.mod_revision);
+  run(store_->remove(pod("a"), nullptr));
+  const ListResult removed = run(cacher_->list(kPrefix, at("")));
+  EXPECT_EQ(keys(removed), (std::vector<std::string>{pod("b"), pod("c")}));
+}
+
 TEST_F(CacherTest, AResourceVersionTheCacheNeverReachesIsTooLarge) {
   CacherOptions options;
   options.fresh_wait_timeout = 300ms;

@@ -319,6 +319,42 @@ TEST_P(StorageConformanceList, NonRecursiveListReadsOneKey) {
   expect_items(list(k, filtered), {});
 }
 
+// unchanged_since: what a cache without progress requests may serve a consistent LIST on. It confirms a prefix
+// only when it holds exactly the counted objects, none modified since the revision, and answers a revision at
+// least as new as every write made before the call.
+TEST_P(StorageConformanceList, UnchangedSinceConfirmsOnlyAPrefixNothingChangedUnder) {
+  const std::string prefix = key("/widgets/");
+  auto unchanged = [&](Revision since, std::int64_t count) { return run(store().unchanged_since(prefix, since, count)); };
+  create(key("/widgets/a"), "a");
+  const KeyValue b = create(key("/widgets/b"), "b");
+  const Revision seeded = b.mod_revision;
+  ASSERT_TRUE(unchanged(seeded, 2).has_value());
+  EXPECT_GE(*unchanged(seeded, 2), seeded);
+  EXPECT_FALSE(unchanged(seeded, 3).has_value()) << "one object fewer than counted";
+
+  const KeyValue other = create(key("/gadgets/x"), "x");  // outside the prefix: no change to it
+  EXPECT_GE(unchanged(seeded, 2).value_or(0), other.mod_revision);
+
+  const Revision updated = update(key("/widgets/a"), "a2").mod_revision;
+  EXPECT_FALSE(unchanged(seeded, 2).has_value()) << "an object changed";
+  EXPECT_TRUE(unchanged(updated, 2).has_value());
+
+  remove(key("/widgets/b"));
+  EXPECT_FALSE(unchanged(updated, 2).has_value()) << "an object deleted";
+
+  // Created and deleted again after the revision: the same objects, unchanged, at a revision past both.
+  const Revision settled = current_revision();
+  create(key("/widgets/c"), "c");
+  remove(key("/widgets/c"));
+  const Revision gone = current_revision();
+  ASSERT_TRUE(unchanged(settled, 1).has_value());
+  EXPECT_GE(*unchanged(settled, 1), gone);
+  // Replaced: one deleted, another created, same count.
+  remove(key("/widgets/a"));
+  create(key("/widgets/d"), "d");
+  EXPECT_FALSE(unchanged(settled, 1).has_value());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, StorageConformanceList, ::testing::ValuesIn(all_backends()),
                          [](const ::testing::TestParamInfo<BackendFactory>& info) { return info.param.name; });
 
