@@ -39,8 +39,9 @@ double seconds_to_recover(const ConfigMapWriters& writers, const KapiProcess& ka
 }
 
 // What every fault test checks at its end, and prints for the closing figures.
-void expect_nothing_lost(const KapiProcess& kapi, ConfigMapWriters& writers, ResumingWatch& watch, std::int64_t from,
-                         const std::string& scenario, const std::string& recoveries) {
+void expect_nothing_lost(const KapiProcess& kapi, LoadUnderFault& load, const std::string& scenario,
+                         const std::string& recoveries) {
+  auto& [from, watch, writers] = load;
   writers.stop();
   const auto stored = stored_config_maps(kapi, "cm-");
   watch.stop();
@@ -56,10 +57,8 @@ void expect_nothing_lost(const KapiProcess& kapi, ConfigMapWriters& writers, Res
 TEST(EtcdFaultsTest, APausedEtcdTimesRequestsOutAndLosesNothingWhenItResumes) {
   test_support::EtcdProcess etcd;
   KapiProcess kapi(on_etcd(etcd.endpoint()));
-  std::int64_t from = 0;
-  stored_config_maps(kapi, "cm-", &from);
-  ResumingWatch watch(kapi, from);
-  ConfigMapWriters writers(kapi, "cm", 4);
+  LoadUnderFault load(kapi);
+  ConfigMapWriters& writers = load.writers;
   ASSERT_TRUE(writers.wait_for_acknowledged(20, 20s)) << kapi.logs();
 
   etcd.pause();
@@ -82,17 +81,15 @@ TEST(EtcdFaultsTest, APausedEtcdTimesRequestsOutAndLosesNothingWhenItResumes) {
   etcd.resume();
   const double recovered = seconds_to_recover(writers, kapi);
   EXPECT_TRUE(eventually([&] { return ready(kapi); }, 5s)) << kapi.logs();
-  expect_nothing_lost(kapi, writers, watch, from, "etcd paused 8 s", std::to_string(recovered) + " s");
+  expect_nothing_lost(kapi, load, "etcd paused 8 s", std::to_string(recovered) + " s");
 }
 
 TEST(EtcdFaultsTest, ALinkToEtcdThatSlowsStallsBreaksAndRefusesLosesNothing) {
   test_support::EtcdProcess etcd;
   test_support::TcpProxy link(etcd.client_port());
   KapiProcess kapi(on_etcd(link.endpoint()));
-  std::int64_t from = 0;
-  stored_config_maps(kapi, "cm-", &from);
-  ResumingWatch watch(kapi, from);
-  ConfigMapWriters writers(kapi, "cm", 4);
+  LoadUnderFault load(kapi);
+  ConfigMapWriters& writers = load.writers;
   ASSERT_TRUE(writers.wait_for_acknowledged(20, 20s)) << kapi.logs();
   std::string recoveries;
   auto recovered = [&](const std::string& fault) {
@@ -139,7 +136,7 @@ TEST(EtcdFaultsTest, ALinkToEtcdThatSlowsStallsBreaksAndRefusesLosesNothing) {
   link.refuse(false);
   recovered("refused");
 
-  expect_nothing_lost(kapi, writers, watch, from, "slow, stalled, cut and refused link", recoveries);
+  expect_nothing_lost(kapi, load, "slow, stalled, cut and refused link", recoveries);
   std::cout << "[ link ] " << link.connections_accepted() << " connections to etcd, " << link.connections_cut()
             << " cut\n";
 }

@@ -262,6 +262,20 @@ class ResumingWatch {
   std::thread thread_;
 };
 
+// The load a fault test puts on kapi: four writers, and a client's watch from the resourceVersion before them.
+struct LoadUnderFault {
+  explicit LoadUnderFault(const KapiProcess& kapi)
+      : from(list_version(kapi)), watch(kapi, from), writers(kapi, "cm", 4) {}
+  static std::int64_t list_version(const KapiProcess& kapi) {
+    std::int64_t version = 0;
+    stored_config_maps(kapi, "cm-", &version);
+    return version;
+  }
+  const std::int64_t from;
+  ResumingWatch watch;
+  ConfigMapWriters writers;
+};
+
 // How the writes went, for the test's output and the closing figures: "812 acknowledged, 3 unknown (504 Timeout×3)".
 inline std::string describe(const WriteOutcomes& outcomes) {
   std::string text = std::to_string(outcomes.acknowledged.size()) + " acknowledged, " +

@@ -2,6 +2,7 @@
 
 #include "protos/etcd/rpc.grpc.pb.h"
 #include "tests/support/command.h"
+#include "tests/support/loopback.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -41,14 +42,6 @@ class Socket {
  private:
   int fd_;
 };
-
-sockaddr_in loopback(int port) {
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<std::uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return address;
-}
 
 // A port the kernel just handed out; another process may still take it before etcd binds it, so a failed
 // first start is retried on fresh ports.

@@ -1,5 +1,7 @@
 #include "tests/support/http_client.h"
 
+#include "tests/support/loopback.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -110,10 +112,7 @@ struct HttpConnection::Impl {
     if (fd < 0) throw std::system_error(errno, std::system_category(), "socket");
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<std::uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sockaddr_in address = loopback(port);
     if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
       if (errno != EINPROGRESS) throw std::system_error(errno, std::system_category(), "connect");
       if (!wait_ready(fd, POLLOUT, deadline)) throw ReadTimeout("connect timed out");

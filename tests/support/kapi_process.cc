@@ -3,6 +3,7 @@
 #include "tests/support/child_process.h"
 #include "tests/support/child_reaping.h"
 #include "tests/support/etcd_process.h"
+#include "tests/support/loopback.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -57,9 +58,7 @@ int pick_free_port() {
   for (int attempt = 0;; ++attempt) {
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) throw std::system_error(errno, std::system_category(), "socket");
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sockaddr_in address = loopback(0);
     socklen_t length = sizeof address;
     bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;

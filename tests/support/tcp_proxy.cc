@@ -1,5 +1,7 @@
 #include "tests/support/tcp_proxy.h"
 
+#include "tests/support/loopback.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -20,14 +22,6 @@ using namespace std::chrono_literals;
 constexpr int kPollMillis = 50;
 
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error("tcp proxy: " + what + ": " + std::strerror(errno)); }
-
-sockaddr_in loopback(int port) {
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<std::uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return address;
-}
 
 // Closes with a reset rather than a FIN: the peer sees ECONNRESET, as when a link is torn down.
 void close_with_reset(int fd) {
