@@ -5,6 +5,7 @@
 #include "server/structured_merge/jsoniter_text.h"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <iterator>

@@ -93,7 +93,9 @@ class UpdaterSteps {
     ManagedFields conflicts;
     std::map<std::string, const Set*> removed;
     for (auto it = managers.begin(); it != managers.end();) {
-      const auto& [manager, versioned] = *it;
+      // Named, not a structured binding: clang 14 (the fuzz build's) cannot capture one in the lambdas below.
+      const std::string& manager = it->first;
+      const auto& versioned = it->second;
       if (manager == workflow) {
         ++it;
         continue;
@@ -178,8 +180,9 @@ class UpdaterSteps {
   // ConflictsFromManagers, in manager then path order.
   static std::vector<Conflict> conflicts_from_managers(const ManagedFields& conflicts) {
     std::vector<Conflict> found;
-    for (const auto& [manager, versioned] : conflicts) {
-      versioned.set.for_each([&](const Path& path) { found.push_back(Conflict{manager, path}); });
+    for (const auto& entry : conflicts) {
+      const std::string& manager = entry.first;  // named for the lambda, as above
+      entry.second.set.for_each([&](const Path& path) { found.push_back(Conflict{manager, path}); });
     }
     return found;
   }
