@@ -2,6 +2,7 @@
 // in YAML (JSON being YAML), merged into the live object by the resource's FieldManager as the request's manager;
 // a missing object is created through apply (201). Runs inside Store::update, so a lost race applies again.
 #include "server/endpoints/handlers/admission.h"
+#include "server/endpoints/handlers/body.h"
 #include "server/endpoints/handlers/managed_fields.h"
 #include "server/endpoints/handlers/response.h"
 #include "server/endpoints/handlers/subresources.h"
@@ -20,42 +21,9 @@ namespace {
 
 namespace json = boost::json;
 
-struct AppliedConfiguration {
-  json::object object;
-  std::vector<std::string> duplicate_keys;  // what yaml.UnmarshalStrict refuses
-};
-
-// What json.Unmarshal calls a JSON value that cannot go into a map.
-std::string_view go_json_type(const json::value& value) {
-  if (value.is_array()) return "array";
-  if (value.is_string()) return "string";
-  if (value.is_bool()) return "bool";
-  return "number";
-}
-
-// yaml.Unmarshal into map[string]interface{}: YAML (or JSON) converted to JSON, then decoded; an empty document
-// leaves the map empty.
-AppliedConfiguration decode_configuration(const std::string& body) {
-  schema::YamlDocument document;
-  try {
-    document = schema::yaml_to_json(body, {.max_depth = registry::kMaxObjectDepth});
-  } catch (const schema::YamlError& error) {
-    throw apierrors::ApiError(
-        apierrors::bad_request("error decoding YAML: error converting YAML to JSON: " + std::string(error.what())));
-  }
-  AppliedConfiguration configuration{.duplicate_keys = std::move(document.duplicate_keys)};
-  if (document.value.is_null()) return configuration;
-  if (!document.value.is_object())
-    throw apierrors::ApiError(apierrors::bad_request(
-        "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal " +
-        std::string(go_json_type(document.value)) + " into Go value of type map[string]interface {}"));
-  configuration.object = std::move(document.value.as_object());
-  return configuration;
-}
-
 // fieldValidation of an apply: yaml.UnmarshalStrict into a map refuses repeated keys only (unknown fields are the
 // FieldManager's: the configuration must fit the type). Strict fails the request, Warn warns once.
-void check_strict(Scope& scope, const AppliedConfiguration& configuration, bool& warned) {
+void check_strict(Scope& scope, const ApplyConfiguration& configuration, bool& warned) {
   if (configuration.duplicate_keys.empty()) return;
   const auto validation = schema::parse_field_validation(scope.query().get("fieldValidation").value_or(""));
   if (validation == schema::FieldValidation::kIgnore) return;
@@ -88,7 +56,7 @@ asio::awaitable<void> apply_patch(Scope scope) {
   const std::string manager = write_manager(scope, WriteOptionsKind::Apply);
   const bool force = apply_force(scope);
   const fieldmanager::FieldManager& field_manager = field_manager_of(scope, scope.info.subresource);
-  auto configuration = std::make_shared<AppliedConfiguration>(decode_configuration(scope.request().body));
+  auto configuration = std::make_shared<ApplyConfiguration>(decode_apply_configuration(scope.request().body));
   const std::string name = scope.info.name;
   // Only the main resource creates through apply (the status and scale storages never create).
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .subresource = scope.info.subresource,
@@ -117,7 +85,7 @@ asio::awaitable<void> apply_scale_patch(Scope scope) {
   const std::string manager = write_manager(scope, WriteOptionsKind::Apply);
   const bool force = apply_force(scope);
   const fieldmanager::FieldManager& field_manager = field_manager_of(scope, "scale");
-  auto configuration = std::make_shared<AppliedConfiguration>(decode_configuration(scope.request().body));
+  auto configuration = std::make_shared<ApplyConfiguration>(decode_apply_configuration(scope.request().body));
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .warnings = &scope.exchange.context.warnings};
   add_admission(scope, options, manager);
   bool warned = false;

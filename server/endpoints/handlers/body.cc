@@ -135,6 +135,36 @@ json::object decode_delete_options(const Scope& scope) {
   return decode_body_as(scope, delete_options);
 }
 
+namespace {
+
+// What json.Unmarshal calls a JSON value that cannot go into a map.
+std::string_view go_json_type(const json::value& value) {
+  if (value.is_array()) return "array";
+  if (value.is_string()) return "string";
+  if (value.is_bool()) return "bool";
+  return "number";
+}
+
+}  // namespace
+
+ApplyConfiguration decode_apply_configuration(const std::string& body) {
+  schema::YamlDocument document;
+  try {
+    document = schema::yaml_to_json(body, {.max_depth = registry::kMaxObjectDepth});
+  } catch (const schema::YamlError& error) {
+    throw apierrors::ApiError(
+        apierrors::bad_request("error decoding YAML: error converting YAML to JSON: " + std::string(error.what())));
+  }
+  ApplyConfiguration configuration{.duplicate_keys = std::move(document.duplicate_keys)};
+  if (document.value.is_null()) return configuration;
+  if (!document.value.is_object())
+    throw apierrors::ApiError(apierrors::bad_request(
+        "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal " +
+        std::string(go_json_type(document.value)) + " into Go value of type map[string]interface {}"));
+  configuration.object = std::move(document.value.as_object());
+  return configuration;
+}
+
 DecodedBody decode_body(const BodyTarget& target) {
   switch (const BodyFormat format = body_format(target.request(), false)) {
     case BodyFormat::Yaml: return decode_yaml(target);

@@ -2,7 +2,7 @@
 // Request bodies. The body of a create (POST) or update (PUT): decoded by its Content-Type as kube's serializers do
 // (JSON, YAML converted to JSON as sigs.k8s.io/yaml converts it, protobuf transcoded), then conformed to the kind's
 // schema with fieldValidation deciding what duplicate and unknown fields do; and the bodies of other kinds than the
-// resource's (DeleteOptions, a pod's Binding). Every decoding of a body is here, in one file the body_decoding fuzz
+// resource's (DeleteOptions, a pod's Binding), and server-side apply configurations. Every decoding of a body is here, in one file the body_decoding fuzz
 // target (tests/fuzz/body_decoding_fuzz.cc) compiles without the rest of the handlers.
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/negotiation.h"
@@ -42,6 +42,14 @@ boost::json::object decode_protobuf_body(const BodyTarget& target);
 boost::json::object decode_body_as(const Scope& scope, const schema::TypeMeta& expected);
 // A DELETE body (metav1.DeleteOptions) as JSON, from JSON or protobuf.
 boost::json::object decode_delete_options(const Scope& scope);
+// A server-side apply body (application/apply-patch+yaml): YAML or JSON, decoded as yaml.Unmarshal decodes into a
+// map[string]interface{} (an empty document is an empty configuration). Throws ApiError 400 in kube's words
+// ("error decoding YAML: error converting YAML to JSON: yaml: line 2: ...").
+struct ApplyConfiguration {
+  boost::json::object object;
+  std::vector<std::string> duplicate_keys;  // what yaml.UnmarshalStrict refuses, for fieldValidation
+};
+ApplyConfiguration decode_apply_configuration(const std::string& body);
 // summarizeData(body, 30) of kube's handlers/rest.go: the start of the body, in hex unless it looks like JSON.
 std::string summarize_body(std::string_view body);
 
