@@ -78,11 +78,14 @@ json::object zero_object(const schema::Catalog& catalog, const google::protobuf:
   return zero.is_object() ? std::move(zero.as_object()) : json::object{};
 }
 
-// kube's ObjectDefaulter for a built-in kind: its +default markers, as decoding fills them.
+// kube's conversion of an applied object to its Go type, then its ObjectDefaulter: the +default markers, as
+// decoding fills them, with an integer beyond its field's type converted as the unstructured converter does.
 std::function<void(json::object&)> catalog_defaulter(const schema::Catalog& catalog,
                                                     const google::protobuf::Descriptor* message) {
   if (!message) return nullptr;
-  return [&catalog, message](json::object& object) { schema::conform(catalog, message, object); };
+  return [&catalog, message](json::object& object) {
+    schema::conform(catalog, message, object, schema::IntegerOverflow::kConvert);
+  };
 }
 
 }  // namespace

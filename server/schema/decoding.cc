@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace kapi::schema {
 namespace {
@@ -18,6 +19,10 @@ namespace pb = google::protobuf;
 struct TypeError {
   std::string message;
 };
+
+bool fits_int32(const json::value& value) {
+  return value.is_int64() && value.get_int64() >= INT32_MIN && value.get_int64() <= INT32_MAX;
+}
 
 std::string json_kind(const json::value& value) {
   switch (value.kind()) {
@@ -51,7 +56,7 @@ std::string go_type(const pb::FieldDescriptor* field, bool element = false) {
 
 class Conformer {
  public:
-  explicit Conformer(const Catalog& catalog) : catalog_(catalog) {}
+  Conformer(const Catalog& catalog, IntegerOverflow overflow) : catalog_(catalog), overflow_(overflow) {}
 
   void message(const pb::Descriptor* type, json::object& object, const std::string& path) {
     const bool type_meta = Catalog::has_type_meta(type);
@@ -100,6 +105,11 @@ class Conformer {
 
   [[noreturn]] static void type_error(const pb::Descriptor* owner, const std::string& type, const json::value& value,
                                       const std::string& path) {
+    type_error(owner, type, json_kind(value), path);
+  }
+  // `what` as encoding/json's UnmarshalTypeError names the value: "string", "number", "number 99999999999".
+  [[noreturn]] static void type_error(const pb::Descriptor* owner, const std::string& type, const std::string& what,
+                                      const std::string& path) {
     std::string go_path;  // Go names the field by its JSON path without list indices
     for (std::size_t i = 0; i < path.size(); ++i) {
       if (path[i] == '[') {
@@ -109,8 +119,41 @@ class Conformer {
       }
       go_path += path[i];
     }
-    throw TypeError{"json: cannot unmarshal " + json_kind(value) + " into Go struct field " + owner->name() + "." +
-                    go_path + " of type " + type};
+    throw TypeError{"json: cannot unmarshal " + what + " into Go struct field " + owner->name() + "." + go_path +
+                    " of type " + type};
+  }
+
+  // An integer beyond its field's Go type. encoding/json refuses it, naming the number; kube's unstructured
+  // converter, which reads an applied object, converts it as Go converts integers: keeping its low bits.
+  void integer(const pb::Descriptor* owner, const pb::FieldDescriptor* field, json::value& value,
+               const std::string& path, const std::string& expected) {
+    const std::uint64_t bits = value.is_int64() ? static_cast<std::uint64_t>(value.get_int64()) : value.get_uint64();
+    bool fits = false;
+    json::value converted;
+    switch (field->cpp_type()) {
+      case pb::FieldDescriptor::CPPTYPE_INT64:
+        fits = value.is_int64();
+        converted = static_cast<std::int64_t>(bits);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_UINT64:
+        fits = value.is_uint64() || value.get_int64() >= 0;
+        converted = bits;
+        break;
+      case pb::FieldDescriptor::CPPTYPE_UINT32:
+        fits = value.is_int64() && value.get_int64() >= 0 && value.get_int64() <= UINT32_MAX;
+        converted = static_cast<std::int64_t>(static_cast<std::uint32_t>(bits));
+        break;
+      default:  // int32 and enums
+        fits = fits_int32(value);
+        converted = static_cast<std::int64_t>(static_cast<std::int32_t>(bits));
+        break;
+    }
+    if (fits) return;
+    if (overflow_ == IntegerOverflow::kConvert) {
+      value = std::move(converted);
+      return;
+    }
+    type_error(owner, expected, "number " + json::serialize(value), path);
   }
 
   void field(const pb::Descriptor* owner, const pb::FieldDescriptor* field, json::value& value,
@@ -160,6 +203,7 @@ class Conformer {
       case pb::FieldDescriptor::TYPE_MESSAGE: break;
       default:
         if (!value.is_int64() && !value.is_uint64()) fail();
+        integer(owner, field, value, path, expected);
         return;
     }
     const pb::Descriptor* type = field->message_type();
@@ -182,6 +226,9 @@ class Conformer {
         return;
       case Special::kIntOrString:
         if (!value.is_string() && !value.is_int64() && !value.is_uint64()) fail();
+        // IntOrString.UnmarshalJSON decodes its number into an int32 (from an applied object too): its error.
+        if (!value.is_string() && !fits_int32(value))
+          throw TypeError{"json: cannot unmarshal number " + json::serialize(value) + " into Go value of type int32"};
         return;
       case Special::kRawExtension:
       case Special::kFieldsV1: return;  // free-form JSON
@@ -197,6 +244,7 @@ class Conformer {
   }
 
   const Catalog& catalog_;
+  IntegerOverflow overflow_;
   std::vector<std::string> unknown_;
 };
 
@@ -210,8 +258,9 @@ FieldValidation parse_field_validation(std::string_view value) {
                                                    "\": supported values: \"Ignore\", \"Strict\", \"Warn\""));
 }
 
-std::vector<std::string> conform(const Catalog& catalog, const pb::Descriptor* kind, json::object& object) {
-  Conformer conformer(catalog);
+std::vector<std::string> conform(const Catalog& catalog, const pb::Descriptor* kind, json::object& object,
+                                 IntegerOverflow overflow) {
+  Conformer conformer(catalog, overflow);
   try {
     conformer.message(kind, object, "");
   } catch (const TypeError& error) {

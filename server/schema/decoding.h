@@ -22,8 +22,12 @@ FieldValidation parse_field_validation(std::string_view value);
 // returns their paths ("spec.containers[0].foo"), fills +default values, and throws ApiError 400 BadRequest with
 // kube's message ("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number
 // into Go struct field ConfigMap.data of type string") when a value has the wrong type.
+// `overflow` says what an integer beyond its field's type (an int32's 99999999999) does: fail as a body's JSON
+// decoding fails ("json: cannot unmarshal number 99999999999 into Go struct field ContainerPort.spec.containers.
+// ports.containerPort of type int32"), or, for an applied object, convert as kube's unstructured converter does.
+enum class IntegerOverflow { kError, kConvert };
 std::vector<std::string> conform(const Catalog& catalog, const google::protobuf::Descriptor* kind,
-                                 boost::json::object& object);
+                                 boost::json::object& object, IntegerOverflow overflow = IntegerOverflow::kError);
 
 // Applies the fieldValidation directive to conform()'s unknown fields: Strict throws 400 BadRequest
 // ("strict decoding error: unknown field \"x\", ..."), Warn returns the warnings, Ignore nothing.

@@ -3,6 +3,9 @@
 #include "server/fieldmanager/field_manager.h"
 #include "server/fieldmanager/scale_handler.h"
 
+#include "server/endpoints/field_managers.h"
+#include "server/registry/strategy.h"
+
 #include "tests/unit/server/fieldmanager/field_manager_test_util.h"
 
 #include <gtest/gtest.h>
@@ -504,6 +507,23 @@ TEST_F(FieldManagerTest, FirstApplyToAnUntrackedObjectMakesBeforeFirstApply) {
        "fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{}}}},
       {"manager":"before-first-apply","operation":"Update","apiVersion":"v1","time":"2026-12-01T21:00:10Z",
        "fieldsType":"FieldsV1","fieldsV1":{"f:data":{".":{},"f:b":{}}}}])"));
+}
+
+// The installer's managers turn an applied object into its Go type as kube's unstructured converter does: an
+// integer beyond its int32 field keeps its low bits (Go's conversion), where a JSON body's is refused. Found by
+// fuzzing (tests/fuzz/apply_fuzz.cc): the applied object kept 2^32+80 and could not be stored (500).
+TEST(BuiltinFieldManagersTest, AppliedIntegersBeyondTheirTypeAreConvertedAsKubeConvertsThem) {
+  const Types& types = Types::get();
+  const registry::ResourceDefinition services{
+      .version = "v1", .resource = "services", .kind = "Service", .subresources = {"status"}};
+  const registry::Strategy strategy;
+  const endpoints::FieldManagers managers =
+      endpoints::builtin_field_managers(services, strategy, types.schema, types.catalog);
+  ASSERT_NE(managers.of(""), nullptr);
+  const json::object applied = managers.of("")->apply(nullptr, object_from_json(R"({"apiVersion":"v1",
+      "kind":"Service","metadata":{"name":"s","namespace":"default"},"spec":{"ports":[{"port":4294967376,
+      "protocol":"TCP"}]}})"), "kubectl", false);
+  EXPECT_EQ(applied.at("spec").at("ports"), json::parse(R"([{"port":80,"protocol":"TCP"}])"));
 }
 
 }  // namespace

@@ -110,6 +110,29 @@ TEST_F(DecodingTest, TimesAreReadAsGoReadsThem) {
       "series":{"lastObservedTime":"2024-05-01T10:11:12,123456-01:00"}})").empty());
 }
 
+// An integer beyond its field's Go type is encoding/json's error, naming the number; kapi took it, then could not
+// store it. For an applied object kube's unstructured converter keeps the low bits instead (kConvert). Found by
+// fuzzing (tests/fuzz/apply_fuzz.cc).
+TEST_F(DecodingTest, IntegersBeyondTheirGoTypeFailAsKubeDecodingDoes) {
+  EXPECT_EQ(error_of("Pod", R"({"spec":{"containers":[{"name":"c","ports":[{"containerPort":99999999999}]}]}})"),
+            "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal number 99999999999 into Go "
+            "struct field ContainerPort.spec.containers.ports.containerPort of type int32");
+  EXPECT_EQ(error_of("Pod", R"({"spec":{"activeDeadlineSeconds":18446744073709551615}})"),
+            "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal number 18446744073709551615 "
+            "into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64");
+  EXPECT_EQ(error_of("Service", R"({"spec":{"ports":[{"port":80,"targetPort":2147483648}]}})"),
+            "Service in version \"v1\" cannot be handled as a Service: json: cannot unmarshal number 2147483648 into "
+            "Go value of type int32");
+  EXPECT_TRUE(conform_json("Pod", R"({"spec":{"activeDeadlineSeconds":-9223372036854775808,
+      "containers":[{"name":"c","ports":[{"containerPort":-2147483648},{"containerPort":2147483647}]}]}})").empty());
+
+  json::object applied = json::parse(R"({"spec":{"ports":[{"port":4294967376}],
+      "sessionAffinityConfig":{"clientIP":{"timeoutSeconds":-4294967295}}}})").as_object();
+  conform(catalog, catalog.kind("", "v1", "Service"), applied, IntegerOverflow::kConvert);
+  EXPECT_EQ(applied.at("spec").at("ports").at(0).at("port"), 80);
+  EXPECT_EQ(applied.at("spec").at("sessionAffinityConfig").at("clientIP").at("timeoutSeconds"), 1);
+}
+
 TEST_F(DecodingTest, FieldValidationDirective) {
   EXPECT_EQ(parse_field_validation(""), FieldValidation::kWarn);
   EXPECT_EQ(parse_field_validation("Strict"), FieldValidation::kStrict);
