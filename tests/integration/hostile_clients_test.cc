@@ -188,8 +188,9 @@ TEST_F(HostileClientsTest, AListNobodyReadsIsCutOffAfterTheWriteStallTimeout) {
     unread.push_back(kapi().connect_admin());
     unread.back().send("GET /api/v1/namespaces/" + ns + "/configmaps HTTP/1.1\r\nHost: kapi\r\n\r\n");
   }
-  // Nobody reads: each connection is closed once its writes stalled for 2 s.
-  std::this_thread::sleep_for(4s);
+  // Nobody reads: each connection is closed once its write stalled for 2 s (the watchdog looks at least every 2 s,
+  // and reading sooner would unstick it).
+  std::this_thread::sleep_for(6s);
   for (auto& connection : unread) {
     auto [bytes, closed] = drain(connection, 10s);
     EXPECT_TRUE(closed) << bytes.size() << " bytes read, still open";
