@@ -41,7 +41,7 @@ class DiskFiller {
 TEST(EmbeddedStoreFaultsTest, KilledInALoopUnderWritesItLosesNoAcknowledgedWrite) {
   constexpr int kRounds = 20;
   test_support::TempDir dir("kapi-kill-loop");
-  const KapiOptions options{.data_dir = dir.path() / "data"};
+  const KapiOptions options{.data_dir = dir.path() / "data", .embedded_store = true};
   std::mt19937 random(25);  // fixed seed: the same kill points on every run
   WriteOutcomes all;
   for (int round = 0; round < kRounds; ++round) {
@@ -72,7 +72,7 @@ TEST(EmbeddedStoreFaultsTest, KilledInALoopUnderWritesItLosesNoAcknowledgedWrite
 
 TEST(EmbeddedStoreFaultsTest, AFullDiskFailsWritesWithAServerErrorKeepsReadsAndWritesResumeWhenSpaceReturns) {
   test_support::TmpfsMount disk(64 << 20);
-  const KapiOptions options{.data_dir = disk.path() / "data"};
+  const KapiOptions options{.data_dir = disk.path() / "data", .embedded_store = true};
   auto kapi = std::make_unique<KapiProcess>(options);
   std::int64_t from = 0;
   const auto before = stored_config_maps(*kapi, "cm-", &from);
@@ -138,7 +138,7 @@ TEST(EmbeddedStoreFaultsTest, AReadOnlyDataDirectoryStopsTheStartWithExitCodeOne
     SCOPED_TRACE("a data directory written before");
     disk.remount_read_write();
     {
-      KapiProcess kapi(KapiOptions{.data_dir = disk.path() / "data"});
+      KapiProcess kapi(KapiOptions{.data_dir = disk.path() / "data", .embedded_store = true});
       EXPECT_EQ(kapi.shut_down(30s), 0);
     }
     disk.remount_read_only();

@@ -231,11 +231,8 @@ constexpr int kEtcdKillHistories = 50;
 constexpr int kEtcdPauseHistories = 50;
 
 TEST(LinearizabilityTest, EmbeddedStoreWithKapiKilledAndRestartedInEachHistory) {
-  if (const char* store = std::getenv("KAPI_TEST_STORE"); store && std::string_view(store) == "etcd") {
-    GTEST_SKIP() << "restarts kapi on its own data directory: the embedded store's scenario";
-  }
   test_support::TempDir data("kapi-linearizability");
-  const KapiOptions options{.data_dir = data.path()};
+  const KapiOptions options{.data_dir = data.path(), .embedded_store = true};
   auto kapi = std::make_unique<KapiProcess>(options);
   lin::KapiEndpoint endpoint;
   endpoint.up(kapi->port(), kapi->admin_tls());

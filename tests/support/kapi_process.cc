@@ -74,7 +74,7 @@ KapiProcess::KapiProcess(KapiOptions options) : options_(std::move(options)) {
   const char* store = std::getenv("KAPI_TEST_STORE");
   const bool names_etcd = std::any_of(options_.extra_flags.begin(), options_.extra_flags.end(),
                                       [](const std::string& flag) { return flag.starts_with("--etcd-servers"); });
-  if (store != nullptr && std::string_view(store) == "etcd" && !names_etcd) {
+  if (store != nullptr && std::string_view(store) == "etcd" && !names_etcd && !options_.embedded_store) {
     etcd_ = std::make_unique<EtcdProcess>();
     options_.extra_flags.push_back("--etcd-servers=" + etcd_->endpoint());
     // With --etcd-servers kapi runs no controller unless told (a kube-controller-manager is expected): a suite

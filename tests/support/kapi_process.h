@@ -29,6 +29,8 @@ struct KapiOptions {
   // The --data-dir, owned by the caller (kept when the process goes, for a restart on the same data); empty: a
   // fresh one under the process's work dir.
   std::filesystem::path data_dir;
+  // A test of the embedded store itself (kill -9 on its data, a full disk): KAPI_TEST_STORE=etcd leaves it there.
+  bool embedded_store = false;
 };
 
 class KapiProcess {
