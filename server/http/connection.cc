@@ -404,7 +404,10 @@ class Connection {
         if (!co_await answer(request)) co_return;
       }
       if (parser_.stopped()) {
-        if (parser_.failure()->status != 0) co_await answer_failure(*parser_.failure());
+        if (parser_.failure()->status != 0) {
+          co_await answer_failure(*parser_.failure());
+          co_await linger_after_refusal();
+        }
         co_return;
       }
       if (parser_.take_continue_request())
@@ -531,6 +534,20 @@ class Connection {
     }
     writer.headers().set("Content-Type", "application/json");
     co_await writer.write(status.code, apierrors::to_json(status));
+  }
+
+  // Go's closeWriteAndWait after a 431: a client still sending what was refused (the rest of its headers or
+  // body) would get a reset instead of the answer if the connection closed at once. Its input is read and
+  // dropped for half a second (Go's rstAvoidanceDelay), then the watchdog closes the connection.
+  asio::awaitable<void> linger_after_refusal() {
+    constexpr auto kRstAvoidanceDelay = std::chrono::milliseconds(500);
+    set_deadline(Clock::now() + kRstAvoidanceDelay);
+    std::array<char, 4096> dropped;
+    for (;;) {
+      auto [ec, n] =
+          co_await stream_.async_read_some(asio::buffer(dropped), asio::experimental::as_tuple(use_awaitable));
+      if (ec || n == 0) co_return;
+    }
   }
 
   Stream& stream_;

@@ -114,9 +114,10 @@ class PriorityAndFairnessTest : public ::testing::Test {
     std::vector<std::unique_ptr<Filter>> stages;
     stages.push_back(std::make_unique<PriorityAndFairnessFilter>(env.controller, env.metrics));
     env.chain = std::make_unique<Chain>(std::move(stages), [&env](Exchange& exchange) -> asio::awaitable<void> {
-      ++env.handled;
-      if (exchange.request.headers.get("X-Test-Hold")) {
-        if (exchange.context.long_running) co_await exchange.response->begin_stream(200);
+      const bool hold = exchange.request.headers.get("X-Test-Hold").has_value();
+      if (hold && exchange.context.long_running) co_await exchange.response->begin_stream(200);
+      ++env.handled;  // after a stream's head: a test that sees the count sees the status
+      if (hold) {
         while (!env.release) co_await base::sleep_for(1ms);
         if (exchange.context.long_running) co_return co_await exchange.response->end_stream();
       }
