@@ -35,8 +35,11 @@
 #include "server/schema/catalog.h"
 #include "server/schema/decoding.h"
 #include "server/schema/transcoder.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 namespace json = boost::json;
 namespace fieldmanager = kapi::fieldmanager;
@@ -46,12 +49,6 @@ using kapi::apierrors::ApiError;
 const kapi::schema::Catalog& catalog() {
   static const kapi::schema::Catalog catalog = kapi::schema::Catalog::builtin();
   return catalog;
-}
-
-[[noreturn]] void finding(std::string_view what, std::string_view detail) {
-  std::fprintf(stderr, "apply_fuzz: %.*s (%.*s)\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(detail.size()), detail.data());
-  std::abort();
 }
 
 struct Kind {

@@ -17,17 +17,15 @@
 #include <vector>
 
 #include "server/audit/policy.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 using kapi::audit::Policy;
 using kapi::audit::PolicyError;
 using kapi::authorization::Attributes;
-
-[[noreturn]] void finding(std::string_view what) {
-  std::fprintf(stderr, "audit_policy_fuzz: %.*s\n", static_cast<int>(what.size()), what.data());
-  std::abort();
-}
 
 std::string first_of(const std::vector<std::string>& list, std::string_view otherwise) {
   return list.empty() ? std::string(otherwise) : list.front();

@@ -29,8 +29,11 @@
 #include "server/schema/catalog.h"
 #include "server/schema/decoding.h"
 #include "server/schema/transcoder.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 namespace json = boost::json;
 namespace handlers = kapi::endpoints::handlers;
@@ -65,12 +68,6 @@ const std::array<ResourceDefinition, 16> kResources{
 constexpr std::array<std::string_view, 4> kFieldValidation{"Strict", "Warn", "Ignore", ""};
 constexpr std::array<std::string_view, 4> kContentTypes{"application/json", "application/json; charset=utf-8",
                                                         "application/yaml", "application/vnd.kubernetes.protobuf"};
-
-[[noreturn]] void finding(std::string_view what, std::string_view detail) {
-  std::fprintf(stderr, "body_decoding_fuzz: %.*s (%.*s)\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(detail.size()), detail.data());
-  std::abort();
-}
 
 const kapi::schema::Catalog& catalog() {
   static const kapi::schema::Catalog catalog = kapi::schema::Catalog::builtin();

@@ -18,16 +18,13 @@
 
 #include "base/base64.h"
 #include "storage/continue_token.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
 
-constexpr std::string_view kPrefix = "/registry/pods/";
+using kapi::fuzz::finding;
 
-[[noreturn]] void finding(std::string_view what, std::string_view key) {
-  std::fprintf(stderr, "continue_token_fuzz: %.*s (start key \"%.*s\")\n", static_cast<int>(what.size()),
-               what.data(), static_cast<int>(key.size()), key.data());
-  std::abort();
-}
+constexpr std::string_view kPrefix = "/registry/pods/";
 
 }  // namespace
 

@@ -33,8 +33,11 @@
 #include "server/apiextensions/schema/structural.h"
 #include "server/apiextensions/schema/value_validation.h"
 #include "server/patch/go_json.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 namespace schema = kapi::apiextensions::schema;
 using kapi::validation::ErrorList;
@@ -62,12 +65,6 @@ constexpr std::string_view kCronTabSchema = R"({"type":"object","properties":{
                                                                         "port":{"type":"integer"}}}},
     "template":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}},
   "status":{"type":"object","properties":{"replicas":{"type":"integer"}}}}})";
-
-[[noreturn]] void finding(std::string_view what, std::string_view detail) {
-  std::fprintf(stderr, "crd_schema_fuzz: %.*s (%.*s)\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(detail.size()), detail.data());
-  std::abort();
-}
 
 // Every error written out as a client reads it, so that each field of it is formatted.
 void print(const ErrorList& errors) {

@@ -30,8 +30,11 @@
 
 #include "base/wake_signal.h"
 #include "server/http/http2_connection.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 namespace http = kapi::http;
 
@@ -39,11 +42,6 @@ constexpr std::string_view kClientPreface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 // The handlers and the writer run this many times between the end of the input and the end of the stream, so that
 // what the last frames started gets answered.
 constexpr int kTurnsBeforeEnd = 16;
-
-[[noreturn]] void finding(std::string_view what) {
-  std::fprintf(stderr, "http2_frames_fuzz: %.*s\n", static_cast<int>(what.size()), what.data());
-  std::abort();
-}
 
 // The client's side of the connection, in memory: its bytes in reads of `read_size` (all at once when 0); of what
 // the server writes only the start is kept, which must be its SETTINGS frame (RFC 9113 3.4).

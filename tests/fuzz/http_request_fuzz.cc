@@ -29,17 +29,15 @@
 
 #include "server/http/query.h"
 #include "server/http/request_parser.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 using kapi::http::QueryParams;
 
 constexpr kapi::http::ParserLimits kLimits{.max_header_bytes = 256, .max_body_bytes = 64};
-
-[[noreturn]] void finding(std::string_view what) {
-  std::fprintf(stderr, "http_request_fuzz: %.*s\n", static_cast<int>(what.size()), what.data());
-  std::abort();
-}
 
 // What a connection acts on for one request (not tls, remote_address or peer_certificate, which it sets itself).
 struct ParsedRequest {

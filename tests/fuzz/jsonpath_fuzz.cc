@@ -23,8 +23,11 @@
 #include <boost/json/value.hpp>
 
 #include "server/apiextensions/jsonpath.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 using kapi::apiextensions::JsonPath;
 
@@ -36,12 +39,6 @@ constexpr std::string_view kCronTab = R"({"apiVersion":"stable.example.com/v1","
 
 // Registry objects may nest this deep (registry::kMaxObjectDepth).
 constexpr std::size_t kMaxDepth = 1000;
-
-[[noreturn]] void finding(std::string_view what, std::string_view path) {
-  std::fprintf(stderr, "jsonpath_fuzz: %.*s (path \"%.*s\")\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(path.size()), path.data());
-  std::abort();
-}
 
 const boost::json::value* walk(const boost::json::value& root, const std::vector<std::string>& names) {
   const boost::json::value* value = &root;

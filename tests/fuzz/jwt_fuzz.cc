@@ -33,8 +33,11 @@
 #include "base/base64.h"
 #include "server/authentication/jwt.h"
 #include "server/authentication/service_account.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 namespace auth = kapi::authentication;
 namespace json = boost::json;
@@ -62,12 +65,6 @@ dQIDAQAB
 
 // A fixed clock (2023-11-14T22:13:20Z), so that a seed's exp, nbf and iat mean the same on every run.
 constexpr std::chrono::system_clock::time_point kNow{std::chrono::seconds(1700000000)};
-
-[[noreturn]] void finding(std::string_view what, std::string_view token) {
-  std::fprintf(stderr, "jwt_fuzz: %.*s (token \"%.*s\")\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(token.size()), token.data());
-  std::abort();
-}
 
 auth::jwt::SharedKey read_key(std::string_view pem, bool is_private) {
   kapi::pki::BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));

@@ -26,8 +26,11 @@
 #include "server/patch/json_patch.h"
 #include "server/patch/merge_patch.h"
 #include "server/patch/patch_error.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 constexpr kapi::patch::JsonPatchLimits kLimits{.max_operations = 32, .max_copy_bytes = 4096};
 
@@ -38,11 +41,6 @@ constexpr std::string_view kDeployment = R"({"apiVersion":"apps/v1","kind":"Depl
           "template":{"metadata":{"labels":{"app":"web"}},
                       "spec":{"containers":[{"name":"app","image":"nginx:1","ports":[{"containerPort":80}]},
                                             {"name":"sidecar","image":"envoy:1","args":["-v",null,2.5]}]}}}})";
-
-[[noreturn]] void finding(std::string_view what) {
-  std::fprintf(stderr, "patch_fuzz: %.*s\n", static_cast<int>(what.size()), what.data());
-  std::abort();
-}
 
 void expect_status(const kapi::patch::PatchError& error, std::initializer_list<int> documented) {
   for (int code : documented)

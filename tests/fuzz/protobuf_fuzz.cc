@@ -27,8 +27,11 @@
 
 #include "server/schema/catalog.h"
 #include "server/schema/transcoder.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 namespace json = boost::json;
 using kapi::schema::TranscodeError;
@@ -54,12 +57,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kKinds{{
     {"authentication.k8s.io/v1", "TokenReview"},
     {"flowcontrol.apiserver.k8s.io/v1", "FlowSchema"},
 }};
-
-[[noreturn]] void finding(std::string_view what, std::string_view detail) {
-  std::fprintf(stderr, "protobuf_fuzz: %.*s (%.*s)\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(detail.size()), detail.data());
-  std::abort();
-}
 
 const kapi::schema::Transcoder& transcoder() {
   static const kapi::schema::Catalog catalog = kapi::schema::Catalog::builtin();

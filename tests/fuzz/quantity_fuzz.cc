@@ -20,20 +20,17 @@
 #include <variant>
 
 #include "base/quantity.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 using kapi::Quantity;
 using kapi::QuantityNanos;
 
 // resource.maxAllowed: 2^63-1 units.
 constexpr QuantityNanos kMaxAllowed = static_cast<QuantityNanos>(INT64_MAX) * kapi::kNanosPerUnit;
-
-[[noreturn]] void finding(std::string_view what, std::string_view text) {
-  std::fprintf(stderr, "quantity_fuzz: %.*s (\"%.*s\")\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(text.size()), text.data());
-  std::abort();
-}
 
 bool within_kube_range(const Quantity& q) { return q.nanos >= -kMaxAllowed && q.nanos <= kMaxAllowed; }
 

@@ -20,19 +20,16 @@
 
 #include "server/selectors/field_selector.h"
 #include "server/selectors/label_selector.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
+
+using kapi::fuzz::finding;
 
 using kapi::selectors::FieldRequirement;
 using kapi::selectors::FieldSelector;
 using kapi::selectors::LabelSelector;
 using kapi::selectors::SelectorParseError;
-
-[[noreturn]] void finding(std::string_view what, std::string_view printed) {
-  std::fprintf(stderr, "selectors_fuzz: %.*s (printed as \"%.*s\")\n", static_cast<int>(what.size()), what.data(),
-               static_cast<int>(printed.size()), printed.data());
-  std::abort();
-}
 
 void label_selector(std::string_view text) {
   LabelSelector selector;

@@ -17,15 +17,13 @@
 #include <boost/json/serialize.hpp>
 
 #include "server/schema/yaml_to_json.h"
+#include "tests/fuzz/finding.h"
 
 namespace {
 
-constexpr kapi::schema::YamlLimits kLimits{.max_depth = 64};
+using kapi::fuzz::finding;
 
-[[noreturn]] void finding(std::string_view what) {
-  std::fprintf(stderr, "yaml_fuzz: %.*s\n", static_cast<int>(what.size()), what.data());
-  std::abort();
-}
+constexpr kapi::schema::YamlLimits kLimits{.max_depth = 64};
 
 }  // namespace
 
