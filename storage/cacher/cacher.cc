@@ -152,11 +152,10 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
   if (consistent && !backend_.can_request_watch_progress()) {
     // kube reads these from etcd. The cache may serve one still, when the backend shows that nothing under the
     // prefix changed since the cache's revision: the state then is the cache's, at the backend's revision.
-    if (std::optional<CacheState::Snapshot> snapshot = unchanged_snapshot(scope, index)) {
-      auto proof = backend_.unchanged_since(scope.key, snapshot->revision,
-                                            static_cast<std::int64_t>(snapshot->items.size()));
-      if (std::optional<Revision> current = co_await std::move(proof)) {
-        snapshot->revision = *current;
+    // The proof counts every object under the prefix: an index's narrower candidates cannot be compared with it.
+    if (scope.recursive && !index) {
+      auto proving = unchanged_checks_.join(scope.key, [this, &scope] { return prove_unchanged(scope); });
+      if (SharedUnchangedChecks::Proven snapshot = co_await std::move(proving)) {
         co_return page(*snapshot, scope, options);
       }
     }
@@ -191,11 +190,15 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
   co_return page(*snapshot, scope, options);
 }
 
-std::optional<CacheState::Snapshot> Cacher::unchanged_snapshot(const KeyScope& scope,
-                                                               const std::optional<IndexQuery>& index) const {
-  // The proof counts every object under the prefix: an index's narrower candidates cannot be compared with it.
-  if (!scope.recursive || index) return std::nullopt;
-  return state_->read(scope, std::nullopt);
+asio::awaitable<SharedUnchangedChecks::Proven> Cacher::prove_unchanged(const KeyScope& scope) {
+  std::optional<CacheState::Snapshot> snapshot = state_->read(scope, std::nullopt);
+  if (!snapshot) co_return nullptr;
+  auto proof = backend_.unchanged_since(scope.key, snapshot->revision,
+                                        static_cast<std::int64_t>(snapshot->items.size()));
+  const std::optional<Revision> current = co_await std::move(proof);
+  if (!current) co_return nullptr;
+  snapshot->revision = *current;
+  co_return std::make_shared<const CacheState::Snapshot>(std::move(*snapshot));
 }
 
 SharedListResult Cacher::page(const CacheState::Snapshot& snapshot, const KeyScope& scope,

@@ -17,8 +17,10 @@
 //    notifications while it waits; after consistent_read_timeout it falls back to the backend, or fails with
 //    Timeout). A backend that cannot be asked for progress answers it directly, as "N" above, unless it confirms
 //    that nothing under the prefix changed since the cache's revision (unchanged_since): then the cache's state
-//    is served at the backend's current revision, at the cost of one small Range instead of the whole list. As in kube 1.32, a `limit` is honoured from the cache: the page is cut after `limit` matches, its
-//    continue token holds the cache's revision, and the continuation goes to the backend (an exact read there).
+//    is served at the backend's current revision, at the cost of one keys-only Range instead of the whole list,
+//    which concurrent LISTs of a scope share (shared_unchanged_checks.h). As in kube 1.32, a `limit` is
+//    honoured from the cache: the page is cut after `limit` matches, its continue token holds the cache's
+//    revision, and the continuation goes to the backend (an exact read there).
 //  - WATCH: "", "0" or send_initial_events start with the current state as Added events (send_initial_events
 //    first waits for the requested or current revision and ends the state with an initial_events_end Bookmark);
 //    "N" replays the history after N, or sends Error(Expired, "too old resource version: N (oldest)") when the
@@ -34,6 +36,7 @@
 // destroy the Cacher from a thread that does not run its executor, or co_await shutdown() first.
 #include "storage/cacher/cache_state.h"
 #include "storage/cacher/options.h"
+#include "storage/cacher/shared_unchanged_checks.h"
 #include "storage/cacher/watch_stream.h"
 #include "storage/interface.h"
 
@@ -111,10 +114,9 @@ class Cacher final : public Interface {
   // list_shared(), with candidates narrowed by `index` when it names one.
   asio::awaitable<SharedListResult> list_cached(std::string key_prefix, ListOptions options,
                                                 std::optional<IndexQuery> index);
-  // For a consistent LIST without progress requests: the cache's state under `scope`, whose being unchanged the
-  // backend may confirm (see Interface::unchanged_since); nullopt when the list cannot be served so.
-  std::optional<CacheState::Snapshot> unchanged_snapshot(const KeyScope& scope,
-                                                         const std::optional<IndexQuery>& index) const;
+  // For a consistent LIST without progress requests: the cache's state under `scope` at the backend's current
+  // revision, when the backend confirms that nothing changed there (Interface::unchanged_since); else null.
+  asio::awaitable<SharedUnchangedChecks::Proven> prove_unchanged(const KeyScope& scope);
   // One page of `snapshot`'s objects that match `options`, at the snapshot's revision.
   SharedListResult page(const CacheState::Snapshot& snapshot, const KeyScope& scope, const ListOptions& options) const;
 
@@ -124,6 +126,7 @@ class Cacher final : public Interface {
   const std::shared_ptr<CacheState> state_;
   asio::strand<asio::any_io_executor> strand_;
   std::atomic<std::int64_t> last_progress_request_ns_{0};
+  SharedUnchangedChecks unchanged_checks_;
 
   // Owned by the strand.
   bool stopping_ = false;

@@ -1,6 +1,7 @@
 #pragma once
 // The Cacher's own tests: a real embedded store underneath, seen through a thin forwarder that can inject the
 // faults a real backend has (a broken watch stream, watches refused for a while, progress requests ignored).
+#include "base/sleep.h"
 #include "storage/cacher/cacher.h"
 #include "storage/embedded/store.h"
 #include "tests/support/io_thread.h"
@@ -29,6 +30,8 @@ class FaultyStore final : public Interface {
   std::atomic<bool> progress_supported{true};   // false: a backend that says it cannot be asked (etcd < 3.4.31)
   std::atomic<bool> refuse_watches{false};
   std::atomic<int> watches_opened{0};
+  std::atomic<int> unchanged_checks{0};
+  std::atomic<std::chrono::milliseconds> unchanged_answer_delay{0ms};
 
   // The next change any watch delivers comes after a Bookmark at `claimed`, as etcd before 3.4.31 could answer
   // a progress request ahead of the events (etcd-io/etcd#15220).
@@ -78,7 +81,12 @@ class FaultyStore final : public Interface {
   bool can_request_watch_progress() const override { return progress_supported; }
   asio::awaitable<std::optional<Revision>> unchanged_since(std::string key, Revision revision,
                                                            std::int64_t count) override {
-    co_return co_await real_.unchanged_since(std::move(key), revision, count);
+    std::optional<Revision> answer = co_await real_.unchanged_since(std::move(key), revision, count);
+    ++unchanged_checks;
+    // The answer held back: writes made meanwhile happen after the backend was read.
+    const std::chrono::milliseconds delay = unchanged_answer_delay;
+    if (delay.count() > 0) co_await base::sleep_for(delay);
+    co_return answer;
   }
   asio::awaitable<void> compact(Revision revision) override { co_await real_.compact(revision); }
 

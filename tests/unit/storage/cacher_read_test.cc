@@ -4,6 +4,10 @@
 #include "tests/unit/storage/cacher_fixture.h"
 
 #include <algorithm>
+#include <future>
+
+#include <asio/co_spawn.hpp>
+#include <asio/use_future.hpp>
 
 namespace kapi::storage::cacher::testing {
 namespace {
@@ -171,6 +175,66 @@ TEST_F(CacherTest, WithoutProgressRequestsAConsistentListOfAnUnchangedResourceCo
   run(store_->remove(pod("a"), nullptr));
   const ListResult removed = run(cacher_->list(kPrefix, at("")));
   EXPECT_EQ(keys(removed), (std::vector<std::string>{pod("b"), pod("c")}));
+}
+
+// The check reads the whole prefix from the backend (etcd filters by mod revision after reading every value):
+// LISTs that come while one runs share the next one, rather than each costing the backend a read of everything.
+TEST_F(CacherTest, ConcurrentConsistentListsShareTheBackendsCheck) {
+  start();
+  backend_->progress_supported = false;
+  backend_->unchanged_answer_delay = 100ms;
+  write(pod("a"), "1");
+  const KeyValue b = write(pod("b"), "2");
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (run(cacher_->list_shared(kPrefix, at("0"))).revision < b.mod_revision) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline);
+    std::this_thread::sleep_for(5ms);
+  }
+  const SharedListResult cached = run(cacher_->list_shared(kPrefix, at("0")));
+  const int before = backend_->unchanged_checks;
+
+  std::vector<std::future<SharedListResult>> lists;
+  for (int i = 0; i < 8; ++i) {
+    lists.push_back(asio::co_spawn(io_.executor(), cacher_->list_shared(kPrefix, at("")), asio::use_future));
+  }
+  for (auto& list : lists) {
+    const SharedListResult listed = list.get();
+    ASSERT_EQ(listed.items.size(), 2u);
+    EXPECT_EQ(listed.items[0].get(), cached.items[0].get()) << "served from the cache";
+    EXPECT_GE(listed.revision, b.mod_revision);
+  }
+  // The first LIST's check, then one for the seven that came while it ran (a third only if the test thread
+  // stalled for the check's 100 ms between two of them).
+  EXPECT_GE(backend_->unchanged_checks - before, 2);
+  EXPECT_LE(backend_->unchanged_checks - before, 3);
+}
+
+// A check that read the backend before a LIST arrived cannot vouch for it: the LIST waits for the next check,
+// which sees a write made in between.
+TEST_F(CacherTest, AConsistentListNeverSharesACheckThatStartedBeforeIt) {
+  start();
+  backend_->progress_supported = false;
+  backend_->unchanged_answer_delay = 300ms;
+  const KeyValue a = write(pod("a"), "1");
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (run(cacher_->list_shared(kPrefix, at("0"))).revision < a.mod_revision) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline);
+    std::this_thread::sleep_for(5ms);
+  }
+  const int before = backend_->unchanged_checks;
+  auto first = asio::co_spawn(io_.executor(), cacher_->list(kPrefix, at("")), asio::use_future);
+  while (backend_->unchanged_checks == before) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline);
+    std::this_thread::sleep_for(1ms);
+  }
+  // The first check has read the backend; its answer is held back while this write is made.
+  const KeyValue c = write_to_backend(pod("c"), "3");
+  auto second = asio::co_spawn(io_.executor(), cacher_->list(kPrefix, at("")), asio::use_future);
+
+  EXPECT_EQ(keys(first.get()), (std::vector<std::string>{pod("a")})) << "its check read the backend before c";
+  const ListResult listed = second.get();
+  EXPECT_EQ(keys(listed), (std::vector<std::string>{pod("a"), pod("c")}));
+  EXPECT_GE(listed.revision, c.mod_revision);
 }
 
 TEST_F(CacherTest, AResourceVersionTheCacheNeverReachesIsTooLarge) {
