@@ -7,10 +7,10 @@
 #include "server/aggregator/service_resolver.h"
 #include "server/proxy/backend_client.h"
 #include "server/registry/object_meta.h"
+#include "server/webhook/generic_webhook.h"
 
 #include <boost/json.hpp>
 
-#include <charconv>
 #include <exception>
 
 namespace kapi::admission::webhook {
@@ -30,63 +30,18 @@ struct Target {
 
 // "https://host[:port][/path]": validation admits only https URLs without query or fragment.
 Target url_target(const std::string& url) {
+  const kapi::webhook::ParsedUrl parsed = kapi::webhook::parse_url(url);
   Target target;
-  std::string_view rest = url;
-  if (rest.starts_with("https://")) rest.remove_prefix(8);
-  const std::size_t slash = rest.find('/');
-  const std::string_view authority = rest.substr(0, slash);
-  target.path = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
-  target.host_header = std::string(authority);
-  std::string_view host = authority;
-  std::uint16_t port = 443;
-  const std::size_t bracket = authority.rfind(']');
-  const std::size_t colon = authority.rfind(':');
-  if (colon != std::string_view::npos && (bracket == std::string_view::npos || colon > bracket)) {
-    host = authority.substr(0, colon);
-    const std::string_view digits = authority.substr(colon + 1);
-    std::from_chars(digits.data(), digits.data() + digits.size(), port);
-  }
-  if (host.starts_with('[') && host.ends_with(']')) host = host.substr(1, host.size() - 2);
-  target.backend.host = std::string(host);
-  target.backend.port = port;
-  target.backend.server_name = std::string(host);
+  target.backend.host = parsed.host;
+  target.backend.port = parsed.port;
+  target.backend.server_name = parsed.host;
+  target.host_header = parsed.host_header;
+  target.path = parsed.path;
   return target;
 }
 
-std::string trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return std::string(text);
-}
-
-// errors.NewGenericServerResponse's wording for a non-2xx answer that is not a Status.
-std::string unexpected_response_message(int code, std::string_view body, bool text) {
-  switch (code) {
-    case 400: return "the server rejected our request for an unknown reason";
-    case 401: return "the server has asked for the client to provide credentials";
-    case 403: return "the server does not allow access to the requested resource";
-    case 404: return "the server could not find the requested resource";
-    case 405: return "the server does not allow this method on the requested resource";
-    case 409: return "the server reported a conflict";
-    case 422: return "the server rejected our request due to an error in our request";
-    case 429: return "the server has received too many requests and has asked us to try again later";
-    case 503: return "the server is currently unable to handle the request";
-    case 504: return "the server was unable to return a response in the time allotted, but may still be processing the request";
-    default: break;
-  }
-  if (code >= 500) {
-    std::string message = text ? trim(body.substr(0, 1024)) : "unknown";
-    std::string quoted = json::serialize(json::value(message));  // %q of a plain message
-    return "an error on the server (" + quoted + ") has prevented the request from succeeding";
-  }
-  return "the server responded with the status code " + std::to_string(code) +
-         " but did not return more information";
-}
-
-bool is_json_media_type(std::string_view content_type) {
-  const std::string_view media = content_type.substr(0, content_type.find(';'));
-  return media.empty() || trim(media) == "application/json" || trim(media) == "application/yaml";
-}
+using kapi::webhook::is_json_media_type;
+using kapi::webhook::unexpected_response_message;
 
 }  // namespace
 
