@@ -256,6 +256,10 @@ std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
       authentication_options.service_account_key_files = {signing_key};
     authentication_options.api_audiences = options.api_audiences;
     authentication_options.service_account_objects = apis.object_getter();
+    authentication_options.token_webhook.config_file = options.authentication_token_webhook_config_file;
+    authentication_options.token_webhook.version = options.authentication_token_webhook_version;
+    authentication_options.token_webhook.cache_ttl = options.authentication_token_webhook_cache_ttl;
+    authentication_options.logger = &logger;
     std::vector<std::string> warnings;
     auto authenticator = authentication::RequestAuthenticator::build(authentication_options, &warnings);
     for (const auto& warning : warnings) logger.warning(warning);

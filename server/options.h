@@ -57,6 +57,10 @@ struct Options {
   // Authentication.
   bool anonymous_auth = true;
   std::filesystem::path token_auth_file;
+  // Webhook token authentication (--authentication-token-webhook-*): off without a config file.
+  std::filesystem::path authentication_token_webhook_config_file;
+  std::chrono::nanoseconds authentication_token_webhook_cache_ttl = std::chrono::minutes(2);
+  std::string authentication_token_webhook_version = "v1";
   // Service account tokens. kube-apiserver requires an issuer and keys; kapi defaults to kubeadm's issuer and
   // the sa.key pair it generates in --cert-dir.
   std::vector<std::string> service_account_issuer = {"https://kubernetes.default.svc.cluster.local"};

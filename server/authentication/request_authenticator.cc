@@ -74,6 +74,8 @@ std::shared_ptr<const RequestAuthenticator> RequestAuthenticator::build(const Au
     service_accounts.objects = options.service_account_objects;
     tokens.push_back(std::make_shared<ServiceAccountTokenAuthenticator>(std::move(service_accounts)));
   }
+  if (!options.token_webhook.config_file.empty())
+    tokens.push_back(make_token_webhook(options.token_webhook, options.api_audiences, options.logger));
   if (!tokens.empty()) authenticators.push_back(std::make_shared<BearerTokenAuthenticator>(tokens));
   return std::make_shared<RequestAuthenticator>(std::move(authenticators), std::move(tokens), options.anonymous);
 }

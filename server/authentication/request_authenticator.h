@@ -7,6 +7,7 @@
 #include "server/authentication/authenticator.h"
 #include "server/authentication/request_header.h"
 #include "server/authentication/service_account.h"
+#include "server/authentication/token_webhook.h"
 
 #include <filesystem>
 #include <memory>
@@ -27,6 +28,10 @@ struct AuthenticationOptions {
   std::vector<std::filesystem::path> service_account_key_files;
   Audiences api_audiences;
   ObjectGetter service_account_objects;
+  // Webhook token authentication, on when its config file is given (--authentication-token-webhook-*); tried
+  // after every other token authenticator, as in kube. Its failures are logged to `logger`.
+  TokenWebhookOptions token_webhook;
+  base::Logger* logger = nullptr;
 };
 
 class RequestAuthenticator {
