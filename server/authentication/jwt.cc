@@ -8,6 +8,7 @@
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
+#include <openssl/rsa.h>
 #include <openssl/sha.h>
 
 #include <stdexcept>
@@ -22,10 +23,19 @@ using EvpMdContextPtr = std::unique_ptr<EVP_MD_CTX, pki::OpenSslDeleter<&EVP_MD_
 using EcdsaSignaturePtr = std::unique_ptr<ECDSA_SIG, pki::OpenSslDeleter<&ECDSA_SIG_free>>;
 
 const EVP_MD* digest_for(std::string_view algorithm) {
-  if (algorithm == "RS256" || algorithm == "ES256") return EVP_sha256();
-  if (algorithm == "ES384") return EVP_sha384();
-  if (algorithm == "ES512") return EVP_sha512();
+  if (algorithm == "RS256" || algorithm == "ES256" || algorithm == "PS256") return EVP_sha256();
+  if (algorithm == "RS384" || algorithm == "ES384" || algorithm == "PS384") return EVP_sha384();
+  if (algorithm == "RS512" || algorithm == "ES512" || algorithm == "PS512") return EVP_sha512();
   return nullptr;
+}
+
+bool is_ecdsa(std::string_view algorithm) { return algorithm.starts_with("ES"); }
+bool is_rsa_pss(std::string_view algorithm) { return algorithm.starts_with("PS"); }
+
+// RFC 7518 3.5: PSS with MGF1 over the same hash and a salt as long as the hash, as go-jose signs and verifies.
+bool use_pss_padding(EVP_PKEY_CTX* context) {
+  return EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1 &&
+         EVP_PKEY_CTX_set_rsa_pss_saltlen(context, RSA_PSS_SALTLEN_DIGEST) == 1;
 }
 
 // The byte length of each of r and s in a JWS ECDSA signature.
@@ -108,9 +118,20 @@ std::string key_id(const EVP_PKEY* key) {
   return base64url(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
+bool key_fits(const EVP_PKEY* key, std::string_view algorithm) {
+  const std::string natural = algorithm_for(key);
+  if (natural == "RS256") return digest_for(algorithm) && !is_ecdsa(algorithm);
+  return !natural.empty() && natural == algorithm;
+}
+
 Signer::Signer(SharedKey private_key) : key_(std::move(private_key)), algorithm_(algorithm_for(key_.get())) {
   if (algorithm_.empty()) throw std::invalid_argument("the key has no supported signing algorithm (RSA or ECDSA P-256/P-384/P-521)");
   key_id_ = jwt::key_id(key_.get());
+}
+
+Signer::Signer(SharedKey private_key, std::string algorithm, std::string key_id)
+    : key_(std::move(private_key)), algorithm_(std::move(algorithm)), key_id_(std::move(key_id)) {
+  if (!key_fits(key_.get(), algorithm_)) throw std::invalid_argument("the key cannot sign " + algorithm_);
 }
 
 std::string Signer::sign(const boost::json::object& claims) const {
@@ -119,7 +140,9 @@ std::string Signer::sign(const boost::json::object& claims) const {
       base64url(boost::json::serialize(header)) + "." + base64url(boost::json::serialize(claims));
   EvpMdContextPtr context(EVP_MD_CTX_new());
   std::size_t length = 0;
-  if (!context || EVP_DigestSignInit(context.get(), nullptr, digest_for(algorithm_), nullptr, key_.get()) != 1 ||
+  EVP_PKEY_CTX* key_context = nullptr;
+  if (!context || EVP_DigestSignInit(context.get(), &key_context, digest_for(algorithm_), nullptr, key_.get()) != 1 ||
+      (is_rsa_pss(algorithm_) && !use_pss_padding(key_context)) ||
       EVP_DigestSign(context.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(signing_input.data()),
                      signing_input.size()) != 1)
     pki::throw_openssl_error("signing a token");
@@ -128,7 +151,7 @@ std::string Signer::sign(const boost::json::object& claims) const {
                      reinterpret_cast<const unsigned char*>(signing_input.data()), signing_input.size()) != 1)
     pki::throw_openssl_error("signing a token");
   signature.resize(length);
-  if (algorithm_ != "RS256") signature = ecdsa_der_to_jws(signature, ecdsa_coordinate_size(algorithm_));
+  if (is_ecdsa(algorithm_)) signature = ecdsa_der_to_jws(signature, ecdsa_coordinate_size(algorithm_));
   return signing_input + "." + base64url(signature);
 }
 
@@ -151,15 +174,17 @@ bool verify(const Token& token, const std::vector<SharedKey>& keys) {
   const EVP_MD* digest = digest_for(algorithm);
   if (!digest) return false;
   std::string signature = token.signature;
-  if (algorithm != "RS256") {
+  if (is_ecdsa(algorithm)) {
     auto der = ecdsa_jws_to_der(signature, ecdsa_coordinate_size(algorithm));
     if (!der) return false;
     signature = std::move(*der);
   }
   for (const auto& key : keys) {
-    if (algorithm_for(key.get()) != algorithm) continue;
+    if (!key_fits(key.get(), algorithm)) continue;
     EvpMdContextPtr context(EVP_MD_CTX_new());
-    if (context && EVP_DigestVerifyInit(context.get(), nullptr, digest, nullptr, key.get()) == 1 &&
+    EVP_PKEY_CTX* key_context = nullptr;
+    if (context && EVP_DigestVerifyInit(context.get(), &key_context, digest, nullptr, key.get()) == 1 &&
+        (!is_rsa_pss(algorithm) || use_pss_padding(key_context)) &&
         EVP_DigestVerify(context.get(), reinterpret_cast<const unsigned char*>(signature.data()), signature.size(),
                          reinterpret_cast<const unsigned char*>(token.signing_input.data()),
                          token.signing_input.size()) == 1)

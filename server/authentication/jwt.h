@@ -1,6 +1,7 @@
 #pragma once
-// Compact JSON Web Signatures, the form of service account tokens (what kube gets from go-jose): signed with an
-// RSA key as RS256 or an ECDSA key as ES256/ES384/ES512, verified against any of a set of public keys.
+// Compact JSON Web Signatures, the form of service account tokens and OIDC ID tokens (what kube gets from go-jose):
+// signed with an RSA key as RS256/RS384/RS512 or PS256/PS384/PS512 (RSASSA-PSS) or an ECDSA key as
+// ES256/ES384/ES512, verified against any of a set of public keys.
 #include "server/pki/openssl_handles.h"
 
 #include <boost/json/object.hpp>
@@ -21,10 +22,17 @@ std::string algorithm_for(const EVP_PKEY* key);
 // kube's key ID: the unpadded base64url of the SHA-256 of the public key's DER SubjectPublicKeyInfo.
 std::string key_id(const EVP_PKEY* key);
 
+// Whether `key` can make signatures of the JWS `algorithm` (an RSA key for RS*/PS*, an ECDSA key of the matching
+// curve for ES*); false for "none" and anything unknown.
+bool key_fits(const EVP_PKEY* key, std::string_view algorithm);
+
 class Signer {
  public:
   // Throws std::invalid_argument for a key no JWS algorithm here signs with.
   explicit Signer(SharedKey private_key);
+  // Signs as `algorithm` under `key_id` (an identity provider names its keys as it likes). Throws
+  // std::invalid_argument when the key does not fit the algorithm.
+  Signer(SharedKey private_key, std::string algorithm, std::string key_id);
   const std::string& algorithm() const { return algorithm_; }
   const std::string& key_id() const { return key_id_; }
   // header.claims.signature, the header naming the algorithm and the key ID.
