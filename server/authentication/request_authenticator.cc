@@ -5,6 +5,7 @@
 #include "server/authentication/x509.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace kapi::authentication {
 namespace {
@@ -73,6 +74,15 @@ std::shared_ptr<const RequestAuthenticator> RequestAuthenticator::build(const Au
     service_accounts.api_audiences = options.api_audiences;
     service_accounts.objects = options.service_account_objects;
     tokens.push_back(std::make_shared<ServiceAccountTokenAuthenticator>(std::move(service_accounts)));
+  }
+  if (options.oidc || !options.authentication_config_file.empty()) {
+    if (!options.logger || !options.executor) throw std::logic_error("JWT authenticators need an executor and a logger");
+    // After the service account tokens, as kube-apiserver orders its token authenticators; a JWT names its own
+    // audiences, but a TokenReview asking for others than the API's is not for it (WrapAudienceAgnosticToken).
+    tokens.push_back(std::make_shared<AudienceAgnosticToken>(
+        options.api_audiences,
+        JwtAuthenticators::start(options.oidc, options.authentication_config_file, options.service_account_issuers,
+                                 options.executor, *options.logger, options.jwt_timing)));
   }
   if (!options.token_webhook.config_file.empty())
     tokens.push_back(make_token_webhook(options.token_webhook, options.api_audiences, options.logger));

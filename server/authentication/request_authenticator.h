@@ -5,6 +5,7 @@
 // a 401 even when anonymous requests are allowed (kube's union.NewFailOnError). Every authenticated user is in
 // system:authenticated (AuthenticatedGroupAdder).
 #include "server/authentication/authenticator.h"
+#include "server/authentication/jwt_authenticator.h"
 #include "server/authentication/request_header.h"
 #include "server/authentication/service_account.h"
 #include "server/authentication/token_webhook.h"
@@ -32,6 +33,12 @@ struct AuthenticationOptions {
   // after every other token authenticator, as in kube. Its failures are logged to `logger`.
   TokenWebhookOptions token_webhook;
   base::Logger* logger = nullptr;
+  // JWT authenticators: the --oidc-* flags' issuer, or those of --authentication-config (reloaded when it
+  // changes), tried before the webhook as in kube. Their keys are fetched on `executor`; failures go to `logger`.
+  std::optional<JwtAuthenticatorConfig> oidc;
+  std::filesystem::path authentication_config_file;
+  asio::any_io_executor executor;
+  JwtTiming jwt_timing;
 };
 
 class RequestAuthenticator {
