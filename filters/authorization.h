@@ -1,8 +1,10 @@
 #pragma once
 // WithAuthorization: the authorizer (server/authorization) decides from the user and the request info; a denial
 // is kube-apiserver's 403, e.g. `pods is forbidden: User "jane" cannot list resource "pods" in API group "" in
-// the namespace "default"`, with the authorizers' reason after a colon when they gave one.
+// the namespace "default"`, with the authorizers' reason after a colon when they gave one; an authorizer that could
+// not decide (a webhook's error) makes it a 500 unless another allowed.
 #include "filters/filter.h"
+#include "filters/internal_error.h"
 #include "server/authorization/authorizer.h"
 #include "server/http/status_response.h"
 
@@ -26,6 +28,7 @@ inline authorization::Attributes request_attributes(const Exchange& exchange) {
     attributes.subresource = info->subresource;
     attributes.name = info->name;
     attributes.field_selector = info->field_selector;
+    attributes.label_selector = info->label_selector;
   } else {
     attributes.path = exchange.request.path;
   }
@@ -40,12 +43,27 @@ class AuthorizationFilter final : public Filter {
 
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     authorization::Attributes attributes = request_attributes(exchange);
-    authorization::Result result = authorizer_->authorize(attributes);
+    authorization::Result result;
+    if (authorizer_->decides_in_memory()) {
+      result = authorizer_->authorize(attributes);
+    } else {
+      auto deciding = authorizer_->authorize_async(attributes);
+      result = co_await std::move(deciding);
+    }
     // kube's audit annotations: the decision, and the authorizer's reason even when it gave none.
     const bool allowed = result.decision == authorization::Decision::Allow;
-    exchange.context.audit_annotations.emplace("authorization.k8s.io/decision", allowed ? "allow" : "forbid");
+    if (allowed) {
+      exchange.context.audit_annotations.emplace("authorization.k8s.io/decision", "allow");
+      exchange.context.audit_annotations.emplace("authorization.k8s.io/reason", result.reason);
+      co_return co_await next(exchange);
+    }
+    // An authorizer that could not decide, and nothing allowed: kube's InternalError, whatever the decision.
+    if (!result.error.empty()) {
+      exchange.context.audit_annotations.emplace("authorization.k8s.io/reason", "internal error");
+      co_return co_await write_internal_error(exchange, result.error);
+    }
+    exchange.context.audit_annotations.emplace("authorization.k8s.io/decision", "forbid");
     exchange.context.audit_annotations.emplace("authorization.k8s.io/reason", result.reason);
-    if (allowed) co_return co_await next(exchange);
     std::string message = authorization::forbidden_message(attributes);
     if (!result.reason.empty()) message += ": " + result.reason;
     // kube's ForbiddenStatusError: the subresource is named in the message, not in the qualified resource

@@ -1,5 +1,7 @@
 #include "filters/impersonation.h"
 
+#include "filters/internal_error.h"
+
 #include "base/go_quote.h"
 #include "base/name_validation.h"
 #include "server/http/query.h"
@@ -59,15 +61,6 @@ std::string go_object_reference(const ImpersonationRequest& request) {
 }
 
 // responsewriters.InternalError: kube answers these with a plain-text 500, not a Status.
-asio::awaitable<void> write_internal_error(Exchange& exchange, std::string_view error) {
-  auto& response = *exchange.response;
-  response.headers().set("Content-Type", "text/plain; charset=utf-8");
-  response.headers().set("X-Content-Type-Options", "nosniff");
-  std::string body =
-      http::html_sanitized("Internal Server Error: " + base::go_quote(exchange.request.target) + ": " + std::string(error)) + "\n";
-  co_await response.write(500, std::move(body));
-}
-
 bool is_impersonation_header(std::string_view name) {
   return http::iequals(name, kUserHeader) || http::iequals(name, kGroupHeader) || http::iequals(name, kUidHeader) ||
          http::starts_with_ignoring_case(name, kExtraHeaderPrefix);
@@ -169,8 +162,15 @@ asio::awaitable<void> ImpersonationFilter::handle(Exchange& exchange, Next next)
 
   for (const auto& request : parsed.requests) {
     authorization::Attributes attributes = impersonation_attributes(*exchange.context.user, request);
-    authorization::Result result = authorizer_->authorize(attributes);
+    authorization::Result result;
+    if (authorizer_->decides_in_memory()) {
+      result = authorizer_->authorize(attributes);
+    } else {
+      auto deciding = authorizer_->authorize_async(attributes);
+      result = co_await std::move(deciding);
+    }
     if (result.decision == authorization::Decision::Allow) continue;
+    if (!result.error.empty()) co_return co_await write_internal_error(exchange, result.error);
     std::string message = authorization::forbidden_message(attributes);
     if (!result.reason.empty()) message += ": " + result.reason;
     exchange.response->headers().set("X-Content-Type-Options", "nosniff");

@@ -25,6 +25,7 @@
 #include "server/audit/setup.h"
 #include "server/plugin/auth/node/node_mode.h"
 #include "server/authorization/rbac/rbac_mode.h"
+#include "server/authorization/webhook_authorizer.h"
 #include "server/flowcontrol/controller.h"
 #include "server/storage_backend.h"
 
@@ -294,13 +295,31 @@ std::unique_ptr<authorization::node::NodeMode> node_mode_from(const Options& opt
   return std::make_unique<authorization::node::NodeMode>(stores, logger);
 }
 
+// Webhook, when --authorization-mode names it (BuiltInAuthorizationOptions.Validate's checks, then the
+// --authorization-webhook-* flags as kube turns them into one webhook authorizer: failure policy NoOpinion, 30s).
+std::shared_ptr<const authorization::Authorizer> webhook_authorizer_from(const Options& options, base::Logger& logger) {
+  const auto& modes = options.authorization_mode;
+  const bool webhook_mode = std::find(modes.begin(), modes.end(), "Webhook") != modes.end();
+  if (webhook_mode && options.authorization_webhook_config_file.empty())
+    throw authorization::AuthorizationModeError("authorization-mode Webhook's authorization config file not passed");
+  if (!webhook_mode && !options.authorization_webhook_config_file.empty())
+    throw authorization::AuthorizationModeError("cannot specify --authorization-webhook-config-file without mode Webhook");
+  if (!webhook_mode) return nullptr;
+  authorization::WebhookAuthorizerOptions webhook;
+  webhook.target = kapi::webhook::load_kubeconfig(options.authorization_webhook_config_file);
+  webhook.version = options.authorization_webhook_version;
+  webhook.authorized_ttl = options.authorization_webhook_cache_authorized_ttl;
+  webhook.unauthorized_ttl = options.authorization_webhook_cache_unauthorized_ttl;
+  return std::make_shared<authorization::WebhookAuthorizer>(std::move(webhook), &logger);
+}
+
 std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& options,
                                                                  const authorization::rbac::RbacMode* rbac,
                                                                  const authorization::node::NodeMode* node,
                                                                  base::Logger& logger) {
   try {
     return authorization::build_authorizer(options.authorization_mode, rbac ? rbac->authorizer() : nullptr,
-                                           node ? node->authorizer() : nullptr);
+                                           node ? node->authorizer() : nullptr, webhook_authorizer_from(options, logger));
   } catch (const std::exception& error) {
     fail_startup(logger, std::string("invalid authorization config: ") + error.what());
   }

@@ -90,6 +90,11 @@ struct Options {
   // Authorization.
   // RBAC by default (kube-apiserver's own default is AlwaysAllow; every real cluster runs RBAC).
   std::vector<std::string> authorization_mode = {"RBAC"};
+  // The Webhook mode's --authorization-webhook-* flags (kube's defaults).
+  std::filesystem::path authorization_webhook_config_file;
+  std::string authorization_webhook_version = "v1beta1";
+  std::chrono::nanoseconds authorization_webhook_cache_authorized_ttl = std::chrono::minutes(5);
+  std::chrono::nanoseconds authorization_webhook_cache_unauthorized_ttl = std::chrono::seconds(30);
   // Admission (kube's AdmissionOptions): plugins beyond the default set, plugins taken out of it, and the
   // AdmissionConfiguration file with the plugins' configurations.
   std::vector<std::string> enable_admission_plugins;

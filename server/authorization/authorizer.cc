@@ -7,14 +7,58 @@
 
 namespace kapi::authorization {
 
-Result UnionAuthorizer::authorize(const Attributes& attributes) const {
+asio::awaitable<Result> Authorizer::authorize_async(const Attributes& attributes) const { co_return authorize(attributes); }
+
+namespace {
+
+// kube's unionAuthzHandler: the first Allow or Deny decides (with its error, if any); otherwise the reasons are
+// joined by newlines and the errors aggregated ("[a, b]" for several).
+struct UnionOutcome {
   std::string reasons;
+  std::vector<std::string> errors;
+
+  // True when `result` decides.
+  bool add(Result& result) {
+    if (result.decision != Decision::NoOpinion) return true;
+    if (!result.error.empty()) errors.push_back(std::move(result.error));
+    if (!result.reason.empty()) reasons += (reasons.empty() ? "" : "\n") + result.reason;
+    return false;
+  }
+  Result no_opinion() && {
+    std::string error;
+    if (errors.size() == 1) error = std::move(errors.front());
+    if (errors.size() > 1) {
+      for (const auto& each : errors) error += (error.empty() ? "[" : ", ") + each;
+      error += "]";
+    }
+    return {Decision::NoOpinion, std::move(reasons), std::move(error)};
+  }
+};
+
+}  // namespace
+
+Result UnionAuthorizer::authorize(const Attributes& attributes) const {
+  UnionOutcome outcome;
   for (const auto& authorizer : authorizers_) {
     Result result = authorizer->authorize(attributes);
-    if (result.decision != Decision::NoOpinion) return result;
-    if (!result.reason.empty()) reasons += (reasons.empty() ? "" : "\n") + result.reason;
+    if (outcome.add(result)) return result;
   }
-  return {Decision::NoOpinion, std::move(reasons)};
+  return std::move(outcome).no_opinion();
+}
+
+asio::awaitable<Result> UnionAuthorizer::authorize_async(const Attributes& attributes) const {
+  UnionOutcome outcome;
+  for (const auto& authorizer : authorizers_) {
+    Result result;
+    if (authorizer->decides_in_memory()) {
+      result = authorizer->authorize(attributes);
+    } else {
+      auto deciding = authorizer->authorize_async(attributes);
+      result = co_await std::move(deciding);
+    }
+    if (outcome.add(result)) co_return result;
+  }
+  co_return std::move(outcome).no_opinion();
 }
 
 RuleSet UnionAuthorizer::rules_for(const request::UserInfo& user, const std::string& namespace_) const {

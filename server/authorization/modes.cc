@@ -12,7 +12,8 @@ Result PrivilegedGroupsAuthorizer::authorize(const Attributes& attributes) const
 
 std::shared_ptr<const Authorizer> build_authorizer(const std::vector<std::string>& modes,
                                                    std::shared_ptr<const Authorizer> rbac,
-                                                   std::shared_ptr<const Authorizer> node) {
+                                                   std::shared_ptr<const Authorizer> node,
+                                                   std::shared_ptr<const Authorizer> webhook) {
   if (modes.empty()) throw AuthorizationModeError("at least one authorization-mode must be passed");
   std::vector<std::shared_ptr<const Authorizer>> authorizers;
   authorizers.push_back(std::make_shared<PrivilegedGroupsAuthorizer>(std::vector<std::string>{"system:masters"}));
@@ -29,10 +30,12 @@ std::shared_ptr<const Authorizer> build_authorizer(const std::vector<std::string
       authorizers.push_back(rbac);
     } else if (mode == "Node" && node) {
       authorizers.push_back(node);
+    } else if (mode == "Webhook" && webhook) {
+      authorizers.push_back(webhook);
     } else {
       throw AuthorizationModeError("authorization-mode \"" + mode + "\" is not a valid mode (kapi has AlwaysAllow, "
                                    "AlwaysDeny" + std::string(node ? ", Node" : "") +
-                                   std::string(rbac ? ", RBAC" : "") + ")");
+                                   std::string(rbac ? ", RBAC" : "") + std::string(webhook ? ", Webhook" : "") + ")");
     }
   }
   return std::make_shared<UnionAuthorizer>(std::move(authorizers));

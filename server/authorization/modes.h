@@ -40,10 +40,11 @@ class PrivilegedGroupsAuthorizer final : public Authorizer {
   std::vector<std::string> groups_;
 };
 
-// The modes kapi implements; `rbac` and `node` stand in for "RBAC" and "Node" (null when the caller has none to
-// give). Throws AuthorizationModeError for an unknown, repeated or unavailable mode, or for none.
+// The modes kapi implements; `rbac`, `node` and `webhook` stand in for "RBAC", "Node" and "Webhook" (null when the
+// caller has none to give). Throws AuthorizationModeError for an unknown, repeated or unavailable mode, or for none.
 std::shared_ptr<const Authorizer> build_authorizer(const std::vector<std::string>& modes,
                                                    std::shared_ptr<const Authorizer> rbac = nullptr,
-                                                   std::shared_ptr<const Authorizer> node = nullptr);
+                                                   std::shared_ptr<const Authorizer> node = nullptr,
+                                                   std::shared_ptr<const Authorizer> webhook = nullptr);
 
 }  // namespace kapi::authorization

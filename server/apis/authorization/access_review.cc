@@ -169,6 +169,7 @@ json::object access_status(const authorization::Result& result) {
   json::object status{{"allowed", result.decision == authorization::Decision::Allow}};
   if (result.decision == authorization::Decision::Deny) status["denied"] = true;
   if (!result.reason.empty()) status["reason"] = result.reason;
+  if (!result.error.empty()) status["evaluationError"] = result.error;
   return status;
 }
 

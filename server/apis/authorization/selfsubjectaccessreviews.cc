@@ -18,7 +18,9 @@ registry::Creater selfsubjectaccessreviews(std::shared_ptr<const authorization::
     if (!errors.empty())
       throw apierrors::ApiError(apierrors::invalid("authorization.k8s.io", "SelfSubjectAccessReview", "", errors));
     const authorization::Attributes attributes = attributes_from(spec, std::move(request.user));
-    request.object["status"] = access_status(authorizer->authorize(attributes));
+    auto deciding = authorizer->authorize_async(attributes);
+    const authorization::Result decision = co_await std::move(deciding);
+    request.object["status"] = access_status(decision);
     co_return std::move(request.object);
   };
   return {std::move(definition), std::move(create)};

@@ -17,7 +17,9 @@ registry::Creater subjectaccessreviews(std::shared_ptr<const authorization::Auth
     if (!errors.empty())
       throw apierrors::ApiError(apierrors::invalid("authorization.k8s.io", "SubjectAccessReview", "", errors));
     const authorization::Attributes attributes = attributes_from(spec, subject_of(spec));
-    request.object["status"] = access_status(authorizer->authorize(attributes));
+    auto deciding = authorizer->authorize_async(attributes);
+    const authorization::Result decision = co_await std::move(deciding);
+    request.object["status"] = access_status(decision);
     co_return std::move(request.object);
   };
   return {std::move(definition), std::move(create)};
