@@ -41,7 +41,8 @@ Chain build_handler_chain(const ChainConfig& config, Handler servers) {
   if (!config.cors_allowed_origins.empty()) stages.push_back(std::make_unique<CorsFilter>(config.cors_allowed_origins));
   stages.push_back(std::make_unique<AuthenticationFilter>(
       config.authenticator,
-      with_failed_authentication_audit(AuthenticationFilter::write_unauthorized, config.audit, config.metrics)));
+      with_failed_authentication_audit(AuthenticationFilter::write_unauthorized, config.audit, config.metrics),
+      &config.logger));
   stages.push_back(std::make_unique<AuditFilter>(config.audit, config.metrics));
   stages.push_back(std::make_unique<ImpersonationFilter>(config.authorizer));
   if (config.priority_and_fairness)
