@@ -14,6 +14,15 @@
 //   /garbage               200 with a body that is not JSON
 //   /bad-patch             a JSON patch removing a label no object has
 //   /wrong-uid             a response whose uid is not the request's
+// It is also a token-review and an authorization webhook (kube-apiserver's --authentication-token-webhook-* and
+// Webhook authorizer), answering TokenReview and SubjectAccessReview in the version it was sent:
+//   /authenticate          token "alice-token": alice (uid 42, groups webhook-users, extra team=blue); token
+//                          "revoked-token": not authenticated, error "token revoked"; any other: not authenticated
+//   /authenticate-slow     the same after 5 s
+//   /authorize             alice: secrets denied ("secrets are off limits for alice"), configmaps allowed ("alice may
+//                          use configmaps"), anything else no opinion ("no opinion on this"); others: no opinion
+//   /authorize-slow        allowed after 5 s
+//   /authorize-flaky       500 the first time each review is seen, then as /authorize (the client must retry)
 #include "server/http/http_server.h"
 #include "tests/support/sample_apiserver/serve.h"
 #include "tests/support/sample_apiserver/serving_pki.h"
@@ -29,6 +38,7 @@
 #include <fstream>
 #include <csignal>
 #include <iostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -143,6 +153,54 @@ Reply answer(std::string_view path, const json::value& review) {
   return {404, "{\"error\":\"no such webhook path\"}"};
 }
 
+// A TokenReview's answer: status.authenticated, user, error (tokens above).
+Reply token_review_reply(const json::object& review) {
+  const json::value* spec = review.if_contains("spec");
+  const json::value* token = spec && spec->is_object() ? spec->as_object().if_contains("token") : nullptr;
+  json::object status;
+  if (token && *token == "alice-token") {
+    status["authenticated"] = true;
+    status["user"] = json::object{{"username", "alice"},
+                                  {"uid", "42"},
+                                  {"groups", json::array{"webhook-users"}},
+                                  {"extra", json::object{{"team", json::array{"blue"}}}}};
+  } else if (token && *token == "revoked-token") {
+    status["authenticated"] = false;
+    status["error"] = "token revoked";
+  } else {
+    status["authenticated"] = false;
+  }
+  json::object out{{"apiVersion", review.if_contains("apiVersion") ? review.at("apiVersion") : json::value("authentication.k8s.io/v1")},
+                   {"kind", "TokenReview"},
+                   {"status", std::move(status)}};
+  return {200, json::serialize(out)};
+}
+
+// A SubjectAccessReview's answer (rules above).
+Reply access_review_reply(const json::object& review) {
+  const json::object empty;
+  const json::value* spec_value = review.if_contains("spec");
+  const json::object& spec = spec_value && spec_value->is_object() ? spec_value->as_object() : empty;
+  const json::value* user = spec.if_contains("user");
+  const json::value* attributes = spec.if_contains("resourceAttributes");
+  const json::value* resource =
+      attributes && attributes->is_object() ? attributes->as_object().if_contains("resource") : nullptr;
+  json::object status{{"allowed", false}, {"reason", "no opinion on this"}};
+  if (user && *user == "alice" && resource && *resource == "secrets")
+    status = {{"allowed", false}, {"denied", true}, {"reason", "secrets are off limits for alice"}};
+  else if (user && *user == "alice" && resource && *resource == "configmaps")
+    status = {{"allowed", true}, {"reason", "alice may use configmaps"}};
+  json::object out{{"apiVersion", review.if_contains("apiVersion") ? review.at("apiVersion") : json::value("authorization.k8s.io/v1")},
+                   {"kind", "SubjectAccessReview"},
+                   {"status", std::move(status)}};
+  return {200, json::serialize(out)};
+}
+
+bool is_kind(const json::value& review, std::string_view kind) {
+  const json::value* found = review.is_object() ? review.as_object().if_contains("kind") : nullptr;
+  return found && found->is_string() && found->as_string() == kind;
+}
+
 class Handler {
  public:
   explicit Handler(const std::filesystem::path& log_path) {
@@ -155,12 +213,13 @@ class Handler {
     bool parsed = true;
     try {
       review = json::parse(request.body);
-      parsed = review.is_object() && review.as_object().if_contains("request");
+      parsed = review.is_object() && (review.as_object().if_contains("request") || is_kind(review, "TokenReview") ||
+                                      is_kind(review, "SubjectAccessReview"));
     } catch (const std::exception&) {
       parsed = false;
     }
     if (!parsed) {
-      reply = {400, "{\"error\":\"the body is not an AdmissionReview\"}"};
+      reply = {400, "{\"error\":\"the body is not an AdmissionReview, TokenReview or SubjectAccessReview\"}"};
     } else {
       if (log_.is_open()) {
         log_ << json::serialize(json::object{{"path", request.path},
@@ -169,11 +228,26 @@ class Handler {
                                              {"review", review}})
              << std::endl;
       }
-      if (request.path == "/slow") {
+      if (request.path == "/slow" || request.path == "/authenticate-slow" || request.path == "/authorize-slow") {
         asio::steady_timer timer(co_await asio::this_coro::executor, 5s);
         co_await timer.async_wait(asio::use_awaitable);
       }
-      reply = answer(request.path, review);
+      if (is_kind(review, "TokenReview")) {
+        reply = token_review_reply(review.as_object());
+      } else if (is_kind(review, "SubjectAccessReview")) {
+        const std::string seen = json::serialize(review.at("spec"));
+        if (request.path == "/authorize-slow") {
+          reply = {200, json::serialize(json::object{{"apiVersion", review.at("apiVersion")},
+                                                     {"kind", "SubjectAccessReview"},
+                                                     {"status", json::object{{"allowed", true}}}})};
+        } else if (request.path == "/authorize-flaky" && flaky_seen_.insert(seen).second) {
+          reply = {500, "{\"error\":\"flaky\"}"};
+        } else {
+          reply = access_review_reply(review.as_object());
+        }
+      } else {
+        reply = answer(request.path, review);
+      }
     }
     response.headers().set("Content-Type", "application/json");
     co_await response.write(reply.status, std::move(reply.body));
@@ -181,6 +255,7 @@ class Handler {
 
  private:
   std::ofstream log_;
+  std::set<std::string> flaky_seen_;  // the reviews /authorize-flaky failed once
 };
 
 }  // namespace
