@@ -4,6 +4,7 @@
 #include "server/apis/core/service_allocator.h"
 #include "server/controllers/manager.h"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
 #include <memory>
@@ -54,6 +55,24 @@ std::function<bool(std::string_view)> text(std::string& target) {
 
 std::function<bool(std::string_view)> path(std::filesystem::path& target) {
   return [&target](std::string_view v) { return target = std::string(v), true; };
+}
+
+// A string flag whose absence differs from an empty value (kube defaults some --oidc-* flags by whether they were set).
+std::function<bool(std::string_view)> optional_text(std::optional<std::string>& target) {
+  return [&target](std::string_view v) { return target = std::string(v), true; };
+}
+
+// cliflag's MapStringStringNoSplit: each use adds one key=value; a repeated key takes the later value.
+std::function<bool(std::string_view)> key_value(std::vector<std::pair<std::string, std::string>>& target) {
+  return [&target](std::string_view v) {
+    const auto equals = v.find('=');
+    if (equals == std::string_view::npos) return false;
+    std::string key(v.substr(0, equals)), value(v.substr(equals + 1));
+    auto same = std::find_if(target.begin(), target.end(), [&](const auto& pair) { return pair.first == key; });
+    if (same != target.end()) same->second = std::move(value);
+    else target.emplace_back(std::move(key), std::move(value));
+    return true;
+  };
 }
 
 std::function<bool(std::string_view)> list(std::vector<std::string>& target) {
@@ -139,6 +158,16 @@ std::vector<Flag> flags_for(Options& o) {
       {"shutdown-timeout", "(kapi) How long in-flight requests may take to finish during shutdown.", false, false, duration(o.shutdown_timeout)},
       {"anonymous-auth", "Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.", true, false, boolean(o.anonymous_auth)},
       {"token-auth-file", "If set, the file that will be used to secure the secure port of the API server via token authentication.", false, false, path(o.token_auth_file)},
+      {"authentication-config", "File with Authentication Configuration to configure the JWT Token authenticator or the anonymous authenticator. Note: This feature is in Beta since v1.30 and is enabled by default.", false, false, path(o.authentication_config)},
+      {"oidc-issuer-url", "The URL of the OpenID issuer, only HTTPS scheme will be accepted. If set, it will be used to verify the OIDC JSON Web Token (JWT).", false, false, text(o.oidc.issuer_url)},
+      {"oidc-client-id", "The client ID for the OpenID Connect client, must be set if oidc-issuer-url is set.", false, false, text(o.oidc.client_id)},
+      {"oidc-ca-file", "If set, the OpenID server's certificate will be verified by one of the authorities in the oidc-ca-file, otherwise the host's root CA set will be used.", false, false, text(o.oidc.ca_file)},
+      {"oidc-username-claim", "The OpenID claim to use as the user name. Note that claims other than the default ('sub') is not guaranteed to be unique and immutable. This flag is experimental, please see the authentication documentation for further details.", false, false, optional_text(o.oidc.username_claim)},
+      {"oidc-username-prefix", "If provided, all usernames will be prefixed with this value. If not provided, username claims other than 'email' are prefixed by the issuer URL to avoid clashes. To skip any prefixing, provide the value '-'.", false, false, optional_text(o.oidc.username_prefix)},
+      {"oidc-groups-claim", "If provided, the name of a custom OpenID Connect claim for specifying user groups. The claim value is expected to be a string or array of strings. This flag is experimental, please see the authentication documentation for further details.", false, false, text(o.oidc.groups_claim)},
+      {"oidc-groups-prefix", "If provided, all groups will be prefixed with this value to prevent conflicts with other authentication strategies.", false, false, optional_text(o.oidc.groups_prefix)},
+      {"oidc-signing-algs", "Comma-separated list of allowed JOSE asymmetric signing algorithms. JWTs with a supported 'alg' header values are: RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512. Values are defined by RFC 7518 https://tools.ietf.org/html/rfc7518#section-3.1.", false, false, list(o.oidc.signing_algs)},
+      {"oidc-required-claim", "A key=value pair that describes a required claim in the ID Token. If set, the claim is verified to be present in the ID Token with a matching value. Repeat this flag to specify multiple claims.", false, false, key_value(o.oidc.required_claims)},
       {"authentication-token-webhook-config-file", "File with webhook configuration for token authentication in kubeconfig format. The API server will query the remote service to determine authentication for bearer tokens.", false, false, path(o.authentication_token_webhook_config_file)},
       {"authentication-token-webhook-cache-ttl", "The duration to cache responses from the webhook token authenticator.", false, false, duration(o.authentication_token_webhook_cache_ttl)},
       {"authentication-token-webhook-version", "The API version of the authentication.k8s.io TokenReview to send to and expect from the webhook.", false, false, text(o.authentication_token_webhook_version)},
@@ -233,6 +262,9 @@ Options parse_options(int argc, const char* const* argv) {
     for (const auto& value : *values)
       if (value.find_first_not_of(" \t\n\v\f\r") == std::string::npos)
         throw OptionsError("empty value in \"" + std::string(flag) + "\"");
+  // kube's validateOIDCOptions.
+  if (auto errors = authentication::validate_oidc_flags(options.oidc, !options.authentication_config.empty()); !errors.empty())
+    throw OptionsError(errors.front());
   if (options.goaway_chance < 0 || options.goaway_chance > 0.02)
     throw OptionsError("--goaway-chance can not be less than 0 or greater than 0.02");
   if (options.secure_port < 0 || options.secure_port > 65535 || options.insecure_port < 0 || options.insecure_port > 65535)

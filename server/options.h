@@ -1,6 +1,8 @@
 #pragma once
 // kapi-apiserver's command line. Flags keep kube-apiserver's names and defaults wherever kapi has the feature,
 // so a user can switch between the two; kapi's own flags are marked (kapi) in --help.
+#include "server/authentication/authentication_config.h"
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -57,6 +59,9 @@ struct Options {
   // Authentication.
   bool anonymous_auth = true;
   std::filesystem::path token_auth_file;
+  // JWT authentication: an AuthenticationConfiguration file, or one issuer from the --oidc-* flags.
+  std::filesystem::path authentication_config;
+  authentication::OidcFlags oidc;
   // Webhook token authentication (--authentication-token-webhook-*): off without a config file.
   std::filesystem::path authentication_token_webhook_config_file;
   std::chrono::nanoseconds authentication_token_webhook_cache_ttl = std::chrono::minutes(2);
