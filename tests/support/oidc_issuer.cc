@@ -1,0 +1,172 @@
+#include "tests/support/oidc_issuer.h"
+
+#include "server/authentication/jwk.h"
+#include "server/pki/pem_io.h"
+#include "server/pki/x509_builder.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/read_until.hpp>
+#include <asio/ssl.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+#include <boost/json.hpp>
+#include <openssl/evp.h>
+
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+namespace kapi::test_support {
+namespace {
+
+namespace json = boost::json;
+using asio::ip::tcp;
+using Clock = std::chrono::system_clock;
+
+authentication::jwt::SharedKey generate(const std::string& type) {
+  if (type == "RSA") return authentication::jwt::SharedKey(pki::generate_rsa_key(2048).release(), &EVP_PKEY_free);
+  return authentication::jwt::SharedKey(EVP_EC_gen("P-256"), &EVP_PKEY_free);
+}
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(Clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+struct OidcIssuer::Server {
+  asio::io_context io;
+  asio::ssl::context tls{asio::ssl::context::tls_server};
+  tcp::acceptor acceptor{io};
+  std::mutex mutex;
+  std::vector<Key> keys;
+  std::thread thread;
+
+  asio::awaitable<void> serve(tcp::socket socket, OidcIssuer* issuer) {
+    if (issuer->stalled_) {
+      // A hung IdP: the connection stays open, silent, until the issuer goes.
+      asio::steady_timer forever(io, asio::steady_timer::time_point::max());
+      co_await forever.async_wait(asio::use_awaitable);
+      co_return;
+    }
+    asio::ssl::stream<tcp::socket> stream(std::move(socket), tls);
+    co_await stream.async_handshake(asio::ssl::stream_base::server, asio::use_awaitable);
+    std::string request;
+    co_await asio::async_read_until(stream, asio::dynamic_buffer(request), "\r\n\r\n", asio::use_awaitable);
+    const auto space = request.find(' ');
+    const std::string path = request.substr(space + 1, request.find(' ', space + 1) - space - 1);
+    int status = 200;
+    std::string body;
+    if (path == "/.well-known/openid-configuration") {
+      body = json::serialize(json::object{{"issuer", issuer->url_},
+                                          {"jwks_uri", issuer->url_ + "/keys"},
+                                          {"authorization_endpoint", issuer->url_ + "/auth"},
+                                          {"response_types_supported", json::array{"id_token"}},
+                                          {"subject_types_supported", json::array{"public"}},
+                                          {"id_token_signing_alg_values_supported", json::array{"RS256", "ES256"}}});
+    } else if (path == "/keys") {
+      ++issuer->key_set_fetches_;
+      json::array published;
+      {
+        std::lock_guard lock(mutex);
+        for (const auto& key : keys) published.push_back(authentication::jwk::to_jwk(key.key.get(), key.key_id, key.algorithm));
+      }
+      body = json::serialize(json::object{{"keys", std::move(published)}});
+    } else {
+      status = 404;
+      body = "404 page not found\n";
+    }
+    const std::string response = "HTTP/1.1 " + std::to_string(status) + (status == 200 ? " OK" : " Not Found") +
+                                 "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+                                 "\r\nConnection: close\r\n\r\n" + body;
+    co_await asio::async_write(stream, asio::buffer(response), asio::use_awaitable);
+    asio::error_code ignored;
+    stream.next_layer().shutdown(tcp::socket::shutdown_both, ignored);
+  }
+
+  asio::awaitable<void> accept(OidcIssuer* issuer) {
+    for (;;) {
+      tcp::socket socket = co_await acceptor.async_accept(asio::use_awaitable);
+      asio::co_spawn(io, serve(std::move(socket), issuer), asio::detached);
+    }
+  }
+};
+
+OidcIssuer::OidcIssuer(std::uint16_t port) : server_(std::make_unique<Server>()) {
+  pki::EvpPkeyPtr ca_key = pki::generate_ecdsa_p256_key();
+  pki::X509Ptr ca = pki::self_sign_certificate_authority(
+      {.common_name = "test-oidc-issuer-ca", .usage = pki::CertificateUsage::certificate_authority}, ca_key.get());
+  pki::EvpPkeyPtr serving_key = pki::generate_ecdsa_p256_key();
+  pki::X509Ptr serving = pki::issue_certificate(
+      {.common_name = "127.0.0.1",
+       .usage = pki::CertificateUsage::server_auth,
+       .subject_alt_names = {pki::parse_subject_alt_name("127.0.0.1")}},
+      serving_key.get(), pki::Issuer{ca.get(), ca_key.get()});
+  ca_pem_ = pki::certificate_to_pem(ca.get());
+  const std::string chain = pki::certificate_to_pem(serving.get());
+  const std::string key = pki::private_key_to_pem(serving_key.get());
+  server_->tls.use_certificate_chain(asio::buffer(chain));
+  server_->tls.use_private_key(asio::buffer(key), asio::ssl::context::pem);
+
+  tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), port);
+  server_->acceptor.open(endpoint.protocol());
+  server_->acceptor.set_option(tcp::acceptor::reuse_address(true));
+  server_->acceptor.bind(endpoint);
+  server_->acceptor.listen();
+  port_ = server_->acceptor.local_endpoint().port();
+  url_ = "https://127.0.0.1:" + std::to_string(port_);
+  add_key("rsa-1", "RSA", "RS256");
+  add_key("ec-1", "EC", "ES256");
+  asio::co_spawn(server_->io, server_->accept(this), asio::detached);
+  server_->thread = std::thread([this] { server_->io.run(); });
+}
+
+OidcIssuer::~OidcIssuer() {
+  server_->io.stop();
+  server_->thread.join();
+}
+
+std::string OidcIssuer::write_ca(const std::filesystem::path& path) const {
+  std::ofstream(path) << ca_pem_;
+  return path.string();
+}
+
+OidcIssuer::Key OidcIssuer::add_key(const std::string& key_id, const std::string& type, const std::string& algorithm) {
+  Key key{key_id, algorithm, generate(type)};
+  std::lock_guard lock(server_->mutex);
+  server_->keys.push_back(key);
+  return key;
+}
+
+void OidcIssuer::remove_key(const std::string& key_id) {
+  std::lock_guard lock(server_->mutex);
+  std::erase_if(server_->keys, [&](const Key& key) { return key.key_id == key_id; });
+}
+
+OidcIssuer::Key OidcIssuer::unpublished_key(const std::string& key_id, const std::string& type,
+                                            const std::string& algorithm) {
+  return Key{key_id, algorithm, generate(type)};
+}
+
+json::object OidcIssuer::claims(const std::string& subject, const std::string& audience) const {
+  const std::int64_t now = unix_now();
+  return json::object{{"iss", url_}, {"sub", subject}, {"aud", audience},
+                      {"iat", now},  {"nbf", now},     {"exp", now + 3600}};
+}
+
+std::string OidcIssuer::mint(const json::object& claims, const std::string& key_id) const {
+  std::lock_guard lock(server_->mutex);
+  for (const auto& key : server_->keys)
+    if (key.key_id == key_id) return mint_with(key, claims);
+  throw std::invalid_argument("no published key " + key_id);
+}
+
+std::string OidcIssuer::mint_with(const Key& key, const json::object& claims) {
+  return authentication::jwt::Signer(key.key, key.algorithm, key.key_id).sign(claims);
+}
+
+}  // namespace kapi::test_support

@@ -1,0 +1,68 @@
+#pragma once
+// A test OpenID Connect issuer: an HTTPS server on 127.0.0.1 (its own CA, its own thread) serving the discovery
+// document at /.well-known/openid-configuration and its key set at /keys, as Dex or Keycloak do, and minting ID
+// tokens signed with its RSA and ECDSA keys. Keys can be rotated (a new key published, the old one dropped), and
+// the issuer can play dead: `stall` holds every connection open without answering, as a hung IdP does.
+#include "server/authentication/jwt.h"
+
+#include <boost/json/object.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kapi::test_support {
+
+class OidcIssuer {
+ public:
+  // Listens on `port` (0: any free one); keys: RS256 "rsa-1" and ES256 "ec-1" published.
+  explicit OidcIssuer(std::uint16_t port = 0);
+  ~OidcIssuer();
+  OidcIssuer(const OidcIssuer&) = delete;
+  OidcIssuer& operator=(const OidcIssuer&) = delete;
+
+  const std::string& url() const { return url_; }  // https://127.0.0.1:<port>, the "iss" of its tokens
+  std::uint16_t port() const { return port_; }
+  const std::string& ca_pem() const { return ca_pem_; }
+  // Writes the CA certificate to `path` (for --oidc-ca-file) and returns the path.
+  std::string write_ca(const std::filesystem::path& path) const;
+
+  // A signing key of the issuer; `algorithm` is any JWS algorithm the key type signs (RS*, PS* for RSA).
+  struct Key {
+    std::string key_id;
+    std::string algorithm;
+    authentication::jwt::SharedKey key;
+  };
+  // Generates a key ("RSA" or "EC") and publishes it under `key_id`; returns it.
+  Key add_key(const std::string& key_id, const std::string& type, const std::string& algorithm);
+  // Stops publishing `key_id` (the next key set fetch no longer has it).
+  void remove_key(const std::string& key_id);
+  // A key never published (a forger's), of the same type.
+  static Key unpublished_key(const std::string& key_id, const std::string& type, const std::string& algorithm);
+
+  // Claims of a fresh token: iss, sub, aud, iat, nbf, exp (an hour from now).
+  boost::json::object claims(const std::string& subject, const std::string& audience) const;
+  // The token signed with the published key `key_id` (its algorithm).
+  std::string mint(const boost::json::object& claims, const std::string& key_id = "rsa-1") const;
+  static std::string mint_with(const Key& key, const boost::json::object& claims);
+
+  // Hold every new connection open without answering (true), or answer again (false).
+  void stall(bool stalled) { stalled_ = stalled; }
+  std::uint64_t key_set_fetches() const { return key_set_fetches_; }
+
+  struct Server;
+
+ private:
+  std::string url_;
+  std::uint16_t port_ = 0;
+  std::string ca_pem_;
+  std::atomic<bool> stalled_{false};
+  std::atomic<std::uint64_t> key_set_fetches_{0};
+  std::unique_ptr<Server> server_;
+};
+
+}  // namespace kapi::test_support
