@@ -8,6 +8,10 @@
 // is signed here with the test key so that mutations get past the signature to the claims checks. Its second bit
 // asks, as a TokenReview would, for audiences of its own instead of the server's.
 //
+// The same bytes also go, as they are, to what the OIDC authenticator reads from an issuer and a token before
+// verifying anything: the JWKS document (jwk.h: read whole or refused with std::runtime_error) and the token's
+// unverified issuer (jwt_authenticator.h).
+//
 // parse() documents nullopt for what is no JWS, verify() false for a bad signature, and the authenticator a
 // result, never an exception: anything escaping, a crash, a sanitizer report or a timeout is a finding. So is a
 // token signed here that does not parse back to its claims or does not verify, and an authenticated user other
@@ -31,7 +35,9 @@
 #include <openssl/pem.h>
 
 #include "base/base64.h"
+#include "server/authentication/jwk.h"
 #include "server/authentication/jwt.h"
+#include "server/authentication/jwt_authenticator.h"
 #include "server/authentication/service_account.h"
 #include "tests/fuzz/finding.h"
 
@@ -160,6 +166,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (const auto parsed = auth::jwt::parse(token)) {
     auth::jwt::verify(*parsed, harness.keys);
   }
+
+  try {
+    for (const auto& key : auth::jwk::parse_key_set(rest))
+      if (!key.key) finding("a key set read with a key missing", rest);
+  } catch (const std::runtime_error&) {
+  }
+  auth::untrusted_issuer(token);
 
   const auth::Result result = harness.authenticate(token, audiences);
   switch (result.outcome) {
