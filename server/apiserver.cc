@@ -25,6 +25,7 @@
 #include "server/audit/setup.h"
 #include "server/plugin/auth/node/node_mode.h"
 #include "server/authorization/rbac/rbac_mode.h"
+#include "server/authorization/configured_authorizer.h"
 #include "server/authorization/webhook_authorizer.h"
 #include "server/flowcontrol/controller.h"
 #include "server/storage_backend.h"
@@ -275,10 +276,24 @@ std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
   }
 }
 
+// The authorizer types in use: --authorization-mode's, or those of the --authorization-config file (RBAC and Node
+// need their indexes whatever a reload of the file says later, as in kube).
+std::vector<std::string> authorization_modes(const Options& options, base::Logger& logger) {
+  if (options.authorization_config.empty()) return options.authorization_mode;
+  try {
+    std::vector<std::string> types;
+    for (const auto& authorizer : authorization::load_authorization_configuration(options.authorization_config).authorizers)
+      types.push_back(authorizer.type);
+    return types;
+  } catch (const std::exception& error) {
+    fail_startup(logger, std::string("invalid authorization config: ") + error.what());
+  }
+}
+
 // RBAC, when --authorization-mode names it, reads the policy the built-in rbac.authorization.k8s.io resources store.
 std::unique_ptr<authorization::rbac::RbacMode> rbac_from(const Options& options, apis::BuiltInApis& apis,
                                                          base::Logger& logger) {
-  const auto& modes = options.authorization_mode;
+  const auto modes = authorization_modes(options, logger);
   if (std::find(modes.begin(), modes.end(), "RBAC") == modes.end()) return nullptr;
   constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
   authorization::rbac::PolicyFeed::Stores stores{
@@ -293,7 +308,7 @@ std::unique_ptr<authorization::rbac::RbacMode> rbac_from(const Options& options,
 // Node, when --authorization-mode names it: kubelets' access follows the pods bound to them.
 std::unique_ptr<authorization::node::NodeMode> node_mode_from(const Options& options, apis::BuiltInApis& apis,
                                                               base::Logger& logger) {
-  const auto& modes = options.authorization_mode;
+  const auto modes = authorization_modes(options, logger);
   if (std::find(modes.begin(), modes.end(), "Node") == modes.end()) return nullptr;
   authorization::node::NodeMode::Stores stores{apis.store("", "pods"), apis.store("", "persistentvolumes"),
                                                apis.store("storage.k8s.io", "volumeattachments")};
@@ -321,7 +336,26 @@ std::shared_ptr<const authorization::Authorizer> webhook_authorizer_from(const O
 std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& options,
                                                                  const authorization::rbac::RbacMode* rbac,
                                                                  const authorization::node::NodeMode* node,
+                                                                 asio::any_io_executor executor,
                                                                  base::Logger& logger) {
+  if (!options.authorization_config.empty()) {
+    // BuiltInAuthorizationOptions.Validate, then the chain the file names, rebuilt when it changes.
+    if (options.authorization_legacy_flags_set)
+      fail_startup(logger, "--authorization-config can not be specified when --authorization-mode or "
+                           "--authorization-webhook-* flags are defined");
+    try {
+      std::shared_ptr<const authorization::Authorizer> rbac_authorizer = rbac ? rbac->authorizer() : nullptr;
+      std::shared_ptr<const authorization::Authorizer> node_authorizer = node ? node->authorizer() : nullptr;
+      auto build = [rbac_authorizer, node_authorizer, &logger](const authorization::AuthorizationConfiguration& config) {
+        return authorization::build_configured_authorizer(config, rbac_authorizer, node_authorizer, &logger);
+      };
+      return authorization::ReloadingAuthorizer::start(
+          options.authorization_config, std::move(build), std::move(executor), logger,
+          std::chrono::duration_cast<std::chrono::milliseconds>(options.authorization_config_reload_interval));
+    } catch (const std::exception& error) {
+      fail_startup(logger, std::string("invalid authorization config: ") + error.what());
+    }
+  }
   try {
     return authorization::build_authorizer(options.authorization_mode, rbac ? rbac->authorizer() : nullptr,
                                            node ? node->authorizer() : nullptr, webhook_authorizer_from(options, logger));
@@ -597,7 +631,7 @@ int run_apiserver(const Options& options) {
     chain_config.authenticator = authenticator_from(options, config.signing_key, apis, io.get_executor(), logger);
     std::unique_ptr<authorization::rbac::RbacMode> rbac = rbac_from(options, apis, logger);
     std::unique_ptr<authorization::node::NodeMode> node_mode = node_mode_from(options, apis, logger);
-    chain_config.authorizer = authorizer_from(options, rbac.get(), node_mode.get(), logger);
+    chain_config.authorizer = authorizer_from(options, rbac.get(), node_mode.get(), io.get_executor(), logger);
     apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
     // Admission comes before the API extensions server it reads custom resources through (a policy's params).
     const apiextensions::ApiExtensionsApis* custom_resources = nullptr;

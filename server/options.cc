@@ -47,6 +47,10 @@ std::function<bool(std::string_view)> real(double& target) {
     auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), target);
     return ec == std::errc() && ptr == v.data() + v.size();
   };
+// A legacy authorization flag (--authorization-mode, --authorization-webhook-*): kube refuses it beside
+// --authorization-config, given at all, whatever its value.
+std::function<bool(std::string_view)> legacy_authorization(Options& o, std::function<bool(std::string_view)> set) {
+  return [&o, set = std::move(set)](std::string_view v) { return o.authorization_legacy_flags_set = true, set(v); };
 }
 
 std::function<bool(std::string_view)> text(std::string& target) {
@@ -189,11 +193,13 @@ std::vector<Flag> flags_for(Options& o) {
       {"requestheader-uid-headers", "List of request headers to inspect for UIDs. X-Remote-Uid is suggested.", false, false, list(o.requestheader_uid_headers)},
       {"requestheader-group-headers", "List of request headers to inspect for groups. X-Remote-Group is suggested.", false, false, list(o.requestheader_group_headers)},
       {"requestheader-extra-headers-prefix", "List of request header prefixes to inspect. X-Remote-Extra- is suggested.", false, false, list(o.requestheader_extra_headers_prefix)},
-      {"authorization-mode", "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,Node,RBAC,Webhook.", false, false, list(o.authorization_mode)},
-      {"authorization-webhook-config-file", "File with webhook configuration in kubeconfig format, used with --authorization-mode=Webhook. The API server will query the remote service to determine access on the API server's secure port.", false, false, path(o.authorization_webhook_config_file)},
-      {"authorization-webhook-version", "The API version of the authorization.k8s.io SubjectAccessReview to send to and expect from the webhook.", false, false, text(o.authorization_webhook_version)},
-      {"authorization-webhook-cache-authorized-ttl", "The duration to cache 'authorized' responses from the webhook authorizer.", false, false, duration(o.authorization_webhook_cache_authorized_ttl)},
-      {"authorization-webhook-cache-unauthorized-ttl", "The duration to cache 'unauthorized' responses from the webhook authorizer.", false, false, duration(o.authorization_webhook_cache_unauthorized_ttl)},
+      {"authorization-mode", "Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,Node,RBAC,Webhook.", false, false, legacy_authorization(o, list(o.authorization_mode))},
+      {"authorization-config", "File with Authorization Configuration to configure the authorizer chain. Requires feature gate StructuredAuthorizationConfiguration. This flag is mutually exclusive with the other --authorization-mode and --authorization-webhook-* flags.", false, false, path(o.authorization_config)},
+      {"authorization-config-reload-interval", "(kapi) How often the --authorization-config file is checked for changes (kube-apiserver: every minute).", false, true, duration(o.authorization_config_reload_interval)},
+      {"authorization-webhook-config-file", "File with webhook configuration in kubeconfig format, used with --authorization-mode=Webhook. The API server will query the remote service to determine access on the API server's secure port.", false, false, legacy_authorization(o, path(o.authorization_webhook_config_file))},
+      {"authorization-webhook-version", "The API version of the authorization.k8s.io SubjectAccessReview to send to and expect from the webhook.", false, false, legacy_authorization(o, text(o.authorization_webhook_version))},
+      {"authorization-webhook-cache-authorized-ttl", "The duration to cache 'authorized' responses from the webhook authorizer.", false, false, legacy_authorization(o, duration(o.authorization_webhook_cache_authorized_ttl))},
+      {"authorization-webhook-cache-unauthorized-ttl", "The duration to cache 'unauthorized' responses from the webhook authorizer.", false, false, legacy_authorization(o, duration(o.authorization_webhook_cache_unauthorized_ttl))},
       {"cors-allowed-origins", "List of allowed origins for CORS, comma separated. An allowed origin can be a regular expression.", false, false, list(o.cors_allowed_origins)},
       {"strict-transport-security-directives", "List of directives for HSTS, comma separated.", false, false, list(o.strict_transport_security_directives)},
       {"enable-admission-plugins", "admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle, LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning, ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota). Comma-delimited list of admission plugins: AlwaysAdmit, AlwaysDeny, AlwaysPullImages, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, ClusterTrustBundleAttest, DefaultIngressClass, DefaultStorageClass, DefaultTolerationSeconds, DenyServiceExternalIPs, EventRateLimit, ExtendedResourceToleration, ImagePolicyWebhook, LimitPodHardAntiAffinityTopology, LimitRanger, MutatingAdmissionPolicy, MutatingAdmissionWebhook, NamespaceAutoProvision, NamespaceExists, NamespaceLifecycle, NodeRestriction, OwnerReferencesPermissionEnforcement, PersistentVolumeClaimResize, PodNodeSelector, PodSecurity, PodTolerationRestriction, Priority, ResourceQuota, RuntimeClass, ServiceAccount, StorageObjectInUseProtection, TaintNodesByCondition, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook. The order of plugins in this flag does not matter.", false, false, list(o.enable_admission_plugins)},

@@ -100,6 +100,11 @@ struct Options {
   std::string authorization_webhook_version = "v1beta1";
   std::chrono::nanoseconds authorization_webhook_cache_authorized_ttl = std::chrono::minutes(5);
   std::chrono::nanoseconds authorization_webhook_cache_unauthorized_ttl = std::chrono::seconds(30);
+  // --authorization-config: the AuthorizationConfiguration file, exclusive with the flags above (whether any of them
+  // was given at all is kept), reloaded when it changes.
+  std::filesystem::path authorization_config;
+  bool authorization_legacy_flags_set = false;
+  std::chrono::nanoseconds authorization_config_reload_interval = std::chrono::minutes(1);
   // Admission (kube's AdmissionOptions): plugins beyond the default set, plugins taken out of it, and the
   // AdmissionConfiguration file with the plugins' configurations.
   std::vector<std::string> enable_admission_plugins;

@@ -134,6 +134,16 @@ AuthenticationConfiguration parse_authentication_configuration(std::string_view 
   AuthenticationConfiguration out;
   for (const json::object* jwt : objects_at(object, "jwt", "AuthenticationConfiguration"))
     out.jwt.push_back(jwt_authenticator(*jwt));
+  if (const json::object* anonymous = object_at(object, "anonymous", "AuthenticationConfiguration")) {
+    AnonymousConfig config;
+    if (const json::value* enabled = anonymous->if_contains("enabled"); enabled && !enabled->is_null()) {
+      if (!enabled->is_bool()) wrong_type("anonymous.enabled", "bool");
+      config.enabled = enabled->as_bool();
+    }
+    for (const json::object* condition : objects_at(*anonymous, "conditions", "anonymous"))
+      config.condition_paths.push_back(string_at(*condition, "path", "anonymous.conditions"));
+    out.anonymous = std::move(config);
+  }
   return out;
 }
 

@@ -65,8 +65,17 @@ struct JwtAuthenticatorConfig {
   std::vector<std::string> signing_algorithms = {"RS256"};
 };
 
+// kube's AnonymousAuthConfig (AnonymousAuthConfigurableEndpoints, beta and on in 1.32): anonymous requests on or
+// off whatever --anonymous-auth would say, and, when conditions are given, only for those exact paths.
+struct AnonymousConfig {
+  bool enabled = false;
+  std::vector<std::string> condition_paths;
+  friend bool operator==(const AnonymousConfig&, const AnonymousConfig&) = default;
+};
+
 struct AuthenticationConfiguration {
   std::vector<JwtAuthenticatorConfig> jwt;
+  std::optional<AnonymousConfig> anonymous;
 };
 
 // The file cannot be read or decoded; what() is kube's error.

@@ -1,5 +1,6 @@
 #include "server/authentication/claim_mapper.h"
 
+#include "base/go_url.h"
 #include "cel/ext/kube_env.h"
 #include "cel/json.h"
 #include "cel/program.h"
@@ -110,24 +111,21 @@ std::string quoted_list(const std::vector<std::string>& items) {
   return out + "]";
 }
 
-// Go's url.Parse as far as kube's validateURL looks at it.
+// kube's validateURL, over Go's url.Parse (base/go_url.h) and its error text.
 void validate_url(const std::string& url, const std::set<std::string>& disallowed, const Path& path, ErrorList& errors) {
   if (disallowed.count(url))
     errors.push_back(validation::invalid(path, url, "URL must not overlap with disallowed issuers: " +
                                                         quoted_list({disallowed.begin(), disallowed.end()})));
-  const auto scheme_end = url.find("://");
-  const std::string scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
-  if (scheme != "https") errors.push_back(validation::invalid(path, url, "URL scheme must be https"));
-  const std::string rest = scheme_end == std::string::npos ? url : url.substr(scheme_end + 3);
-  const std::string authority = rest.substr(0, rest.find_first_of("/?#"));
-  if (scheme_end != std::string::npos && authority.find('@') != std::string::npos)
-    errors.push_back(validation::invalid(path, url, "URL must not contain a username or password"));
-  const auto fragment = url.find('#');
-  const auto query = url.substr(0, fragment).find('?');
-  if (query != std::string::npos && query + 1 < url.substr(0, fragment).size())
-    errors.push_back(validation::invalid(path, url, "URL must not contain a query"));
-  if (fragment != std::string::npos && fragment + 1 < url.size())
-    errors.push_back(validation::invalid(path, url, "URL must not contain a fragment"));
+  auto parsed = base::parse_go_url(url);
+  if (const auto* error = std::get_if<base::GoUrlError>(&parsed)) {
+    errors.push_back(validation::invalid(path, url, error->message));
+    return;
+  }
+  const auto& u = std::get<base::GoUrl>(parsed);
+  if (u.scheme != "https") errors.push_back(validation::invalid(path, url, "URL scheme must be https"));
+  if (u.has_user) errors.push_back(validation::invalid(path, url, "URL must not contain a username or password"));
+  if (!u.raw_query.empty()) errors.push_back(validation::invalid(path, url, "URL must not contain a query"));
+  if (!u.fragment.empty()) errors.push_back(validation::invalid(path, url, "URL must not contain a fragment"));
 }
 
 // cert.NewPoolFromBytes succeeds when the PEM holds at least one certificate.
@@ -511,10 +509,20 @@ validation::ErrorList validate_authentication_configuration(const Authentication
     if (!jwt.issuer.discovery_url.empty() && !seen_discovery.insert(jwt.issuer.discovery_url).second)
       errors.push_back(validation::duplicate(at.child("issuer").child("discoveryURL"), jwt.issuer.discovery_url));
   }
+  if (config.anonymous && !config.anonymous->enabled && !config.anonymous->condition_paths.empty()) {
+    // Go's %#v of the conditions, as field.Invalid prints a value of that type.
+    std::string conditions = "[]apiserver.AnonymousAuthCondition{";
+    for (std::size_t i = 0; i < config.anonymous->condition_paths.size(); ++i)
+      conditions += std::string(i ? ", " : "") + "apiserver.AnonymousAuthCondition{Path:" +
+                    validation::quoted(config.anonymous->condition_paths[i]) + "}";
+    errors.push_back(validation::invalid_value(Path("anonymous").child("conditions"), conditions + "}",
+                                               "enabled should be set to true when conditions are defined"));
+  }
   return errors;
 }
 
 std::string aggregate(const ErrorList& errors) {
+  if (errors.empty()) return "";
   if (errors.size() == 1) return errors.front().text();
   std::string out;
   for (const auto& error : errors) out += (out.empty() ? "[" : ", ") + error.text();

@@ -74,6 +74,8 @@ class JwtAuthenticators final : public TokenAuthenticator {
 
   asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const override;
   Set current() const;
+  // The file's `anonymous` at start; a reload that changes it is refused, as kube refuses it.
+  const std::optional<AnonymousConfig>& anonymous() const;
 
   struct Shared;
   explicit JwtAuthenticators(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
@@ -83,9 +85,14 @@ class JwtAuthenticators final : public TokenAuthenticator {
 };
 
 // kube's loadAuthenticationConfig and validation, then the authenticators (not yet ready).
-JwtAuthenticators::Set load_jwt_authenticators(const std::filesystem::path& file,
-                                               const std::vector<std::string>& disallowed_issuers,
-                                               asio::any_io_executor executor, base::Logger& logger,
-                                               const JwtTiming& timing, std::string* contents = nullptr);
+struct LoadedJwtAuthenticators {
+  JwtAuthenticators::Set set;
+  std::optional<AnonymousConfig> anonymous;
+  std::string contents;
+};
+LoadedJwtAuthenticators load_jwt_authenticators(const std::filesystem::path& file,
+                                                const std::vector<std::string>& disallowed_issuers,
+                                                asio::any_io_executor executor, base::Logger& logger,
+                                                const JwtTiming& timing);
 
 }  // namespace kapi::authentication

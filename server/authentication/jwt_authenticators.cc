@@ -28,24 +28,24 @@ bool all_ready(const JwtAuthenticators::Set& set) {
 
 }  // namespace
 
-JwtAuthenticators::Set load_jwt_authenticators(const std::filesystem::path& file,
-                                               const std::vector<std::string>& disallowed_issuers,
-                                               asio::any_io_executor executor, base::Logger& logger,
-                                               const JwtTiming& timing, std::string* contents) {
+LoadedJwtAuthenticators load_jwt_authenticators(const std::filesystem::path& file,
+                                                const std::vector<std::string>& disallowed_issuers,
+                                                asio::any_io_executor executor, base::Logger& logger,
+                                                const JwtTiming& timing) {
+  LoadedJwtAuthenticators loaded;
   AuthenticationConfiguration config;
   try {
-    const std::string data = pki::read_file(file);
-    if (contents) *contents = data;
-    config = parse_authentication_configuration(data);
+    loaded.contents = pki::read_file(file);
+    config = parse_authentication_configuration(loaded.contents);
   } catch (const std::exception& error) {
     throw AuthenticationConfigError("failed to load authentication configuration from file " +
                                     base::go_quote(file.string()) + ": " + error.what());
   }
   const validation::ErrorList errors = validate_authentication_configuration(config, disallowed_issuers);
   if (!errors.empty()) throw AuthenticationConfigError("invalid authentication configuration: " + aggregate(errors));
-  JwtAuthenticators::Set set;
-  for (const auto& jwt : config.jwt) set.push_back(JwtAuthenticator::start(jwt, executor, logger, timing));
-  return set;
+  for (const auto& jwt : config.jwt) loaded.set.push_back(JwtAuthenticator::start(jwt, executor, logger, timing));
+  loaded.anonymous = config.anonymous;
+  return loaded;
 }
 
 struct JwtAuthenticators::Shared {
@@ -57,6 +57,7 @@ struct JwtAuthenticators::Shared {
   asio::any_io_executor executor;
   base::Logger* logger = nullptr;
   JwtTiming timing;
+  std::optional<AnonymousConfig> anonymous;  // the file's at start
 
   bool is_stopped() const {
     std::lock_guard lock(mutex);
@@ -93,7 +94,9 @@ asio::awaitable<void> watch_config(std::shared_ptr<JwtAuthenticators::Shared> sh
       tracked = std::move(data);  // never going to load
       continue;
     }
-    const validation::ErrorList errors = validate_authentication_configuration(config, shared->disallowed_issuers);
+    validation::ErrorList errors = validate_authentication_configuration(config, shared->disallowed_issuers);
+    if (config.anonymous != shared->anonymous)
+      errors.push_back(validation::forbidden(validation::Path("anonymous"), "changed from initial configuration file"));
     if (!errors.empty()) {
       logger.error(structured_error("failed to validate authentication config", aggregate(errors)));
       tracked = std::move(data);  // never going to be valid
@@ -141,9 +144,11 @@ std::shared_ptr<JwtAuthenticators> JwtAuthenticators::start(std::optional<JwtAut
     shared->set.push_back(JwtAuthenticator::start(std::move(*from_flags), executor, logger, timing));
   }
   if (!shared->file.empty()) {
-    std::string contents;
-    shared->set = load_jwt_authenticators(shared->file, shared->disallowed_issuers, executor, logger, timing, &contents);
-    asio::co_spawn(executor, watch_config(shared, std::move(contents)), asio::detached);
+    LoadedJwtAuthenticators loaded =
+        load_jwt_authenticators(shared->file, shared->disallowed_issuers, executor, logger, timing);
+    shared->set = std::move(loaded.set);
+    shared->anonymous = std::move(loaded.anonymous);
+    asio::co_spawn(executor, watch_config(shared, std::move(loaded.contents)), asio::detached);
   }
   return std::make_shared<JwtAuthenticators>(std::move(shared));
 }
@@ -152,6 +157,8 @@ JwtAuthenticators::~JwtAuthenticators() {
   std::lock_guard lock(shared_->mutex);
   shared_->stopped = true;
 }
+
+const std::optional<AnonymousConfig>& JwtAuthenticators::anonymous() const { return shared_->anonymous; }
 
 JwtAuthenticators::Set JwtAuthenticators::current() const {
   std::lock_guard lock(shared_->mutex);

@@ -75,19 +75,28 @@ std::shared_ptr<const RequestAuthenticator> RequestAuthenticator::build(const Au
     service_accounts.objects = options.service_account_objects;
     tokens.push_back(std::make_shared<ServiceAccountTokenAuthenticator>(std::move(service_accounts)));
   }
+  bool anonymous = options.anonymous;
+  std::vector<std::string> anonymous_paths;
   if (options.oidc || !options.authentication_config_file.empty()) {
     if (!options.logger || !options.executor) throw std::logic_error("JWT authenticators need an executor and a logger");
+    auto jwt = JwtAuthenticators::start(options.oidc, options.authentication_config_file, options.service_account_issuers,
+                                        options.executor, *options.logger, options.jwt_timing);
+    if (const auto& file_anonymous = jwt->anonymous()) {
+      if (options.anonymous_flag_given)
+        throw AuthenticationConfigError("anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field "
+                                        "is configured in authentication configuration file");
+      anonymous = file_anonymous->enabled;
+      anonymous_paths = file_anonymous->condition_paths;
+    }
     // After the service account tokens, as kube-apiserver orders its token authenticators; a JWT names its own
     // audiences, but a TokenReview asking for others than the API's is not for it (WrapAudienceAgnosticToken).
-    tokens.push_back(std::make_shared<AudienceAgnosticToken>(
-        options.api_audiences,
-        JwtAuthenticators::start(options.oidc, options.authentication_config_file, options.service_account_issuers,
-                                 options.executor, *options.logger, options.jwt_timing)));
+    tokens.push_back(std::make_shared<AudienceAgnosticToken>(options.api_audiences, std::move(jwt)));
   }
   if (!options.token_webhook.config_file.empty())
     tokens.push_back(make_token_webhook(options.token_webhook, options.api_audiences, options.logger));
   if (!tokens.empty()) authenticators.push_back(std::make_shared<BearerTokenAuthenticator>(tokens));
-  return std::make_shared<RequestAuthenticator>(std::move(authenticators), std::move(tokens), options.anonymous);
+  return std::make_shared<RequestAuthenticator>(std::move(authenticators), std::move(tokens), anonymous,
+                                                std::move(anonymous_paths));
 }
 
 asio::awaitable<Result> RequestAuthenticator::review_token(std::string_view token, const Audiences& audiences) const {
@@ -120,6 +129,10 @@ asio::awaitable<Result> RequestAuthenticator::authenticate(http::Request& reques
   }
   if (!errors.empty()) co_return Result::failed(std::move(errors));
   if (!anonymous_) co_return Result::not_applicable();
+  // kube's anonymous authenticator with conditions: only the exact paths named.
+  if (!anonymous_paths_.empty() &&
+      std::find(anonymous_paths_.begin(), anonymous_paths_.end(), request.path) == anonymous_paths_.end())
+    co_return Result::not_applicable();
   UserInfo anonymous;
   anonymous.name = "system:anonymous";
   anonymous.groups = {"system:unauthenticated"};

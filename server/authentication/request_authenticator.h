@@ -19,6 +19,7 @@ namespace kapi::authentication {
 
 struct AuthenticationOptions {
   bool anonymous = true;                   // --anonymous-auth
+  bool anonymous_flag_given = false;       // kube refuses --anonymous-auth with the config file's `anonymous`
   // Request-header authentication, on when --requestheader-client-ca-file is given (the --requestheader-* flags).
   std::filesystem::path request_header_ca_file;
   RequestHeaderConfig request_header;
@@ -47,9 +48,13 @@ class RequestAuthenticator {
   // CA file); `warnings` gets what kube logs.
   static std::shared_ptr<const RequestAuthenticator> build(const AuthenticationOptions& options,
                                                             std::vector<std::string>* warnings = nullptr);
+  // `anonymous_paths`: when not empty, anonymous requests are allowed on these paths only (the configuration
+  // file's anonymous.conditions).
   RequestAuthenticator(std::vector<std::shared_ptr<const Authenticator>> authenticators,
-                       std::vector<std::shared_ptr<const TokenAuthenticator>> tokens, bool anonymous)
-      : authenticators_(std::move(authenticators)), tokens_(std::move(tokens)), anonymous_(anonymous) {}
+                       std::vector<std::shared_ptr<const TokenAuthenticator>> tokens, bool anonymous,
+                       std::vector<std::string> anonymous_paths = {})
+      : authenticators_(std::move(authenticators)), tokens_(std::move(tokens)), anonymous_(anonymous),
+        anonymous_paths_(std::move(anonymous_paths)) {}
 
   // The user, or Failed (answer 401) — NotApplicable only when anonymous requests are not allowed.
   asio::awaitable<Result> authenticate(http::Request& request) const;
@@ -62,6 +67,7 @@ class RequestAuthenticator {
   std::vector<std::shared_ptr<const Authenticator>> authenticators_;
   std::vector<std::shared_ptr<const TokenAuthenticator>> tokens_;
   bool anonymous_;
+  std::vector<std::string> anonymous_paths_;
 };
 
 }  // namespace kapi::authentication

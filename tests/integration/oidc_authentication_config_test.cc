@@ -1,6 +1,6 @@
 // JWT authentication from --authentication-config (AuthenticationConfiguration) against two test OIDC issuers:
-// CEL claim mappings and validation rules, several audiences, and the file reloaded when it changes, a bad new
-// file keeping the old configuration.
+// CEL claim mappings and validation rules, several audiences, anonymous requests on some paths only, and the file
+// reloaded when it changes, a bad new file keeping the old configuration.
 #include "tests/integration/oidc_suite.h"
 
 #include <boost/json.hpp>
@@ -48,7 +48,11 @@ class OidcConfigFileTest : public KapiSuite<OidcConfigFileTest> {
   }
 
   static void write_config(const std::string& plain_prefix) {
-    write_text("apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n"
+    write_text("apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\n"
+               "anonymous:\n"
+               "  enabled: true\n"
+               "  conditions: [{path: /livez}, {path: /readyz}]\n"
+               "jwt:\n"
                "- issuer:\n"
                "    url: " + cel_issuer_->url() + "\n"
                "    audiences: [kapi-cel, kapi-other]\n"
@@ -123,6 +127,15 @@ TEST_F(OidcConfigFileTest, EachIssuerHasItsOwnMappings) {
                                                   "auth whoami -o jsonpath={.status.userInfo.username}");
   EXPECT_EQ(whoami.exit_code, 0) << whoami.output;
   EXPECT_EQ(whoami.output, "plain:bob");
+}
+
+// AnonymousAuthConfigurableEndpoints (beta, on in 1.32): anonymous requests on the configured paths only.
+TEST_F(OidcConfigFileTest, AnonymousRequestsOnlyOnTheConfiguredPaths) {
+  EXPECT_EQ(kapi().connect_anonymous().request("GET", "/livez").status, 200);
+  EXPECT_EQ(kapi().connect_anonymous().request("GET", "/readyz").status, 200);
+  HttpResponse elsewhere = kapi().connect_anonymous().request("GET", "/version");
+  EXPECT_TRUE(is_status(elsewhere, 401, "Unauthorized")) << elsewhere.body;
+  EXPECT_EQ(kapi().connect_anonymous().request("GET", "/livez/ping").status, 401) << "exact paths only";
 }
 
 TEST_F(OidcConfigFileTest, TheFileIsReloadedWhenItChangesAndABadFileKeepsTheLastGoodOne) {
