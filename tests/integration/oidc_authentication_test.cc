@@ -4,9 +4,12 @@
 #include "tests/integration/oidc_suite.h"
 
 #include "base/base64.h"
+#include "tests/support/command.h"
 
 #include <boost/json.hpp>
 
+#include <cstdlib>
+#include <fstream>
 #include <thread>
 
 namespace kapi::integration {
@@ -234,6 +237,52 @@ TEST_F(OidcDeadIssuerTest, OtherCredentialsAreServedAtOnceAndItsTokensFail) {
     HttpResponse refused = get_with_token(kapi(), token);
     EXPECT_TRUE(is_status(refused, 401, "Unauthorized")) << refused.body;
     EXPECT_LT(seconds_since(token_start), 1.0) << "a token of an issuer whose keys are unknown fails at once";
+  }
+}
+
+// kapi with `flags` on a fresh data dir, given 60 s to exit; what it printed.
+test_support::CommandResult start_kapi_expecting_failure(const std::vector<std::string>& flags) {
+  test_support::TempDir dir("kapi-oidc-startup");
+  std::string command = "timeout 60 " + std::string(std::getenv("KAPI_BINARY")) + " --data-dir=" +
+                        (dir.path() / "data").string() + " --secure-port=" +
+                        std::to_string(test_support::pick_free_port());
+  for (const std::string& flag : flags) command += " '" + flag + "'";
+  return test_support::run_command(command);
+}
+
+TEST(OidcStartupTest, ConfigurationsKubeRefusesStopTheStartWithItsReason) {
+  // Flags that do not go together are refused with the usage (kapi's exit code 2 for any flag error); files and
+  // values found wrong while building the server end it with 1.
+  struct Case {
+    std::vector<std::string> flags;
+    std::string reason;
+    int exit_code = 1;
+  };
+  const auto& dir = oidc_suite_dir("oidc-startup");
+  std::ofstream(dir / "bad-cel.yaml") << "apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\n"
+                                      << "jwt:\n- issuer: {url: \"https://idp.example.com\", audiences: [k]}\n"
+                                      << "  claimMappings: {username: {expression: \"claims.sub +\"}}\n";
+  const std::vector<Case> cases = {
+      {{"--oidc-issuer-url=http://idp.example.com", "--oidc-client-id=k"},
+       "jwt[0].issuer.url: Invalid value: \"http://idp.example.com\": URL scheme must be https"},
+      {{"--oidc-issuer-url=https://idp.example.com", "--oidc-client-id=k", "--oidc-signing-algs=HS256"},
+       "oidc: unsupported signing alg: \"HS256\""},
+      {{"--oidc-issuer-url=https://idp.example.com", "--oidc-client-id=k", "--oidc-ca-file=/nonexistent/ca.crt"},
+       "/nonexistent/ca.crt"},
+      {{"--oidc-client-id=k"},
+       "oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set", 2},
+      {{"--authentication-config=" + (dir / "bad-cel.yaml").string(), "--oidc-username-claim=email"},
+       "authentication-config file and oidc-* flags are mutually exclusive", 2},
+      {{"--authentication-config=" + (dir / "bad-cel.yaml").string()},
+       "invalid authentication configuration: jwt[0].claimMappings.username.expression: Invalid value: "
+       "\"claims.sub +\": compilation failed: ERROR: <input>:1:13: Syntax error"},
+      {{"--authentication-config=" + (dir / "missing.yaml").string()},
+       "failed to load authentication configuration from file"},
+  };
+  for (const auto& c : cases) {
+    const test_support::CommandResult result = start_kapi_expecting_failure(c.flags);
+    EXPECT_EQ(result.exit_code, c.exit_code) << c.flags.front() << "\n" << result.output;
+    EXPECT_NE(result.output.find(c.reason), std::string::npos) << c.flags.front() << "\n" << result.output;
   }
 }
 
