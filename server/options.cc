@@ -47,6 +47,8 @@ std::function<bool(std::string_view)> real(double& target) {
     auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), target);
     return ec == std::errc() && ptr == v.data() + v.size();
   };
+}
+
 // A legacy authorization flag (--authorization-mode, --authorization-webhook-*): kube refuses it beside
 // --authorization-config, given at all, whatever its value.
 std::function<bool(std::string_view)> legacy_authorization(Options& o, std::function<bool(std::string_view)> set) {
