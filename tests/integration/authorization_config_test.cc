@@ -113,6 +113,40 @@ TEST_F(AuthorizationConfigReloadTest, AChangedFileReplacesTheChain) {
   EXPECT_EQ(get_as(kapi(), "carol-token", "/api/v1/namespaces/default/secrets").status, 200);  // the last good chain
 }
 
+// A webhook slower than its 1 s timeout: the call ends at the timeout (not retried, as Go's client timeout is not),
+// the failure policy NoOpinion lets RBAC decide, and requests that do not match its conditions never wait.
+class SlowWebhookAuthorizationConfigTest : public KapiSuite<SlowWebhookAuthorizationConfigTest> {
+ public:
+  static KapiOptions kapi_options() {
+    std::string slow = webhook_authorizer("slow", webhook_config_for("config-slow", "/authorize-slow"), "NoOpinion",
+                                          "request.user == 'dave'");
+    slow.replace(slow.find("timeout: 3s"), 11, "timeout: 1s");
+    return with_token_users("authz-config-slow", "dave-token,dave,11\nerin-token,erin,12\n",
+                            {"--authorization-config=" + config_file("slow", slow + "- type: RBAC\n  name: rbac\n").string()});
+  }
+};
+
+TEST_F(SlowWebhookAuthorizationConfigTest, TheTimeoutEndsTheCallAndTheFailurePolicyApplies) {
+  auto start = std::chrono::steady_clock::now();
+  HttpResponse discovery = get_as(kapi(), "dave-token", "/api");  // RBAC allows discovery to everyone
+  EXPECT_EQ(discovery.status, 200) << discovery.body;
+  EXPECT_GE(seconds_since(start), 0.9);
+  EXPECT_LT(seconds_since(start), 3.0);
+
+  start = std::chrono::steady_clock::now();
+  HttpResponse pods = get_as(kapi(), "dave-token", "/api/v1/namespaces/default/pods");
+  EXPECT_EQ(pods.status, 500);
+  EXPECT_NE(pods.body.find("/authorize-slow\": context deadline exceeded (Client.Timeout exceeded while awaiting "
+                           "headers)"),
+            std::string::npos)
+      << pods.body;
+  EXPECT_LT(seconds_since(start), 3.0);
+
+  start = std::chrono::steady_clock::now();
+  EXPECT_EQ(get_as(kapi(), "erin-token", "/api").status, 200);
+  EXPECT_LT(seconds_since(start), 0.5);
+}
+
 TEST(AuthorizationConfigStartupTest, TheLegacyFlagsAreExclusiveAndErrorsNameTheirField) {
   const auto start = [](const std::string& flags) {
     test_support::TempDir dir("kapi-authz-config-startup");
