@@ -240,6 +240,55 @@ TEST_F(OidcDeadIssuerTest, OtherCredentialsAreServedAtOnceAndItsTokensFail) {
   }
 }
 
+// An issuer that is down when kapi starts: its tokens fail until kapi's next try of the discovery (every 10 s, as
+// kube's), then work.
+class OidcLateIssuerTest : public KapiSuite<OidcLateIssuerTest> {
+ public:
+  static KapiOptions kapi_options() {
+    issuer_ = std::make_unique<OidcIssuer>();
+    issuer_->refuse(true);
+    const auto& dir = oidc_suite_dir("oidc-late");
+    KapiOptions options;
+    options.extra_flags = {"--oidc-issuer-url=" + issuer_->url(), "--oidc-client-id=" + std::string(kClientId),
+                           "--oidc-username-prefix=-", "--oidc-ca-file=" + issuer_->write_ca(dir / "issuer-ca.crt")};
+    return options;
+  }
+  static void TearDownTestSuite() {
+    KapiSuite<OidcLateIssuerTest>::TearDownTestSuite();
+    issuer_.reset();
+  }
+
+ protected:
+  static inline std::unique_ptr<OidcIssuer> issuer_;
+};
+
+TEST_F(OidcLateIssuerTest, TokensFailUntilTheIssuerIsReachedThenWork) {
+  const std::string token = issuer_->mint(issuer_->claims("late-user", std::string(kClientId)));
+  HttpResponse refused = get_with_token(kapi(), token);
+  EXPECT_TRUE(is_status(refused, 401, "Unauthorized")) << refused.body;
+  EXPECT_TRUE(eventually([&] { return kapi().logs().find("oidc authenticator: initializing plugin") != std::string::npos; }))
+      << "the failed discovery is logged";
+  issuer_->refuse(false);
+  EXPECT_TRUE(eventually([&] { return username_of(kapi(), token) == "late-user"; }, 25s, 250ms)) << kapi().logs();
+
+  // A TokenReview finds the same user, for the API's audiences and not for others (kube's
+  // WrapAudienceAgnosticToken around the JWT authenticators).
+  const std::string review = R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":")" +
+                             token + R"("}})";
+  HttpResponse reviewed = kapi().connect_admin().request(
+      "POST", "/apis/authentication.k8s.io/v1/tokenreviews", {{"Content-Type", "application/json"}}, review);
+  ASSERT_EQ(reviewed.status, 201) << reviewed.body;
+  const json::object status = json_object(reviewed.body)["status"].as_object();
+  EXPECT_EQ(status.at("authenticated"), true) << reviewed.body;
+  EXPECT_EQ(status.at("user").as_object().at("username"), "late-user");
+  const std::string other = R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":")" +
+                            token + R"(","audiences":["vault"]}})";
+  HttpResponse elsewhere = kapi().connect_admin().request(
+      "POST", "/apis/authentication.k8s.io/v1/tokenreviews", {{"Content-Type", "application/json"}}, other);
+  ASSERT_EQ(elsewhere.status, 201) << elsewhere.body;
+  EXPECT_EQ(json_object(elsewhere.body)["status"].as_object().if_contains("authenticated"), nullptr) << elsewhere.body;
+}
+
 // kapi with `flags` on a fresh data dir, given 60 s to exit; what it printed.
 test_support::CommandResult start_kapi_expecting_failure(const std::vector<std::string>& flags) {
   test_support::TempDir dir("kapi-oidc-startup");

@@ -53,6 +53,7 @@ struct OidcIssuer::Server {
       co_await forever.async_wait(asio::use_awaitable);
       co_return;
     }
+    if (issuer->refused_) co_return;  // the socket closes as the coroutine ends
     asio::ssl::stream<tcp::socket> stream(std::move(socket), tls);
     co_await stream.async_handshake(asio::ssl::stream_base::server, asio::use_awaitable);
     std::string request;

@@ -2,7 +2,8 @@
 // A test OpenID Connect issuer: an HTTPS server on 127.0.0.1 (its own CA, its own thread) serving the discovery
 // document at /.well-known/openid-configuration and its key set at /keys, as Dex or Keycloak do, and minting ID
 // tokens signed with its RSA and ECDSA keys. Keys can be rotated (a new key published, the old one dropped), and
-// the issuer can play dead: `stall` holds every connection open without answering, as a hung IdP does.
+// the issuer can play dead: `stall` holds every connection open without answering, as a hung IdP does, and
+// `refuse` closes every connection at once, as one that is down.
 #include "server/authentication/jwt.h"
 
 #include <boost/json/object.hpp>
@@ -52,6 +53,8 @@ class OidcIssuer {
 
   // Hold every new connection open without answering (true), or answer again (false).
   void stall(bool stalled) { stalled_ = stalled; }
+  // Close every new connection at once, as an IdP that is down (true), or answer again (false).
+  void refuse(bool refused) { refused_ = refused; }
   std::uint64_t key_set_fetches() const { return key_set_fetches_; }
 
   struct Server;
@@ -61,6 +64,7 @@ class OidcIssuer {
   std::uint16_t port_ = 0;
   std::string ca_pem_;
   std::atomic<bool> stalled_{false};
+  std::atomic<bool> refused_{false};
   std::atomic<std::uint64_t> key_set_fetches_{0};
   std::unique_ptr<Server> server_;
 };
