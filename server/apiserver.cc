@@ -247,6 +247,7 @@ std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
   try {
     authentication::AuthenticationOptions authentication_options;
     authentication_options.anonymous = options.anonymous_auth;
+    authentication_options.anonymous_flag_given = options.anonymous_auth_given;
     authentication_options.request_header_ca_file = options.requestheader_client_ca_file;
     authentication_options.request_header = {options.requestheader_username_headers, options.requestheader_uid_headers,
                                              options.requestheader_group_headers,

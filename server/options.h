@@ -58,6 +58,7 @@ struct Options {
 
   // Authentication.
   bool anonymous_auth = true;
+  bool anonymous_auth_given = false;  // kube refuses the flag with an AuthenticationConfiguration's `anonymous`
   std::filesystem::path token_auth_file;
   // JWT authentication: an AuthenticationConfiguration file, or one issuer from the --oidc-* flags.
   std::filesystem::path authentication_config;
