@@ -131,6 +131,13 @@ audit::Audit set_up_audit(const Options& options, metrics::Registry& metrics, ba
     audit::AuditOptions audit_options{options.audit_policy_file, options.audit_log_path, options.audit_log_maxsize,
                                       options.audit_log_maxbackup, options.audit_log_maxage,
                                       options.audit_log_batch_buffer_size};
+    audit_options.webhook_config_file = options.audit_webhook_config_file;
+    audit_options.webhook_mode = options.audit_webhook_mode;
+    audit_options.webhook_version = options.audit_webhook_version;
+    audit_options.webhook_batch_buffer_size = options.audit_webhook_batch_buffer_size;
+    audit_options.webhook_batch_max_size = options.audit_webhook_batch_max_size;
+    audit_options.webhook_batch_max_wait = options.audit_webhook_batch_max_wait;
+    audit_options.webhook_initial_backoff = options.audit_webhook_initial_backoff;
     return audit::set_up(audit_options, metrics, logger);
   } catch (const std::exception& error) {
     fail_startup(logger, error.what());
@@ -470,7 +477,7 @@ void set_filter_options(filters::ChainConfig& chain_config, const Options& optio
   chain_config.cors_allowed_origins = options.cors_allowed_origins;
   chain_config.hsts_directives = options.strict_transport_security_directives;
   chain_config.goaway_chance = options.disable_http2_serving ? 0 : options.goaway_chance;
-  if (audit.enabled()) chain_config.audit = {audit.policy, audit.log};
+  if (audit.enabled()) chain_config.audit = {audit.policy, audit.sink()};
 }
 
 void print_admin_kubeconfig(const pki::PkiMaterial& pki_material) {
@@ -617,6 +624,7 @@ int run_apiserver(const Options& options) {
     Config config = complete(options, logger);
     asio::io_context io(config.threads);
     ReactorWhileUnwinding reactor_while_unwinding(io);
+    if (audit.webhook) audit.webhook->run(io.get_executor());
     std::unique_ptr<StorageBackend> storage = open_storage(options, io.get_executor(), logger);
 
     // The server chain. The Kube API server's built-in APIs come first: authentication, authorization and the

@@ -135,6 +135,14 @@ struct Options {
   int audit_log_maxbackup = 0;
   int audit_log_maxage = 0;
   int audit_log_batch_buffer_size = 10000;
+  // The audit webhook backend (--audit-webhook-*, kube's defaults).
+  std::filesystem::path audit_webhook_config_file;
+  std::string audit_webhook_mode = "batch";
+  std::string audit_webhook_version = "audit.k8s.io/v1";
+  int audit_webhook_batch_buffer_size = 10000;
+  int audit_webhook_batch_max_size = 400;
+  std::chrono::nanoseconds audit_webhook_batch_max_wait = std::chrono::seconds(30);
+  std::chrono::nanoseconds audit_webhook_initial_backoff = std::chrono::seconds(10);
 
   // Diagnostics.
   int verbosity = 0;

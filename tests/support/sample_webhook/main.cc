@@ -23,6 +23,8 @@
 //                          use configmaps"), anything else no opinion ("no opinion on this"); others: no opinion
 //   /authorize-slow        allowed after 5 s
 //   /authorize-flaky       500 the first time each review is seen, then as /authorize (the client must retry)
+// And an audit collector (kube-apiserver's --audit-webhook-config-file): /audit takes an audit.k8s.io EventList,
+// logged as the review, and answers 200.
 #include "server/http/http_server.h"
 #include "tests/support/sample_apiserver/serve.h"
 #include "tests/support/sample_apiserver/serving_pki.h"
@@ -214,7 +216,7 @@ class Handler {
     try {
       review = json::parse(request.body);
       parsed = review.is_object() && (review.as_object().if_contains("request") || is_kind(review, "TokenReview") ||
-                                      is_kind(review, "SubjectAccessReview"));
+                                      is_kind(review, "SubjectAccessReview") || is_kind(review, "EventList"));
     } catch (const std::exception&) {
       parsed = false;
     }
@@ -232,7 +234,9 @@ class Handler {
         asio::steady_timer timer(co_await asio::this_coro::executor, 5s);
         co_await timer.async_wait(asio::use_awaitable);
       }
-      if (is_kind(review, "TokenReview")) {
+      if (is_kind(review, "EventList")) {
+        reply = {200, "{}"};
+      } else if (is_kind(review, "TokenReview")) {
         reply = token_review_reply(review.as_object());
       } else if (is_kind(review, "SubjectAccessReview")) {
         const std::string seen = json::serialize(review.at("spec"));
