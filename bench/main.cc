@@ -7,10 +7,12 @@
 #include "bench/scenarios/scenario.h"
 
 #include <asio/co_spawn.hpp>
+#include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
 
 #include <boost/json.hpp>
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -24,6 +26,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -60,6 +63,8 @@ flags:
   --nodes=1000 --pod-changes-per-second=20 --informers=4    (mixed; --concurrency: most in flight per kind)
   --server-pid=PID      report that process's CPU seconds and memory (from /proc)
   --json=FILE           the figures as JSON         --report=FILE.html  a page with charts
+  --threads=N           reactor threads for the request/response scenarios' load (default: every CPU this
+                        process may run on); the watch, mixed and etcd-txn scenarios run on one
   --quiet               no figures on stdout (with --json)
 )";
 
@@ -145,6 +150,12 @@ ProgressCallback progress_line(const std::string& scenario, const LoadOptions& l
   };
 }
 
+std::size_t available_cpus() {
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) return std::max(1, CPU_COUNT(&cpus));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 double own_cpu_seconds() {
   rusage usage{};
   ::getrusage(RUSAGE_SELF, &usage);
@@ -184,6 +195,9 @@ int report_command(Flags& flags, const std::vector<std::string>& files) {
 
 int run_command(const std::string& scenario, Flags& flags) {
   const bool quiet = flags.erase("quiet") > 0;
+  std::size_t threads = available_cpus();
+  if (flags.count("threads")) threads = std::max<std::size_t>(1, std::stoul(flags["threads"]));
+  flags.erase("threads");
   const std::string json_file = flags.count("json") ? flags["json"] : "";
   const std::string html_file = flags.count("report") ? flags["report"] : "";
   flags.erase("json");
@@ -192,18 +206,36 @@ int run_command(const std::string& scenario, Flags& flags) {
   if (!flags.empty()) throw std::invalid_argument("unknown flag --" + flags.begin()->first);
   raise_descriptor_limit();
 
-  asio::io_context io(1);
+  // The first reactor runs the scenario on this thread; the others only the load's parts given them.
+  std::vector<std::unique_ptr<asio::io_context>> reactors;
+  std::vector<asio::any_io_executor> executors;
+  for (std::size_t i = 0; i < threads; ++i) {
+    reactors.push_back(std::make_unique<asio::io_context>(1));
+    executors.push_back(reactors.back()->get_executor());
+  }
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
+  std::vector<std::thread> helpers;
+  for (std::size_t i = 1; i < threads; ++i) {
+    keep_running.push_back(asio::make_work_guard(*reactors[i]));
+    helpers.emplace_back([&reactor = *reactors[i]] { reactor.run(); });
+  }
+  asio::io_context& io = *reactors.front();
   std::optional<ScenarioResult> result;
   std::exception_ptr failure;
   auto progress = progress_line(scenario, options.load);
-  asio::co_spawn(io, run_scenario(io.get_executor(), options, progress),
+  asio::co_spawn(io, run_scenario(io.get_executor(), options, progress, executors),
                  [&](std::exception_ptr error, ScenarioResult value) {
                    failure = error;
                    if (!error) result = std::move(value);
                  });
   const double cpu_before = own_cpu_seconds();
   io.run();
-  if (result) result->client_cpu_seconds = own_cpu_seconds() - cpu_before;
+  keep_running.clear();
+  for (std::thread& helper : helpers) helper.join();
+  if (result) {
+    result->client_cpu_seconds = own_cpu_seconds() - cpu_before;
+    result->client_threads = threads;
+  }
   if (progress) std::fprintf(stderr, "\r\033[K");
   if (failure) std::rethrow_exception(failure);
 

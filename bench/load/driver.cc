@@ -2,12 +2,15 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/experimental/concurrent_channel.hpp>
 #include <asio/steady_timer.hpp>
+#include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
 
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <vector>
 
 namespace kapi::bench {
 namespace {
@@ -161,6 +164,48 @@ asio::awaitable<LoadResult> run_load(asio::any_io_executor executor, LoadOptions
   if (options.operation_limit != 0)  // a fill run ends when its count is done, usually well before `end`
     state->result.measured_seconds = std::chrono::duration<double>(Clock::now() - state->measure_from).count();
   co_return std::move(state->result);
+}
+
+asio::awaitable<LoadResult> run_load_on(std::vector<asio::any_io_executor> executors, LoadOptions options,
+                                        OperationFactory make_operation, ProgressCallback progress) {
+  const std::size_t parts = std::max<std::size_t>(1, std::min(executors.size(), options.concurrency));
+  if (parts == 1) {
+    Operation operation = make_operation(executors.front(), 0);
+    co_return co_await run_load(executors.front(), options, std::move(operation), std::move(progress));
+  }
+  std::vector<LoadResult> results(parts);
+  std::vector<std::exception_ptr> failures(parts);
+  // Each part reports here when it is done, from its own thread.
+  asio::experimental::concurrent_channel<void(std::error_code, std::size_t)> finished(
+      co_await asio::this_coro::executor, parts);
+  for (std::size_t part = 0; part < parts; ++part) {
+    LoadOptions share = options;
+    share.concurrency = options.concurrency / parts + (part < options.concurrency % parts ? 1 : 0);
+    share.rate = options.rate / static_cast<double>(parts);
+    if (options.operation_limit != 0)
+      share.operation_limit = options.operation_limit / parts + (part < options.operation_limit % parts ? 1 : 0);
+    Operation operation = make_operation(executors[part], part);
+    Operation numbered = [operation = std::move(operation), part, parts](std::size_t slot, std::uint64_t sequence) {
+      return operation(slot, sequence * parts + part);
+    };
+    ProgressCallback reports = part == 0 ? progress : nullptr;
+    asio::co_spawn(executors[part], run_load(executors[part], share, std::move(numbered), std::move(reports)),
+                   [&, part](std::exception_ptr failure, LoadResult result) {
+                     failures[part] = failure;
+                     results[part] = std::move(result);
+                     finished.try_send(std::error_code{}, part);
+                   });
+  }
+  for (std::size_t done = 0; done < parts; ++done) {
+    auto next = finished.async_receive(asio::use_awaitable);
+    co_await std::move(next);
+  }
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+  LoadResult merged = std::move(results.front());
+  for (std::size_t part = 1; part < parts; ++part) merge_into(merged, results[part]);
+  co_return merged;
 }
 
 }  // namespace kapi::bench

@@ -67,4 +67,15 @@ using ProgressCallback = std::function<void(double elapsed_seconds, const LoadRe
 asio::awaitable<LoadResult> run_load(asio::any_io_executor executor, LoadOptions options, Operation operation,
                                      ProgressCallback progress = {});
 
+// The operation one reactor runs (`part` of how many run_load_on spreads the load over): its connections live on
+// `executor`, and whatever it keeps that is not thread-safe (a random generator) is its own.
+using OperationFactory = std::function<Operation(asio::any_io_executor executor, std::size_t part)>;
+
+// run_load spread over reactors of their own (one thread each), so that the harness can use every core it is
+// given: the slots and the arrival rate are shared out evenly, a part's sequence numbers are interleaved with the
+// others' (sequence * parts + part, unique across the run), and the parts' results are merged. Progress is
+// reported by the first part, for its share. With one executor it is run_load.
+asio::awaitable<LoadResult> run_load_on(std::vector<asio::any_io_executor> executors, LoadOptions options,
+                                        OperationFactory make_operation, ProgressCallback progress = {});
+
 }  // namespace kapi::bench

@@ -75,6 +75,7 @@ boost::json::object to_json(const ScenarioResult& result) {
   run["bytes_sent"] = load.bytes_sent;
   if (result.response_bytes != 0) run["response_bytes"] = result.response_bytes;
   run["client_cpu_seconds"] = result.client_cpu_seconds;
+  run["client_threads"] = result.client_threads;
   boost::json::array series;
   const double seconds = std::chrono::duration<double>(kThroughputInterval).count();
   // Whole intervals of the measured window only: the last, partial one (and the stragglers completing after the

@@ -51,7 +51,9 @@ void print_text(std::FILE* out, const boost::json::object& run) {
                  field(usage, "cpu_seconds"), bytes(field(usage, "rss_before_bytes")).c_str(),
                  bytes(field(usage, "rss_after_bytes")).c_str(), bytes(field(usage, "rss_peak_bytes")).c_str());
   }
-  std::fprintf(out, "  %-12s cpu %.2f s (kapi-bench itself, one thread)\n", "client", field(run, "client_cpu_seconds"));
+  const double threads = run.contains("client_threads") ? field(run, "client_threads") : 1;
+  std::fprintf(out, "  %-12s cpu %.2f s (kapi-bench itself, %.0f thread%s)\n", "client", field(run, "client_cpu_seconds"),
+               threads, threads == 1 ? "" : "s");
   if (auto parts = run.find("parts"); parts != run.end()) {
     for (const auto& value : parts->value().as_array()) {
       const auto& part = value.as_object();

@@ -78,17 +78,21 @@ struct ScenarioResult {
   // kapi-bench's own CPU over the whole run (setup included): near one core means the harness, not the server,
   // may be the limit.
   double client_cpu_seconds = 0;
+  std::size_t client_threads = 1;  // the reactors it ran on: its CPU budget is this many times the run's wall time
 };
 
 // The server to load, from --server and --kubeconfig. Throws std::invalid_argument or std::runtime_error.
 ServerAddress server_address(const ScenarioOptions& options);
 
+// `reactors`: where the request/response scenarios run their load, one thread each (run_load_on); empty, or for
+// the watch, mixed and etcd-txn scenarios: on `executor`.
 asio::awaitable<ScenarioResult> run_scenario(asio::any_io_executor executor, ScenarioOptions options,
-                                             ProgressCallback progress);
+                                             ProgressCallback progress, std::vector<asio::any_io_executor> reactors);
 
 // Each scenario; run_scenario picks one by name.
 asio::awaitable<ScenarioResult> run_http_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
-                                                  ProgressCallback progress);
+                                                  ProgressCallback progress,
+                                                  std::vector<asio::any_io_executor> reactors);
 asio::awaitable<ScenarioResult> run_watch_scenario(asio::any_io_executor executor, const ScenarioOptions& options,
                                                    ProgressCallback progress);
 asio::awaitable<ScenarioResult> run_mixed_scenario(asio::any_io_executor executor, const ScenarioOptions& options,

@@ -4,14 +4,23 @@
 #include "bench/load/driver.h"
 
 #include <asio/co_spawn.hpp>
+#include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
+#include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
+#include <asio/use_future.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 namespace kapi::bench {
 namespace {
@@ -141,6 +150,60 @@ TEST_F(LoadDriverTest, MergingRunsAddsTheirFigures) {
   EXPECT_EQ(first.latency.count(), 50u);
   EXPECT_EQ(first.first_error, "HTTP status 503");
   EXPECT_NEAR(first.measured_seconds, 0.1, 0.05);
+}
+
+// The harness's load spread over reactors of their own: every part runs its operations on its own thread, the
+// slots are shared out, sequence numbers stay unique across parts, and the figures add up.
+TEST(LoadOnReactorsTest, PartsRunOnTheirOwnThreadsAndTheirResultsAreMerged) {
+  constexpr std::size_t kParts = 3;
+  std::vector<std::unique_ptr<asio::io_context>> reactors;
+  std::vector<asio::any_io_executor> executors;
+  for (std::size_t i = 0; i < kParts; ++i) {
+    reactors.push_back(std::make_unique<asio::io_context>(1));
+    executors.push_back(reactors.back()->get_executor());
+  }
+  std::mutex mutex;
+  std::set<std::uint64_t> sequences;
+  std::map<std::size_t, std::set<std::thread::id>> threads_of_part;
+  std::map<std::size_t, std::size_t> highest_slot_of_part;
+  OperationFactory factory = [&](asio::any_io_executor, std::size_t part) -> Operation {
+    return [&, part](std::size_t slot, std::uint64_t sequence) -> asio::awaitable<Outcome> {
+      {
+        std::lock_guard lock(mutex);
+        EXPECT_TRUE(sequences.insert(sequence).second) << "sequence " << sequence << " twice";
+        threads_of_part[part].insert(std::this_thread::get_id());
+        highest_slot_of_part[part] = std::max(highest_slot_of_part[part], slot);
+      }
+      co_await asio::post(asio::use_awaitable);  // as a request would, lets the part's other slots run
+      co_return Outcome{.status = 200, .bytes_received = 10};
+    };
+  };
+  LoadOptions options{.concurrency = 7, .warmup = 0ms, .duration = 10s, .operation_limit = 300};
+  auto merged = asio::co_spawn(executors.front(), run_load_on(executors, options, factory), asio::use_future);
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
+  std::vector<std::thread> threads;
+  for (auto& reactor : reactors) {
+    keep_running.push_back(asio::make_work_guard(*reactor));  // until a part is given to it
+    threads.emplace_back([&reactor] { reactor->run(); });
+  }
+  const LoadResult result = merged.get();
+  keep_running.clear();
+  for (std::thread& thread : threads) thread.join();
+
+  EXPECT_EQ(result.successes, 300u);
+  EXPECT_EQ(result.bytes_received, 3000u);
+  EXPECT_EQ(sequences.size(), 300u);
+  EXPECT_EQ(*sequences.rbegin(), 299u) << "the parts' sequences interleave: 0 to 299, each once";
+  ASSERT_EQ(threads_of_part.size(), kParts);
+  std::set<std::thread::id> all;
+  for (const auto& [part, ids] : threads_of_part) {
+    EXPECT_EQ(ids.size(), 1u) << "part " << part << " stays on its reactor";
+    all.insert(ids.begin(), ids.end());
+  }
+  EXPECT_EQ(all.size(), kParts) << "a thread each";
+  EXPECT_EQ(highest_slot_of_part[0], 2u) << "7 slots shared out as 3, 2, 2";
+  EXPECT_EQ(highest_slot_of_part[1], 1u);
+  EXPECT_EQ(highest_slot_of_part[2], 1u);
 }
 
 }  // namespace
