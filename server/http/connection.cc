@@ -221,7 +221,7 @@ class ConnectionWriter final : public ResponseWriter {
     body_bytes_ += data.size();
     if (http10_) {
       WriteTimer timer(writing_since_);
-    co_await asio::async_write(stream_, asio::buffer(data.data(), data.size()), until_written(), use_awaitable);
+      co_await asio::async_write(stream_, asio::buffer(data.data(), data.size()), until_written(), use_awaitable);
       co_return;
     }
     std::array<char, 20> size_line{};

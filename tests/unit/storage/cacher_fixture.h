@@ -151,6 +151,18 @@ class CacherTest : public ::testing::Test {
     return io_.run(std::move(task));
   }
 
+  // Waits (a bounded while) until a LIST from the cache is at `revision` or later.
+  bool cache_reaches(Revision revision) {
+    ListOptions from_cache;
+    from_cache.resource_version = "0";
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (run(cacher_->list_shared(kPrefix, from_cache)).revision < revision) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(5ms);
+    }
+    return true;
+  }
+
   static std::string pod(const std::string& name) { return std::string(kPrefix) + "ns/" + name; }
   KeyValue write(const std::string& key, std::string value) {  // through the Cacher, i.e. to the backend
     return run(cacher_->guaranteed_update(

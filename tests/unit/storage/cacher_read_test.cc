@@ -153,11 +153,7 @@ TEST_F(CacherTest, WithoutProgressRequestsAConsistentListOfAnUnchangedResourceCo
   backend_->progress_supported = false;
   write(pod("a"), "1");
   const KeyValue b = write(pod("b"), "2");
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (run(cacher_->list_shared(kPrefix, at("0"))).revision < b.mod_revision) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline);
-    std::this_thread::sleep_for(5ms);
-  }
+  ASSERT_TRUE(cache_reaches(b.mod_revision));
   const SharedListResult cached = run(cacher_->list_shared(kPrefix, at("0")));
   const KeyValue other = write_to_backend("/registry/configmaps/ns/x", "v");
 
@@ -185,11 +181,7 @@ TEST_F(CacherTest, ConcurrentConsistentListsShareTheBackendsCheck) {
   backend_->unchanged_answer_delay = 100ms;
   write(pod("a"), "1");
   const KeyValue b = write(pod("b"), "2");
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (run(cacher_->list_shared(kPrefix, at("0"))).revision < b.mod_revision) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline);
-    std::this_thread::sleep_for(5ms);
-  }
+  ASSERT_TRUE(cache_reaches(b.mod_revision));
   const SharedListResult cached = run(cacher_->list_shared(kPrefix, at("0")));
   const int before = backend_->unchanged_checks;
 
@@ -216,13 +208,10 @@ TEST_F(CacherTest, AConsistentListNeverSharesACheckThatStartedBeforeIt) {
   backend_->progress_supported = false;
   backend_->unchanged_answer_delay = 300ms;
   const KeyValue a = write(pod("a"), "1");
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (run(cacher_->list_shared(kPrefix, at("0"))).revision < a.mod_revision) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline);
-    std::this_thread::sleep_for(5ms);
-  }
+  ASSERT_TRUE(cache_reaches(a.mod_revision));
   const int before = backend_->unchanged_checks;
   auto first = asio::co_spawn(io_.executor(), cacher_->list(kPrefix, at("")), asio::use_future);
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
   while (backend_->unchanged_checks == before) {
     ASSERT_LT(std::chrono::steady_clock::now(), deadline);
     std::this_thread::sleep_for(1ms);
