@@ -231,4 +231,23 @@ SharedKey read_private_key(const std::filesystem::path& path) {
   return share(pki::read_private_key_file(path).release());
 }
 
+std::string untrusted_issuer(std::string_view token) {
+  const auto first = token.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && token[first] == '{') return {};
+  const auto dot = token.find('.');
+  if (dot == std::string_view::npos) return {};
+  const auto second = token.find('.', dot + 1);
+  if (second == std::string_view::npos || token.find('.', second + 1) != std::string_view::npos) return {};
+  auto payload = base::base64_decode(token.substr(dot + 1, second - dot - 1), base::Base64::kRawUrl);
+  if (!payload) return {};
+  boost::system::error_code error;
+  boost::json::value claims = boost::json::parse(*payload, error);
+  if (error || !claims.is_object()) return {};
+  const boost::json::value* iss = claims.as_object().if_contains("iss");
+  if (!iss || !iss->is_string()) return {};
+  // OpenID Connect Core 15.6.2: Google's legacy issuer without its scheme.
+  if (iss->as_string() == "accounts.google.com") return "https://accounts.google.com";
+  return std::string(iss->as_string());
+}
+
 }  // namespace kapi::authentication::jwt

@@ -63,4 +63,8 @@ bool verify(const Token& token, const std::vector<SharedKey>& keys);
 std::vector<SharedKey> read_public_keys(const std::filesystem::path& path);
 SharedKey read_private_key(const std::filesystem::path& path);
 
+// The iss claim of a token that is not verified, to pick the authenticator that can verify it (kube's
+// untrustedIssuer); empty when the token is no JWT.
+std::string untrusted_issuer(std::string_view token);
+
 }  // namespace kapi::authentication::jwt

@@ -93,25 +93,6 @@ FetchTarget fetch_target(const std::string& url, std::shared_ptr<asio::ssl::cont
 
 }  // namespace
 
-std::string untrusted_issuer(std::string_view token) {
-  const auto first = token.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && token[first] == '{') return {};
-  const auto dot = token.find('.');
-  if (dot == std::string_view::npos) return {};
-  const auto second = token.find('.', dot + 1);
-  if (second == std::string_view::npos || token.find('.', second + 1) != std::string_view::npos) return {};
-  auto payload = base::base64_decode(token.substr(dot + 1, second - dot - 1), base::Base64::kRawUrl);
-  if (!payload) return {};
-  boost::system::error_code error;
-  json::value claims = json::parse(*payload, error);
-  if (error || !claims.is_object()) return {};
-  const json::value* iss = claims.as_object().if_contains("iss");
-  if (!iss || !iss->is_string()) return {};
-  // OpenID Connect Core 15.6.2: Google's legacy issuer without its scheme.
-  if (iss->as_string() == "accounts.google.com") return "https://accounts.google.com";
-  return std::string(iss->as_string());
-}
-
 struct JwtAuthenticator::State {
   JwtAuthenticatorConfig config;
   ClaimMapper mapper;
@@ -363,7 +344,7 @@ bool JwtAuthenticator::ready() const {
 }
 
 asio::awaitable<Result> JwtAuthenticator::authenticate_token(std::string_view token, const Audiences&) const {
-  if (untrusted_issuer(token) != state_->config.issuer.url) co_return Result::not_applicable();
+  if (jwt::untrusted_issuer(token) != state_->config.issuer.url) co_return Result::not_applicable();
   if (!ready()) co_return Result::failed("oidc: authenticator not initialized");
   std::string error;
   auto verifying = verify(state_, std::string(token), error);

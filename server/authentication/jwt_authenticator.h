@@ -56,9 +56,6 @@ class JwtAuthenticator final : public TokenAuthenticator {
   std::shared_ptr<State> state_;  // shared with the background fetches, which end when it is stopped
 };
 
-// The iss claim of a token that is not verified (kube's untrustedIssuer); empty when the token is no JWT.
-std::string untrusted_issuer(std::string_view token);
-
 class JwtAuthenticators final : public TokenAuthenticator {
  public:
   using Set = std::vector<std::shared_ptr<const JwtAuthenticator>>;

@@ -10,7 +10,7 @@
 //
 // The same bytes also go, as they are, to what the OIDC authenticator reads from an issuer and a token before
 // verifying anything: the JWKS document (jwk.h: read whole or refused with std::runtime_error) and the token's
-// unverified issuer (jwt_authenticator.h).
+// unverified issuer (jwt::untrusted_issuer).
 //
 // parse() documents nullopt for what is no JWS, verify() false for a bad signature, and the authenticator a
 // result, never an exception: anything escaping, a crash, a sanitizer report or a timeout is a finding. So is a
@@ -172,7 +172,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!key.key) finding("a key set read with a key missing", rest);
   } catch (const std::runtime_error&) {
   }
-  auth::untrusted_issuer(token);
+  auth::jwt::untrusted_issuer(token);
 
   const auth::Result result = harness.authenticate(token, audiences);
   switch (result.outcome) {

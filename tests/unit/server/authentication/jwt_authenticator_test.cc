@@ -68,12 +68,12 @@ TEST(JwtAlgorithms, KeySetsGoJoseCannotReadAreRefusedWhole) {
 
 TEST(JwtAuthenticatorIssuer, TheUnverifiedIssuerIsReadAsKubeReadsIt) {
   const std::string token = jwt::Signer(rsa()).sign({{"iss", "https://idp.example.com"}});
-  EXPECT_EQ(untrusted_issuer(token), "https://idp.example.com");
-  EXPECT_EQ(untrusted_issuer(jwt::Signer(rsa()).sign({{"iss", "accounts.google.com"}})), "https://accounts.google.com");
-  EXPECT_EQ(untrusted_issuer(jwt::Signer(rsa()).sign({{"iss", 5}})), "");
-  EXPECT_EQ(untrusted_issuer("a.b"), "");
-  EXPECT_EQ(untrusted_issuer(token + ".x"), "");
-  EXPECT_EQ(untrusted_issuer("{\"iss\":1}"), "");
+  EXPECT_EQ(jwt::untrusted_issuer(token), "https://idp.example.com");
+  EXPECT_EQ(jwt::untrusted_issuer(jwt::Signer(rsa()).sign({{"iss", "accounts.google.com"}})), "https://accounts.google.com");
+  EXPECT_EQ(jwt::untrusted_issuer(jwt::Signer(rsa()).sign({{"iss", 5}})), "");
+  EXPECT_EQ(jwt::untrusted_issuer("a.b"), "");
+  EXPECT_EQ(jwt::untrusted_issuer(token + ".x"), "");
+  EXPECT_EQ(jwt::untrusted_issuer("{\"iss\":1}"), "");
 }
 
 TEST(OidcFlags, KubeDefaultsTheUsernamePrefixByTheClaim) {
