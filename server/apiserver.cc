@@ -625,6 +625,12 @@ int run_apiserver(const Options& options) {
     asio::io_context io(config.threads);
     ReactorWhileUnwinding reactor_while_unwinding(io);
     if (audit.webhook) audit.webhook->run(io.get_executor());
+    // The audit webhook sends through connections on `io`: let go of it before `io` goes (this is declared after
+    // it), so that what is left of it ends with the reactor's own frames rather than after the reactor.
+    struct LetGoBeforeReactor {
+      std::shared_ptr<audit::WebhookBackend>& webhook;
+      ~LetGoBeforeReactor() { webhook.reset(); }
+    } let_go_of_audit_webhook{audit.webhook};
     std::unique_ptr<StorageBackend> storage = open_storage(options, io.get_executor(), logger);
 
     // The server chain. The Kube API server's built-in APIs come first: authentication, authorization and the
