@@ -2,6 +2,7 @@
 #include "filters/response_swap.h"
 
 #include "filters/authorization.h"
+#include "filters/internal_error.h"
 
 #include "server/apierrors/errors.h"
 #include "server/http/query.h"
@@ -83,20 +84,24 @@ void read_status_body(std::string_view body, audit::ResponseStatus& status) {
 // One request's audit: the event, and when and how its stages are sent.
 class Recorder {
  public:
-  Recorder(audit::Event event, audit::RequestAuditConfig config, audit::Sink& sink, metrics::Registry& metrics)
-      : event_(std::move(event)), config_(std::move(config)), sink_(sink), metrics_(metrics) {}
+  Recorder(audit::Event event, audit::RequestAuditConfig config, audit::Backend& backend, metrics::Registry& metrics)
+      : event_(std::move(event)), config_(std::move(config)), backend_(backend), metrics_(metrics) {}
 
   audit::Event& event() { return event_; }
   bool has_status() const { return event_.response_status.has_value(); }
 
-  // processAuditEvent: skipped when omitted; a copy goes to the sink, the event lives on for the later stages.
-  void send(Stage stage) {
+  // processAuditEvent: skipped when omitted; a copy goes to the backend, the event lives on for the later stages.
+  // False when a blocking-strict backend could not store it.
+  asio::awaitable<bool> send(Stage stage) {
     event_.stage = stage;
-    if (config_.omits(stage)) return;
+    if (config_.omits(stage)) co_return true;
     event_.stage_timestamp =
         stage == Stage::RequestReceived ? event_.request_received_timestamp : std::chrono::system_clock::now();
     metrics_.audit_events.inc({});
-    sink_.process_event(event_);
+    std::vector<audit::Event> events;
+    events.push_back(event_);
+    auto processing = backend_.process_events(std::move(events));
+    co_return co_await std::move(processing);
   }
 
   // What the stages after this one learnt: the impersonated user, the authorization annotations, the request
@@ -143,7 +148,7 @@ class Recorder {
 
   audit::Event event_;
   audit::RequestAuditConfig config_;
-  audit::Sink& sink_;
+  audit::Backend& backend_;
   metrics::Registry& metrics_;
   bool request_logged_ = false;
 };
@@ -160,7 +165,8 @@ class AuditResponseWriter final : public http::ResponseWriterDecorator {
     if (!started_) {
       bool json_body = is_json_media_type(inner().headers().get("Content-Type"));
       recorder_.record_response(status, body, json_body);
-      started(status);
+      auto starting = started();
+      co_await std::move(starting);
     }
     co_await inner().write(status, std::move(body));
   }
@@ -168,17 +174,19 @@ class AuditResponseWriter final : public http::ResponseWriterDecorator {
   asio::awaitable<void> begin_stream(int status) override {
     if (!started_) {
       recorder_.record_response(status, {}, false);
-      started(status);
+      auto starting = started();
+      co_await std::move(starting);
     }
     co_await inner().begin_stream(status);
   }
 
  private:
-  void started(int) {
+  asio::awaitable<void> started() {
     started_ = true;
-    if (!send_response_started_) return;
+    if (!send_response_started_) co_return;
     recorder_.complete_from(exchange_);
-    recorder_.send(Stage::ResponseStarted);
+    auto sending = recorder_.send(Stage::ResponseStarted);
+    co_await std::move(sending);
   }
 
   Recorder& recorder_;
@@ -217,8 +225,15 @@ asio::awaitable<void> AuditFilter::handle(Exchange& exchange, Next next) {
   if (config.level == Level::None) co_return co_await next(exchange);
   exchange.context.audit_records_requests = config.level >= Level::Request;
 
-  Recorder recorder(new_event(exchange, attributes, config), config, *settings_.sink, metrics_);
-  recorder.send(Stage::RequestReceived);
+  Recorder recorder(new_event(exchange, attributes, config), config, *settings_.backend, metrics_);
+  auto receiving = recorder.send(Stage::RequestReceived);
+  const bool stored = co_await std::move(receiving);
+  if (!stored) {
+    metrics_.audit_requests_rejected.inc({});
+    auto refusing = write_internal_error(exchange, "failed to store audit event");
+    co_await std::move(refusing);
+    co_return;
+  }
   const bool long_running = exchange.context.long_running;
   AuditResponseWriter writer(*exchange.response, recorder, exchange, long_running);
 
@@ -251,14 +266,17 @@ asio::awaitable<void> AuditFilter::handle(Exchange& exchange, Next next) {
   }
   recorder.complete_from(exchange);
   if (panicked) {
-    recorder.send(Stage::Panic);
+    auto sending = recorder.send(Stage::Panic);
+    co_await std::move(sending);
   } else {
     if (!recorder.has_status() && long_running) {
       recorder.event().response_status = faked_success();
-      recorder.send(Stage::ResponseStarted);
+      auto sending = recorder.send(Stage::ResponseStarted);
+      co_await std::move(sending);
     }
     if (!recorder.has_status()) recorder.event().response_status = faked_success();
-    recorder.send(Stage::ResponseComplete);
+    auto sending = recorder.send(Stage::ResponseComplete);
+    co_await std::move(sending);
   }
   if (escaped) std::rethrow_exception(escaped);
 }
@@ -271,7 +289,7 @@ Handler with_failed_authentication_audit(Handler unauthorized, AuditSettings set
     audit::RequestAuditConfig config = audit::evaluate(*settings.policy, attributes);
     metrics.audit_levels.inc({std::string(audit::to_string(config.level))});
     if (config.level == Level::None) co_return co_await unauthorized(exchange);
-    Recorder recorder(new_event(exchange, attributes, config), config, *settings.sink, metrics);
+    Recorder recorder(new_event(exchange, attributes, config), config, *settings.backend, metrics);
     recorder.event().response_status = audit::ResponseStatus{.message = authentication_methods(exchange.request)};
     AuditResponseWriter writer(*exchange.response, recorder, exchange, true);
     ResponseSwap swap(exchange, writer);

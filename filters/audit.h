@@ -7,8 +7,12 @@
 // The stage runs after authentication and before impersonation, as kube's: the event's `user` is who sent the
 // request, and its `impersonatedUser`, the authorization annotations and the response are read from the exchange
 // when the later stages have filled them in.
+//
+// Each stage's event is awaited by the backend (see server/audit/backend.h: at once when buffered, written first
+// when blocking). A RequestReceived event a blocking-strict backend could not store fails the request with 500
+// "failed to store audit event" (apiserver_audit_requests_rejected_total), as kube's.
 #include "filters/filter.h"
-#include "server/audit/log_backend.h"
+#include "server/audit/backend.h"
 #include "server/audit/policy.h"
 #include "server/metrics/registry.h"
 
@@ -16,12 +20,12 @@
 
 namespace kapi::filters {
 
-// What the audit stages need; without a policy or a sink nothing is audited (kube's "no audit when no policy or no
-// backend").
+// What the audit stages need; without a policy or a backend nothing is audited (kube's "no audit when no policy or
+// no backend").
 struct AuditSettings {
   std::shared_ptr<const audit::Policy> policy;
-  std::shared_ptr<audit::Sink> sink;
-  bool enabled() const { return policy && sink; }
+  std::shared_ptr<audit::Backend> backend;
+  bool enabled() const { return policy && backend; }
 };
 
 class AuditFilter final : public Filter {

@@ -128,17 +128,7 @@ pki::PkiMaterial ensure_certificates(const pki::PkiOptions& pki_options, base::L
 
 audit::Audit set_up_audit(const Options& options, metrics::Registry& metrics, base::Logger& logger) {
   try {
-    audit::AuditOptions audit_options{options.audit_policy_file, options.audit_log_path, options.audit_log_maxsize,
-                                      options.audit_log_maxbackup, options.audit_log_maxage,
-                                      options.audit_log_batch_buffer_size};
-    audit_options.webhook_config_file = options.audit_webhook_config_file;
-    audit_options.webhook_mode = options.audit_webhook_mode;
-    audit_options.webhook_version = options.audit_webhook_version;
-    audit_options.webhook_batch_buffer_size = options.audit_webhook_batch_buffer_size;
-    audit_options.webhook_batch_max_size = options.audit_webhook_batch_max_size;
-    audit_options.webhook_batch_max_wait = options.audit_webhook_batch_max_wait;
-    audit_options.webhook_initial_backoff = options.audit_webhook_initial_backoff;
-    return audit::set_up(audit_options, metrics, logger);
+    return audit::set_up(options.audit, metrics, logger);
   } catch (const std::exception& error) {
     fail_startup(logger, error.what());
   }
@@ -477,7 +467,7 @@ void set_filter_options(filters::ChainConfig& chain_config, const Options& optio
   chain_config.cors_allowed_origins = options.cors_allowed_origins;
   chain_config.hsts_directives = options.strict_transport_security_directives;
   chain_config.goaway_chance = options.disable_http2_serving ? 0 : options.goaway_chance;
-  if (audit.enabled()) chain_config.audit = {audit.policy, audit.sink()};
+  if (audit.enabled()) chain_config.audit = {audit.policy, audit.backend};
 }
 
 void print_admin_kubeconfig(const pki::PkiMaterial& pki_material) {
@@ -575,7 +565,7 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
                                 http::HttpServer& http, apis::BuiltInApis& apis,
                                 apiextensions::ApiExtensionsApis& extensions, aggregator::AggregatorApis& aggregator,
                                 authorization::rbac::RbacMode* rbac, authorization::node::NodeMode* node_mode,
-                                asio::io_context& io) {
+                                audit::Backend* audit_backend, asio::io_context& io) {
   logger.info("received termination signal: /readyz now fails; shutting down after " +
               base::format_go_duration(options.shutdown_delay_duration));
   lifecycle.initiate_shutdown();
@@ -603,6 +593,12 @@ asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Li
     http.connections().close_all_when_idle();
     co_await base::sleep_for(10ms);
   }
+  // Every request has ended: what the audit backends still hold is written (or sent) now, as kube does once
+  // its requests have drained.
+  if (audit_backend) {
+    auto flushing = audit_backend->shutdown();
+    co_await std::move(flushing);
+  }
   if (rbac) rbac->stop();  // its watches end with the Cachers and must not relist
   if (node_mode) node_mode->stop();
   co_await aggregator.shutdown();
@@ -624,13 +620,13 @@ int run_apiserver(const Options& options) {
     Config config = complete(options, logger);
     asio::io_context io(config.threads);
     ReactorWhileUnwinding reactor_while_unwinding(io);
-    if (audit.webhook) audit.webhook->run(io.get_executor());
-    // The audit webhook sends through connections on `io`: let go of it before `io` goes (this is declared after
-    // it), so that what is left of it ends with the reactor's own frames rather than after the reactor.
+    if (audit.backend) audit.backend->run(io.get_executor());
+    // The audit webhook sends through connections on `io`: let go of the backends before `io` goes (this is
+    // declared after it), so that what is left of them ends with the reactor's own frames rather than after it.
     struct LetGoBeforeReactor {
-      std::shared_ptr<audit::WebhookBackend>& webhook;
-      ~LetGoBeforeReactor() { webhook.reset(); }
-    } let_go_of_audit_webhook{audit.webhook};
+      std::shared_ptr<audit::Backend>& backend;
+      ~LetGoBeforeReactor() { backend.reset(); }
+    } let_go_of_audit_backend{audit.backend};
     std::unique_ptr<StorageBackend> storage = open_storage(options, io.get_executor(), logger);
 
     // The server chain. The Kube API server's built-in APIs come first: authentication, authorization and the
@@ -733,7 +729,7 @@ int run_apiserver(const Options& options) {
     signals.async_wait([&](const asio::error_code& ec, int) {
       if (ec) return;
       asio::co_spawn(io, shut_down(options, logger, lifecycle, http, apis, extensions, aggregator, rbac.get(),
-                               node_mode.get(), io),
+                               node_mode.get(), audit.backend.get(), io),
                      asio::detached);
       storage->stop();
     });
@@ -743,7 +739,6 @@ int run_apiserver(const Options& options) {
     if (node_mode) node_mode->run(io.get_executor());
     http.start();
     run_reactor(io, config.threads);
-    if (audit.log) audit.log->shutdown();  // no request is left: write every queued event before exiting
     return 0;
   } catch (const StartupFailure&) {
     return 1;

@@ -126,8 +126,26 @@ std::function<bool(std::string_view)> checked_text(std::string& target, Parse pa
   };
 }
 
-std::vector<Flag> flags_for(Options& o) {
+// AuditBatchOptions.AddFlags and AuditTruncateOptions.AddFlags, for --audit-log-* and --audit-webhook-*.
+std::vector<Flag> audit_backend_flags(const std::string& plugin, audit::BatchOptions& batch,
+                                      audit::TruncateOptions& truncate) {
+  const std::string prefix = "audit-" + plugin + "-";
   return {
+      {prefix + "mode", "Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Known modes are batch,blocking,blocking-strict.", false, false, text(batch.mode)},
+      {prefix + "batch-buffer-size", "The size of the buffer to store events before batching and writing. Only used in batch mode.", false, false, integer(batch.config.buffer_size)},
+      {prefix + "batch-max-size", "The maximum size of a batch. Only used in batch mode.", false, false, integer(batch.config.max_batch_size)},
+      {prefix + "batch-max-wait", "The amount of time to wait before force writing the batch that hadn't reached the max size. Only used in batch mode.", false, false, duration(batch.config.max_batch_wait)},
+      {prefix + "batch-throttle-enable", "Whether batching throttling is enabled. Only used in batch mode.", true, false, boolean(batch.config.throttle_enable)},
+      {prefix + "batch-throttle-qps", "Maximum average number of batches per second. Only used in batch mode.", false, false, real(batch.config.throttle_qps)},
+      {prefix + "batch-throttle-burst", "Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode.", false, false, integer(batch.config.throttle_burst)},
+      {prefix + "truncate-enabled", "Whether event and batch truncating is enabled.", true, false, boolean(truncate.enabled)},
+      {prefix + "truncate-max-batch-size", "Maximum size of the batch sent to the underlying backend. Actual serialized size can be several hundreds of bytes greater. If a batch exceeds this limit, it is split into several batches of smaller size.", false, false, integer(truncate.config.max_batch_size)},
+      {prefix + "truncate-max-event-size", "Maximum size of the audit event sent to the underlying backend. If the size of an event is greater than this number, first request and response are removed, and if this doesn't reduce the size enough, event is discarded.", false, false, integer(truncate.config.max_event_size)},
+  };
+}
+
+std::vector<Flag> flags_for(Options& o) {
+  std::vector<Flag> flags{
       {"bind-address", "The IP address on which to listen for the --secure-port port.", false, false, text(o.bind_address)},
       {"secure-port", "The port on which to serve HTTPS with authentication and authorization.", false, false, integer(o.secure_port)},
       {"insecure-port", "(kapi) Port for plain HTTP bound to --insecure-bind-address (loopback only), for local benchmarks. 0 disables it.", false, false, integer(o.insecure_port)},
@@ -209,19 +227,17 @@ std::vector<Flag> flags_for(Options& o) {
       {"default-not-ready-toleration-seconds", "Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration.", false, false, integer(o.default_not_ready_toleration_seconds)},
       {"default-unreachable-toleration-seconds", "Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.", false, false, integer(o.default_unreachable_toleration_seconds)},
       {"admission-control-config-file", "File with admission control configuration.", false, false, path(o.admission_control_config_file)},
-      {"audit-policy-file", "Path to the file that defines the audit policy configuration.", false, false, path(o.audit_policy_file)},
-      {"audit-log-path", "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out.", false, false, path(o.audit_log_path)},
-      {"audit-log-maxsize", "The maximum size in megabytes of the audit log file before it gets rotated.", false, false, integer(o.audit_log_maxsize)},
-      {"audit-log-maxbackup", "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.", false, false, integer(o.audit_log_maxbackup)},
-      {"audit-log-maxage", "The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.", false, false, integer(o.audit_log_maxage)},
-      {"audit-log-batch-buffer-size", "The size of the buffer to store events before batching and writing. Only used in batch mode.", false, false, integer(o.audit_log_batch_buffer_size)},
-      {"audit-webhook-config-file", "Path to a kubeconfig formatted file that defines the audit webhook configuration.", false, false, path(o.audit_webhook_config_file)},
-      {"audit-webhook-mode", "Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Known modes are batch,blocking,blocking-strict. (kapi: batch only)", false, false, text(o.audit_webhook_mode)},
-      {"audit-webhook-version", "API group and version used for serializing audit events written to webhook.", false, false, text(o.audit_webhook_version)},
-      {"audit-webhook-batch-buffer-size", "The size of the buffer to store events before batching and writing. Only used in batch mode.", false, false, integer(o.audit_webhook_batch_buffer_size)},
-      {"audit-webhook-batch-max-size", "The maximum size of a batch. Only used in batch mode.", false, false, integer(o.audit_webhook_batch_max_size)},
-      {"audit-webhook-batch-max-wait", "The amount of time to wait before force writing the batch that hadn't reached the max size. Only used in batch mode.", false, false, duration(o.audit_webhook_batch_max_wait)},
-      {"audit-webhook-initial-backoff", "The amount of time to wait before retrying the first failed request.", false, false, duration(o.audit_webhook_initial_backoff)},
+      {"audit-policy-file", "Path to the file that defines the audit policy configuration.", false, false, path(o.audit.policy_file)},
+      {"audit-log-path", "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out.", false, false, path(o.audit.log.path)},
+      {"audit-log-maxsize", "The maximum size in megabytes of the audit log file before it gets rotated.", false, false, integer(o.audit.log.max_size_mb)},
+      {"audit-log-maxbackup", "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.", false, false, integer(o.audit.log.max_backups)},
+      {"audit-log-maxage", "The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.", false, false, integer(o.audit.log.max_age_days)},
+      {"audit-log-compress", "If set, the rotated log files will be compressed using gzip compression.", true, false, boolean(o.audit.log.compress)},
+      {"audit-log-format", "Format of saved audits. \"legacy\" indicates 1-line text format for each event. \"json\" indicates structured json format. Known formats are legacy,json.", false, false, text(o.audit.log.format)},
+      {"audit-log-version", "API group and version used for serializing audit events written to log.", false, false, text(o.audit.log.version)},
+      {"audit-webhook-config-file", "Path to a kubeconfig formatted file that defines the audit webhook configuration.", false, false, path(o.audit.webhook.config_file)},
+      {"audit-webhook-initial-backoff", "The amount of time to wait before retrying the first failed request.", false, false, duration(o.audit.webhook.initial_backoff)},
+      {"audit-webhook-version", "API group and version used for serializing audit events written to webhook.", false, false, text(o.audit.webhook.version)},
       {"controllers", controllers::controllers_flag_help(), false, false, optional_list(o.controllers)},
       {"leader-elect", "Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.", true, false, boolean(o.leader_elect)},
       {"leader-elect-lease-duration", "The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot. This is effectively the maximum duration that a leader can be stopped before it is replaced by another candidate. This is only applicable if leader election is enabled.", false, false, duration(o.leader_elect_lease_duration)},
@@ -232,6 +248,10 @@ std::vector<Flag> flags_for(Options& o) {
       {"enable-testing-endpoints", "(kapi) Serve /debug/kapi/* for the integration tests.", true, true, boolean(o.enable_testing_endpoints)},
       {"help", "help for kapi-apiserver", true, false, boolean(o.show_help)},
   };
+  for (Flag& flag : audit_backend_flags("log", o.audit.log.batch, o.audit.log.truncate)) flags.push_back(std::move(flag));
+  for (Flag& flag : audit_backend_flags("webhook", o.audit.webhook.batch, o.audit.webhook.truncate))
+    flags.push_back(std::move(flag));
+  return flags;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // kapi-apiserver's command line. Flags keep kube-apiserver's names and defaults wherever kapi has the feature,
 // so a user can switch between the two; kapi's own flags are marked (kapi) in --help.
+#include "server/audit/options.h"
 #include "server/authentication/authentication_config.h"
 
 #include <chrono>
@@ -128,21 +129,8 @@ struct Options {
   std::vector<std::string> cors_allowed_origins;
   std::vector<std::string> strict_transport_security_directives;
 
-  // Audit.
-  std::filesystem::path audit_policy_file;
-  std::filesystem::path audit_log_path;
-  int audit_log_maxsize = 0;
-  int audit_log_maxbackup = 0;
-  int audit_log_maxage = 0;
-  int audit_log_batch_buffer_size = 10000;
-  // The audit webhook backend (--audit-webhook-*, kube's defaults).
-  std::filesystem::path audit_webhook_config_file;
-  std::string audit_webhook_mode = "batch";
-  std::string audit_webhook_version = "audit.k8s.io/v1";
-  int audit_webhook_batch_buffer_size = 10000;
-  int audit_webhook_batch_max_size = 400;
-  std::chrono::nanoseconds audit_webhook_batch_max_wait = std::chrono::seconds(30);
-  std::chrono::nanoseconds audit_webhook_initial_backoff = std::chrono::seconds(10);
+  // Audit (--audit-*, kube's defaults).
+  audit::AuditOptions audit;
 
   // Diagnostics.
   int verbosity = 0;

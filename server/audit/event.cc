@@ -1,5 +1,6 @@
 #include "server/audit/event.h"
 
+#include "base/go_quote.h"
 #include "base/go_time.h"
 #include "server/audit/go_json.h"
 
@@ -115,6 +116,51 @@ std::string_view trim(std::string_view text) {
 
 std::string format_micro_time(std::chrono::system_clock::time_point time) {
   return base::format_rfc3339_micro(base::unix_time(time));
+}
+
+namespace {
+
+// time.RFC3339Nano in UTC: the fraction's trailing zeros dropped, no fraction at all for a whole second.
+std::string format_rfc3339_nano(std::chrono::system_clock::time_point time) {
+  const base::UnixTime unix = base::unix_time(time);
+  std::string out = base::format_rfc3339(unix.seconds);
+  if (unix.nanos == 0) return out;
+  std::string fraction = std::to_string(1'000'000'000 + unix.nanos).substr(1);
+  while (fraction.back() == '0') fraction.pop_back();
+  out.insert(out.size() - 1, "." + fraction);
+  return out;
+}
+
+// auditStringSlice: each quoted, joined by commas.
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out.append(out.empty() ? "" : ",").append(base::go_quote(item));
+  return out;
+}
+
+}  // namespace
+
+std::string to_legacy_line(const Event& event) {
+  std::string user = "<none>", groups = "<none>";
+  if (!event.user.name.empty()) {
+    user = event.user.name;
+    if (!event.user.groups.empty()) groups = quoted_list(event.user.groups);
+  }
+  std::string as_user = "<self>", as_groups = "<lookup>";
+  if (event.impersonated_user) {
+    as_user = event.impersonated_user->name;
+    if (!event.impersonated_user->groups.empty()) as_groups = quoted_list(event.impersonated_user->groups);
+  }
+  const std::string namespace_ =
+      event.object_ref && !event.object_ref->namespace_.empty() ? event.object_ref->namespace_ : "<none>";
+  const std::string response = event.response_status ? std::to_string(event.response_status->code) : "<deferred>";
+  const std::string ip = event.source_ips.empty() ? "<unknown>" : event.source_ips.front();
+  return format_rfc3339_nano(event.request_received_timestamp) + " AUDIT: id=" + base::go_quote(event.audit_id) +
+         " stage=" + base::go_quote(to_string(event.stage)) + " ip=" + base::go_quote(ip) +
+         " method=" + base::go_quote(event.verb) + " user=" + base::go_quote(user) + " groups=" + base::go_quote(groups) +
+         " as=" + base::go_quote(as_user) + " asgroups=" + base::go_quote(as_groups) +
+         " user-agent=" + base::go_quote(event.user_agent) + " namespace=" + base::go_quote(namespace_) +
+         " uri=" + base::go_quote(event.request_uri) + " response=\"" + response + "\"";
 }
 
 std::string to_json(const Event& event) {

@@ -62,6 +62,11 @@ std::string format_micro_time(std::chrono::system_clock::time_point time);
 // The event as one line of JSON, without the newline. An embedded object that is not valid JSON is left out.
 std::string to_json(const Event& event);
 
+// audit.EventString: the event's one-line text form (--audit-log-format=legacy, and what plugin errors log),
+// `<received, RFC3339Nano> AUDIT: id="…" stage="…" ip="…" method="…" user="…" groups="…" as="…" asgroups="…"
+// user-agent="…" namespace="…" uri="…" response="…"`, without the newline.
+std::string to_legacy_line(const Event& event);
+
 // utilnet.SourceIPs: the X-Forwarded-For chain, then X-Real-Ip, then the connection's address (unless it is the
 // chain's last), each normalised as Go prints an IP.
 std::vector<std::string> source_ips(const http::Headers& headers, std::string_view remote_address);

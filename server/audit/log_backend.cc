@@ -1,5 +1,7 @@
 #include "server/audit/log_backend.h"
 
+#include "base/offload.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -35,8 +37,8 @@ void write_stdout(std::string_view data) {
 
 }  // namespace
 
-LogBackend::LogBackend(LogBackendOptions options, metrics::Registry& metrics, base::Logger& logger)
-    : options_(std::move(options)), metrics_(metrics), logger_(logger) {
+LogBackend::LogBackend(LogBackendOptions options, PluginErrors errors)
+    : options_(std::move(options)), errors_(errors) {
   if (options_.path == "-") return;
   ensure_log_file(options_.path);
   RotationOptions rotation;
@@ -45,76 +47,33 @@ LogBackend::LogBackend(LogBackendOptions options, metrics::Registry& metrics, ba
   else if (options_.max_size_mb > 0) rotation.max_bytes = static_cast<std::uint64_t>(options_.max_size_mb) << 20;
   rotation.max_backups = options_.max_backups;
   rotation.max_age_days = options_.max_age_days;
+  rotation.compress = options_.compress;
   if (options_.now) rotation.now = options_.now;
   file_.emplace(std::move(rotation));
 }
 
-LogBackend::~LogBackend() { shutdown(); }
+// Writes still queued on the thread finish before the file closes.
+LogBackend::~LogBackend() { writer_.join(); }
 
-void LogBackend::process_event(Event event) {
-  {
-    std::lock_guard lock(mutex_);
-    if (!stopping_ && queue_.size() < options_.buffer_size) {
-      queue_.push_back(std::move(event));
-      queued_.notify_one();
-      return;
-    }
-  }
-  // audit.HandlePluginError for the buffered backend.
-  metrics_.audit_errors.inc({"buffered"});
-  logger_.error("Error in audit plugin 'buffered' affecting 1 audit events: audit buffer queue blocked\nImpacted events:\n" +
-                to_json(event));
+asio::awaitable<bool> LogBackend::process_events(std::vector<Event> events) {
+  auto writing = base::offload(writer_.get_executor(), [this, events = std::move(events)] { return write(events); });
+  co_return co_await std::move(writing);
 }
 
-void LogBackend::run() {
-  std::lock_guard lock(mutex_);
-  if (writer_.joinable() || stopping_) return;
-  writer_ = std::thread([this] { write_loop(); });
-}
-
-void LogBackend::shutdown() {
-  std::unique_lock lock(mutex_);
-  stopping_ = true;
-  queued_.notify_all();
-  if (!writer_.joinable()) {
-    // Never ran: write what was queued here, so nothing accepted is lost.
-    std::deque<Event> batch;
-    batch.swap(queue_);
-    lock.unlock();
-    write_batch(batch);
-    return;
-  }
-  std::thread writer = std::move(writer_);
-  lock.unlock();
-  writer.join();
-}
-
-void LogBackend::write_loop() {
-  std::unique_lock lock(mutex_);
-  while (true) {
-    queued_.wait(lock, [this] { return !queue_.empty() || stopping_; });
-    if (queue_.empty()) return;  // stopping, and all written
-    std::deque<Event> batch;
-    batch.swap(queue_);
-    lock.unlock();
-    write_batch(batch);
-    lock.lock();
-  }
-}
-
-void LogBackend::write_batch(std::deque<Event>& batch) {
-  for (const auto& event : batch) {
-    std::string line = to_json(event);
+bool LogBackend::write(const std::vector<Event>& events) {
+  bool written = true;
+  for (const Event& event : events) {
+    std::string line = options_.format == LogFormat::Legacy ? to_legacy_line(event) : to_json(event);
     line.push_back('\n');
     try {
       if (file_) file_->write(line);
       else write_stdout(line);
     } catch (const std::exception& error) {
-      metrics_.audit_errors.inc({"log"});
-      logger_.error(std::string("Error in audit plugin 'log' affecting 1 audit events: ") + error.what() +
-                    "\nImpacted events:\n" + line);
+      errors_.report("log", error.what(), {&event, 1});
+      written = false;
     }
   }
+  return written;
 }
 
 }  // namespace kapi::audit

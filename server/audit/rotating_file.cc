@@ -1,13 +1,17 @@
 #include "server/audit/rotating_file.h"
 
+#include <asio/post.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <ctime>
+#include <future>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -48,11 +52,87 @@ std::optional<Clock::time_point> parse_backup_time(std::string_view text) {
   return Clock::from_time_t(::timegm(&utc)) + std::chrono::milliseconds(millis);
 }
 
+constexpr std::string_view kCompressSuffix = ".gz";
+
+// compressLogFile: `source` gzipped into `source`.gz with the same mode, then removed; a failed attempt leaves
+// the backup as it was.
+void compress_backup(const fs::path& source) {
+  const fs::path target = source.string() + std::string(kCompressSuffix);
+  const int in = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return;
+  struct stat info{};
+  ::fstat(in, &info);
+  const int out = ::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, info.st_mode & 07777);
+  gzFile gz = out < 0 ? nullptr : ::gzdopen(out, "wb");
+  bool ok = gz != nullptr;
+  char buffer[64 * 1024];
+  for (ssize_t read = 0; ok && (read = ::read(in, buffer, sizeof buffer)) != 0;) {
+    if (read < 0 && errno == EINTR) continue;
+    ok = read > 0 && ::gzwrite(gz, buffer, static_cast<unsigned>(read)) == static_cast<int>(read);
+  }
+  ::close(in);
+  if (gz) ok = ::gzclose(gz) == Z_OK && ok;  // closes `out` too
+  else if (out >= 0) ::close(out);
+  std::error_code ignored;
+  fs::remove(ok ? source : target, ignored);
+}
+
+// lumberjack's millRunOnce: the backups beyond max_backups (a backup and its .gz counting once) and those older
+// than max_age_days removed, the others compressed when asked.
+void mill_backups(const RotationOptions& options) {
+  std::string extension = options.path.extension().string();
+  std::string prefix = options.path.filename().string();
+  prefix.resize(prefix.size() - extension.size());
+  prefix += "-";
+  fs::path directory = options.path.parent_path().empty() ? fs::path(".") : options.path.parent_path();
+
+  struct Backup {
+    fs::path path;
+    Clock::time_point time;
+    bool compressed;
+  };
+  std::vector<Backup> backups;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    if (!entry.is_regular_file(error)) continue;
+    const std::string filename = entry.path().filename().string();
+    std::string_view name = filename;
+    const bool compressed = name.ends_with(kCompressSuffix);
+    if (compressed) name.remove_suffix(kCompressSuffix.size());
+    if (!name.starts_with(prefix) || !name.ends_with(extension) || name.size() < prefix.size() + extension.size())
+      continue;
+    auto time = parse_backup_time(name.substr(prefix.size(), name.size() - prefix.size() - extension.size()));
+    if (time) backups.push_back({entry.path(), *time, compressed});
+  }
+  std::sort(backups.begin(), backups.end(), [](const Backup& a, const Backup& b) { return a.time > b.time; });
+
+  std::vector<Backup> kept;
+  std::vector<fs::path> doomed;
+  std::vector<std::string> preserved;  // uncompressed names seen, newest first
+  // The clock is read only when needed: a test's clock is not shared with this thread otherwise.
+  const auto cutoff = options.max_age_days > 0 ? options.now() - std::chrono::hours(24) * options.max_age_days
+                                               : Clock::time_point::min();
+  for (const Backup& backup : backups) {
+    std::string name = backup.path.filename().string();
+    if (backup.compressed) name.resize(name.size() - kCompressSuffix.size());
+    if (std::find(preserved.begin(), preserved.end(), name) == preserved.end()) preserved.push_back(name);
+    const bool too_many = options.max_backups > 0 && preserved.size() > static_cast<std::size_t>(options.max_backups);
+    const bool too_old = options.max_age_days > 0 && backup.time < cutoff;
+    if (too_many || too_old) doomed.push_back(backup.path);
+    else kept.push_back(backup);
+  }
+  for (const auto& path : doomed) fs::remove(path, error);
+  if (!options.compress) return;
+  for (const Backup& backup : kept)
+    if (!backup.compressed) compress_backup(backup.path);
+}
+
 }  // namespace
 
 RotatingFile::RotatingFile(RotationOptions options) : options_(std::move(options)) {}
 
 RotatingFile::~RotatingFile() {
+  miller_.join();
   if (fd_ >= 0) ::close(fd_);
 }
 
@@ -81,7 +161,7 @@ void RotatingFile::write(std::string_view data) {
 }
 
 void RotatingFile::open_existing_or_new(std::size_t next_write) {
-  remove_old_backups();
+  mill();
   struct stat info{};
   if (::stat(options_.path.c_str(), &info) != 0) {
     if (errno != ENOENT) throw os_error("error getting log file info");
@@ -121,45 +201,18 @@ void RotatingFile::rotate() {
     fd_ = -1;
   }
   open_new();
-  remove_old_backups();
+  mill();
 }
 
-void RotatingFile::remove_old_backups() {
-  if (options_.max_backups == 0 && options_.max_age_days == 0) return;
-  std::string extension = options_.path.extension().string();
-  std::string prefix = options_.path.filename().string();
-  prefix.resize(prefix.size() - extension.size());
-  prefix += "-";
-  fs::path directory = options_.path.parent_path().empty() ? fs::path(".") : options_.path.parent_path();
+void RotatingFile::wait_for_backups() {
+  std::promise<void> done;
+  asio::post(miller_, [&done] { done.set_value(); });
+  done.get_future().wait();
+}
 
-  struct Backup {
-    fs::path path;
-    Clock::time_point time;
-  };
-  std::vector<Backup> backups;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(directory, error)) {
-    if (!entry.is_regular_file(error)) continue;
-    std::string name = entry.path().filename().string();
-    if (!name.starts_with(prefix) || !name.ends_with(extension) || name.size() < prefix.size() + extension.size())
-      continue;
-    auto time = parse_backup_time(std::string_view(name).substr(prefix.size(), name.size() - prefix.size() - extension.size()));
-    if (time) backups.push_back({entry.path(), *time});
-  }
-  std::sort(backups.begin(), backups.end(), [](const Backup& a, const Backup& b) { return a.time > b.time; });
-
-  std::vector<fs::path> doomed;
-  if (options_.max_backups > 0 && static_cast<std::size_t>(options_.max_backups) < backups.size()) {
-    for (std::size_t i = static_cast<std::size_t>(options_.max_backups); i < backups.size(); ++i)
-      doomed.push_back(backups[i].path);
-    backups.resize(static_cast<std::size_t>(options_.max_backups));
-  }
-  if (options_.max_age_days > 0) {
-    auto cutoff = options_.now() - std::chrono::hours(24) * options_.max_age_days;
-    for (const auto& backup : backups)
-      if (backup.time < cutoff) doomed.push_back(backup.path);
-  }
-  for (const auto& path : doomed) fs::remove(path, error);
+void RotatingFile::mill() {
+  if (options_.max_backups == 0 && options_.max_age_days == 0 && !options_.compress) return;
+  asio::post(miller_, [options = options_] { mill_backups(options); });
 }
 
 }  // namespace kapi::audit

@@ -37,6 +37,9 @@ Registry::Registry()
                    {"plugin"}),
       audit_levels("apiserver_audit_level_total",
                    "[ALPHA] Counter of policy levels for audit events (1 per request).", {"level"}),
+      audit_requests_rejected("apiserver_audit_requests_rejected_total",
+                              "[ALPHA] Counter of apiserver requests rejected due to an error in audit logging backend.",
+                              {}),
       unavailable_apiservice("aggregator_unavailable_apiservice",
                              "[ALPHA] Gauge of APIServices which are marked as unavailable broken down by APIService "
                              "name.",
@@ -141,6 +144,7 @@ std::string Registry::render() const {
   audit_events.render(out);
   audit_errors.render(out);
   audit_levels.render(out);
+  audit_requests_rejected.render(out);
   flowcontrol.render(out);
   unavailable_apiservice.render(out);
   unavailable_apiservice_total.render(out);

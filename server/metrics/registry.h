@@ -24,6 +24,7 @@ class Registry {
   CounterFamily audit_events;              // apiserver_audit_event_total
   CounterFamily audit_errors;              // apiserver_audit_error_total
   CounterFamily audit_levels;              // apiserver_audit_level_total
+  CounterFamily audit_requests_rejected;   // apiserver_audit_requests_rejected_total
   FlowControlFamilies flowcontrol;         // apiserver_flowcontrol_*
   GaugeFamily unavailable_apiservice;      // aggregator_unavailable_apiservice
   CounterFamily unavailable_apiservice_total;  // aggregator_unavailable_apiservice_total

@@ -24,7 +24,7 @@
 //   /authorize-slow        allowed after 5 s
 //   /authorize-flaky       500 the first time each review is seen, then as /authorize (the client must retry)
 // And an audit collector (kube-apiserver's --audit-webhook-config-file): /audit takes an audit.k8s.io EventList,
-// logged as the review, and answers 200.
+// logged as the review, and answers 200; /audit-fail logs it and answers 500 (a collector that is down).
 #include "server/http/http_server.h"
 #include "tests/support/sample_apiserver/serve.h"
 #include "tests/support/sample_apiserver/serving_pki.h"
@@ -235,7 +235,7 @@ class Handler {
         co_await timer.async_wait(asio::use_awaitable);
       }
       if (is_kind(review, "EventList")) {
-        reply = {200, "{}"};
+        reply = request.path == "/audit-fail" ? Reply{500, "{\"error\":\"the collector is down\"}"} : Reply{200, "{}"};
       } else if (is_kind(review, "TokenReview")) {
         reply = token_review_reply(review.as_object());
       } else if (is_kind(review, "SubjectAccessReview")) {

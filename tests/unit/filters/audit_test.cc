@@ -20,10 +20,18 @@ using testing::make_request;
 using testing::RecordingWriter;
 using testing::run_sync;
 
-class RecordingSink final : public audit::Sink {
+// Records every event; `stores` false makes it a blocking-strict backend that could not store them.
+class RecordingBackend final : public audit::Backend {
  public:
   std::vector<audit::Event> events;
-  void process_event(audit::Event event) override { events.push_back(std::move(event)); }
+  bool stores = true;
+  asio::awaitable<bool> process_events(std::vector<audit::Event> more) override {
+    for (auto& event : more) events.push_back(std::move(event));
+    co_return stores;
+  }
+  void run(asio::any_io_executor) override {}
+  asio::awaitable<void> shutdown() override { co_return; }
+  std::string name() const override { return "recording"; }
 };
 
 class AllowAll final : public authorization::Authorizer {
@@ -59,7 +67,7 @@ class AuditTest : public ::testing::Test {
                         std::shared_ptr<const authorization::Authorizer> authorizer = std::make_shared<AllowAll>()) {
     std::vector<std::unique_ptr<Filter>> stages;
     stages.push_back(std::make_unique<AuditFilter>(
-        AuditSettings{std::make_shared<const audit::Policy>(policy), sink_}, metrics_));
+        AuditSettings{std::make_shared<const audit::Policy>(policy), backend_}, metrics_));
     stages.push_back(std::make_unique<AuthorizationFilter>(std::move(authorizer)));
     Chain chain(std::move(stages), std::move(handler));
     http::Request request = make_request(sent.method, sent.target);
@@ -80,12 +88,12 @@ class AuditTest : public ::testing::Test {
 
   std::vector<Stage> stages() const {
     std::vector<Stage> out;
-    for (const auto& event : sink_->events) out.push_back(event.stage);
+    for (const auto& event : backend_->events) out.push_back(event.stage);
     return out;
   }
-  const audit::Event& last() const { return sink_->events.back(); }
+  const audit::Event& last() const { return backend_->events.back(); }
 
-  std::shared_ptr<RecordingSink> sink_ = std::make_shared<RecordingSink>();
+  std::shared_ptr<RecordingBackend> backend_ = std::make_shared<RecordingBackend>();
   metrics::Registry metrics_;
 };
 
@@ -97,7 +105,7 @@ asio::awaitable<void> answer_json(Exchange& exchange) {
 TEST_F(AuditTest, LevelNoneRecordsNothing) {
   RecordingWriter writer = serve(policy_at(Level::None), {}, answer_json);
   EXPECT_EQ(writer.status(), 200);
-  EXPECT_TRUE(sink_->events.empty());
+  EXPECT_TRUE(backend_->events.empty());
 }
 
 TEST_F(AuditTest, TheFirstMatchingRuleDecidesTheLevel) {
@@ -105,18 +113,18 @@ TEST_F(AuditTest, TheFirstMatchingRuleDecidesTheLevel) {
   policy.rules.push_back(audit::PolicyRule{.level = Level::None, .users = {"jane"}});
   policy.rules.push_back(audit::PolicyRule{.level = Level::RequestResponse});
   serve(policy, {}, answer_json);
-  EXPECT_TRUE(sink_->events.empty());
+  EXPECT_TRUE(backend_->events.empty());
 
   policy.rules.front().users = {"bob"};
   serve(policy, {}, answer_json);
-  ASSERT_FALSE(sink_->events.empty());
+  ASSERT_FALSE(backend_->events.empty());
   EXPECT_EQ(last().level, Level::RequestResponse);
 }
 
 TEST_F(AuditTest, MetadataEventsDescribeTheRequestAndItsOutcome) {
   serve(policy_at(Level::Metadata), {}, answer_json);
   EXPECT_EQ(stages(), (std::vector<Stage>{Stage::RequestReceived, Stage::ResponseComplete}));
-  for (const audit::Event& event : sink_->events) {
+  for (const audit::Event& event : backend_->events) {
     EXPECT_EQ(event.level, Level::Metadata);
     EXPECT_EQ(event.audit_id, "8e2f1c3a-audit");
     EXPECT_EQ(event.verb, "get");
@@ -134,7 +142,7 @@ TEST_F(AuditTest, MetadataEventsDescribeTheRequestAndItsOutcome) {
     EXPECT_FALSE(event.request_object);
     EXPECT_FALSE(event.response_object);
   }
-  const audit::Event& received = sink_->events.front();
+  const audit::Event& received = backend_->events.front();
   EXPECT_FALSE(received.response_status) << "nothing is known of the response yet";
   EXPECT_TRUE(received.annotations.empty());
   EXPECT_EQ(received.stage_timestamp, received.request_received_timestamp);
@@ -194,7 +202,7 @@ TEST_F(AuditTest, OmittedStagesAreNotSent) {
   serve(policy_at(Level::Metadata, {Stage::RequestReceived}), {}, answer_json);
   EXPECT_EQ(stages(), (std::vector<Stage>{Stage::ResponseComplete}));
 
-  sink_->events.clear();
+  backend_->events.clear();
   audit::Policy by_rule = policy_at(Level::Metadata);
   by_rule.rules.front().omit_stages = {Stage::ResponseComplete};
   serve(by_rule, {}, answer_json);
@@ -252,7 +260,7 @@ TEST_F(AuditTest, AnnotationsTheHandlerAddsAreInTheCompletedEvent) {
     co_await answer_json(exchange);
   });
   EXPECT_EQ(last().annotations.at("pod-security.kubernetes.io/enforce-policy"), "restricted:latest");
-  EXPECT_TRUE(sink_->events.front().annotations.empty());
+  EXPECT_TRUE(backend_->events.front().annotations.empty());
 }
 
 TEST_F(AuditTest, TheEventRecordsWhoWasImpersonated) {
@@ -265,6 +273,22 @@ TEST_F(AuditTest, TheEventRecordsWhoWasImpersonated) {
   EXPECT_EQ(last().user.name, "jane");
   ASSERT_TRUE(last().impersonated_user);
   EXPECT_EQ(last().impersonated_user->name, "bob");
+}
+
+// blocking-strict: a RequestReceived event that was not stored fails the request before the handler runs.
+TEST_F(AuditTest, ARequestWhoseFirstEventWasNotStoredFails) {
+  backend_->stores = false;
+  bool handled = false;
+  RecordingWriter writer = serve(policy_at(Level::Metadata), {}, [&handled](Exchange& exchange) -> asio::awaitable<void> {
+    handled = true;
+    co_await answer_json(exchange);
+  });
+  EXPECT_FALSE(handled);
+  EXPECT_EQ(writer.status(), 500);
+  EXPECT_EQ(writer.body(),
+            "Internal Server Error: \"/api/v1/namespaces/default/configmaps/settings\": failed to store audit event\n");
+  EXPECT_EQ(stages(), (std::vector<Stage>{Stage::RequestReceived}));
+  EXPECT_EQ(metrics_.audit_requests_rejected.value({}), 1);
 }
 
 }  // namespace
