@@ -240,7 +240,7 @@ storage::value::ResourceTransformers encryption_from(const Options& options, bas
 
 std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
     const Options& options, const std::filesystem::path& signing_key, apis::BuiltInApis& apis,
-    asio::any_io_executor executor, base::Logger& logger) {
+    asio::any_io_executor executor, metrics::Registry& metrics, base::Logger& logger) {
   try {
     authentication::AuthenticationOptions authentication_options;
     authentication_options.anonymous = options.anonymous_auth;
@@ -265,6 +265,7 @@ std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
     if (!options.oidc.issuer_url.empty()) authentication_options.oidc = authentication::to_jwt_authenticator(options.oidc);
     authentication_options.authentication_config_file = options.authentication_config;
     authentication_options.executor = executor;
+    authentication_options.metrics = &metrics.authentication;
     std::vector<std::string> warnings;
     auto authenticator = authentication::RequestAuthenticator::build(authentication_options, &warnings);
     for (const auto& warning : warnings) logger.warning(warning);
@@ -639,7 +640,8 @@ int run_apiserver(const Options& options) {
                            kubelet_client_from(options), encryption, options.storage_media_type);
     ReactorWhileUnwinding::Trigger unwinding_apis(reactor_while_unwinding);  // see ReactorWhileUnwinding
     filters::ChainConfig chain_config(logger, metrics, lifecycle);
-    chain_config.authenticator = authenticator_from(options, config.signing_key, apis, io.get_executor(), logger);
+    chain_config.authenticator =
+        authenticator_from(options, config.signing_key, apis, io.get_executor(), metrics, logger);
     std::unique_ptr<authorization::rbac::RbacMode> rbac = rbac_from(options, apis, logger);
     std::unique_ptr<authorization::node::NodeMode> node_mode = node_mode_from(options, apis, logger);
     chain_config.authorizer = authorizer_from(options, rbac.get(), node_mode.get(), io.get_executor(), logger);

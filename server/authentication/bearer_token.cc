@@ -33,17 +33,16 @@ asio::awaitable<Result> BearerTokenAuthenticator::authenticate(http::Request& re
   if (!header) co_return Result::not_applicable();
   const std::string token(bearer_token(*header));
   if (token.empty()) co_return Result::not_applicable();
-  std::string errors;
-  const Audiences api_audiences;
-  for (const auto& authenticator : tokens_) {
-    Result result = co_await authenticator->authenticate_token(token, api_audiences);
-    if (result.outcome == Result::Outcome::Authenticated) {
-      request.headers.remove("Authorization");  // no stage after this one may use it
-      co_return result;
-    }
-    if (result.outcome == Result::Outcome::Failed) errors += (errors.empty() ? "" : ", ") + result.error;
+  const Audiences api_audiences;  // none asked: this server's own
+  auto authenticating = token_->authenticate_token(token, api_audiences);
+  Result result = co_await std::move(authenticating);
+  if (result.outcome == Result::Outcome::Authenticated) {
+    request.headers.remove("Authorization");  // no stage after this one may use it
+    co_return result;
   }
-  co_return Result::failed(errors.empty() ? "invalid bearer token" : errors);
+  // A token no authenticator had an error about still is no credential to go on with.
+  if (result.outcome == Result::Outcome::NotApplicable) co_return Result::failed("invalid bearer token");
+  co_return result;
 }
 
 }  // namespace kapi::authentication

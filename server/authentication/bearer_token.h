@@ -1,22 +1,20 @@
 #pragma once
 // `Authorization: Bearer <token>` (pkg/authentication/request/bearertoken): the token goes to the token
-// authenticators in order; the first that knows it names the user. A bearer token nobody knows is a failed
-// credential ("invalid bearer token"), never anonymous.
+// authenticator (kube-apiserver's: the cached union of them all); a user found consumes the header. A bearer token
+// nobody knows is a failed credential ("invalid bearer token"), never anonymous.
 #include "server/authentication/authenticator.h"
 
 #include <memory>
-#include <vector>
 
 namespace kapi::authentication {
 
 class BearerTokenAuthenticator final : public Authenticator {
  public:
-  explicit BearerTokenAuthenticator(std::vector<std::shared_ptr<const TokenAuthenticator>> tokens)
-      : tokens_(std::move(tokens)) {}
+  explicit BearerTokenAuthenticator(std::shared_ptr<const TokenAuthenticator> token) : token_(std::move(token)) {}
   asio::awaitable<Result> authenticate(http::Request& request) const override;
 
  private:
-  std::vector<std::shared_ptr<const TokenAuthenticator>> tokens_;
+  std::shared_ptr<const TokenAuthenticator> token_;
 };
 
 }  // namespace kapi::authentication

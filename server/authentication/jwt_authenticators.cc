@@ -5,6 +5,7 @@
 
 #include "base/go_quote.h"
 #include "base/sleep.h"
+#include "server/authentication/token_union.h"
 #include "server/pki/pem_io.h"
 
 #include <asio/co_spawn.hpp>
@@ -168,18 +169,9 @@ JwtAuthenticators::Set JwtAuthenticators::current() const {
 // kube's union of the JWT authenticators: the first user found wins, every failure is reported.
 asio::awaitable<Result> JwtAuthenticators::authenticate_token(std::string_view token, const Audiences& audiences) const {
   const Set set = current();
-  std::vector<std::string> errors;
-  for (const auto& authenticator : set) {
-    auto authenticating = authenticator->authenticate_token(token, audiences);
-    Result result = co_await std::move(authenticating);
-    if (result.outcome == Result::Outcome::Authenticated) co_return result;
-    if (result.outcome == Result::Outcome::Failed) errors.push_back(std::move(result.error));
-  }
-  if (errors.empty()) co_return Result::not_applicable();
-  if (errors.size() == 1) co_return Result::failed(std::move(errors.front()));
-  std::string joined;
-  for (const auto& error : errors) joined += (joined.empty() ? "[" : ", ") + error;
-  co_return Result::failed(joined + "]");
+  const std::vector<std::shared_ptr<const TokenAuthenticator>> authenticators(set.begin(), set.end());
+  auto authenticating = authenticate_with_any(authenticators, token, audiences);
+  co_return co_await std::move(authenticating);
 }
 
 }  // namespace kapi::authentication

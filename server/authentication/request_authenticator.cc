@@ -1,7 +1,9 @@
 #include "server/authentication/request_authenticator.h"
 
 #include "server/authentication/bearer_token.h"
+#include "server/authentication/token_cache.h"
 #include "server/authentication/token_file.h"
+#include "server/authentication/token_union.h"
 #include "server/authentication/x509.h"
 
 #include <algorithm>
@@ -93,24 +95,28 @@ std::shared_ptr<const RequestAuthenticator> RequestAuthenticator::build(const Au
     tokens.push_back(std::make_shared<AudienceAgnosticToken>(options.api_audiences, std::move(jwt)));
   }
   if (!options.token_webhook.config_file.empty())
-    tokens.push_back(make_token_webhook(options.token_webhook, options.api_audiences, options.logger));
-  if (!tokens.empty()) authenticators.push_back(std::make_shared<BearerTokenAuthenticator>(tokens));
-  return std::make_shared<RequestAuthenticator>(std::move(authenticators), std::move(tokens), anonymous,
+    tokens.push_back(make_token_webhook(options.token_webhook, options.api_audiences, options.logger, options.metrics));
+  std::shared_ptr<const TokenAuthenticator> token;
+  if (!tokens.empty()) {
+    token = tokens.size() == 1 ? tokens.front() : std::make_shared<TokenUnion>(std::move(tokens));
+    if (options.token_success_cache_ttl.count() > 0 || options.token_failure_cache_ttl.count() > 0) {
+      TokenCacheOptions cache;
+      cache.cache_errors = true;
+      cache.success_ttl = std::chrono::duration_cast<TokenCacheOptions::Clock::duration>(options.token_success_cache_ttl);
+      cache.failure_ttl = std::chrono::duration_cast<TokenCacheOptions::Clock::duration>(options.token_failure_cache_ttl);
+      cache.metrics = options.metrics;
+      token = std::make_shared<CachedTokenAuthenticator>(std::move(token), std::move(cache));
+    }
+    authenticators.push_back(std::make_shared<BearerTokenAuthenticator>(token));
+  }
+  return std::make_shared<RequestAuthenticator>(std::move(authenticators), std::move(token), anonymous,
                                                 std::move(anonymous_paths));
 }
 
 asio::awaitable<Result> RequestAuthenticator::review_token(std::string_view token, const Audiences& audiences) const {
-  std::vector<std::string> errors;
-  for (const auto& authenticator : tokens_) {
-    Result result = co_await authenticator->authenticate_token(token, audiences);
-    if (result.outcome == Result::Outcome::Authenticated) co_return result;
-    if (result.outcome == Result::Outcome::Failed) errors.push_back(std::move(result.error));
-  }
-  if (errors.empty()) co_return Result::not_applicable();
-  if (errors.size() == 1) co_return Result::failed(std::move(errors.front()));
-  std::string joined = "[";  // utilerrors.NewAggregate
-  for (const auto& error : errors) joined += (joined.size() > 1 ? ", " : "") + error;
-  co_return Result::failed(joined + "]");
+  if (!token_) co_return Result::not_applicable();
+  auto reviewing = token_->authenticate_token(token, audiences);
+  co_return co_await std::move(reviewing);
 }
 
 asio::awaitable<Result> RequestAuthenticator::authenticate(http::Request& request) const {

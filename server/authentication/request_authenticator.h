@@ -1,6 +1,8 @@
 #pragma once
 // The request authenticator kube-apiserver builds from its flags (pkg/kubeapiserver/authenticator/config.go):
-// the front proxy's request headers, client certificates and bearer tokens tried in order, the first user found wins; then, with
+// the front proxy's request headers, client certificates and bearer tokens tried in order, the first user found wins.
+// The token authenticators are one union behind kube's token cache (token_cache.h): a user found is remembered for
+// 10 s, so a token revoked meanwhile (its service account deleted) still works until then, as in kube. Then, with
 // --anonymous-auth, a request that carried no credential at all is system:anonymous. A credential that fails is
 // a 401 even when anonymous requests are allowed (kube's union.NewFailOnError). Every authenticated user is in
 // system:authenticated (AuthenticatedGroupAdder).
@@ -9,7 +11,9 @@
 #include "server/authentication/request_header.h"
 #include "server/authentication/service_account.h"
 #include "server/authentication/token_webhook.h"
+#include "server/metrics/authentication.h"
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -40,6 +44,12 @@ struct AuthenticationOptions {
   std::filesystem::path authentication_config_file;
   asio::any_io_executor executor;
   JwtTiming jwt_timing;
+  // kube's TokenSuccessCacheTTL and TokenFailureCacheTTL (no flags): how long the union of the token authenticators
+  // remembers a user found and a refusal; both zero: no cache.
+  std::chrono::nanoseconds token_success_cache_ttl = std::chrono::seconds(10);
+  std::chrono::nanoseconds token_failure_cache_ttl{0};
+  // Where the token caches count their lookups (may be null).
+  metrics::AuthenticationFamilies* metrics = nullptr;
 };
 
 class RequestAuthenticator {
@@ -50,22 +60,23 @@ class RequestAuthenticator {
                                                             std::vector<std::string>* warnings = nullptr);
   // `anonymous_paths`: when not empty, anonymous requests are allowed on these paths only (the configuration
   // file's anonymous.conditions).
+  // `token`: the token authenticator TokenReviews ask (the one behind the bearer token authenticator), or null.
   RequestAuthenticator(std::vector<std::shared_ptr<const Authenticator>> authenticators,
-                       std::vector<std::shared_ptr<const TokenAuthenticator>> tokens, bool anonymous,
+                       std::shared_ptr<const TokenAuthenticator> token, bool anonymous,
                        std::vector<std::string> anonymous_paths = {})
-      : authenticators_(std::move(authenticators)), tokens_(std::move(tokens)), anonymous_(anonymous),
+      : authenticators_(std::move(authenticators)), token_(std::move(token)), anonymous_(anonymous),
         anonymous_paths_(std::move(anonymous_paths)) {}
 
   // The user, or Failed (answer 401) — NotApplicable only when anonymous requests are not allowed.
   asio::awaitable<Result> authenticate(http::Request& request) const;
 
-  // What a TokenReview asks: the token authenticators in order, the first user found wins; Failed carries the
-  // reasons (kube's union of token authenticators), NotApplicable when no authenticator knows the token.
+  // What a TokenReview asks: the cached union of the token authenticators, as a request's bearer token; Failed
+  // carries the reasons, NotApplicable when no authenticator knows the token.
   asio::awaitable<Result> review_token(std::string_view token, const Audiences& audiences) const;
 
  private:
   std::vector<std::shared_ptr<const Authenticator>> authenticators_;
-  std::vector<std::shared_ptr<const TokenAuthenticator>> tokens_;
+  std::shared_ptr<const TokenAuthenticator> token_;
   bool anonymous_;
   std::vector<std::string> anonymous_paths_;
 };

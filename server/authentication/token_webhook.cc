@@ -1,13 +1,11 @@
 #include "server/authentication/token_webhook.h"
 
+#include "server/authentication/token_cache.h"
+
 #include "server/registry/json_fields.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/rand.h>
-#include <openssl/sha.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -107,65 +105,17 @@ asio::awaitable<Result> TokenWebhookAuthenticator::authenticate_token(std::strin
   co_return result;
 }
 
-CachedTokenAuthenticator::CachedTokenAuthenticator(std::shared_ptr<const TokenAuthenticator> inner,
-                                                   Clock::duration success_ttl, Clock::duration failure_ttl)
-    : inner_(std::move(inner)), success_ttl_(success_ttl), failure_ttl_(failure_ttl), salt_(32, '\0') {
-  // A random salt per process (kube's random HMAC key): the keys say nothing about the tokens outside it.
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(salt_.data()), static_cast<int>(salt_.size())) != 1)
-    throw std::runtime_error("cannot make the token cache's salt");
-}
-
-std::string CachedTokenAuthenticator::key_of(std::string_view token, const Audiences& audiences) const {
-  // Each piece length-prefixed, so that no two (audiences, token) pairs hash the same input.
-  std::string input = salt_;
-  auto add = [&](std::string_view piece) {
-    input += std::to_string(piece.size()) + ":";
-    input += piece;
-  };
-  add(std::to_string(audiences.size()));
-  for (const auto& audience : audiences) add(audience);
-  add(token);
-  std::string digest(SHA256_DIGEST_LENGTH, '\0');
-  unsigned int length = 0;
-  EVP_Digest(input.data(), input.size(), reinterpret_cast<unsigned char*>(digest.data()), &length, EVP_sha256(),
-             nullptr);
-  OPENSSL_cleanse(input.data(), input.size());
-  return digest;
-}
-
-asio::awaitable<Result> CachedTokenAuthenticator::authenticate_token(std::string_view token,
-                                                                     const Audiences& audiences) const {
-  const std::string key = key_of(token, audiences);
-  {
-    std::lock_guard lock(mutex_);
-    const auto now = Clock::now();
-    if (auto found = entries_.find(key); found != entries_.end()) {
-      if (found->second.expires > now) co_return found->second.result;
-      entries_.erase(found);
-    }
-  }
-  auto authenticating = inner_->authenticate_token(token, audiences);
-  Result result = co_await std::move(authenticating);
-  // As kube with cacheErrs false: a failed call or a refusal with an error is asked again next time.
-  if (result.outcome == Result::Outcome::Failed) co_return result;
-  const Clock::duration ttl = result.outcome == Result::Outcome::Authenticated ? success_ttl_ : failure_ttl_;
-  if (ttl <= Clock::duration::zero()) co_return result;
-  std::lock_guard lock(mutex_);
-  const auto now = Clock::now();
-  if (now >= next_sweep_) {  // expired entries go at most once a minute, so the map does not grow without bound
-    std::erase_if(entries_, [&](const auto& entry) { return entry.second.expires <= now; });
-    next_sweep_ = now + std::chrono::minutes(1);
-  }
-  entries_[key] = Entry{result, now + ttl};
-  co_return result;
-}
-
 std::shared_ptr<const TokenAuthenticator> make_token_webhook(const TokenWebhookOptions& options,
-                                                             Audiences api_audiences, base::Logger* logger) {
+                                                             Audiences api_audiences, base::Logger* logger,
+                                                             metrics::AuthenticationFamilies* metrics) {
   auto webhook = std::make_shared<TokenWebhookAuthenticator>(options, std::move(api_audiences), logger);
-  const auto ttl = std::chrono::duration_cast<CachedTokenAuthenticator::Clock::duration>(options.cache_ttl);
-  if (ttl <= CachedTokenAuthenticator::Clock::duration::zero()) return webhook;
-  return std::make_shared<CachedTokenAuthenticator>(std::move(webhook), ttl, ttl);
+  // newWebhookTokenAuthenticator: tokencache.New(webhook, false, ttl, ttl).
+  const auto ttl = std::chrono::duration_cast<TokenCacheOptions::Clock::duration>(options.cache_ttl);
+  TokenCacheOptions cache;
+  cache.cache_errors = false;
+  cache.success_ttl = cache.failure_ttl = ttl;
+  cache.metrics = metrics;
+  return std::make_shared<CachedTokenAuthenticator>(std::move(webhook), std::move(cache));
 }
 
 }  // namespace kapi::authentication

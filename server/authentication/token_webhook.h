@@ -1,6 +1,6 @@
 #pragma once
 // Webhook token authentication (k8s.io/apiserver/plugin/pkg/authenticator/token/webhook), behind kube's token cache
-// (k8s.io/apiserver/pkg/authentication/token/cache): --authentication-token-webhook-config-file names a
+// (k8s.io/apiserver/pkg/authentication/token/cache, token_cache.h): --authentication-token-webhook-config-file names a
 // kubeconfig-format file, a TokenReview (authentication.k8s.io v1, or v1beta1 with
 // --authentication-token-webhook-version) is POSTed to its server, and status.authenticated, user, audiences and
 // error are read as kube reads them. Answers are cached by a hash of the audiences and the token for
@@ -8,13 +8,12 @@
 // cached and leaves the token unauthenticated (401), logged as kube logs it.
 #include "base/log.h"
 #include "server/authentication/authenticator.h"
+#include "server/metrics/authentication.h"
 #include "server/webhook/generic_webhook.h"
 
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 namespace kapi::authentication {
@@ -42,33 +41,11 @@ class TokenWebhookAuthenticator final : public TokenAuthenticator {
   base::Logger* logger_;
 };
 
-// kube's cachedTokenAuthenticator: answers (a user, or a refusal) kept for `ttl`, keyed by a salted SHA-256 of the
-// audiences and the token so that no token is kept in memory; errors of the inner authenticator are not cached.
-class CachedTokenAuthenticator final : public TokenAuthenticator {
- public:
-  using Clock = std::chrono::steady_clock;
-  CachedTokenAuthenticator(std::shared_ptr<const TokenAuthenticator> inner, Clock::duration success_ttl,
-                           Clock::duration failure_ttl);
-  asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const override;
-
- private:
-  struct Entry {
-    Result result;
-    Clock::time_point expires;
-  };
-  std::string key_of(std::string_view token, const Audiences& audiences) const;
-
-  std::shared_ptr<const TokenAuthenticator> inner_;
-  Clock::duration success_ttl_;
-  Clock::duration failure_ttl_;
-  std::string salt_;
-  mutable std::mutex mutex_;
-  mutable std::map<std::string, Entry> entries_;
-  mutable Clock::time_point next_sweep_{};
-};
-
-// The webhook as --authentication-token-webhook-* configure it: cached when the TTL is positive.
+// The webhook as kube-apiserver builds it from --authentication-token-webhook-*: behind a token cache
+// (token_cache.h) that keeps users found and plain refusals for the TTL, errors never (a TTL of 0 keeps nothing,
+// and concurrent lookups of one token still share one call). `metrics` may be null.
 std::shared_ptr<const TokenAuthenticator> make_token_webhook(const TokenWebhookOptions& options,
-                                                             Audiences api_audiences, base::Logger* logger);
+                                                             Audiences api_audiences, base::Logger* logger,
+                                                             metrics::AuthenticationFamilies* metrics);
 
 }  // namespace kapi::authentication

@@ -1,7 +1,8 @@
 // Webhook token authentication (--authentication-token-webhook-*) against the sample webhook: kubectl with
 // `--token` is the webhook's user and RBAC authorizes it; refused and unknown tokens are kube's 401; answers are
 // cached by token and audiences (errors are not); TokenReview through kapi's own API asks the webhook too; a slow or
-// unreachable webhook never delays requests that do not carry a token.
+// unreachable webhook never delays requests that do not carry a token, and concurrent requests with one token share
+// one review.
 #include "tests/integration/auth_webhook_support.h"
 
 #include <future>
@@ -151,6 +152,19 @@ TEST_F(SlowWebhookAuthenticationTest, CertificateRequestsDoNotWaitForTheWebhook)
   const auto [status, seconds] = waiting.get();
   EXPECT_EQ(status, 200);
   EXPECT_GE(seconds, 4.5);
+}
+
+// kube's token cache shares one lookup among concurrent requests with the same token: one TokenReview for all.
+TEST_F(SlowWebhookAuthenticationTest, ConcurrentRequestsWithOneTokenShareOneReview) {
+  std::vector<std::future<int>> requests;
+  for (int i = 0; i < 4; ++i)
+    requests.push_back(std::async(std::launch::async, [&] {
+      return get_with_token(kapi(), "/version", "shared-unknown-token").status;
+    }));
+  for (auto& request : requests) EXPECT_EQ(request.get(), 401);
+  EXPECT_EQ(reviews_received("/authenticate-slow",
+                             [](const json::object& review) { return has_token(review, "shared-unknown-token"); }),
+            1u);
 }
 
 // A webhook nobody listens for: a token is not authenticated (401) at once, as kube's connection refused is not

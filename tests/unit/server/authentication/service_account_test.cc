@@ -3,6 +3,7 @@
 #include "base/base64.h"
 #include "server/authentication/request_authenticator.h"
 #include "server/authentication/service_account.h"
+#include "server/authentication/token_union.h"
 #include "server/pki/x509_builder.h"
 #include "tests/unit/support/recording_writer.h"
 
@@ -222,7 +223,8 @@ TEST_F(ServiceAccountTokens, LegacySecretTokensLiveAsLongAsTheirSecret) {
 TEST_F(ServiceAccountTokens, TokenReviewUnionNamesTheFailure) {
   auto reviewer = std::make_shared<RequestAuthenticator>(
       std::vector<std::shared_ptr<const Authenticator>>{},
-      std::vector<std::shared_ptr<const TokenAuthenticator>>{std::make_shared<ServiceAccountTokenAuthenticator>(authenticator())},
+      std::make_shared<TokenUnion>(std::vector<std::shared_ptr<const TokenAuthenticator>>{
+          std::make_shared<ServiceAccountTokenAuthenticator>(authenticator())}),
       false);
   EXPECT_EQ(run_sync(reviewer->review_token("opaque", {})).outcome, Outcome::NotApplicable);
   const std::string token = issuer.issue(robot_claims(), now).token;
