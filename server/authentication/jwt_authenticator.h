@@ -1,14 +1,8 @@
 #pragma once
 // kube's JWT authenticator (k8s.io/apiserver/plugin/pkg/authenticator/token/oidc) for one issuer: tokens whose
-// unverified "iss" is the issuer's are verified as go-oidc's IDTokenVerifier verifies them (signing algorithm,
-// issuer, audiences, expiry, not-before, signature against the issuer's published keys), then mapped to a user by
-// the ClaimMapper. A token from any other issuer is not this authenticator's (NotApplicable), so the others run.
-//
-// The issuer's keys come from its discovery document (<issuer>/.well-known/openid-configuration, or discoveryURL)
-// and its jwks_uri, fetched over HTTPS with the configured CA on the reactor, never blocking it. As kube, the
-// discovery is tried at once and every 10 s until it works; until then tokens of this issuer fail. A token signed
-// with a key not yet known refetches the key set (one fetch at a time, the others waiting for it), as go-oidc's
-// remote key set does; kapi also refetches every 5 minutes, so that removed keys stop verifying.
+// unverified "iss" is the issuer's are verified by the issuer's OidcProvider (oidc_provider.h: discovery, keys,
+// go-oidc's checks), their distributed groups claim resolved (claim_resolver.h), then mapped to a user by the
+// ClaimMapper. A token from any other issuer is not this authenticator's (NotApplicable), so the others run.
 //
 // JwtAuthenticators holds the authenticators of the --oidc-* flags or the --authentication-config file, and
 // reloads that file when it changes (kube watches it): a new file that does not load, does not validate or whose
@@ -17,6 +11,7 @@
 #include "server/authentication/authentication_config.h"
 #include "server/authentication/authenticator.h"
 #include "server/authentication/claim_mapper.h"
+#include "server/authentication/oidc_provider.h"
 
 #include <asio/any_io_executor.hpp>
 
@@ -27,14 +22,6 @@
 #include <mutex>
 
 namespace kapi::authentication {
-
-struct JwtTiming {
-  std::chrono::milliseconds discovery_retry{10'000};       // kube: wait.PollImmediateUntil(10s, ...)
-  std::chrono::milliseconds key_refresh{300'000};          // (kapi) periodic refetch of the key set
-  std::chrono::milliseconds fetch_timeout{30'000};         // kube's http.Client{Timeout: 30s}
-  std::chrono::milliseconds config_poll{1'000};            // how often the config file is looked at
-  std::chrono::milliseconds reload_ready_timeout{60'000};  // how long new issuers may take to become ready
-};
 
 class JwtAuthenticator final : public TokenAuthenticator {
  public:
@@ -53,7 +40,10 @@ class JwtAuthenticator final : public TokenAuthenticator {
   explicit JwtAuthenticator(std::shared_ptr<State> state) : state_(std::move(state)) {}
 
  private:
-  std::shared_ptr<State> state_;  // shared with the background fetches, which end when it is stopped
+  // What kube's jwtAuthenticator.AuthenticateToken does once the issuer matched.
+  asio::awaitable<Result> verify_and_map(std::string token) const;
+
+  std::shared_ptr<State> state_;
 };
 
 class JwtAuthenticators final : public TokenAuthenticator {

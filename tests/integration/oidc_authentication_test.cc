@@ -204,6 +204,69 @@ TEST_F(OidcFlagsTest, RotatedKeysAreFetchedAndDroppedKeysStopVerifying) {
   issuer().add_key("rsa-1", "RSA", "RS256");  // the other tests sign with rsa-1
 }
 
+// Distributed claims (OIDC Core 1.0 §5.6.2), as an IdP names the groups of a user in too many of them: carol's ID
+// token names the endpoint of her groups, kapi fetches them with her access token and verifies the answer as a JWT
+// of the issuer, and RBAC authorizes her through them. The first such JWT of an issuer is refused while kapi starts
+// its verifier for that issuer, as kube's claim resolver does.
+TEST_F(OidcFlagsTest, GroupsFromADistributedClaimsEndpointAreAuthorizedByRbac) {
+  bind("auditors-view.yaml", R"(apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: auditors-view, namespace: kube-public}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: "oidc:auditors"}
+)");
+  json::object groups = issuer().claims("subject-of-carol@example.com", std::string(kClientId));
+  groups["groups"] = json::array{"auditors"};
+  issuer().serve_claims("carol-groups", issuer().mint(groups), "carol-access-token");
+  json::object claims = claims_of("carol@example.com");
+  claims.erase("groups");
+  const std::string token = issuer().mint(issuer().distributed(claims, "groups", "carol-groups", "carol-access-token"));
+
+  ASSERT_TRUE(eventually([&] { return get_with_token(kapi(), token, "/api/v1/namespaces/kube-public/configmaps").status == 200; },
+                         15s, 100ms))
+      << kapi().logs();
+  EXPECT_NE(kapi().logs().find("verifier not initialized for issuer"), std::string::npos)
+      << "the first JWT of an issuer of distributed claims waits for its verifier";
+  EXPECT_EQ(who_am_i(kapi(), token).at("groups"), (json::array{"oidc:auditors", "system:authenticated"}));
+  EXPECT_EQ(issuer().last_claims_authorization("carol-groups"), "Bearer carol-access-token");
+  CommandResult listed = kubectl_with_exec_plugin(kapi(), token, "carol", "get configmaps -n kube-public -o name");
+  EXPECT_EQ(listed.exit_code, 0) << listed.output;
+  CommandResult elsewhere = kubectl_with_exec_plugin(kapi(), token, "carol", "get configmaps -n default");
+  EXPECT_NE(elsewhere.output.find("User \"carol@example.com\" cannot list resource \"configmaps\""), std::string::npos)
+      << elsewhere.output;
+}
+
+// Claims that cannot be resolved refuse the token (401, the reason only in the log): no endpoint, the wrong access
+// token, a JWT for another audience.
+TEST_F(OidcFlagsTest, UnresolvableDistributedClaimsAreUnauthorized) {
+  auto naming = [&](const std::string& source, const std::string& access_token) {
+    json::object claims = claims_of("dan@example.com");
+    claims.erase("groups");
+    return issuer().mint(issuer().distributed(claims, "groups", source, access_token));
+  };
+  EXPECT_TRUE(refused(naming("nowhere", "")));
+  EXPECT_TRUE(eventually([&] {
+    return kapi().logs().find("could not expand distributed claims: while getting distributed claim \\\"groups\\\": "
+                              "error while getting distributed claim JWT: 404 Not Found") != std::string::npos;
+  })) << kapi().logs();
+
+  json::object groups = issuer().claims("subject-of-dan@example.com", std::string(kClientId));
+  groups["groups"] = json::array{"auditors"};
+  issuer().serve_claims("dan-groups", issuer().mint(groups), "dan-access-token");
+  EXPECT_TRUE(refused(naming("dan-groups", "stolen-token")));
+  EXPECT_EQ(issuer().last_claims_authorization("dan-groups"), "Bearer stolen-token");
+
+  json::object elsewhere = issuer().claims("subject-of-dan@example.com", "another-client");
+  elsewhere["groups"] = json::array{"auditors"};
+  issuer().serve_claims("dan-foreign-groups", issuer().mint(elsewhere));
+  const std::string foreign = naming("dan-foreign-groups", "");
+  EXPECT_TRUE(eventually([&] {
+    return refused(foreign) &&
+           kapi().logs().find("verify distributed claim token: oidc: expected audience") != std::string::npos;
+  })) << kapi().logs();
+}
+
 // A JWT of another issuer is not the OIDC authenticator's: the service account authenticator still reads its own.
 TEST_F(OidcFlagsTest, ServiceAccountTokensStillAuthenticate) {
   HttpResponse token = kapi().connect_admin().request(

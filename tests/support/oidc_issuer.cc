@@ -16,9 +16,12 @@
 #include <boost/json.hpp>
 #include <openssl/evp.h>
 
+#include <cctype>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 namespace kapi::test_support {
 namespace {
@@ -32,6 +35,37 @@ authentication::jwt::SharedKey generate(const std::string& type) {
   return authentication::jwt::SharedKey(EVP_EC_gen("P-256"), &EVP_PKEY_free);
 }
 
+const char* reason(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 401: return "Unauthorized";
+    case 404: return "Not Found";
+    case 500: return "Internal Server Error";
+    default: return "Other";
+  }
+}
+
+// A request header's value (`name` in lower case), "" when absent.
+std::string header_of(const std::string& request, const std::string& name) {
+  std::size_t line = request.find("\r\n");
+  while (line != std::string::npos) {
+    const std::size_t start = line + 2;
+    const std::size_t end = request.find("\r\n", start);
+    if (end == std::string::npos || end == start) break;
+    const std::string field = request.substr(start, end - start);
+    const std::size_t colon = field.find(':');
+    std::string key = field.substr(0, colon);
+    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (colon != std::string::npos && key == name) {
+      std::size_t value = colon + 1;
+      while (value < field.size() && field[value] == ' ') ++value;
+      return field.substr(value);
+    }
+    line = end;
+  }
+  return {};
+}
+
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(Clock::now().time_since_epoch()).count();
 }
@@ -42,9 +76,31 @@ struct OidcIssuer::Server {
   asio::io_context io;
   asio::ssl::context tls{asio::ssl::context::tls_server};
   tcp::acceptor acceptor{io};
-  std::mutex mutex;
+  mutable std::mutex mutex;
   std::vector<Key> keys;
+  struct Claims {
+    std::string jwt;
+    std::string access_token;
+    int status = 200;
+    std::uint64_t fetches = 0;
+    std::string last_authorization;
+  };
+  std::map<std::string, Claims> claims;
   std::thread thread;
+
+  // The response to a GET of /claims/<name>, counting it.
+  std::pair<int, std::string> claims_response(const std::string& name, const std::string& authorization) {
+    std::lock_guard lock(mutex);
+    auto found = claims.find(name);
+    if (found == claims.end()) return {404, "404 page not found\n"};
+    Claims& served = found->second;
+    ++served.fetches;
+    served.last_authorization = authorization;
+    if (!served.access_token.empty() && authorization != "Bearer " + served.access_token)
+      return {401, "{\"error\":\"invalid_token\"}"};
+    if (served.status != 200) return {served.status, "{}"};
+    return {200, served.jwt};
+  }
 
   asio::awaitable<void> serve(tcp::socket socket, OidcIssuer* issuer) {
     if (issuer->stalled_) {
@@ -62,7 +118,11 @@ struct OidcIssuer::Server {
     const std::string path = request.substr(space + 1, request.find(' ', space + 1) - space - 1);
     int status = 200;
     std::string body;
-    if (path == "/.well-known/openid-configuration") {
+    std::string content_type = "application/json";
+    if (path.starts_with("/claims/")) {
+      std::tie(status, body) = claims_response(path.substr(8), header_of(request, "authorization"));
+      if (status == 200) content_type = "application/jwt";
+    } else if (path == "/.well-known/openid-configuration") {
       body = json::serialize(json::object{{"issuer", issuer->url_},
                                           {"jwks_uri", issuer->url_ + "/keys"},
                                           {"authorization_endpoint", issuer->url_ + "/auth"},
@@ -81,9 +141,9 @@ struct OidcIssuer::Server {
       status = 404;
       body = "404 page not found\n";
     }
-    const std::string response = "HTTP/1.1 " + std::to_string(status) + (status == 200 ? " OK" : " Not Found") +
-                                 "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-                                 "\r\nConnection: close\r\n\r\n" + body;
+    const std::string response = "HTTP/1.1 " + std::to_string(status) + " " + reason(status) +
+                                 "\r\nContent-Type: " + content_type + "\r\nContent-Length: " +
+                                 std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
     co_await asio::async_write(stream, asio::buffer(response), asio::use_awaitable);
     asio::error_code ignored;
     stream.next_layer().shutdown(tcp::socket::shutdown_both, ignored);
@@ -164,6 +224,35 @@ std::string OidcIssuer::mint(const json::object& claims, const std::string& key_
   for (const auto& key : server_->keys)
     if (key.key_id == key_id) return mint_with(key, claims);
   throw std::invalid_argument("no published key " + key_id);
+}
+
+void OidcIssuer::serve_claims(const std::string& name, std::string jwt, std::string access_token, int status) {
+  std::lock_guard lock(server_->mutex);
+  Server::Claims& served = server_->claims[name];
+  served.jwt = std::move(jwt);
+  served.access_token = std::move(access_token);
+  served.status = status;
+}
+
+json::object OidcIssuer::distributed(json::object claims, const std::string& claim, const std::string& source,
+                                     const std::string& access_token) const {
+  json::object endpoint{{"endpoint", claims_url(source)}};
+  if (!access_token.empty()) endpoint["access_token"] = access_token;
+  claims["_claim_names"] = json::object{{claim, source}};
+  claims["_claim_sources"] = json::object{{source, std::move(endpoint)}};
+  return claims;
+}
+
+std::uint64_t OidcIssuer::claims_fetches(const std::string& name) const {
+  std::lock_guard lock(server_->mutex);
+  auto found = server_->claims.find(name);
+  return found == server_->claims.end() ? 0 : found->second.fetches;
+}
+
+std::string OidcIssuer::last_claims_authorization(const std::string& name) const {
+  std::lock_guard lock(server_->mutex);
+  auto found = server_->claims.find(name);
+  return found == server_->claims.end() ? std::string() : found->second.last_authorization;
 }
 
 std::string OidcIssuer::mint_with(const Key& key, const json::object& claims) {
