@@ -266,6 +266,7 @@ std::shared_ptr<const authentication::RequestAuthenticator> authenticator_from(
     authentication_options.authentication_config_file = options.authentication_config;
     authentication_options.executor = executor;
     authentication_options.metrics = &metrics.authentication;
+    authentication_options.apiserver_id = controlplane::apiserver_identity(base::hostname());
     std::vector<std::string> warnings;
     auto authenticator = authentication::RequestAuthenticator::build(authentication_options, &warnings);
     for (const auto& warning : warnings) logger.warning(warning);

@@ -16,10 +16,13 @@ struct JwtAuthenticator::State {
   ClaimMapper mapper;
   std::shared_ptr<OidcProvider> provider;        // the issuer's discovery, keys and verifier
   std::unique_ptr<const ClaimResolver> resolver;  // with a groups claim: its distributed form
+  metrics::AuthenticationFamilies* metrics = nullptr;
+  std::string issuer_hash;  // the jwt_issuer_hash label
 };
 
 std::shared_ptr<JwtAuthenticator> JwtAuthenticator::start(JwtAuthenticatorConfig config, asio::any_io_executor executor,
-                                                          base::Logger& logger, JwtTiming timing) {
+                                                          base::Logger& logger, JwtTiming timing,
+                                                          metrics::AuthenticationFamilies* metrics) {
   for (const auto& algorithm : config.signing_algorithms) {
     const auto& known = allowed_signing_algorithms();
     if (std::find(known.begin(), known.end(), algorithm) == known.end())
@@ -39,6 +42,8 @@ std::shared_ptr<JwtAuthenticator> JwtAuthenticator::start(JwtAuthenticatorConfig
   // kube resolves distributed claims for a groups claim only (not for a groups expression).
   if (const std::string& groups = config.claim_mappings.groups.claim; !groups.empty())
     state->resolver = std::make_unique<const ClaimResolver>(groups, verifier, tls, executor, logger, timing);
+  state->metrics = metrics;
+  state->issuer_hash = metrics::sha256_label(config.issuer.url);
   state->config = std::move(config);
   state->mapper = std::move(mapper);
   return std::make_shared<JwtAuthenticator>(std::move(state));
@@ -51,9 +56,17 @@ const std::string& JwtAuthenticator::issuer() const { return state_->config.issu
 bool JwtAuthenticator::ready() const { return state_->provider->ready(); }
 
 asio::awaitable<Result> JwtAuthenticator::authenticate_token(std::string_view token, const Audiences&) const {
+  // Not this issuer's: nothing said, nothing counted (kube's instrumentedAuthenticator skips it too).
   if (jwt::untrusted_issuer(token) != state_->config.issuer.url) co_return Result::not_applicable();
+  const auto start = std::chrono::steady_clock::now();
   auto verifying = verify_and_map(std::string(token));
-  co_return co_await std::move(verifying);
+  Result result = co_await std::move(verifying);
+  if (state_->metrics) {
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    const char* outcome = result.outcome == Result::Outcome::Authenticated ? "success" : "failure";
+    state_->metrics->jwt_authenticator_latency.observe({state_->issuer_hash, outcome}, took.count());
+  }
+  co_return result;
 }
 
 asio::awaitable<Result> JwtAuthenticator::verify_and_map(std::string token) const {

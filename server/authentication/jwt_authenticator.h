@@ -2,16 +2,20 @@
 // kube's JWT authenticator (k8s.io/apiserver/plugin/pkg/authenticator/token/oidc) for one issuer: tokens whose
 // unverified "iss" is the issuer's are verified by the issuer's OidcProvider (oidc_provider.h: discovery, keys,
 // go-oidc's checks), their distributed groups claim resolved (claim_resolver.h), then mapped to a user by the
-// ClaimMapper. A token from any other issuer is not this authenticator's (NotApplicable), so the others run.
+// ClaimMapper. A token from any other issuer is not this authenticator's (NotApplicable), so the others run. Each
+// token it decides is timed in apiserver_authentication_jwt_authenticator_latency_seconds, as kube's
+// instrumentedAuthenticator does.
 //
 // JwtAuthenticators holds the authenticators of the --oidc-* flags or the --authentication-config file, and
 // reloads that file when it changes (kube watches it): a new file that does not load, does not validate or whose
-// issuers do not become ready keeps the old authenticators, and is logged.
+// issuers do not become ready keeps the old authenticators, and is logged; every reload that changes or fails is
+// counted in apiserver_authentication_config_controller_automatic_reload*.
 #include "base/log.h"
 #include "server/authentication/authentication_config.h"
 #include "server/authentication/authenticator.h"
 #include "server/authentication/claim_mapper.h"
 #include "server/authentication/oidc_provider.h"
+#include "server/metrics/authentication.h"
 
 #include <asio/any_io_executor.hpp>
 
@@ -23,12 +27,21 @@
 
 namespace kapi::authentication {
 
+// Where the JWT authenticators are counted (kube's oidc/metrics.go and authenticationconfig/metrics): each token an
+// issuer's authenticator decides (apiserver_authentication_jwt_authenticator_latency_seconds) and each reload of the
+// config file, labelled with the hash of `apiserver_id`. No families: nothing is counted.
+struct JwtMetrics {
+  metrics::AuthenticationFamilies* families = nullptr;
+  std::string apiserver_id;
+};
+
 class JwtAuthenticator final : public TokenAuthenticator {
  public:
   // Throws AuthenticationConfigError (kube's wording) for an invalid configuration or signing algorithm.
   // Starts fetching the issuer's keys on `executor`.
   static std::shared_ptr<JwtAuthenticator> start(JwtAuthenticatorConfig config, asio::any_io_executor executor,
-                                                 base::Logger& logger, JwtTiming timing = {});
+                                                 base::Logger& logger, JwtTiming timing = {},
+                                                 metrics::AuthenticationFamilies* metrics = nullptr);
   ~JwtAuthenticator() override;
 
   asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const override;
@@ -56,7 +69,7 @@ class JwtAuthenticators final : public TokenAuthenticator {
                                                   std::filesystem::path config_file,
                                                   std::vector<std::string> disallowed_issuers,
                                                   asio::any_io_executor executor, base::Logger& logger,
-                                                  JwtTiming timing = {});
+                                                  JwtTiming timing = {}, JwtMetrics metrics = {});
   ~JwtAuthenticators() override;
 
   asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const override;
@@ -80,6 +93,7 @@ struct LoadedJwtAuthenticators {
 LoadedJwtAuthenticators load_jwt_authenticators(const std::filesystem::path& file,
                                                 const std::vector<std::string>& disallowed_issuers,
                                                 asio::any_io_executor executor, base::Logger& logger,
-                                                const JwtTiming& timing);
+                                                const JwtTiming& timing,
+                                                metrics::AuthenticationFamilies* metrics = nullptr);
 
 }  // namespace kapi::authentication

@@ -32,7 +32,7 @@ bool all_ready(const JwtAuthenticators::Set& set) {
 LoadedJwtAuthenticators load_jwt_authenticators(const std::filesystem::path& file,
                                                 const std::vector<std::string>& disallowed_issuers,
                                                 asio::any_io_executor executor, base::Logger& logger,
-                                                const JwtTiming& timing) {
+                                                const JwtTiming& timing, metrics::AuthenticationFamilies* metrics) {
   LoadedJwtAuthenticators loaded;
   AuthenticationConfiguration config;
   try {
@@ -44,7 +44,8 @@ LoadedJwtAuthenticators load_jwt_authenticators(const std::filesystem::path& fil
   }
   const validation::ErrorList errors = validate_authentication_configuration(config, disallowed_issuers);
   if (!errors.empty()) throw AuthenticationConfigError("invalid authentication configuration: " + aggregate(errors));
-  for (const auto& jwt : config.jwt) loaded.set.push_back(JwtAuthenticator::start(jwt, executor, logger, timing));
+  for (const auto& jwt : config.jwt)
+    loaded.set.push_back(JwtAuthenticator::start(jwt, executor, logger, timing, metrics));
   loaded.anonymous = config.anonymous;
   return loaded;
 }
@@ -58,6 +59,7 @@ struct JwtAuthenticators::Shared {
   asio::any_io_executor executor;
   base::Logger* logger = nullptr;
   JwtTiming timing;
+  JwtMetrics metrics;
   std::optional<AnonymousConfig> anonymous;  // the file's at start
 
   bool is_stopped() const {
@@ -74,6 +76,14 @@ namespace {
 asio::awaitable<void> watch_config(std::shared_ptr<JwtAuthenticators::Shared> shared, std::string applied) {
   auto stopped = [&shared] { return shared->is_stopped(); };
   base::Logger& logger = *shared->logger;
+  metrics::AuthenticationFamilies* families = shared->metrics.families;
+  const std::string id_hash = metrics::sha256_label(shared->metrics.apiserver_id);
+  // authenticationconfigmetrics.RecordAuthenticationConfigAutomaticReload{Success,Failure}.
+  auto record = [&](const char* status) {
+    if (!families) return;
+    families->config_reloads.inc({id_hash, status});
+    families->config_reload_timestamp.set({id_hash, status}, metrics::unix_now());
+  };
   std::string tracked = std::move(applied);
   for (;;) {
     auto pausing = base::sleep_unless(shared->timing.config_poll, stopped, 100ms);
@@ -84,6 +94,7 @@ asio::awaitable<void> watch_config(std::shared_ptr<JwtAuthenticators::Shared> sh
       data = pki::read_file(shared->file);
     } catch (const std::exception& error) {
       logger.error(structured_error("failed to read authentication config file", error.what()));
+      record("failure");
       continue;  // this may resolve itself: try again
     }
     if (data == tracked) continue;
@@ -92,6 +103,7 @@ asio::awaitable<void> watch_config(std::shared_ptr<JwtAuthenticators::Shared> sh
       config = parse_authentication_configuration(data);
     } catch (const std::exception& error) {
       logger.error(structured_error("failed to load authentication config", error.what()));
+      record("failure");
       tracked = std::move(data);  // never going to load
       continue;
     }
@@ -100,12 +112,13 @@ asio::awaitable<void> watch_config(std::shared_ptr<JwtAuthenticators::Shared> sh
       errors.push_back(validation::forbidden(validation::Path("anonymous"), "changed from initial configuration file"));
     if (!errors.empty()) {
       logger.error(structured_error("failed to validate authentication config", aggregate(errors)));
+      record("failure");
       tracked = std::move(data);  // never going to be valid
       continue;
     }
     JwtAuthenticators::Set next;
     for (const auto& jwt : config.jwt)
-      next.push_back(JwtAuthenticator::start(jwt, shared->executor, logger, shared->timing));
+      next.push_back(JwtAuthenticator::start(jwt, shared->executor, logger, shared->timing, families));
     const auto give_up = std::chrono::steady_clock::now() + shared->timing.reload_ready_timeout;
     while (!all_ready(next) && std::chrono::steady_clock::now() < give_up && !stopped()) {
       auto waiting = base::sleep_for(50ms);
@@ -114,6 +127,7 @@ asio::awaitable<void> watch_config(std::shared_ptr<JwtAuthenticators::Shared> sh
     if (!all_ready(next)) {
       logger.error(structured_error("failed to update authentication config",
                                     "the new configuration's issuers did not become ready"));
+      record("failure");
       continue;
     }
     {
@@ -122,6 +136,7 @@ asio::awaitable<void> watch_config(std::shared_ptr<JwtAuthenticators::Shared> sh
     }
     tracked = std::move(data);
     logger.info("\"reloaded authentication config\"");
+    record("success");
   }
 }
 
@@ -131,22 +146,24 @@ std::shared_ptr<JwtAuthenticators> JwtAuthenticators::start(std::optional<JwtAut
                                                             std::filesystem::path config_file,
                                                             std::vector<std::string> disallowed_issuers,
                                                             asio::any_io_executor executor, base::Logger& logger,
-                                                            JwtTiming timing) {
+                                                            JwtTiming timing, JwtMetrics metrics) {
   auto shared = std::make_shared<Shared>();
   shared->file = std::move(config_file);
   shared->disallowed_issuers = std::move(disallowed_issuers);
   shared->executor = executor;
   shared->logger = &logger;
   shared->timing = timing;
+  shared->metrics = std::move(metrics);
   if (from_flags) {
     AuthenticationConfiguration config{{*from_flags}};
     const validation::ErrorList errors = validate_authentication_configuration(config, shared->disallowed_issuers);
     if (!errors.empty()) throw AuthenticationConfigError("invalid authentication configuration: " + aggregate(errors));
-    shared->set.push_back(JwtAuthenticator::start(std::move(*from_flags), executor, logger, timing));
+    shared->set.push_back(
+        JwtAuthenticator::start(std::move(*from_flags), executor, logger, timing, shared->metrics.families));
   }
   if (!shared->file.empty()) {
-    LoadedJwtAuthenticators loaded =
-        load_jwt_authenticators(shared->file, shared->disallowed_issuers, executor, logger, timing);
+    LoadedJwtAuthenticators loaded = load_jwt_authenticators(shared->file, shared->disallowed_issuers, executor, logger,
+                                                             timing, shared->metrics.families);
     shared->set = std::move(loaded.set);
     shared->anonymous = std::move(loaded.anonymous);
     asio::co_spawn(executor, watch_config(shared, std::move(loaded.contents)), asio::detached);

@@ -82,7 +82,8 @@ std::shared_ptr<const RequestAuthenticator> RequestAuthenticator::build(const Au
   if (options.oidc || !options.authentication_config_file.empty()) {
     if (!options.logger || !options.executor) throw std::logic_error("JWT authenticators need an executor and a logger");
     auto jwt = JwtAuthenticators::start(options.oidc, options.authentication_config_file, options.service_account_issuers,
-                                        options.executor, *options.logger, options.jwt_timing);
+                                        options.executor, *options.logger, options.jwt_timing,
+                                        {options.metrics, options.apiserver_id});
     if (const auto& file_anonymous = jwt->anonymous()) {
       if (options.anonymous_flag_given)
         throw AuthenticationConfigError("anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field "

@@ -48,8 +48,10 @@ struct AuthenticationOptions {
   // remembers a user found and a refusal; both zero: no cache.
   std::chrono::nanoseconds token_success_cache_ttl = std::chrono::seconds(10);
   std::chrono::nanoseconds token_failure_cache_ttl{0};
-  // Where the token caches count their lookups (may be null).
+  // Where the token caches, the JWT authenticators and the config file's reloads are counted (may be null), and the
+  // server's identity those reloads are labelled with (kube's APIServerID, hashed).
   metrics::AuthenticationFamilies* metrics = nullptr;
+  std::string apiserver_id;
 };
 
 class RequestAuthenticator {

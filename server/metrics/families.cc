@@ -2,6 +2,10 @@
 
 #include "base/go_strconv.h"
 
+#include <openssl/evp.h>
+
+#include <chrono>
+
 namespace kapi::metrics {
 namespace {
 
@@ -138,6 +142,25 @@ void HistogramFamily::render(std::string& out) const {
     out.append(name_).append("_count").append(label_set(label_names_, labels)).append(" ")
         .append(std::to_string(series->count_)).append("\n");
   }
+}
+
+std::string sha256_label(std::string_view data) {
+  if (data.empty()) return {};
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "sha256:";
+  for (unsigned int i = 0; i < length; ++i) {
+    out.push_back(kHex[digest[i] >> 4]);
+    out.push_back(kHex[digest[i] & 0xf]);
+  }
+  return out;
+}
+
+double unix_now() {
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration<double>(since_epoch).count();
 }
 
 }  // namespace kapi::metrics

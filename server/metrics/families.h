@@ -8,6 +8,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kapi::metrics {
@@ -76,5 +77,11 @@ class HistogramFamily {
   mutable std::shared_mutex mutex_;  // guards the map; each series guards its counts
   std::map<Labels, std::unique_ptr<Series>> series_;
 };
+
+// kube's getHash of the auth metrics: "sha256:<hex>" of `data`, "" for "" (a JWT issuer, the API server's ID).
+std::string sha256_label(std::string_view data);
+
+// Seconds since the epoch now, as a gauge's SetToCurrentTime writes them.
+double unix_now();
 
 }  // namespace kapi::metrics

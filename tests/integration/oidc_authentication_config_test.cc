@@ -1,7 +1,11 @@
 // JWT authentication from --authentication-config (AuthenticationConfiguration) against two test OIDC issuers:
 // CEL claim mappings and validation rules, several audiences, anonymous requests on some paths only, and the file
-// reloaded when it changes, a bad new file keeping the old configuration.
+// reloaded when it changes, a bad new file keeping the old configuration, each reload counted in kube's metrics.
 #include "tests/integration/oidc_suite.h"
+
+#include "base/host_address.h"
+#include "server/controlplane/apiserver_identity.h"
+#include "server/metrics/families.h"
 
 #include <boost/json.hpp>
 
@@ -158,6 +162,19 @@ TEST_F(OidcConfigFileTest, TheFileIsReloadedWhenItChangesAndABadFileKeepsTheLast
 
   write_config("plain:");  // as the other tests expect
   EXPECT_TRUE(eventually([&] { return username_of(kapi(), plain_token("bob")) == "plain:bob"; }, 20s, 200ms));
+
+  // Each reload counted as kube counts it (none at start), labelled with the hash of the server's identity.
+  const std::string id_hash =
+      metrics::sha256_label(controlplane::apiserver_identity(base::hostname()));
+  const std::string metrics = kapi().connect_admin().request("GET", "/metrics").body;
+  const std::string reloads = "apiserver_authentication_config_controller_automatic_reloads_total{apiserver_id_hash=\"" +
+                              id_hash + "\",status=";
+  EXPECT_NE(metrics.find(reloads + "\"success\"} 2\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find(reloads + "\"failure\"} 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds{"
+                         "apiserver_id_hash=\"" + id_hash + "\",status=\"success\"} "),
+            std::string::npos)
+      << metrics;
 }
 
 }  // namespace

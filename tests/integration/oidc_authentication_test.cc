@@ -4,6 +4,7 @@
 #include "tests/integration/oidc_suite.h"
 
 #include "base/base64.h"
+#include "server/metrics/families.h"
 #include "tests/support/command.h"
 
 #include <boost/json.hpp>
@@ -265,6 +266,32 @@ TEST_F(OidcFlagsTest, UnresolvableDistributedClaimsAreUnauthorized) {
     return refused(foreign) &&
            kapi().logs().find("verify distributed claim token: oidc: expected audience") != std::string::npos;
   })) << kapi().logs();
+}
+
+// kube's metrics of JWT authentication: each token an issuer's authenticator decides, timed by issuer (hashed) and
+// result, and the token cache's lookups (the second use of a token is a hit).
+TEST_F(OidcFlagsTest, TheJwtAuthenticatorAndTheTokenCacheAreMeasured) {
+  const std::string token = issuer().mint(claims_of("frank@example.com"));
+  ASSERT_EQ(username_of(kapi(), token), "frank@example.com");
+  ASSERT_EQ(username_of(kapi(), token), "frank@example.com");
+  json::object wrong = claims_of("frank@example.com");
+  wrong["aud"] = "someone-else";
+  EXPECT_TRUE(refused(issuer().mint(wrong)));
+  const std::string metrics = kapi().connect_admin().request("GET", "/metrics").body;
+  const std::string issuer_hash = kapi::metrics::sha256_label(issuer().url());
+  for (const std::string result : {"success", "failure"})
+    EXPECT_NE(metrics.find("apiserver_authentication_jwt_authenticator_latency_seconds_bucket{jwt_issuer_hash=\"" +
+                           issuer_hash + "\",result=\"" + result + "\",le=\"0.001\"}"),
+              std::string::npos)
+        << result << "\n" << metrics;
+  EXPECT_NE(metrics.find("# TYPE apiserver_authentication_jwt_authenticator_latency_seconds histogram\n"),
+            std::string::npos);
+  EXPECT_NE(metrics.find("authentication_token_cache_request_total{status=\"hit\"} "), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("authentication_token_cache_request_total{status=\"miss\"} "), std::string::npos);
+  EXPECT_NE(metrics.find("authentication_token_cache_request_duration_seconds_bucket{status=\"hit\",le=\"0.005\"} "),
+            std::string::npos);
+  EXPECT_NE(metrics.find("authentication_token_cache_fetch_total{status=\"ok\"} "), std::string::npos);
+  EXPECT_NE(metrics.find("authentication_token_cache_active_fetch_count{status=\"blocked\"} 0\n"), std::string::npos);
 }
 
 // A JWT of another issuer is not the OIDC authenticator's: the service account authenticator still reads its own.

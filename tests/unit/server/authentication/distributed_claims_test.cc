@@ -1,8 +1,10 @@
 // Distributed claims as kube's JWT authenticator resolves them (claimResolver), against the test OIDC issuer over
 // HTTPS: groups fetched from the endpoint an ID token names (with its access token), verified as a JWT of its
 // issuer, only for a groups claim and only when the token lacks it; the first token of an issuer whose verifier is
-// not yet started fails as in kube; and each failure kube defines, in kube's words.
+// not yet started fails as in kube; and each failure kube defines, in kube's words. Also the JWT authenticator's
+// latency metric.
 #include "server/authentication/jwt_authenticator.h"
+#include "server/metrics/families.h"
 #include "tests/support/oidc_issuer.h"
 
 #include <asio/co_spawn.hpp>
@@ -49,7 +51,7 @@ class DistributedClaimsTest : public ::testing::Test {
     }
     JwtTiming timing;
     timing.discovery_retry = 50ms;
-    authenticator_ = JwtAuthenticator::start(config, io_.get_executor(), logger_, timing);
+    authenticator_ = JwtAuthenticator::start(config, io_.get_executor(), logger_, timing, &metrics_);
     for (int i = 0; i < 200 && !authenticator_->ready(); ++i) std::this_thread::sleep_for(10ms);
     ASSERT_TRUE(authenticator_->ready());
   }
@@ -82,6 +84,7 @@ class DistributedClaimsTest : public ::testing::Test {
 
   OidcIssuer issuer_;
   base::Logger logger_;
+  metrics::AuthenticationFamilies metrics_;
   asio::io_context io_;
   asio::executor_work_guard<asio::io_context::executor_type> work_;
   std::thread thread_;
@@ -207,6 +210,26 @@ TEST_F(DistributedClaimsTest, FailuresAreKubes) {
   EXPECT_EQ(authenticate(id_token("forged")).error,
             expand_error("verify distributed claim token: failed to verify signature: failed to verify id token "
                          "signature"));
+}
+
+TEST_F(DistributedClaimsTest, EachTokenDecidedIsTimedByIssuerAndResult) {
+  start();
+  const std::string hash = metrics::sha256_label(issuer_.url());
+  EXPECT_EQ(authenticate(issuer_.mint(issuer_.claims("alice", std::string(kAudience)))).outcome,
+            Result::Outcome::Authenticated);
+  EXPECT_EQ(authenticate(issuer_.mint(issuer_.claims("alice", "elsewhere"))).outcome, Result::Outcome::Failed);
+  // Another issuer's token is not this authenticator's: not counted.
+  json::object foreign = issuer_.claims("alice", std::string(kAudience));
+  foreign["iss"] = "https://other.example.com";
+  EXPECT_EQ(authenticate(issuer_.mint(foreign)).outcome, Result::Outcome::NotApplicable);
+  EXPECT_EQ(metrics_.jwt_authenticator_latency.count({hash, "success"}), 1u);
+  EXPECT_EQ(metrics_.jwt_authenticator_latency.count({hash, "failure"}), 1u);
+  std::string rendered;
+  metrics_.render(rendered);
+  EXPECT_NE(rendered.find("apiserver_authentication_jwt_authenticator_latency_seconds_bucket{jwt_issuer_hash=\"" + hash +
+                          "\",result=\"success\",le=\"0.001\"}"),
+            std::string::npos)
+      << rendered;
 }
 
 }  // namespace
