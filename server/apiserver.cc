@@ -317,7 +317,9 @@ std::unique_ptr<authorization::node::NodeMode> node_mode_from(const Options& opt
 
 // Webhook, when --authorization-mode names it (BuiltInAuthorizationOptions.Validate's checks, then the
 // --authorization-webhook-* flags as kube turns them into one webhook authorizer: failure policy NoOpinion, 30s).
-std::shared_ptr<const authorization::Authorizer> webhook_authorizer_from(const Options& options, base::Logger& logger) {
+std::shared_ptr<const authorization::Authorizer> webhook_authorizer_from(const Options& options,
+                                                                         metrics::Registry& metrics,
+                                                                         base::Logger& logger) {
   const auto& modes = options.authorization_mode;
   const bool webhook_mode = std::find(modes.begin(), modes.end(), "Webhook") != modes.end();
   if (webhook_mode && options.authorization_webhook_config_file.empty())
@@ -330,6 +332,7 @@ std::shared_ptr<const authorization::Authorizer> webhook_authorizer_from(const O
   webhook.version = options.authorization_webhook_version;
   webhook.authorized_ttl = options.authorization_webhook_cache_authorized_ttl;
   webhook.unauthorized_ttl = options.authorization_webhook_cache_unauthorized_ttl;
+  webhook.metrics = &metrics.authorization;
   return std::make_shared<authorization::WebhookAuthorizer>(std::move(webhook), &logger);
 }
 
@@ -337,7 +340,7 @@ std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& 
                                                                  const authorization::rbac::RbacMode* rbac,
                                                                  const authorization::node::NodeMode* node,
                                                                  asio::any_io_executor executor,
-                                                                 base::Logger& logger) {
+                                                                 metrics::Registry& metrics, base::Logger& logger) {
   if (!options.authorization_config.empty()) {
     // BuiltInAuthorizationOptions.Validate, then the chain the file names, rebuilt when it changes.
     if (options.authorization_legacy_flags_set)
@@ -346,19 +349,23 @@ std::shared_ptr<const authorization::Authorizer> authorizer_from(const Options& 
     try {
       std::shared_ptr<const authorization::Authorizer> rbac_authorizer = rbac ? rbac->authorizer() : nullptr;
       std::shared_ptr<const authorization::Authorizer> node_authorizer = node ? node->authorizer() : nullptr;
-      auto build = [rbac_authorizer, node_authorizer, &logger](const authorization::AuthorizationConfiguration& config) {
-        return authorization::build_configured_authorizer(config, rbac_authorizer, node_authorizer, &logger);
+      auto build = [rbac_authorizer, node_authorizer, &logger,
+                    &metrics](const authorization::AuthorizationConfiguration& config) {
+        return authorization::build_configured_authorizer(config, rbac_authorizer, node_authorizer, &logger,
+                                                          &metrics.authorization);
       };
       return authorization::ReloadingAuthorizer::start(
           options.authorization_config, std::move(build), std::move(executor), logger,
-          std::chrono::duration_cast<std::chrono::milliseconds>(options.authorization_config_reload_interval));
+          std::chrono::duration_cast<std::chrono::milliseconds>(options.authorization_config_reload_interval),
+          {&metrics.authorization, controlplane::apiserver_identity(base::hostname())});
     } catch (const std::exception& error) {
       fail_startup(logger, std::string("invalid authorization config: ") + error.what());
     }
   }
   try {
     return authorization::build_authorizer(options.authorization_mode, rbac ? rbac->authorizer() : nullptr,
-                                           node ? node->authorizer() : nullptr, webhook_authorizer_from(options, logger));
+                                           node ? node->authorizer() : nullptr,
+                                           webhook_authorizer_from(options, metrics, logger), &metrics.authorization);
   } catch (const std::exception& error) {
     fail_startup(logger, std::string("invalid authorization config: ") + error.what());
   }
@@ -645,7 +652,8 @@ int run_apiserver(const Options& options) {
         authenticator_from(options, config.signing_key, apis, io.get_executor(), metrics, logger);
     std::unique_ptr<authorization::rbac::RbacMode> rbac = rbac_from(options, apis, logger);
     std::unique_ptr<authorization::node::NodeMode> node_mode = node_mode_from(options, apis, logger);
-    chain_config.authorizer = authorizer_from(options, rbac.get(), node_mode.get(), io.get_executor(), logger);
+    chain_config.authorizer =
+        authorizer_from(options, rbac.get(), node_mode.get(), io.get_executor(), metrics, logger);
     apis.escalation_check().configure(chain_config.authorizer, rbac ? rbac->rbac_authorizer() : nullptr);
     // Admission comes before the API extensions server it reads custom resources through (a policy's params).
     const apiextensions::ApiExtensionsApis* custom_resources = nullptr;

@@ -145,7 +145,7 @@ std::shared_ptr<const cel::Env> match_condition_env() {
 
 }  // namespace
 
-std::function<bool(const json::object& review, std::string& error)> compile_match_conditions(
+std::function<MatchOutcome(const json::object& review)> compile_match_conditions(
     const std::vector<std::string>& expressions, const Path& path, ErrorList* errors) {
   if (expressions.empty()) return nullptr;
   ErrorList local;
@@ -190,12 +190,14 @@ std::function<bool(const json::object& review, std::string& error)> compile_matc
     if (!errors && !local.empty()) throw AuthorizationConfigError(aggregate(local));
   }
   if (compiled->empty()) return nullptr;
-  // CELMatcher.Eval: any condition false skips the webhook; otherwise the evaluation errors, aggregated.
-  return [compiled](const json::object& review, std::string& error) {
+  // CELMatcher.Eval: any condition false skips the webhook (the errors before it still counted); otherwise the
+  // evaluation errors, aggregated.
+  return [compiled](const json::object& review) {
     auto document = std::make_shared<const json::value>(review.at("spec"));
     cel::MapActivation activation;
     activation.set("request", cel::value_of(document));
     std::vector<std::string> failures;
+    MatchOutcome outcome;
     for (const Compiled& condition : *compiled) {
       cel::EvalResult result = condition.program.eval(activation, cel::EvalOptions{kMatchConditionCostLimit});
       if (result.value.is_error()) {
@@ -203,15 +205,20 @@ std::function<bool(const json::object& review, std::string& error)> compile_matc
                            "' resulted in error: " + result.value.get<cel::Error>().message);
         continue;
       }
-      if (result.value.is<bool>() && !result.value.get<bool>()) return false;
+      if (result.value.is<bool>() && !result.value.get<bool>()) {
+        outcome.excluded = true;
+        break;
+      }
     }
-    if (failures.size() == 1) error = failures.front();
+    outcome.errored = !failures.empty();
+    if (outcome.excluded) return outcome;
+    if (failures.size() == 1) outcome.error = failures.front();
     if (failures.size() > 1) {
-      error = "[";
-      for (const auto& failure : failures) error += (error.size() > 1 ? ", " : "") + failure;
-      error += "]";
+      outcome.error = "[";
+      for (const auto& failure : failures) outcome.error += (outcome.error.size() > 1 ? ", " : "") + failure;
+      outcome.error += "]";
     }
-    return error.empty();
+    return outcome;
   };
 }
 
@@ -371,7 +378,8 @@ AuthorizationConfiguration load_authorization_configuration(const std::filesyste
   return parse_authorization_configuration(text.str());
 }
 
-WebhookAuthorizerOptions webhook_options(const AuthorizerConfiguration& authorizer) {
+WebhookAuthorizerOptions webhook_options(const AuthorizerConfiguration& authorizer,
+                                         metrics::AuthorizationFamilies* metrics) {
   const WebhookConfiguration& webhook = *authorizer.webhook;
   if (webhook.connection_type == "InClusterConfig")
     throw AuthorizationConfigError("authorizers of connectionInfo.type InClusterConfig are not supported by kapi (no "
@@ -391,6 +399,7 @@ WebhookAuthorizerOptions webhook_options(const AuthorizerConfiguration& authoriz
   options.cache_unauthorized = webhook.cache_unauthorized_requests;
   options.decision_on_error = webhook.failure_policy == "Deny" ? Decision::Deny : Decision::NoOpinion;
   options.matches = compile_match_conditions(webhook.match_conditions, Path(""), nullptr);
+  options.metrics = metrics;
   return options;
 }
 

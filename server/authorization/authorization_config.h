@@ -19,6 +19,7 @@
 
 namespace kapi::authorization {
 
+// Compared as kube's reload compares a file it read again with the one in use (reflect.DeepEqual).
 struct WebhookConfiguration {
   std::chrono::nanoseconds timeout{0};
   std::string subject_access_review_version;
@@ -31,16 +32,19 @@ struct WebhookConfiguration {
   std::string connection_type;                       // KubeConfigFile or InClusterConfig
   std::optional<std::string> kube_config_file;
   std::vector<std::string> match_conditions;         // the expressions
+  friend bool operator==(const WebhookConfiguration&, const WebhookConfiguration&) = default;
 };
 
 struct AuthorizerConfiguration {
   std::string type;
   std::string name;
   std::optional<WebhookConfiguration> webhook;
+  friend bool operator==(const AuthorizerConfiguration&, const AuthorizerConfiguration&) = default;
 };
 
 struct AuthorizationConfiguration {
   std::vector<AuthorizerConfiguration> authorizers;
+  friend bool operator==(const AuthorizationConfiguration&, const AuthorizationConfiguration&) = default;
 };
 
 // The file cannot be used: `what()` says why as kube does (a decoding error, or the validation errors aggregated
@@ -60,11 +64,13 @@ validation::ErrorList validate_authorization_configuration(const AuthorizationCo
 // The webhook's matchConditions compiled with kube's authorization CEL environment (`request`: the v1
 // SubjectAccessReviewSpec), as the matcher WebhookAuthorizerOptions::matches wants; null without conditions.
 // Compilation errors are validation errors, so this only throws for expressions validation would refuse.
-std::function<bool(const boost::json::object& review, std::string& error)> compile_match_conditions(
+std::function<MatchOutcome(const boost::json::object& review)> compile_match_conditions(
     const std::vector<std::string>& expressions, const validation::Path& path, validation::ErrorList* errors);
 
-// The options of one Webhook authorizer of the configuration. Throws AuthorizationConfigError for a kubeconfig it
-// cannot use (InClusterConfig is refused: kapi has no in-cluster credentials).
-WebhookAuthorizerOptions webhook_options(const AuthorizerConfiguration& authorizer);
+// The options of one Webhook authorizer of the configuration, counted in `metrics` (may be null). Throws
+// AuthorizationConfigError for a kubeconfig it cannot use (InClusterConfig is refused: kapi has no in-cluster
+// credentials).
+WebhookAuthorizerOptions webhook_options(const AuthorizerConfiguration& authorizer,
+                                         metrics::AuthorizationFamilies* metrics = nullptr);
 
 }  // namespace kapi::authorization

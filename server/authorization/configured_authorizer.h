@@ -1,10 +1,13 @@
 #pragma once
 // The authorizer --authorization-config builds (kube's pkg/kubeapiserver/authorizer/reload.go): system:masters first,
-// then the configured authorizers in order, and the whole chain built again when the file's content changes —
-// checked every `reload_interval` (kube: every minute). A file that no longer loads or validates is logged and the
-// chain in use kept, as kube does.
+// then the configured authorizers in order (each counted in apiserver_authorization_decisions_total), and the whole
+// chain built again when the file's content changes — checked every `reload_interval` (kube: every minute). A file
+// that no longer reads, loads, validates or builds is logged and the chain in use kept, as kube does; as kube's,
+// each outcome is counted in apiserver_authorization_config_controller_automatic_reload* (a success once at start,
+// then a failure or a success for each change, and a failure each time the file cannot be read).
 #include "base/log.h"
 #include "server/authorization/authorization_config.h"
+#include "server/metrics/authorization.h"
 
 #include <asio/any_io_executor.hpp>
 
@@ -22,7 +25,14 @@ namespace kapi::authorization {
 std::shared_ptr<const Authorizer> build_configured_authorizer(const AuthorizationConfiguration& config,
                                                               std::shared_ptr<const Authorizer> rbac,
                                                               std::shared_ptr<const Authorizer> node,
-                                                              base::Logger* logger);
+                                                              base::Logger* logger,
+                                                              metrics::AuthorizationFamilies* metrics = nullptr);
+
+// Where the reloads are counted (null: nowhere), labelled with the hash of the server's identity (kube's APIServerID).
+struct ReloadMetrics {
+  metrics::AuthorizationFamilies* families = nullptr;
+  std::string apiserver_id;
+};
 
 class ReloadingAuthorizer final : public Authorizer {
  public:
@@ -31,7 +41,8 @@ class ReloadingAuthorizer final : public Authorizer {
   // authorizer lives.
   static std::shared_ptr<ReloadingAuthorizer> start(std::filesystem::path file, Build build,
                                                     asio::any_io_executor executor, base::Logger& logger,
-                                                    std::chrono::milliseconds reload_interval = std::chrono::minutes(1));
+                                                    std::chrono::milliseconds reload_interval = std::chrono::minutes(1),
+                                                    ReloadMetrics metrics = {});
 
   Result authorize(const Attributes& attributes) const override { return current()->authorize(attributes); }
   bool decides_in_memory() const override { return current()->decides_in_memory(); }

@@ -1,6 +1,9 @@
 #include "server/authorization/modes.h"
 
+#include "server/authorization/instrumented_authorizer.h"
+
 #include <algorithm>
+#include <cctype>
 
 namespace kapi::authorization {
 
@@ -13,7 +16,8 @@ Result PrivilegedGroupsAuthorizer::authorize(const Attributes& attributes) const
 std::shared_ptr<const Authorizer> build_authorizer(const std::vector<std::string>& modes,
                                                    std::shared_ptr<const Authorizer> rbac,
                                                    std::shared_ptr<const Authorizer> node,
-                                                   std::shared_ptr<const Authorizer> webhook) {
+                                                   std::shared_ptr<const Authorizer> webhook,
+                                                   metrics::AuthorizationFamilies* metrics) {
   if (modes.empty()) throw AuthorizationModeError("at least one authorization-mode must be passed");
   std::vector<std::shared_ptr<const Authorizer>> authorizers;
   authorizers.push_back(std::make_shared<PrivilegedGroupsAuthorizer>(std::vector<std::string>{"system:masters"}));
@@ -22,21 +26,26 @@ std::shared_ptr<const Authorizer> build_authorizer(const std::vector<std::string
     if (std::find(seen.begin(), seen.end(), mode) != seen.end())
       throw AuthorizationModeError("authorization-mode \"" + mode + "\" has mode specified more than once");
     seen.push_back(mode);
+    // kube's GetNameForAuthorizerMode, and its defaultWebhookName.
+    std::string name = mode == "Webhook" ? "default" : mode;
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::shared_ptr<const Authorizer> authorizer;
     if (mode == "AlwaysAllow") {
-      authorizers.push_back(std::make_shared<AlwaysAllowAuthorizer>());
+      authorizer = std::make_shared<AlwaysAllowAuthorizer>();
     } else if (mode == "AlwaysDeny") {
-      authorizers.push_back(std::make_shared<AlwaysDenyAuthorizer>());
+      authorizer = std::make_shared<AlwaysDenyAuthorizer>();
     } else if (mode == "RBAC" && rbac) {
-      authorizers.push_back(rbac);
+      authorizer = rbac;
     } else if (mode == "Node" && node) {
-      authorizers.push_back(node);
+      authorizer = node;
     } else if (mode == "Webhook" && webhook) {
-      authorizers.push_back(webhook);
+      authorizer = webhook;
     } else {
       throw AuthorizationModeError("authorization-mode \"" + mode + "\" is not a valid mode (kapi has AlwaysAllow, "
                                    "AlwaysDeny" + std::string(node ? ", Node" : "") +
                                    std::string(rbac ? ", RBAC" : "") + std::string(webhook ? ", Webhook" : "") + ")");
     }
+    authorizers.push_back(instrumented(mode, std::move(name), std::move(authorizer), metrics));
   }
   return std::make_shared<UnionAuthorizer>(std::move(authorizers));
 }

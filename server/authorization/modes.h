@@ -2,6 +2,7 @@
 // --authorization-mode (pkg/kubeapiserver/authorizer): the authorizers named, in order, behind kube's
 // privileged-group authorizer that always allows system:masters.
 #include "server/authorization/authorizer.h"
+#include "server/metrics/authorization.h"
 
 #include <stdexcept>
 #include <string>
@@ -42,9 +43,12 @@ class PrivilegedGroupsAuthorizer final : public Authorizer {
 
 // The modes kapi implements; `rbac`, `node` and `webhook` stand in for "RBAC", "Node" and "Webhook" (null when the
 // caller has none to give). Throws AuthorizationModeError for an unknown, repeated or unavailable mode, or for none.
+// With `metrics`, each mode's decisions are counted under the name kube's buildAuthorizationConfiguration gives it
+// (instrumented_authorizer.h).
 std::shared_ptr<const Authorizer> build_authorizer(const std::vector<std::string>& modes,
                                                    std::shared_ptr<const Authorizer> rbac = nullptr,
                                                    std::shared_ptr<const Authorizer> node = nullptr,
-                                                   std::shared_ptr<const Authorizer> webhook = nullptr);
+                                                   std::shared_ptr<const Authorizer> webhook = nullptr,
+                                                   metrics::AuthorizationFamilies* metrics = nullptr);
 
 }  // namespace kapi::authorization

@@ -79,6 +79,17 @@ std::optional<json::array> label_requirements(const std::string& text) {
   return requirements;
 }
 
+// The result label of one round-trip, as kube's Authorize sorts a SubjectAccessReview call's error.
+std::string round_trip_result(const webhook::Attempt& attempt) {
+  if (!attempt.error) return "success";
+  if (attempt.canceled) return "canceled";
+  const std::string_view message = attempt.error->what();
+  const bool timed_out = attempt.status == 504 || message.find("deadline exceeded") != std::string_view::npos ||
+                         message.find("i/o timeout") != std::string_view::npos ||
+                         message.find("Client.Timeout") != std::string_view::npos;
+  return timed_out ? "timeout" : "error";
+}
+
 bool should_cache(const Attributes& attributes) {
   const std::size_t size = attributes.namespace_.size() + attributes.verb.size() + attributes.api_group.size() +
                            attributes.api_version.size() + attributes.resource.size() +
@@ -197,11 +208,19 @@ Result WebhookAuthorizer::authorize(const Attributes& attributes) const {
 }
 
 asio::awaitable<Result> WebhookAuthorizer::authorize_async(const Attributes& attributes) const {
+  metrics::AuthorizationFamilies* metrics = options_.metrics;
   if (options_.matches) {
-    std::string error;
-    const bool matched = options_.matches(subject_access_review(attributes), error);
-    if (!error.empty()) co_return Result{options_.decision_on_error, "", std::move(error)};
-    if (!matched) co_return Result{};
+    const auto started = std::chrono::steady_clock::now();
+    MatchOutcome outcome = options_.matches(subject_access_review(attributes));
+    if (metrics) {
+      const metrics::Labels labels{options_.name, "Webhook"};
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+      metrics->match_condition_duration.observe(labels, took.count());
+      if (outcome.errored) metrics->match_condition_errors.inc(labels);
+      if (outcome.excluded) metrics->match_condition_exclusions.inc(labels);
+    }
+    if (outcome.excluded) co_return Result{};
+    if (!outcome.error.empty()) co_return Result{options_.decision_on_error, "", std::move(outcome.error)};
   }
   json::object spec = review_spec(attributes, options_.version == "v1" ? "groups" : "group");
   const std::string key = json::serialize(spec);
@@ -209,8 +228,17 @@ asio::awaitable<Result> WebhookAuthorizer::authorize_async(const Attributes& att
   const json::object review = review_of(std::move(spec), options_.version);
   std::string failure;
   std::string answer;
+  std::string last_result;  // the metrics' result of the last round-trip
+  bool canceled = false;
+  auto observe = [&](const webhook::Attempt& attempt) {
+    last_result = round_trip_result(attempt);
+    canceled = attempt.canceled;
+    if (!metrics) return;
+    metrics->webhook_evaluations.inc({options_.name, last_result});
+    metrics->webhook_duration.observe({options_.name, last_result}, attempt.took.count());
+  };
   try {
-    auto posting = webhook_->post(json::serialize(review));
+    auto posting = webhook_->post(json::serialize(review), webhook::GenericWebhook::Clock::time_point::max(), observe);
     answer = co_await std::move(posting);
   } catch (const webhook::CallError& error) {
     failure = error.what();
@@ -223,6 +251,8 @@ asio::awaitable<Result> WebhookAuthorizer::authorize_async(const Attributes& att
   if (!failure.empty()) {
     // An error here indicates bad configuration or an outage.
     if (logger_) logger_->error("Failed to make webhook authorizer request: " + failure);
+    if (metrics && options_.decision_on_error == Decision::NoOpinion && !canceled && !last_result.empty())
+      metrics->webhook_fail_open.inc({options_.name, last_result});
     co_return Result{options_.decision_on_error, "", std::move(failure)};
   }
   json::object status = fields::object_or_empty(*decoded, "status");

@@ -4,13 +4,16 @@
 // names; status.allowed, denied and reason decide. Answers are cached by the review's spec, allowed ones for
 // authorized_ttl and the others for unauthorized_ttl. A call that fails gives the failure policy's decision
 // (NoOpinion for the --authorization-webhook-* flags) with the error, which the authorization filter turns into a
-// 500 unless a later authorizer allows.
+// 500 unless a later authorizer allows. Each round-trip is counted in apiserver_authorization_webhook_evaluations_total
+// and _duration_seconds by result (success, timeout, error, canceled), a failure that gives no opinion in
+// _evaluations_fail_open_total, and the match conditions in apiserver_authorization_match_condition_*.
 //
 // The webhook needs I/O, so it decides through authorize_async(). Its synchronous authorize(), which only callers
 // that cannot wait use (CEL's authorizer library, the RBAC escalation check, the signer checks), answers from the
 // cache alone and has no opinion otherwise.
 #include "base/log.h"
 #include "server/authorization/authorizer.h"
+#include "server/metrics/authorization.h"
 #include "server/webhook/generic_webhook.h"
 
 #include <boost/json/object.hpp>
@@ -27,8 +30,17 @@
 
 namespace kapi::authorization {
 
+// What a webhook's matchConditions say of one request (kube's CELMatcher.Eval).
+struct MatchOutcome {
+  bool excluded = false;  // a condition evaluated to false: the webhook is skipped (no opinion)
+  std::string error;      // otherwise, the evaluation errors aggregated: the failure policy decides
+  bool errored = false;   // some condition failed to evaluate, even when another excluded the request
+};
+
 struct WebhookAuthorizerOptions {
-  std::string name = "webhook";      // the authorizer's name in AuthorizationConfiguration, for the logs
+  // The authorizer's name in AuthorizationConfiguration (kube names the --authorization-webhook-* one "default"),
+  // for the metrics.
+  std::string name = "default";
   webhook::WebhookTarget target;      // from --authorization-webhook-config-file, or connectionInfo
   std::string version = "v1beta1";   // subjectAccessReviewVersion
   std::chrono::milliseconds timeout = webhook::GenericWebhook::kDefaultRequestTimeout;
@@ -38,9 +50,11 @@ struct WebhookAuthorizerOptions {
   bool cache_unauthorized = true;
   Decision decision_on_error = Decision::NoOpinion;  // failurePolicy
   webhook::RetryBackoff retry_backoff;               // kube's DefaultAuthWebhookRetryBackoff
-  // matchConditions: called with the v1 SubjectAccessReview; false skips the webhook (no opinion), an error gives
-  // the failure policy's decision. Empty: every request matches.
-  std::function<bool(const boost::json::object& review, std::string& error)> matches;
+  // matchConditions: called with the v1 SubjectAccessReview. Empty: every request matches.
+  std::function<MatchOutcome(const boost::json::object& review)> matches;
+  // Where its round-trips, failures that fail open and match conditions are counted (kube-apiserver's
+  // kubeapiserverWebhookMetrics); null: nowhere.
+  metrics::AuthorizationFamilies* metrics = nullptr;
 };
 
 class WebhookAuthorizer final : public Authorizer {

@@ -147,6 +147,7 @@ std::string Registry::render() const {
   audit_requests_rejected.render(out);
   flowcontrol.render(out);
   authentication.render(out);
+  authorization.render(out);
   unavailable_apiservice.render(out);
   unavailable_apiservice_total.render(out);
   admission_step_duration.render(out);

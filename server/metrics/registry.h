@@ -2,6 +2,7 @@
 // Prometheus metrics with kube-apiserver's names, exposed as text on /metrics. One registry per server
 // (no globals); every family is safe to update from any reactor thread.
 #include "server/metrics/authentication.h"
+#include "server/metrics/authorization.h"
 #include "server/metrics/families.h"
 #include "server/metrics/flowcontrol.h"
 
@@ -28,6 +29,7 @@ class Registry {
   CounterFamily audit_requests_rejected;   // apiserver_audit_requests_rejected_total
   FlowControlFamilies flowcontrol;         // apiserver_flowcontrol_*
   AuthenticationFamilies authentication;   // the token cache, JWT authenticators, --authentication-config reloads
+  AuthorizationFamilies authorization;     // decisions, webhooks, --authorization-config reloads
   GaugeFamily unavailable_apiservice;      // aggregator_unavailable_apiservice
   CounterFamily unavailable_apiservice_total;  // aggregator_unavailable_apiservice_total
   HistogramFamily admission_step_duration;        // apiserver_admission_step_admission_duration_seconds

@@ -9,6 +9,8 @@
 #include "server/registry/object_meta.h"
 #include "server/schema/yaml_to_json.h"
 
+#include <asio/cancellation_state.hpp>
+#include <asio/this_coro.hpp>
 #include <boost/json.hpp>
 
 #include <charconv>
@@ -277,17 +279,33 @@ asio::awaitable<std::string> GenericWebhook::post_once(const std::string& body, 
   co_return std::move(response.body);
 }
 
-asio::awaitable<std::string> GenericWebhook::post(std::string body, Clock::time_point deadline) const {
+asio::awaitable<std::string> GenericWebhook::post(std::string body, Clock::time_point deadline,
+                                                  AttemptObserver observe) const {
   std::chrono::duration<double, std::milli> pause = backoff_.initial;
   std::mt19937 random(std::random_device{}());
   for (int attempt = 1;; ++attempt) {
     std::optional<CallError> failure;
+    std::string answer;
+    const auto started = Clock::now();
     try {
       auto posting = post_once(body, deadline);
-      co_return co_await std::move(posting);
+      answer = co_await std::move(posting);
     } catch (const CallError& error) {
       failure = error;
     }
+    if (observe) {
+      Attempt attempt{.took = Clock::now() - started};
+      if (failure) {
+        attempt.status = failure->status();
+        attempt.error = &*failure;
+        asio::cancellation_state cancellation = co_await asio::this_coro::cancellation_state;
+        attempt.canceled = cancellation.cancelled() != asio::cancellation_type::none;
+      } else {
+        attempt.status = 200;
+      }
+      observe(attempt);
+    }
+    if (!failure) co_return answer;
     // wait.ExponentialBackoffWithContext: `steps` attempts, then the last error; none past the caller's deadline.
     if (!failure->retriable() || attempt >= backoff_.steps) throw *failure;
     auto wait = pause;

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -65,6 +66,16 @@ class CallError : public std::runtime_error {
   bool retriable_;
 };
 
+// One attempt of a call (one round-trip), as post()'s observer sees it: for the metrics kube's webhooks record per
+// round-trip (the authorization webhook's apiserver_authorization_webhook_*).
+struct Attempt {
+  std::chrono::duration<double> took{};
+  int status = 0;                    // the HTTP status, when there was an answer
+  const CallError* error = nullptr;  // null: a 2xx answer
+  bool canceled = false;             // the caller was cancelled meanwhile (kube's ctx.Err() != nil)
+};
+using AttemptObserver = std::function<void(const Attempt&)>;
+
 class GenericWebhook {
  public:
   using Clock = std::chrono::steady_clock;
@@ -80,8 +91,9 @@ class GenericWebhook {
 
   // POSTs `body` (JSON) and returns the body of a 2xx answer, trying again as DefaultShouldRetry allows; each attempt
   // bounded by the request timeout, and none started once `deadline` passed. Throws CallError with the last
-  // attempt's error. Safe from any thread.
-  asio::awaitable<std::string> post(std::string body, Clock::time_point deadline = Clock::time_point::max()) const;
+  // attempt's error. `observe`, when given, hears of every attempt. Safe from any thread.
+  asio::awaitable<std::string> post(std::string body, Clock::time_point deadline = Clock::time_point::max(),
+                                    AttemptObserver observe = {}) const;
 
   const std::string& url() const { return url_; }
 

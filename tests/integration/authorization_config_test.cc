@@ -1,7 +1,12 @@
 // --authorization-config (AuthorizationConfiguration apiserver.config.k8s.io/v1) against the sample webhook: the
 // authorizers in order, a webhook asked only when its CEL matchConditions hold, a failing webhook's failurePolicy
-// Deny (kube's 500), RBAC after them; the file reloaded when it changes; and the flags it excludes.
+// Deny (kube's 500), RBAC after them; the file reloaded when it changes; and the flags it excludes. Match
+// conditions, round-trips, failures and reloads are counted in kube's metrics.
 #include "tests/integration/auth_webhook_support.h"
+
+#include "base/host_address.h"
+#include "server/controlplane/apiserver_identity.h"
+#include "server/metrics/families.h"
 
 #include <cstdlib>
 
@@ -84,6 +89,34 @@ TEST_F(AuthorizationConfigTest, AFailingWebhookWithFailurePolicyDenyIsKubesInter
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(kapi().connect_admin().request("GET", "/api/v1/namespaces/default/pods").status, 200);
   EXPECT_LT(seconds_since(start), 1.0);
+  // A failure under Deny is counted as a round-trip, not as failing open.
+  const std::string metrics = kapi().connect_admin().request("GET", "/metrics").body;
+  EXPECT_NE(metrics.find("apiserver_authorization_webhook_evaluations_total{name=\"bob-only\",result=\"error\"} "),
+            std::string::npos)
+      << metrics;
+  EXPECT_EQ(metrics.find("apiserver_authorization_webhook_evaluations_fail_open_total{name=\"bob-only\""),
+            std::string::npos);
+  EXPECT_NE(metrics.find("apiserver_authorization_decisions_total{decision=\"denied\",name=\"bob-only\","
+                         "type=\"Webhook\"} "),
+            std::string::npos);
+}
+
+TEST_F(AuthorizationConfigTest, MatchConditionsAreMeasured) {
+  ASSERT_EQ(get_as(kapi(), "alice-token", "/api/v1/namespaces/default/secrets").status, 403);
+  const std::string metrics = kapi().connect_admin().request("GET", "/metrics").body;
+  // Secrets are not configmaps: the first webhook's conditions exclude the request, and alice is not bob.
+  for (const std::string name : {"only-configmaps", "bob-only"}) {
+    EXPECT_NE(metrics.find("apiserver_authorization_match_condition_exclusions_total{name=\"" + name +
+                           "\",type=\"Webhook\"} "),
+              std::string::npos)
+        << name << "\n" << metrics;
+    EXPECT_NE(metrics.find("apiserver_authorization_match_condition_evaluation_seconds_bucket{name=\"" + name +
+                           "\",type=\"Webhook\",le=\"0.001\"} "),
+              std::string::npos)
+        << name;
+  }
+  EXPECT_NE(metrics.find("# TYPE apiserver_authorization_match_condition_evaluation_errors_total counter\n"),
+            std::string::npos);
 }
 
 // The file is watched (every 200 ms here): a valid change replaces the chain, an invalid one is logged and ignored.
@@ -97,20 +130,40 @@ class AuthorizationConfigReloadTest : public KapiSuite<AuthorizationConfigReload
     static const std::filesystem::path path = config_file("reload", "- type: RBAC\n  name: rbac\n");
     return path;
   }
+  // Written whole and renamed into place, so that no poll reads half a file (each read is counted).
+  static void replace(const std::filesystem::path& path, const std::string& text) {
+    const auto next = path.string() + ".next";
+    std::ofstream(next) << text;
+    std::filesystem::rename(next, path);
+  }
 };
 
 TEST_F(AuthorizationConfigReloadTest, AChangedFileReplacesTheChain) {
   EXPECT_EQ(get_as(kapi(), "carol-token", "/api/v1/namespaces/default/secrets").status, 403);
-  std::ofstream(file()) << "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n"
-                           "- type: RBAC\n  name: rbac\n- type: AlwaysAllow\n  name: everyone\n";
+  replace(file(), "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n"
+                 "- type: RBAC\n  name: rbac\n- type: AlwaysAllow\n  name: everyone\n");
   EXPECT_TRUE(eventually([&] { return get_as(kapi(), "carol-token", "/api/v1/namespaces/default/secrets").status == 200; }));
 
-  std::ofstream(file()) << "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: []\n";
+  replace(file(), "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: []\n");
   EXPECT_TRUE(eventually([&] {
     return kapi().logs().find("authorizers: Required value: at least one authorization mode must be defined") !=
            std::string::npos;
   })) << kapi().logs();
   EXPECT_EQ(get_as(kapi(), "carol-token", "/api/v1/namespaces/default/secrets").status, 200);  // the last good chain
+
+  // kube counts the start as a success, then each change: the new chain, then the file it refused.
+  const std::string id_hash = metrics::sha256_label(controlplane::apiserver_identity(base::hostname()));
+  const std::string reloads = "apiserver_authorization_config_controller_automatic_reloads_total{apiserver_id_hash=\"" +
+                              id_hash + "\",status=";
+  const std::string metrics = kapi().connect_admin().request("GET", "/metrics").body;
+  EXPECT_NE(metrics.find(reloads + "\"success\"} 2\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find(reloads + "\"failure\"} 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("apiserver_authorization_config_controller_automatic_reload_last_timestamp_seconds{"
+                         "apiserver_id_hash=\"" + id_hash + "\",status=\"failure\"} "),
+            std::string::npos);
+  EXPECT_NE(metrics.find("apiserver_authorization_decisions_total{decision=\"allowed\",name=\"everyone\","
+                         "type=\"AlwaysAllow\"} "),
+            std::string::npos);
 }
 
 // A webhook slower than its 1 s timeout: the call ends at the timeout (not retried, as Go's client timeout is not),
@@ -145,6 +198,13 @@ TEST_F(SlowWebhookAuthorizationConfigTest, TheTimeoutEndsTheCallAndTheFailurePol
   start = std::chrono::steady_clock::now();
   EXPECT_EQ(get_as(kapi(), "erin-token", "/api").status, 200);
   EXPECT_LT(seconds_since(start), 0.5);
+  const std::string metrics = kapi().connect_admin().request("GET", "/metrics").body;
+  EXPECT_NE(metrics.find("apiserver_authorization_webhook_evaluations_total{name=\"slow\",result=\"timeout\"} 2\n"),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("apiserver_authorization_webhook_evaluations_fail_open_total{name=\"slow\","
+                         "result=\"timeout\"} 2\n"),
+            std::string::npos);
 }
 
 TEST(AuthorizationConfigStartupTest, TheLegacyFlagsAreExclusiveAndErrorsNameTheirField) {

@@ -2,7 +2,8 @@
 // webhook: a user the token webhook authenticates is allowed or denied by the authorization webhook (its reason in
 // kube's 403), and its no opinion falls through to RBAC; the SubjectAccessReview sent is kube's (v1beta1 by
 // default, the label selector's requirements included); answers are cached; a 500 is retried; a webhook that
-// cannot be reached gives kube's 500 unless RBAC allows, and never delays what system:masters do.
+// cannot be reached gives kube's 500 unless RBAC allows, and never delays what system:masters do. Round-trips,
+// failures that fail open and each authorizer's decisions are counted in kube's metrics.
 #include "tests/integration/auth_webhook_support.h"
 
 namespace kapi::integration {
@@ -124,6 +125,27 @@ TEST_F(WebhookAuthorizationTest, SubjectAccessReviewsAskTheWebhook) {
 }
 
 // A webhook that answers 500 to a review it has not seen: the client tries again (kube's DefaultShouldRetry).
+// kube-apiserver names the flags' webhook "default" and each mode its lower-cased name in the metrics.
+TEST_F(WebhookAuthorizationTest, RoundTripsAndDecisionsAreMeasured) {
+  const CommandResult configmaps = kubectl_with_token(kapi(), "alice-token", "get configmaps -n default");
+  ASSERT_EQ(configmaps.exit_code, 0) << configmaps.output;
+  const std::string metrics = kapi().connect_admin().request("GET", "/metrics").body;
+  EXPECT_NE(metrics.find("apiserver_authorization_webhook_evaluations_total{name=\"default\",result=\"success\"} "),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("apiserver_authorization_webhook_duration_seconds_bucket{name=\"default\",result=\"success\","
+                         "le=\"0.005\"} "),
+            std::string::npos);
+  EXPECT_NE(metrics.find("# TYPE apiserver_authorization_webhook_evaluations_fail_open_total counter\n"),
+            std::string::npos);
+  EXPECT_NE(metrics.find("apiserver_authorization_decisions_total{decision=\"allowed\",name=\"default\","
+                         "type=\"Webhook\"} "),
+            std::string::npos);
+  // RBAC decides what the webhook has no opinion on (discovery, for one).
+  EXPECT_NE(metrics.find("apiserver_authorization_decisions_total{decision=\"allowed\",name=\"rbac\",type=\"RBAC\"} "),
+            std::string::npos);
+}
+
 class FlakyWebhookAuthorizationTest : public KapiSuite<FlakyWebhookAuthorizationTest> {
  public:
   static KapiOptions kapi_options() {
@@ -170,6 +192,14 @@ TEST_F(UnreachableWebhookAuthorizationTest, ErrorsAreInternalErrorsUnlessRbacAll
   EXPECT_EQ(kapi().connect_admin().request("GET", "/api/v1/namespaces/default/pods").status, 200);
   EXPECT_LT(seconds_since(start), 1.0);
   EXPECT_NE(kapi().logs().find("Failed to make webhook authorizer request: Post \"https://127.0.0.1:1/authorize\""),
+            std::string::npos);
+  // Each failed round-trip, and each failure that gave no opinion (the flags' failure policy).
+  const std::string metrics = kapi().connect_admin().request("GET", "/metrics").body;
+  EXPECT_NE(metrics.find("apiserver_authorization_webhook_evaluations_total{name=\"default\",result=\"error\"} "),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("apiserver_authorization_webhook_evaluations_fail_open_total{name=\"default\","
+                         "result=\"error\"} "),
             std::string::npos);
 }
 

@@ -146,12 +146,14 @@ TEST_F(AuthorizationConfigTest, MatchConditionsMatchAsKubesMatcher) {
   attributes.verb = "get";
   attributes.resource_request = true;
   attributes.resource = "configmaps";
-  std::string error;
-  EXPECT_TRUE(matches(subject_access_review(attributes), error));
-  EXPECT_EQ(error, "");
+  MatchOutcome outcome = matches(subject_access_review(attributes));
+  EXPECT_FALSE(outcome.excluded);
+  EXPECT_EQ(outcome.error, "");
   attributes.resource = "secrets";
-  EXPECT_FALSE(matches(subject_access_review(attributes), error));
-  EXPECT_EQ(error, "");
+  outcome = matches(subject_access_review(attributes));
+  EXPECT_TRUE(outcome.excluded);
+  EXPECT_FALSE(outcome.errored);
+  EXPECT_EQ(outcome.error, "");
 
   // An error, with no condition false: no match, and the error for the failure policy.
   auto erring = compile_match_conditions({"request.resourceAttributes.name == 'x'"}, validation::Path(""), &errors);
@@ -160,10 +162,22 @@ TEST_F(AuthorizationConfigTest, MatchConditionsMatchAsKubesMatcher) {
   path.user.name = "alice";
   path.verb = "get";
   path.path = "/healthz";
-  EXPECT_FALSE(erring(subject_access_review(path), error));
-  EXPECT_EQ(error.rfind("cel evaluation error: expression 'request.resourceAttributes.name == 'x'' resulted in error: ", 0),
+  outcome = erring(subject_access_review(path));
+  EXPECT_FALSE(outcome.excluded);
+  EXPECT_TRUE(outcome.errored);
+  EXPECT_EQ(outcome.error.rfind("cel evaluation error: expression 'request.resourceAttributes.name == 'x'' resulted in "
+                                "error: ", 0),
             0u)
-      << error;
+      << outcome.error;
+
+  // An error, then a condition false: excluded (no opinion), the error still counted as kube's matcher counts it.
+  auto both = compile_match_conditions({"request.resourceAttributes.name == 'x'", "request.user == 'bob'"},
+                                       validation::Path(""), &errors);
+  ASSERT_TRUE(errors.empty());
+  outcome = both(subject_access_review(path));
+  EXPECT_TRUE(outcome.excluded);
+  EXPECT_TRUE(outcome.errored);
+  EXPECT_EQ(outcome.error, "");
 }
 
 // Field terms sorted as fields.ParseSelector sorts them; label requirements by key. (kube sends an `in` set's values
