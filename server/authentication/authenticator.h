@@ -45,7 +45,8 @@ class TokenAuthenticator {
  public:
   virtual ~TokenAuthenticator() = default;
   // `audiences`: those a TokenReview asks about; empty for a request to this server, whose own API audiences
-  // then apply.
+  // then apply. Both arguments are referred to, not copied: the caller keeps them alive until the awaitable has
+  // completed (a braced temporary in `auto a = x.authenticate_token(t, {}); co_await a;` dangles).
   virtual asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const = 0;
 };
 

@@ -28,7 +28,10 @@ class TokenFileAuthenticator final : public TokenAuthenticator {
   // Audience-agnostic: RequestAuthenticator applies the API audiences to its users (kube's
   // WrapAudienceAgnosticToken).
   asio::awaitable<Result> authenticate_token(std::string_view token, const Audiences& audiences) const override;
-  asio::awaitable<Result> authenticate_token(std::string_view token) const { return authenticate_token(token, {}); }
+  asio::awaitable<Result> authenticate_token(std::string_view token) const {
+    static const Audiences kAnyAudience;  // outlives the awaitable, unlike a braced temporary
+    return authenticate_token(token, kAnyAudience);
+  }
 
   std::size_t size() const { return users_.size(); }
 

@@ -140,12 +140,13 @@ TEST_F(TokenCacheTest, ConcurrentLookupsOfOneKeyShareOneCall) {
   base::StopSignal gate;
   inner_->gate = &gate;
   auto union_cache = cache(true, 10s, 0s);
+  const Audiences no_audiences;  // the lookups refer to it until they complete
   asio::io_context io;
   std::vector<Result> results(6);
   int done = 0;
   for (int i = 0; i < 6; ++i)
     asio::co_spawn(io, [&, i]() -> asio::awaitable<void> {
-      auto asking = union_cache->authenticate_token(i < 5 ? "user-carol" : "user-dave", {});
+      auto asking = union_cache->authenticate_token(i < 5 ? "user-carol" : "user-dave", no_audiences);
       results[i] = co_await std::move(asking);
       ++done;
     }, asio::detached);
@@ -173,12 +174,13 @@ TEST_F(TokenCacheTest, AWaiterThatGivesUpLeavesTheLookupToTheOthers) {
   base::StopSignal gate;
   inner_->gate = &gate;
   auto union_cache = cache(true, 10s, 0s);
+  const Audiences no_audiences;  // the lookups refer to it until they complete
   asio::io_context io;
   int gave_up = -1;
   Result patient;
   // A request whose deadline comes first: its wait ends, the shared call does not.
   auto impatient = [&]() -> asio::awaitable<void> {
-    auto asking = union_cache->authenticate_token("user-erin", {});
+    auto asking = union_cache->authenticate_token("user-erin", no_audiences);
     co_await std::move(asking);
   };
   asio::co_spawn(io, [&]() -> asio::awaitable<void> {
@@ -187,7 +189,7 @@ TEST_F(TokenCacheTest, AWaiterThatGivesUpLeavesTheLookupToTheOthers) {
     gate.request();
   }, asio::detached);
   asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-    auto asking = union_cache->authenticate_token("user-erin", {});
+    auto asking = union_cache->authenticate_token("user-erin", no_audiences);
     patient = co_await std::move(asking);
   }, asio::detached);
   io.run();
