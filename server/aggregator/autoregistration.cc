@@ -70,11 +70,22 @@ std::string_view managed_by(const json::object& object) {
 }
 
 // The spec fields autoregistration owns; a local APIService has no service, caBundle or TLS settings.
+// Compared as the store gives a spec back, where Go's omitempty drops a "" group and a false flag and a missing
+// service reads as null: otherwise every stored local APIService would differ from the wanted one, and be
+// rewritten (to no effect) every second.
 bool same_spec(const json::object& stored, const json::object& wanted) {
   const json::value* spec = stored.if_contains("spec");
   if (!spec || !spec->is_object()) return false;
-  json::object stored_spec = spec->as_object();
-  return stored_spec == wanted.at("spec").as_object();
+  auto set_fields = [](const json::object& fields) {
+    json::object kept;
+    for (const auto& [key, value] : fields) {
+      const bool unset = value.is_null() || (value.is_string() && value.as_string().empty()) ||
+                         (value.is_bool() && !value.as_bool());
+      if (!unset) kept.emplace(key, value);
+    }
+    return kept;
+  };
+  return set_fields(spec->as_object()) == set_fields(wanted.at("spec").as_object());
 }
 
 }  // namespace
