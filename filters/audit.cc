@@ -218,11 +218,17 @@ std::string authentication_methods(const http::Request& request) {
 }  // namespace
 
 asio::awaitable<void> AuditFilter::handle(Exchange& exchange, Next next) {
-  if (!settings_.enabled()) co_return co_await next(exchange);
+  if (!settings_.enabled()) return next(exchange);
   authorization::Attributes attributes = request_attributes(exchange);
   audit::RequestAuditConfig config = audit::evaluate(*settings_.policy, attributes);
   metrics_.audit_levels.inc({std::string(audit::to_string(config.level))});
-  if (config.level == Level::None) co_return co_await next(exchange);
+  if (config.level == Level::None) return next(exchange);
+  return audited(exchange, next, std::move(attributes), std::move(config));
+}
+
+asio::awaitable<void> AuditFilter::audited(Exchange& exchange, Next next, authorization::Attributes attributes,
+                                           audit::RequestAuditConfig config) const {
+  exchange.context.audited = true;
   exchange.context.audit_records_requests = config.level >= Level::Request;
 
   Recorder recorder(new_event(exchange, attributes, config), config, *settings_.backend, metrics_);

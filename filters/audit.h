@@ -36,6 +36,10 @@ class AuditFilter final : public Filter {
   asio::awaitable<void> handle(Exchange& exchange, Next next) override;
 
  private:
+  // A request the policy audits: its events sent at each stage around the rest of the chain.
+  asio::awaitable<void> audited(Exchange& exchange, Next next, authorization::Attributes attributes,
+                                audit::RequestAuditConfig config) const;
+
   AuditSettings settings_;
   metrics::Registry& metrics_;
 };

@@ -14,7 +14,7 @@ class AuditIdFilter final : public Filter {
     auto given = exchange.request.headers.get("Audit-ID");
     exchange.context.audit_id = given && !given->empty() ? std::string(*given) : base::new_uuid();
     exchange.response->headers().set("Audit-ID", exchange.context.audit_id);
-    co_await next(exchange);
+    return next(exchange);
   }
 };
 

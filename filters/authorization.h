@@ -41,38 +41,50 @@ class AuthorizationFilter final : public Filter {
       : authorizer_(std::move(authorizer)) {}
   std::string_view name() const override { return "authorization"; }
 
+  // An authorizer that decides in memory (RBAC, Node, AlwaysAllow) costs this stage no coroutine frame.
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     authorization::Attributes attributes = request_attributes(exchange);
-    authorization::Result result;
-    if (authorizer_->decides_in_memory()) {
-      result = authorizer_->authorize(attributes);
-    } else {
-      auto deciding = authorizer_->authorize_async(attributes);
-      result = co_await std::move(deciding);
-    }
-    // kube's audit annotations: the decision, and the authorizer's reason even when it gave none.
+    if (!authorizer_->decides_in_memory()) return ask_then_serve(exchange, next, std::move(attributes));
+    authorization::Result result = authorizer_->authorize(attributes);
+    return serve(exchange, next, attributes, result);
+  }
+
+ private:
+  asio::awaitable<void> ask_then_serve(Exchange& exchange, Next next, authorization::Attributes attributes) const {
+    auto deciding = authorizer_->authorize_async(attributes);
+    const authorization::Result result = co_await std::move(deciding);
+    co_await serve(exchange, next, attributes, result);
+  }
+
+  // The request passed on or refused as `result` says. Not a coroutine: the arguments are read before it returns.
+  static asio::awaitable<void> serve(Exchange& exchange, Next next, const authorization::Attributes& attributes,
+                                     const authorization::Result& result) {
+    // kube's audit annotations, for an audited request: the decision, and the authorizer's reason even when it
+    // gave none.
+    auto annotate = [&](const char* key, const std::string& value) {
+      if (exchange.context.audited) exchange.context.audit_annotations.emplace(key, value);
+    };
     const bool allowed = result.decision == authorization::Decision::Allow;
     if (allowed) {
-      exchange.context.audit_annotations.emplace("authorization.k8s.io/decision", "allow");
-      exchange.context.audit_annotations.emplace("authorization.k8s.io/reason", result.reason);
-      co_return co_await next(exchange);
+      annotate("authorization.k8s.io/decision", "allow");
+      annotate("authorization.k8s.io/reason", result.reason);
+      return next(exchange);
     }
     // An authorizer that could not decide, and nothing allowed: kube's InternalError, whatever the decision.
     if (!result.error.empty()) {
-      exchange.context.audit_annotations.emplace("authorization.k8s.io/reason", "internal error");
-      co_return co_await write_internal_error(exchange, result.error);
+      annotate("authorization.k8s.io/reason", "internal error");
+      return write_internal_error(exchange, result.error);
     }
-    exchange.context.audit_annotations.emplace("authorization.k8s.io/decision", "forbid");
-    exchange.context.audit_annotations.emplace("authorization.k8s.io/reason", result.reason);
+    annotate("authorization.k8s.io/decision", "forbid");
+    annotate("authorization.k8s.io/reason", result.reason);
     std::string message = authorization::forbidden_message(attributes);
     if (!result.reason.empty()) message += ": " + result.reason;
     // kube's ForbiddenStatusError: the subresource is named in the message, not in the qualified resource
     // (`pods "web" is forbidden: User "jane" cannot create resource "pods/exec" ...`).
-    co_await http::write_status(*exchange.response, apierrors::forbidden(attributes.api_group, attributes.resource,
-                                                                         attributes.name, std::move(message)));
+    return http::write_status(*exchange.response, apierrors::forbidden(attributes.api_group, attributes.resource,
+                                                                       attributes.name, std::move(message)));
   }
 
- private:
   std::shared_ptr<const authorization::Authorizer> authorizer_;
 };
 

@@ -11,7 +11,7 @@ class CacheControlFilter final : public Filter {
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     auto& headers = exchange.response->headers();
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-cache, private");
-    co_await next(exchange);
+    return next(exchange);
   }
 };
 

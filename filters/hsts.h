@@ -12,7 +12,7 @@ class HstsFilter final : public Filter {
   std::string_view name() const override { return "hsts"; }
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     if (!value_.empty()) exchange.response->headers().set("Strict-Transport-Security", value_);
-    co_await next(exchange);
+    return next(exchange);
   }
 
  private:

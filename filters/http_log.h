@@ -12,7 +12,12 @@ class HttpLogFilter final : public Filter {
   std::string_view name() const override { return "http-log"; }
 
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
-    if (!logger_.enabled(3)) co_return co_await next(exchange);
+    if (!logger_.enabled(3)) return next(exchange);
+    return logged(exchange, next);
+  }
+
+ private:
+  asio::awaitable<void> logged(Exchange& exchange, Next next) {
     struct Line {
       Exchange& exchange;
       base::Logger& logger;
@@ -31,7 +36,6 @@ class HttpLogFilter final : public Filter {
     co_await next(exchange);
   }
 
- private:
   base::Logger& logger_;
 };
 

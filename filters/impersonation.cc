@@ -156,11 +156,16 @@ UserInfo impersonated_user(const std::vector<ImpersonationRequest>& requests) {
 
 asio::awaitable<void> ImpersonationFilter::handle(Exchange& exchange, Next next) {
   ParsedImpersonation parsed = parse_impersonation_headers(exchange.request.headers);
-  if (!parsed.error.empty()) co_return co_await write_internal_error(exchange, parsed.error);
-  if (parsed.requests.empty()) co_return co_await next(exchange);
+  if (!parsed.error.empty()) return write_internal_error(exchange, parsed.error);
+  if (parsed.requests.empty()) return next(exchange);  // most requests: no frame of this stage's own
+  return impersonate(exchange, next, std::move(parsed.requests));
+}
+
+asio::awaitable<void> ImpersonationFilter::impersonate(Exchange& exchange, Next next,
+                                                       std::vector<ImpersonationRequest> requests) const {
   if (!exchange.context.user) co_return co_await write_internal_error(exchange, "no user found for request");
 
-  for (const auto& request : parsed.requests) {
+  for (const auto& request : requests) {
     authorization::Attributes attributes = impersonation_attributes(*exchange.context.user, request);
     authorization::Result result;
     if (authorizer_->decides_in_memory()) {
@@ -179,7 +184,7 @@ asio::awaitable<void> ImpersonationFilter::handle(Exchange& exchange, Next next)
     co_return co_await http::write_status(*exchange.response, status);
   }
 
-  exchange.context.impersonated_by = std::exchange(exchange.context.user, impersonated_user(parsed.requests));
+  exchange.context.impersonated_by = std::exchange(exchange.context.user, impersonated_user(requests));
   // As kube: the headers are consumed here; nothing after this stage (a proxied request above all) passes them on.
   http::Headers kept;
   for (const auto& field : exchange.request.headers)

@@ -46,6 +46,9 @@ class ImpersonationFilter final : public Filter {
   asio::awaitable<void> handle(Exchange& exchange, Next next) override;
 
  private:
+  // The Impersonate-* headers `requests` came from, each authorized, then the request passed on as that user.
+  asio::awaitable<void> impersonate(Exchange& exchange, Next next, std::vector<ImpersonationRequest> requests) const;
+
   std::shared_ptr<const authorization::Authorizer> authorizer_;
 };
 

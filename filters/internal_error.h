@@ -17,7 +17,7 @@ inline asio::awaitable<void> write_internal_error(Exchange& exchange, std::strin
   response.headers().set("X-Content-Type-Options", "nosniff");
   std::string body =
       http::html_sanitized("Internal Server Error: " + base::go_quote(exchange.request.target) + ": " + std::string(error)) + "\n";
-  co_await response.write(500, std::move(body));
+  return response.write(500, std::move(body));  // not a coroutine: `error` is read before this returns
 }
 
 }  // namespace kapi::filters

@@ -10,7 +10,7 @@ class ReceivedTimestampFilter final : public Filter {
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     exchange.context.received_at = std::chrono::system_clock::now();
     exchange.context.received_steady = std::chrono::steady_clock::now();
-    co_await next(exchange);
+    return next(exchange);
   }
 };
 

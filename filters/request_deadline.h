@@ -13,21 +13,20 @@ class RequestDeadlineFilter final : public Filter {
   std::string_view name() const override { return "request-deadline"; }
 
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
-    if (exchange.context.long_running) co_return co_await next(exchange);
+    if (exchange.context.long_running) return next(exchange);
     std::chrono::nanoseconds timeout = request_timeout_;
     if (auto given = exchange.request.query.get("timeout"); given && !given->empty()) {
       auto parsed = base::parse_go_duration(*given);
       if (!parsed) {
-        co_await http::write_status(*exchange.response,
-                                    apierrors::bad_request("invalid timeout specified in the request URL"));
-        co_return;
+        return http::write_status(*exchange.response,
+                                  apierrors::bad_request("invalid timeout specified in the request URL"));
       }
       if (*parsed > std::chrono::nanoseconds::zero() && *parsed < request_timeout_) timeout = *parsed;
     }
     auto start = exchange.context.received_steady.time_since_epoch().count() ? exchange.context.received_steady
                                                                               : std::chrono::steady_clock::now();
     exchange.context.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout);
-    co_await next(exchange);
+    return next(exchange);
   }
 
  private:

@@ -14,13 +14,12 @@ class RequestInfoFilter final : public Filter {
   asio::awaitable<void> handle(Exchange& exchange, Next next) override {
     auto result = resolver_.resolve(exchange.request.method, exchange.request.path, exchange.request.query);
     if (result.error) {
-      co_await http::write_status(*exchange.response,
-                                  apierrors::internal_error("failed to create RequestInfo: " + *result.error));
-      co_return;
+      return http::write_status(*exchange.response,
+                                apierrors::internal_error("failed to create RequestInfo: " + *result.error));
     }
     exchange.context.long_running = long_running_(result.info);
     exchange.context.request_info = std::move(result.info);
-    co_await next(exchange);
+    return next(exchange);
   }
 
  private:

@@ -31,6 +31,9 @@ struct RequestContext {
   // Where the request deadline filter put the end of this request's time (none for long-running requests).
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::vector<std::string> warnings;  // sent as `Warning: 299 - "..."` headers
+  // The request has an audit event (the policy's level for it is above None). The filter chain's own annotations
+  // are added only then, as audit.AddAuditAnnotation does nothing without an event.
+  bool audited = false;
   // Annotations for the request's audit event (audit.AddAuditAnnotation), e.g. authorization.k8s.io/decision.
   std::map<std::string, std::string> audit_annotations;
   // The request's audit level records request bodies (Request or RequestResponse): annotations kube adds only at

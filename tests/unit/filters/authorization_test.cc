@@ -22,7 +22,10 @@ class FixedAuthorizer final : public authorization::Authorizer {
  public:
   explicit FixedAuthorizer(authorization::Result result) : result_(std::move(result)) {}
   bool fails = false;
+  bool in_memory = true;  // false: the stage awaits authorize_async, as for a webhook
   mutable std::vector<authorization::Attributes> asked;
+
+  bool decides_in_memory() const override { return in_memory; }
 
   authorization::Result authorize(const authorization::Attributes& attributes) const override {
     asked.push_back(attributes);
@@ -41,7 +44,8 @@ struct Served {
 };
 
 // One request from jane through the stage; the request info is resolved from the target as the chain would.
-Served serve(const std::shared_ptr<FixedAuthorizer>& authorizer, std::string method, std::string target) {
+Served serve(const std::shared_ptr<FixedAuthorizer>& authorizer, std::string method, std::string target,
+             bool audited = true) {
   Served served;
   std::vector<std::unique_ptr<Filter>> stages;
   stages.push_back(std::make_unique<AuthorizationFilter>(authorizer));
@@ -51,6 +55,7 @@ Served serve(const std::shared_ptr<FixedAuthorizer>& authorizer, std::string met
   });
   http::Request request = make_request(method, target);
   RequestContext context;
+  context.audited = audited;
   context.user = UserInfo{"jane", "1001", {"devs", "system:authenticated"}, {}};
   context.request_info = request::RequestInfoResolver().resolve_target(method, target)->info;
   Exchange exchange{request, &served.writer, std::move(context)};
@@ -85,6 +90,34 @@ TEST(Authorization, AnAllowedRequestGoesOnWithTheAttributesItWasAllowedFor) {
   EXPECT_EQ(served.annotations, (std::map<std::string, std::string>{
                                     {"authorization.k8s.io/decision", "allow"},
                                     {"authorization.k8s.io/reason", "RBAC: allowed by ClusterRoleBinding \"devs\""}}));
+}
+
+TEST(Authorization, AnAuthorizerThatMustAskElsewhereIsAwaitedAndDecidesAlike) {
+  auto allowing = deciding(authorization::Decision::Allow, "allowed by the webhook");
+  allowing->in_memory = false;
+  Served allowed = serve(allowing, "GET", "/api/v1/namespaces/shop/pods");
+  EXPECT_TRUE(allowed.reached_handler);
+  EXPECT_EQ(allowed.writer.status(), 200);
+  EXPECT_EQ(allowed.annotations.at("authorization.k8s.io/reason"), "allowed by the webhook");
+  auto denying = deciding(authorization::Decision::Deny, "denied by the webhook");
+  denying->in_memory = false;
+  Served denied = serve(denying, "DELETE", "/api/v1/namespaces/shop/pods/web");
+  EXPECT_FALSE(denied.reached_handler);
+  EXPECT_EQ(denied.writer.status(), 403);
+  EXPECT_EQ(body_of(denied.writer).at("message"),
+            "pods \"web\" is forbidden: User \"jane\" cannot delete resource \"pods\" in API group \"\" in the "
+            "namespace \"shop\": denied by the webhook");
+  EXPECT_EQ(denied.annotations.at("authorization.k8s.io/decision"), "forbid");
+}
+
+TEST(Authorization, ARequestWithoutAnAuditEventGetsNoAnnotations) {
+  // audit.AddAuditAnnotation does nothing without an audit event: nothing is recorded for nobody.
+  Served allowed = serve(deciding(authorization::Decision::Allow, "RBAC"), "GET", "/api/v1/pods", false);
+  EXPECT_TRUE(allowed.reached_handler);
+  EXPECT_TRUE(allowed.annotations.empty());
+  Served denied = serve(deciding(authorization::Decision::NoOpinion), "GET", "/api/v1/pods", false);
+  EXPECT_EQ(denied.writer.status(), 403);
+  EXPECT_TRUE(denied.annotations.empty());
 }
 
 TEST(Authorization, ADeniedRequestIsKubes403Status) {
