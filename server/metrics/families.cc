@@ -55,6 +55,15 @@ void CounterFamily::inc(const Labels& labels, double by) {
   values_[labels] += by;
 }
 
+void CounterFamily::inc(LabelView labels, double by) {
+  std::lock_guard lock(mutex_);
+  if (auto it = values_.find(labels); it != values_.end()) {
+    it->second += by;
+    return;
+  }
+  values_.emplace(Labels(labels.begin(), labels.end()), by);
+}
+
 double CounterFamily::value(const Labels& labels) const {
   std::lock_guard lock(mutex_);
   auto it = values_.find(labels);
@@ -79,6 +88,15 @@ void GaugeFamily::set(const Labels& labels, double value) {
 void GaugeFamily::add(const Labels& labels, double delta) {
   std::lock_guard lock(mutex_);
   values_[labels] += delta;
+}
+
+void GaugeFamily::add(LabelView labels, double delta) {
+  std::lock_guard lock(mutex_);
+  if (auto it = values_.find(labels); it != values_.end()) {
+    it->second += delta;
+    return;
+  }
+  values_.emplace(Labels(labels.begin(), labels.end()), delta);
 }
 
 double GaugeFamily::value(const Labels& labels) const {
@@ -116,6 +134,14 @@ HistogramFamily::Series& HistogramFamily::series(const Labels& labels) {
   std::unique_ptr<Series>& series = series_[labels];
   if (!series) series = std::make_unique<Series>(buckets_);
   return *series;
+}
+
+HistogramFamily::Series& HistogramFamily::series(LabelView labels) {
+  {
+    std::shared_lock lock(mutex_);
+    if (auto it = series_.find(labels); it != series_.end()) return *it->second;
+  }
+  return series(Labels(labels.begin(), labels.end()));
 }
 
 std::uint64_t HistogramFamily::count(const Labels& labels) const {
