@@ -74,7 +74,7 @@ bool matches(const FlowSchema& schema, const RequestDigest& request) {
                      [&request](const PolicyRulesWithSubjects& rules) { return matches_rules(rules, request); });
 }
 
-std::string flow_distinguisher(const FlowSchema& schema, const RequestDigest& request) {
+std::string_view flow_distinguisher(const FlowSchema& schema, const RequestDigest& request) {
   switch (schema.distinguisher) {
     case DistinguisherMethod::ByUser:
       return request.user.name;

@@ -18,7 +18,7 @@ struct RequestDigest {
 bool matches(const FlowSchema& schema, const RequestDigest& request);
 
 // The flow's distinguisher within its schema: the user's name, the namespace, or "" for one flow per schema.
-std::string flow_distinguisher(const FlowSchema& schema, const RequestDigest& request);
+std::string_view flow_distinguisher(const FlowSchema& schema, const RequestDigest& request);
 
 // Puts schemas in matching order.
 void sort_for_matching(std::vector<FlowSchema>& schemas);

@@ -204,18 +204,18 @@ asio::awaitable<Decision> Controller::admit(const request::RequestInfo& info, co
   Decision decision;
   decision.metrics = &metrics_;
   decision.classification = {schema->name, schema->uid, level.config.name, level.config.uid};
-  const metrics::Labels labels{schema->name, level.config.name};
+  // Label values inline at each use (metrics::LabelView): no vector built per request.
   if (level.config.exempt) {
     decision.exempt = true;
     decision.started = Clock::now();
-    metrics_.dispatched_requests.inc(labels);
+    metrics_.dispatched_requests.inc({schema->name, level.config.name});
     metrics_.request_wait_duration.observe({"true", schema->name, level.config.name}, 0);
-    metrics_.current_executing_requests.add(labels, 1);
+    metrics_.current_executing_requests.add({schema->name, level.config.name}, 1);
     co_return decision;
   }
 
   decision.work = estimator_.estimate(info, query, level.queues->stats().concurrency_limit);
-  metrics_.work_estimated_seats.observe(labels, decision.work.max_seats());
+  metrics_.work_estimated_seats.observe({schema->name, level.config.name}, decision.work.max_seats());
   const std::uint64_t hash = flow_hash(schema->name, flow_distinguisher(*schema, digest));
   auto pending = level.queues->admit(hash, schema->name, decision.work, wait_deadline);
   QueueSet::Admission admission = co_await std::move(pending);
@@ -223,13 +223,13 @@ asio::awaitable<Decision> Controller::admit(const request::RequestInfo& info, co
                                          seconds(admission.waited));
   if (admission.rejected) {
     decision.rejected = admission.rejected;
-    metrics_.rejected_requests.inc({schema->name, level.config.name, std::string(reason_label(*admission.rejected))});
+    metrics_.rejected_requests.inc({schema->name, level.config.name, reason_label(*admission.rejected)});
     co_return decision;
   }
   decision.queues = level.queues;
   decision.request = std::move(admission.request);
   decision.started = Clock::now();
-  metrics_.dispatched_requests.inc(labels);
+  metrics_.dispatched_requests.inc({schema->name, level.config.name});
   co_return decision;
 }
 

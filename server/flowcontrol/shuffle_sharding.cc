@@ -8,7 +8,7 @@ namespace kapi::flowcontrol {
 Dealer::Dealer(int deck_size, int hand_size)
     : deck_size_(std::max(1, deck_size)), hand_size_(std::clamp(hand_size, 1, std::min(15, std::max(1, deck_size)))) {}
 
-void Dealer::deal(std::uint64_t hash, const std::function<void(int card)>& pick) const {
+Dealer::Hand Dealer::hand(std::uint64_t hash) const {
   // The hash read as a number in a mixed radix (deck, deck-1, ...): each digit picks among the cards not yet dealt.
   std::array<int, 15> remainders{};
   for (int i = 0; i < hand_size_; ++i) {
@@ -16,12 +16,14 @@ void Dealer::deal(std::uint64_t hash, const std::function<void(int card)>& pick)
     remainders[i] = static_cast<int>(hash % radix);
     hash /= radix;
   }
+  Hand dealt;
   for (int i = 0; i < hand_size_; ++i) {
     int card = remainders[i];
     for (int j = i; j > 0; --j)
       if (card >= remainders[j - 1]) ++card;
-    pick(card);
+    dealt.cards[dealt.size++] = card;
   }
+  return dealt;
 }
 
 std::uint64_t flow_hash(std::string_view flow_schema, std::string_view distinguisher) {
