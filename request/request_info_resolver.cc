@@ -30,6 +30,7 @@ std::vector<std::string> split_path(std::string_view path) {
   if (first == std::string_view::npos) return {};
   path = path.substr(first, path.find_last_not_of('/') - first + 1);
   std::vector<std::string> segments;
+  segments.reserve(static_cast<std::size_t>(std::count(path.begin(), path.end(), '/')) + 1);  // one allocation
   for (std::size_t start = 0;;) {
     const std::size_t slash = path.find('/', start);
     segments.emplace_back(path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start));

@@ -60,6 +60,9 @@ bool is_json_type(std::string_view type) {
 Output negotiate(const http::Request& request, bool objects_have_protobuf) {
   auto accept = request.headers.get("Accept");
   if (!accept || accept->empty()) return {Representation::Object, Encoding::Json};
+  // What client-go and kubectl send for JSON decides without parsing: the first range is JSON, with no parameter.
+  if (*accept == "application/json" || *accept == "application/json, */*" || *accept == "*/*")
+    return {Representation::Object, Encoding::Json};
   auto ranges = parse_accept(*accept);
   if (ranges.empty()) return {Representation::Object, Encoding::Json};
   for (const auto& range : ranges) {

@@ -50,7 +50,7 @@ std::size_t ConnectionRegistry::size() const {
 }
 
 // The Date header changes once a second: each reactor thread formats it once per second, not per response.
-std::string http_date() {
+const std::string& http_date() {
   thread_local std::time_t formatted_at = -1;
   thread_local std::string formatted;
   const std::time_t now = std::time(nullptr);
@@ -287,7 +287,7 @@ class ConnectionWriter final : public ResponseWriter {
 
   std::string status_head(int status) {
     std::string head;
-    head.reserve(256);
+    head.reserve(512);  // kube's usual headers (Audit-ID, the two APF UIDs, Date, ...) without a regrowth
     head.append(http10_ ? "HTTP/1.0 " : "HTTP/1.1 ")
         .append(std::to_string(status))
         .append(" ")

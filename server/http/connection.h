@@ -32,8 +32,9 @@ struct ConnectionOptions {
   std::uint32_t http2_max_concurrent_streams = 1000;
 };
 
-// The Date header's value for a response sent now (each reactor thread formats it once a second).
-std::string http_date();
+// The Date header's value for a response sent now (each reactor thread formats it once a second); the
+// reference is this thread's copy, valid until its next call.
+const std::string& http_date();
 
 using RequestHandler = std::function<asio::awaitable<void>(Request&, ResponseWriter&)>;
 

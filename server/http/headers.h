@@ -51,7 +51,11 @@ class Headers {
     return values;
   }
   bool has(std::string_view name) const { return get(name).has_value(); }
-  void add(std::string name, std::string value) { fields_.push_back({std::move(name), std::move(value)}); }
+  void add(std::string name, std::string value) {
+    // A request or a response carries a handful: room for them at once, not a regrowth for each doubling.
+    if (fields_.capacity() == 0) fields_.reserve(kTypicalFields);
+    fields_.push_back({std::move(name), std::move(value)});
+  }
   void set(std::string name, std::string value) {
     remove(name);
     add(std::move(name), std::move(value));
@@ -65,6 +69,7 @@ class Headers {
   bool empty() const { return fields_.empty(); }
 
  private:
+  static constexpr std::size_t kTypicalFields = 12;
   std::vector<HeaderField> fields_;
 };
 

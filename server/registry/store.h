@@ -98,8 +98,9 @@ class Store {
 
   // "/registry/configmaps/<namespace>/<name>"; "/registry/namespaces/<name>" for cluster-scoped resources.
   std::string key(std::string_view namespace_, std::string_view name) const;
-  // The list/watch prefix: every object of the resource, or of one namespace (ending in '/').
-  std::string prefix(std::string_view namespace_) const;
+  // The list/watch prefix: every object of the resource, or of one namespace (ending in '/'); with room for
+  // `room_after` more bytes.
+  std::string prefix(std::string_view namespace_, std::size_t room_after = 0) const;
 
   asio::awaitable<std::string> create(std::string namespace_, boost::json::object object, WriteOptions options);
   asio::awaitable<ReadObject> get(std::string namespace_, std::string name, std::string resource_version);

@@ -109,13 +109,14 @@ asio::awaitable<std::optional<ObjectRef>> Cacher::get_shared(std::string key, Ge
   std::optional<CacheState::Snapshot> snapshot;
   if (!options.resource_version.empty()) {
     const Revision minimum = parse_resource_version(options.resource_version);
-    if (covers(scope_of(key, false)) && state_->ready()) {
+    const KeyScope scope = scope_of(key, false);
+    if (covers(scope) && state_->ready()) {
       validate_key(key);
       if (!behind_without_progress(minimum)) {
         if (minimum > 0 && !co_await wait_until_fresh(minimum, options_.fresh_wait_timeout, true)) {
           throw too_large(minimum, state_->revision());
         }
-        snapshot = state_->read(scope_of(key, false), std::nullopt);
+        snapshot = state_->read(scope, std::nullopt);
       }
     }
   }

@@ -78,7 +78,7 @@ asio::awaitable<void> apply_patch(Scope scope) {
         return applied;
       });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, name, apply, options);
-  co_await write_object(scope, created ? 201 : 200, stored);
+  co_await write_object(scope, created ? 201 : 200, std::move(stored));
 }
 
 asio::awaitable<void> apply_scale_patch(Scope scope) {

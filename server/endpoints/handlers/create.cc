@@ -15,7 +15,7 @@ asio::awaitable<void> create(Scope scope) {
                                  .record_managed_fields = managed_fields_recorder(scope, manager)};
   add_admission(scope, options, manager);
   std::string created = co_await scope.store.create(scope.info.namespace_, std::move(body.object), options);
-  co_await write_object(scope, 201, created);
+  co_await write_object(scope, 201, std::move(created));
 }
 
 }  // namespace kapi::endpoints::handlers

@@ -7,7 +7,7 @@ namespace kapi::endpoints::handlers {
 asio::awaitable<void> get(Scope scope) {
   std::string resource_version(scope.query().get("resourceVersion").value_or(""));
   registry::ReadObject object = co_await scope.store.get(scope.info.namespace_, scope.info.name, std::move(resource_version));
-  co_await write_object(scope, 200, object);
+  co_await write_object(scope, 200, std::move(object));
 }
 
 asio::awaitable<void> list(Scope scope) {

@@ -104,20 +104,21 @@ json::object to_table(const registry::Strategy& strategy, const std::vector<json
   return table;
 }
 
-asio::awaitable<void> write_object(Scope& scope, int status, const registry::ReadObject& object) {
+// By value: a handler done with its object moves it in, and the JSON becomes the body without a copy.
+asio::awaitable<void> write_object(Scope& scope, int status, registry::ReadObject object) {
   const Output output = negotiate(scope.request(), has_protobuf_form(scope));
   if (output.encoding == Encoding::Protobuf)
     co_return co_await write_protobuf_object(scope, status, object.json, output.representation, object.encodings.get());
-  co_await write_object(scope, status, object.json);
+  co_await write_object(scope, status, std::move(object.json));
 }
 
-asio::awaitable<void> write_object(Scope& scope, int status, const std::string& object) {
+asio::awaitable<void> write_object(Scope& scope, int status, std::string object) {
   const Output output = negotiate(scope.request(), has_protobuf_form(scope));
   if (output.encoding == Encoding::Protobuf)
     co_return co_await write_protobuf_object(scope, status, object, output.representation);
   switch (output.representation) {
     case Representation::Object:
-      co_await write_json(scope, status, object);
+      co_await write_json(scope, status, std::move(object));
       co_return;
     case Representation::Table: {
       std::vector<json::object> objects{parse(object)};

@@ -13,9 +13,9 @@
 namespace kapi::endpoints::handlers {
 
 // One object (JSON bytes with resourceVersion) in the representation the client asked for.
-asio::awaitable<void> write_object(Scope& scope, int status, const std::string& object);
+asio::awaitable<void> write_object(Scope& scope, int status, std::string object);
 // The same for an object a read returned, whose encodings the cache may share.
-asio::awaitable<void> write_object(Scope& scope, int status, const registry::ReadObject& object);
+asio::awaitable<void> write_object(Scope& scope, int status, registry::ReadObject object);
 // A list, as <Kind>List, Table or PartialObjectMetadataList.
 asio::awaitable<void> write_list(Scope& scope, const registry::ObjectList& list);
 // A list read as the stored objects themselves: a large JSON list is streamed (list_stream.cc), anything else is

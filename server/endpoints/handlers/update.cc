@@ -40,7 +40,7 @@ asio::awaitable<void> update(Scope scope) {
   registry::UpdateFunction replace =
       split_status(scope, [object](const boost::json::object*) { return *object; });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, replace, options);
-  co_await write_object(scope, created ? 201 : 200, stored);
+  co_await write_object(scope, created ? 201 : 200, std::move(stored));
 }
 
 asio::awaitable<void> patch(Scope scope) {
@@ -72,7 +72,7 @@ asio::awaitable<void> patch(Scope scope) {
     return std::move(document.as_object());
   });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, name, apply, options);
-  co_await write_object(scope, created ? 201 : 200, stored);
+  co_await write_object(scope, created ? 201 : 200, std::move(stored));
 }
 
 }  // namespace kapi::endpoints::handlers
