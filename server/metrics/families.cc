@@ -40,6 +40,15 @@ std::string label_set(const std::vector<std::string>& names, const Labels& value
   return out;
 }
 
+// `by` added to the value of the series `labels` names, made at zero when new (callers hold the family's lock).
+void add_to(std::map<Labels, double, LabelsLess>& values, LabelView labels, double by) {
+  if (auto it = values.find(labels); it != values.end()) {
+    it->second += by;
+    return;
+  }
+  values.emplace(Labels(labels.begin(), labels.end()), by);
+}
+
 void header(std::string& out, const std::string& name, const std::string& help, const char* type) {
   out.append("# HELP ").append(name).append(" ").append(help).append("\n");
   out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
@@ -57,11 +66,7 @@ void CounterFamily::inc(const Labels& labels, double by) {
 
 void CounterFamily::inc(LabelView labels, double by) {
   std::lock_guard lock(mutex_);
-  if (auto it = values_.find(labels); it != values_.end()) {
-    it->second += by;
-    return;
-  }
-  values_.emplace(Labels(labels.begin(), labels.end()), by);
+  add_to(values_, labels, by);
 }
 
 double CounterFamily::value(const Labels& labels) const {
@@ -92,11 +97,7 @@ void GaugeFamily::add(const Labels& labels, double delta) {
 
 void GaugeFamily::add(LabelView labels, double delta) {
   std::lock_guard lock(mutex_);
-  if (auto it = values_.find(labels); it != values_.end()) {
-    it->second += delta;
-    return;
-  }
-  values_.emplace(Labels(labels.begin(), labels.end()), delta);
+  add_to(values_, labels, delta);
 }
 
 double GaugeFamily::value(const Labels& labels) const {
