@@ -69,6 +69,7 @@ Store::~Store() = default;
 asio::awaitable<etcdserverpb::TxnResponse> Store::commit(etcdserverpb::TxnRequest txn, const std::string& key) {
   try {
     auto response = co_await client_->txn(std::move(txn));
+    if (response.succeeded()) own_writes_.record(response.header().revision(), key);
     co_return response;
   } catch (const RpcError& error) {
     throw to_storage_error(error, key);
@@ -317,6 +318,18 @@ bool Store::can_request_watch_progress() const { return features_->request_watch
 asio::awaitable<std::optional<Revision>> Store::unchanged_since(std::string key_prefix, Revision revision,
                                                                 std::int64_t count) {
   validate_key(key_prefix, true);
+  // First the proof that reads no value: a count of the prefix's keys (etcd's in-memory index only) gives the
+  // current revision too, and every write since `revision` one of this process's to keys elsewhere (own_writes.h)
+  // proves the counted keys unchanged. A single kapi server proves a quiet prefix this way whatever else it
+  // writes (leases, events); another writer's revision sends the check to the Range below.
+  etcdserverpb::RangeRequest counting;
+  counting.set_key(key_prefix);
+  counting.set_range_end(prefix_range_end(key_prefix));
+  counting.set_count_only(true);
+  auto counted = co_await read(std::move(counting), key_prefix);
+  if (counted.count() != count) co_return std::nullopt;
+  const Revision current = counted.header().revision();
+  if (own_writes_.only_outside(key_prefix, revision, current)) co_return current;
   // One linearizable Range: etcd filters out the keys not modified after `revision` (min_mod_revision) and still
   // counts every key in the range, so a single small answer says both whether anything changed and how many
   // objects there are. etcd reads the range to filter it, but sends and kapi decodes nothing.

@@ -11,6 +11,7 @@
 #include "storage/etcd3/compactor.h"
 #include "storage/etcd3/feature_support.h"
 #include "storage/etcd3/lease_manager.h"
+#include "storage/etcd3/own_writes.h"
 #include "storage/etcd3/watcher.h"
 #include "storage/interface.h"
 
@@ -62,6 +63,7 @@ class Store final : public Interface {
 
  private:
   asio::awaitable<std::optional<KeyValue>> read_current(const std::string& key);
+  // Every write: one Txn whose success branch writes or deletes `key` only (recorded in own_writes_).
   asio::awaitable<etcdserverpb::TxnResponse> commit(etcdserverpb::TxnRequest txn, const std::string& key);
   asio::awaitable<etcdserverpb::RangeResponse> read(etcdserverpb::RangeRequest range, const std::string& key);
   asio::awaitable<std::int64_t> lease_for(std::chrono::seconds ttl, const std::string& key);
@@ -71,6 +73,7 @@ class Store final : public Interface {
   std::shared_ptr<WatchRegistry> watches_;
   std::unique_ptr<FeatureSupport> features_;
   std::unique_ptr<Compactor> compactor_;
+  OwnWrites own_writes_;
 };
 
 }  // namespace kapi::storage::etcd3

@@ -157,6 +157,28 @@ TEST_F(Etcd3StoreTest, UpdateSkipsIdenticalBytesAndChecksPreconditions) {
   EXPECT_EQ(made.create_revision, made.mod_revision);
 }
 
+// unchanged_since proves a quiet prefix from this store's own writes elsewhere; a write of another server (its own
+// Store on the same etcd) is a revision the ledger lacks, so the check reads etcd, and sees a change under the
+// prefix even when it left the count as it was.
+TEST_F(Etcd3StoreTest, UnchangedSinceSeesAnotherServersWritesUnderThePrefix) {
+  Store other(io_.executor(), options_for({etcd_.endpoint()}));
+  const std::string prefix = "/registry/configmaps/shop/";
+  run(store_->create(prefix + "a", "a", {}));
+  const Revision seeded = run(store_->create(prefix + "b", "b", {})).mod_revision;
+  auto unchanged = [&](Revision since) { return run(store_->unchanged_since(prefix, since, 2)); };
+
+  const Revision lease = run(store_->create("/registry/leases/kube-system/x", "x", {})).mod_revision;
+  EXPECT_EQ(unchanged(seeded), lease) << "our own write elsewhere";
+  const Revision foreign = run(other.create("/registry/leases/kube-system/y", "y", {})).mod_revision;
+  EXPECT_EQ(unchanged(seeded), foreign) << "another server's write elsewhere: proven by reading etcd";
+
+  auto replace = [](const KeyValue*) { return std::optional<std::string>("a2"); };
+  const Revision changed = run(other.guaranteed_update(prefix + "a", false, {}, replace, {})).mod_revision;
+  EXPECT_FALSE(unchanged(seeded).has_value()) << "another server changed an object: same count, newer revision";
+  EXPECT_EQ(unchanged(changed), changed);
+  EXPECT_FALSE(run(store_->unchanged_since(prefix, changed, 3)).has_value()) << "the count is checked either way";
+}
+
 TEST_F(Etcd3StoreTest, TtlWritesShareALeaseAndExpire) {
   // A 1 h TTL has a 60 s reuse window (5%, capped): writes within it share one lease.
   auto first = run(store_->create("/registry/events/default/e1", "e", WriteOptions{.ttl = 1h}));

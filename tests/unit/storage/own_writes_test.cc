@@ -1,0 +1,38 @@
+// The ledger of this process's writes on etcd (storage/etcd3/own_writes.h): an interval of revisions is proven
+// quiet under a prefix only when each of its revisions is a recorded write elsewhere.
+#include "storage/etcd3/own_writes.h"
+
+#include <gtest/gtest.h>
+
+namespace kapi::storage::etcd3 {
+namespace {
+
+TEST(OwnWritesTest, AnIntervalIsQuietUnderAPrefixOnlyWhenEveryRevisionIsOursElsewhere) {
+  OwnWrites writes;
+  writes.record(11, "/registry/leases/kube-system/a");
+  writes.record(12, "/registry/masterleases/10.0.0.1");
+  writes.record(14, "/registry/configmaps/shop/x");
+  writes.record(15, "/registry/leases/kube-system/a");
+
+  EXPECT_TRUE(writes.only_outside("/registry/configmaps/", 10, 10)) << "nothing happened";
+  EXPECT_TRUE(writes.only_outside("/registry/configmaps/", 10, 12));
+  EXPECT_FALSE(writes.only_outside("/registry/configmaps/", 10, 13)) << "13 is another writer's";
+  EXPECT_FALSE(writes.only_outside("/registry/configmaps/", 13, 15)) << "14 is under the prefix";
+  EXPECT_TRUE(writes.only_outside("/registry/configmaps/", 14, 15)) << "only 15 is after 14, and it is elsewhere";
+  EXPECT_FALSE(writes.only_outside("/registry/configmaps/", 12, 14)) << "14 is under the prefix (and 13 missing)";
+  EXPECT_TRUE(writes.only_outside("/registry/configmaps/other/", 13, 15)) << "14 is in another namespace";
+  EXPECT_FALSE(writes.only_outside("/registry/configmaps/shop/", 13, 15)) << "14 is under this one";
+  EXPECT_TRUE(writes.only_outside("/registry/secrets/", 14, 15));
+  EXPECT_FALSE(writes.only_outside("/registry/secrets/", 15, 16)) << "a revision past the ledger";
+}
+
+TEST(OwnWritesTest, OnlyTheLastWritesAreKept) {
+  OwnWrites writes;
+  for (Revision revision = 1; revision <= static_cast<Revision>(OwnWrites::kCapacity) + 10; ++revision)
+    writes.record(revision, "/registry/leases/x");
+  EXPECT_FALSE(writes.only_outside("/registry/pods/", 0, 20)) << "the oldest were dropped";
+  EXPECT_TRUE(writes.only_outside("/registry/pods/", 20, static_cast<Revision>(OwnWrites::kCapacity) + 10));
+}
+
+}  // namespace
+}  // namespace kapi::storage::etcd3
