@@ -54,10 +54,13 @@ std::string_view json_line_format(storage::WatchEventType type) {
 }
 
 // The object of an event in one format: from the event's shared cache when it has one, else encoded here.
+// Every watcher but the first finds it cached: no encoder is wrapped for them (a std::function per delivery).
+template <typename Encode>
 std::shared_ptr<const std::string> encoded(const storage::SharedWatchEvent& event, std::string_view format,
-                                           const std::function<std::string()>& encode) {
-  if (event.encodings) return event.encodings->get_or_encode(format, encode);
-  return std::make_shared<const std::string>(encode());
+                                           Encode&& encode) {
+  if (!event.encodings) return std::make_shared<const std::string>(encode());
+  if (auto cached = event.encodings->find(format)) return cached;
+  return event.encodings->get_or_encode(format, std::forward<Encode>(encode));
 }
 
 // The shared state between the watch loop and what may end it from outside (timeout, shutdown).
@@ -125,6 +128,40 @@ asio::awaitable<void> watch(Scope scope) {
   for (;;) {
     auto event = co_await stream->next_shared();
     if (!event) break;
+    const bool carries_object =
+        event->type != storage::WatchEventType::Error && event->type != storage::WatchEventType::Bookmark;
+    auto as_json = [&event] { return registry::with_resource_version(event->object->value, event->revision); };
+    if (carries_object && representation == Representation::Object) {
+      // The object's bytes are the same for every watcher of this change: encoded once per format.
+      const std::string_view type = type_name(event->type);
+      if (protobuf) {
+        std::string frame;
+        try {
+          auto envelope = encoded(*event, "protobuf", [&] {
+            json::value value = registry::parse_json(as_json());
+            return schema::Transcoder(scope.catalog).encode(value.as_object());
+          });
+          frame = schema::length_delimited_frame(schema::Transcoder::watch_event(type, *envelope));
+        } catch (const schema::TranscodeError&) {
+          break;  // an object with no protobuf form ends the stream, as before
+        }
+        co_await response.write_chunk(frame);
+      } else {
+        // The whole line too: with thousands of watchers, building it per watcher was a copy of the object
+        // per delivery. (The type is part of the key: a watcher whose selector the object enters or leaves
+        // sends the same change as ADDED or DELETED.)
+        auto line = encoded(*event, json_line_format(event->type), [&] {
+          const std::string object = as_json();
+          std::string text;
+          text.reserve(object.size() + 32);
+          text.append("{\"type\":\"").append(type).append("\",\"object\":").append(object).append("}\n");
+          return text;
+        });
+        co_await response.write_chunk(*line);
+      }
+      continue;
+    }
+
     json::object out;
     out["type"] = type_name(event->type);
     if (event->type == storage::WatchEventType::Error) {
@@ -138,37 +175,6 @@ asio::awaitable<void> watch(Scope scope) {
       out["object"] = json::object{{"kind", definition.kind}, {"apiVersion", definition.group_version()},
                                    {"metadata", std::move(metadata)}};
     } else {
-      auto as_json = [&event] { return registry::with_resource_version(event->object->value, event->revision); };
-      if (representation == Representation::Object) {
-        // The object's bytes are the same for every watcher of this change: encoded once per format.
-        const std::string_view type = type_name(event->type);
-        if (protobuf) {
-          std::string frame;
-          try {
-            auto envelope = encoded(*event, "protobuf", [&] {
-              json::value value = registry::parse_json(as_json());
-              return schema::Transcoder(scope.catalog).encode(value.as_object());
-            });
-            frame = schema::length_delimited_frame(schema::Transcoder::watch_event(type, *envelope));
-          } catch (const schema::TranscodeError&) {
-            break;  // an object with no protobuf form ends the stream, as before
-          }
-          co_await response.write_chunk(frame);
-        } else {
-          // The whole line too: with thousands of watchers, building it per watcher was a copy of the object
-          // per delivery. (The type is part of the key: a watcher whose selector the object enters or leaves
-          // sends the same change as ADDED or DELETED.)
-          auto line = encoded(*event, json_line_format(event->type), [&] {
-            const std::string object = as_json();
-            std::string text;
-            text.reserve(object.size() + 32);
-            text.append("{\"type\":\"").append(type).append("\",\"object\":").append(object).append("}\n");
-            return text;
-          });
-          co_await response.write_chunk(*line);
-        }
-        continue;
-      }
       json::value value = registry::parse_json(as_json());
       if (representation == Representation::Table) {
         std::vector<json::object> objects{std::move(value.as_object())};
