@@ -201,6 +201,18 @@ asio::awaitable<void> BufferedBackend::shutdown() {
     wake_sender(state_);
     auto finishing = asio::co_spawn(*state_->strand, sender_finished(state_), asio::use_awaitable);
     co_await std::move(finishing);
+    // Nothing runs on the strand any more (stopping queues nothing, so nothing wakes the sender): its timers and
+    // the strand itself go now, so the backend may outlive the reactor they belong to.
+    auto releasing = asio::co_spawn(
+        *state_->strand,
+        [state = state_]() -> asio::awaitable<void> {
+          state->wake.reset();
+          state->sender_done.reset();
+          co_return;
+        },
+        asio::use_awaitable);
+    co_await std::move(releasing);
+    state_->strand.reset();
   }
   auto shutting_down = state_->delegate->shutdown();
   co_await std::move(shutting_down);
