@@ -1,10 +1,10 @@
 #pragma once
 // Incremental HTTP/1.1 request parsing on llhttp, with kube-apiserver's limits (Go's net/http 1 MiB of
 // headers, the apiserver's 3 MiB of body). Pipelined requests come out in order.
+#include "base/ring_queue.h"
 #include "server/http/request.h"
 
 #include <cstddef>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,7 +38,7 @@ class RequestParser {
   // Parses the bytes; complete requests are queued in ready(). After a failure, nothing more is parsed.
   std::optional<ParseFailure> feed(std::string_view bytes);
 
-  std::deque<Request>& ready() { return ready_; }
+  base::RingQueue<Request>& ready() { return ready_; }
   // True once per request whose headers asked for "Expect: 100-continue" and whose body has not arrived.
   bool take_continue_request();
   // Some bytes of a request not yet complete have arrived.
@@ -60,7 +60,7 @@ class RequestParser {
  private:
   ParserLimits limits_;
   std::unique_ptr<State> state_;
-  std::deque<Request> ready_;
+  base::RingQueue<Request> ready_;
   std::optional<ParseFailure> failure_;
   std::string upgraded_bytes_;
   bool in_message_ = false;

@@ -14,6 +14,7 @@
 // Locking: producer-side calls run under the cache's lock, which orders them with each other and with the
 // history; each watcher's own mutex orders them with its consumer. The predicate runs on the consumer's side,
 // outside every lock (it may parse the object).
+#include "base/ring_queue.h"
 #include "storage/cacher/cached_event.h"
 #include "storage/cacher/event_history.h"
 
@@ -21,7 +22,6 @@
 #include <asio/experimental/concurrent_channel.hpp>
 
 #include <chrono>
-#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -112,7 +112,7 @@ class CacheWatcher {
   std::size_t initial_next_ = 0;
   Revision initial_revision_ = 0;
   bool end_bookmark_pending_ = false;
-  std::deque<Buffered> buffer_;
+  base::RingQueue<Buffered> buffer_;  // an idle watcher's holds no memory
   Revision delivered_through_ = 0;  // every change up to here is buffered, consumed, or outside the scope
   bool behind_ = false;
   Clock::time_point behind_since_;
