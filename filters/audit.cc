@@ -249,6 +249,11 @@ asio::awaitable<void> AuditFilter::audited(Exchange& exchange, Next next, author
     ResponseSwap swap(exchange, writer);
     try {
       co_await next(exchange);
+      // ResponseComplete is sent when a watch ends, and the stream writes through this stage's writer.
+      if (exchange.handed_off.valid()) {
+        auto rest = request::take_handed_off(exchange);
+        co_await std::move(rest);
+      }
     } catch (const apierrors::ApiError& error) {
       // Not a panic: the panic-recovery stage answers it with its Status, which is this request's response.
       escaped = std::current_exception();

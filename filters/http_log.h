@@ -34,6 +34,10 @@ class HttpLogFilter final : public Filter {
       }
     } line{exchange, logger_};
     co_await next(exchange);
+    if (exchange.handed_off.valid()) {  // a watch's line is written when it ends
+      auto rest = request::take_handed_off(exchange);
+      co_await std::move(rest);
+    }
   }
 
   base::Logger& logger_;

@@ -61,6 +61,12 @@ class LatencyTrackerFilter final : public Filter {
       }
     } record{exchange, metrics_};
     co_await next(exchange);
+    // A watch is counted when it ends, as kube counts it: this is the first stage with work after a response
+    // ends, so the stream a long-running handler handed off runs here, and the stages after this one are gone.
+    if (exchange.handed_off.valid()) {
+      auto rest = request::take_handed_off(exchange);
+      co_await std::move(rest);
+    }
   }
 
  private:

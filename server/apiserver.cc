@@ -585,6 +585,10 @@ int run_apiserver(const Options& options) {
     auto serve = [&handler_chain](http::Request& request, http::ResponseWriter& response) -> asio::awaitable<void> {
       request::Exchange exchange{request, &response, {}};
       co_await handler_chain(exchange);
+      if (exchange.handed_off.valid()) {  // no stage ran it (the request-metrics stage does)
+        auto rest = request::take_handed_off(exchange);
+        co_await std::move(rest);
+      }
     };
     http::HttpServer http(io, connection_options_from(options), serve);
     listen(options, http, config, logger);

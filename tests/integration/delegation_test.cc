@@ -67,5 +67,21 @@ TEST_F(DelegationTest, MetricsCountEarlierRequests) {
   EXPECT_NE(response.body.find("apiserver_request_duration_seconds_bucket{"), std::string::npos);
 }
 
+// A watch hands its stream off once begun (the stages that admitted it are gone while it streams); it is still
+// counted, as kube counts it, when it ends, with its status.
+TEST_F(DelegationTest, MetricsCountAWatchWhenItEnds) {
+  HttpResponse watch = get("/api/v1/namespaces/kube-system/configmaps?watch=1&timeoutSeconds=1");
+  ASSERT_EQ(watch.status, 200);
+  HttpResponse response = get("/metrics");
+  ASSERT_EQ(response.status, 200);
+  std::istringstream lines(response.body);
+  bool counted = false;
+  for (std::string line; std::getline(lines, line);)
+    counted = counted || (line.starts_with("apiserver_request_total{") && line.find("code=\"200\"") != std::string::npos &&
+                          line.find("resource=\"configmaps\"") != std::string::npos &&
+                          line.find("verb=\"WATCH\"") != std::string::npos);
+  EXPECT_TRUE(counted) << response.body.substr(0, 4000);
+}
+
 }  // namespace
 }  // namespace kapi::integration

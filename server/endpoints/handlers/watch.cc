@@ -17,7 +17,11 @@
 
 #include <charconv>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <random>
+#include <string>
+#include <string_view>
 
 namespace kapi::endpoints::handlers {
 namespace {
@@ -71,11 +75,153 @@ struct WatchControl {
   }
 };
 
+// What ends the watch from outside, undone when the stream ends. Moves with the stream when it is handed off.
+class WatchEnders {
+ public:
+  WatchEnders(std::shared_ptr<WatchControl> control, std::shared_ptr<asio::steady_timer> timer,
+              server::Lifecycle& lifecycle, std::uint64_t registration, http::ClientGone& client_gone)
+      : control_(std::move(control)), timer_(std::move(timer)), lifecycle_(&lifecycle),
+        registration_(registration), client_gone_(&client_gone) {}
+  WatchEnders(WatchEnders&&) noexcept = default;
+  WatchEnders& operator=(WatchEnders&&) = delete;
+  ~WatchEnders() {
+    if (!control_) return;  // moved from
+    client_gone_->forget();
+    control_->stream = nullptr;
+    timer_->cancel();
+    lifecycle_->remove_long_running(registration_);
+  }
+
+ private:
+  std::shared_ptr<WatchControl> control_;
+  std::shared_ptr<asio::steady_timer> timer_;
+  server::Lifecycle* lifecycle_;
+  std::uint64_t registration_;
+  http::ClientGone* client_gone_;
+};
+
+// One event's bytes on the wire (kube's watch encoder and framer), apart from the loop that writes them so that
+// the loop's coroutine frame, which every idle watcher keeps, holds none of this work's temporaries.
+class EventEncoder {
+ public:
+  // An event's bytes: the line or frame every watcher of the change shares, or this watcher's own.
+  struct Chunk {
+    std::shared_ptr<const std::string> shared;
+    std::string own;
+    std::string_view bytes() const { return shared ? std::string_view(*shared) : std::string_view(own); }
+  };
+
+  EventEncoder(const Scope& scope, Representation representation, bool protobuf)
+      : catalog_(scope.catalog), store_(scope.store), representation_(representation), protobuf_(protobuf) {}
+
+  // What to write for `event`; nothing ends the stream (an object with no protobuf form).
+  std::optional<Chunk> encode(const storage::SharedWatchEvent& event) {
+    const bool carries_object =
+        event.type != storage::WatchEventType::Error && event.type != storage::WatchEventType::Bookmark;
+    if (carries_object && representation_ == Representation::Object) return object_event(event);
+    return other_event(event);
+  }
+
+ private:
+  static std::string as_json(const storage::SharedWatchEvent& event) {
+    return registry::with_resource_version(event.object->value, event.revision);
+  }
+
+  // The object's bytes are the same for every watcher of this change: encoded once per format.
+  std::optional<Chunk> object_event(const storage::SharedWatchEvent& event) {
+    const std::string_view type = type_name(event.type);
+    if (protobuf_) {
+      try {
+        auto envelope = encoded(event, "protobuf", [&] {
+          json::value value = registry::parse_json(as_json(event));
+          return schema::Transcoder(catalog_).encode(value.as_object());
+        });
+        return Chunk{nullptr, schema::length_delimited_frame(schema::Transcoder::watch_event(type, *envelope))};
+      } catch (const schema::TranscodeError&) {
+        return std::nullopt;  // an object with no protobuf form ends the stream, as before
+      }
+    }
+    // The whole line too: with thousands of watchers, building it per watcher was a copy of the object per
+    // delivery. (The type is part of the key: a watcher whose selector the object enters or leaves sends the same
+    // change as ADDED or DELETED.)
+    return Chunk{encoded(event, json_line_format(event.type), [&] {
+      const std::string object = as_json(event);
+      std::string text;
+      text.reserve(object.size() + 32);
+      text.append("{\"type\":\"").append(type).append("\",\"object\":").append(object).append("}\n");
+      return text;
+    }), {}};
+  }
+
+  // Errors, bookmarks, and objects as tables or metadata: this watcher's own.
+  std::optional<Chunk> other_event(const storage::SharedWatchEvent& event) {
+    const auto& definition = store_.definition();
+    json::object out;
+    out["type"] = type_name(event.type);
+    if (event.type == storage::WatchEventType::Error) {
+      apierrors::Status status = event.error ? registry::interpret_storage_error(*event.error, definition, "", "watch")
+                                             : apierrors::internal_error("watch failed");
+      if (event.error && event.error->code() == storage::ErrorCode::Expired) status = apierrors::gone(event.error->what());
+      out["object"] = json::parse(apierrors::to_json(status));
+    } else if (event.type == storage::WatchEventType::Bookmark) {
+      json::object metadata{{"resourceVersion", std::to_string(event.revision)}, {"creationTimestamp", nullptr}};
+      if (event.initial_events_end) metadata["annotations"] = json::object{{"k8s.io/initial-events-end", "true"}};
+      out["object"] = json::object{{"kind", definition.kind}, {"apiVersion", definition.group_version()},
+                                   {"metadata", std::move(metadata)}};
+    } else {
+      json::value value = registry::parse_json(as_json(event));
+      if (representation_ == Representation::Table) {
+        std::vector<json::object> objects{std::move(value.as_object())};
+        json::object table = to_table(store_.strategy(), objects, !table_headers_sent_);
+        table["metadata"] = json::object{{"resourceVersion", std::to_string(event.revision)}};
+        table_headers_sent_ = true;
+        out["object"] = std::move(table);
+      } else {
+        out["object"] = partial_object_metadata(value.as_object());
+      }
+    }
+    if (protobuf_) {
+      // Length-prefixed WatchEvents whose object is enveloped (kube's raw stream serializer and framer).
+      std::string frame = protobuf_watch_frame(catalog_, out["type"].as_string(), out["object"]);
+      if (frame.empty()) return std::nullopt;
+      return Chunk{nullptr, std::move(frame)};
+    }
+    return Chunk{nullptr, json::serialize(out) + "\n"};
+  }
+
+  const schema::Catalog& catalog_;
+  registry::Store& store_;
+  Representation representation_;
+  bool protobuf_;
+  bool table_headers_sent_ = false;
+};
+
+// The events, once the response has begun: the part of a watch that lasts. It runs after the filter stages and
+// routes that admitted the watch have returned (Exchange::handed_off), so it holds what it needs itself and
+// writes through the exchange's writer as it is then. `enders` is held until the stream ends.
+asio::awaitable<void> stream_events(Scope scope, std::unique_ptr<storage::WatchStream> stream,
+                                    [[maybe_unused]] WatchEnders enders, EventEncoder encoder) {
+  http::ResponseWriter& response = *scope.exchange.response;
+  try {
+    for (;;) {
+      auto event = co_await stream->next_shared();
+      if (!event) break;
+      std::optional<EventEncoder::Chunk> chunk = encoder.encode(*event);
+      if (!chunk) break;
+      co_await response.write_chunk(chunk->bytes());
+      if (event->type == storage::WatchEventType::Error) break;
+    }
+  } catch (const apierrors::ApiError&) {
+    // What the route did with an error once the response had begun (the stream ends; the Status cannot be sent).
+    co_return;
+  }
+  co_await response.end_stream();
+}
+
 }  // namespace
 
 asio::awaitable<void> watch(Scope scope) {
   const auto& query = scope.query();
-  const auto& definition = scope.store.definition();
   registry::ListRequest list = list_request(scope);
   storage::WatchOptions options;
   options.resource_version = list.resource_version;
@@ -107,97 +253,14 @@ asio::awaitable<void> watch(Scope scope) {
   timer->async_wait([control](const asio::error_code& error) {
     if (!error) control->end();
   });
-  struct Cleanup {
-    std::shared_ptr<WatchControl> control;
-    std::shared_ptr<asio::steady_timer> timer;
-    server::Lifecycle& lifecycle;
-    std::uint64_t registration;
-    http::ClientGone& client_gone;
-    ~Cleanup() {
-      client_gone.forget();
-      control->stream = nullptr;
-      timer->cancel();
-      lifecycle.remove_long_running(registration);
-    }
-  } cleanup{control, timer, scope.lifecycle, registration, client_gone};
+  WatchEnders enders(control, std::move(timer), scope.lifecycle, registration, client_gone);
 
   auto& response = *scope.exchange.response;
   response.headers().set("Content-Type", protobuf ? std::string(kProtobufWatchMediaType) : "application/json");
   co_await response.begin_stream(200);
-  bool table_headers_sent = false;
-  for (;;) {
-    auto event = co_await stream->next_shared();
-    if (!event) break;
-    const bool carries_object =
-        event->type != storage::WatchEventType::Error && event->type != storage::WatchEventType::Bookmark;
-    auto as_json = [&event] { return registry::with_resource_version(event->object->value, event->revision); };
-    if (carries_object && representation == Representation::Object) {
-      // The object's bytes are the same for every watcher of this change: encoded once per format.
-      const std::string_view type = type_name(event->type);
-      if (protobuf) {
-        std::string frame;
-        try {
-          auto envelope = encoded(*event, "protobuf", [&] {
-            json::value value = registry::parse_json(as_json());
-            return schema::Transcoder(scope.catalog).encode(value.as_object());
-          });
-          frame = schema::length_delimited_frame(schema::Transcoder::watch_event(type, *envelope));
-        } catch (const schema::TranscodeError&) {
-          break;  // an object with no protobuf form ends the stream, as before
-        }
-        co_await response.write_chunk(frame);
-      } else {
-        // The whole line too: with thousands of watchers, building it per watcher was a copy of the object
-        // per delivery. (The type is part of the key: a watcher whose selector the object enters or leaves
-        // sends the same change as ADDED or DELETED.)
-        auto line = encoded(*event, json_line_format(event->type), [&] {
-          const std::string object = as_json();
-          std::string text;
-          text.reserve(object.size() + 32);
-          text.append("{\"type\":\"").append(type).append("\",\"object\":").append(object).append("}\n");
-          return text;
-        });
-        co_await response.write_chunk(*line);
-      }
-      continue;
-    }
-
-    json::object out;
-    out["type"] = type_name(event->type);
-    if (event->type == storage::WatchEventType::Error) {
-      apierrors::Status status = event->error ? registry::interpret_storage_error(*event->error, definition, "", "watch")
-                                              : apierrors::internal_error("watch failed");
-      if (event->error && event->error->code() == storage::ErrorCode::Expired) status = apierrors::gone(event->error->what());
-      out["object"] = json::parse(apierrors::to_json(status));
-    } else if (event->type == storage::WatchEventType::Bookmark) {
-      json::object metadata{{"resourceVersion", std::to_string(event->revision)}, {"creationTimestamp", nullptr}};
-      if (event->initial_events_end) metadata["annotations"] = json::object{{"k8s.io/initial-events-end", "true"}};
-      out["object"] = json::object{{"kind", definition.kind}, {"apiVersion", definition.group_version()},
-                                   {"metadata", std::move(metadata)}};
-    } else {
-      json::value value = registry::parse_json(as_json());
-      if (representation == Representation::Table) {
-        std::vector<json::object> objects{std::move(value.as_object())};
-        json::object table = to_table(scope.store.strategy(), objects, !table_headers_sent);
-        table["metadata"] = json::object{{"resourceVersion", std::to_string(event->revision)}};
-        table_headers_sent = true;
-        out["object"] = std::move(table);
-      } else {
-        out["object"] = partial_object_metadata(value.as_object());
-      }
-    }
-    if (protobuf) {
-      // Length-prefixed WatchEvents whose object is enveloped (kube's raw stream serializer and framer).
-      std::string frame = protobuf_watch_frame(scope.catalog, out["type"].as_string(), out["object"]);
-      if (frame.empty()) break;
-      co_await response.write_chunk(frame);
-    } else {
-      std::string line = json::serialize(out) + "\n";
-      co_await response.write_chunk(line);
-    }
-    if (event->type == storage::WatchEventType::Error) break;
-  }
-  co_await response.end_stream();
+  // Admitted and begun: the stages and routes that got the watch here need not stay for its hours of events.
+  scope.exchange.handed_off =
+      stream_events(scope, std::move(stream), std::move(enders), EventEncoder(scope, representation, protobuf));
 }
 
 }  // namespace kapi::endpoints::handlers

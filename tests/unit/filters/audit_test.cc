@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <stdexcept>
 
 namespace kapi::filters {
@@ -222,6 +223,27 @@ TEST_F(AuditTest, ALongRunningResponseSendsResponseStartedWhenItBegins) {
   EXPECT_EQ(stages(), (std::vector<Stage>{Stage::RequestReceived, Stage::ResponseStarted, Stage::ResponseComplete}));
   EXPECT_EQ(last().verb, "watch");
   EXPECT_EQ(last().response_status->code, 200);
+}
+
+// A handler that hands its stream off (Exchange::handed_off): the audit stage runs it, and completes the event
+// when it has ended, not when the handler returned.
+asio::awaitable<void> stream_one_event(Exchange& exchange, std::function<void()> at_start) {
+  at_start();
+  co_await exchange.response->write_chunk("{}\n");
+  co_await exchange.response->end_stream();
+}
+
+TEST_F(AuditTest, AHandedOffStreamIsCompleteWhenItEnds) {
+  std::vector<Stage> seen_when_streaming;
+  auto writer = serve(policy_at(Level::Metadata),
+                      {.target = "/api/v1/namespaces/default/configmaps?watch=1", .long_running = true},
+                      [&](Exchange& exchange) -> asio::awaitable<void> {
+                        co_await exchange.response->begin_stream(200);
+                        exchange.handed_off = stream_one_event(exchange, [&] { seen_when_streaming = stages(); });
+                      });
+  EXPECT_EQ(seen_when_streaming, (std::vector<Stage>{Stage::RequestReceived, Stage::ResponseStarted}));
+  EXPECT_EQ(stages(), (std::vector<Stage>{Stage::RequestReceived, Stage::ResponseStarted, Stage::ResponseComplete}));
+  EXPECT_EQ(writer.body(), "{}\n");
 }
 
 TEST_F(AuditTest, AShortRequestHasNoResponseStartedStage) {

@@ -4,9 +4,11 @@
 #include "filters/audit_id.h"
 #include "filters/authentication.h"
 #include "filters/cors.h"
+#include "filters/latency_tracker.h"
 #include "filters/max_in_flight.h"
 #include "filters/panic_recovery.h"
 #include "filters/request_deadline.h"
+#include "filters/request_info.h"
 #include "filters/timeout.h"
 #include "filters/wait_group.h"
 #include "filters/warning_recorder.h"
@@ -15,6 +17,8 @@
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
 #include <gtest/gtest.h>
+
+#include <functional>
 
 namespace kapi::filters {
 namespace {
@@ -82,6 +86,54 @@ TEST(FilterChain, ServesThroughEveryStageAndRecordsMetrics) {
   EXPECT_EQ(f.metrics.request_total.value({"200", "apiserver", "", "", "pods", "resource", "", "GET", "v1"}), 1);
   EXPECT_NE(f.metrics.render().find("apiserver_request_filter_duration_seconds_count{filter=\"authentication\"} 1"),
             std::string::npos);
+}
+
+// A watch's events after its response began, as a handler hands them off (Exchange::handed_off).
+asio::awaitable<void> stream_rest(Exchange& exchange, std::function<void()> at_start) {
+  at_start();
+  co_await exchange.response->write_chunk("event\n");
+  co_await exchange.response->end_stream();
+}
+
+// Notes when the stages after it have returned.
+class ReturnProbe final : public Filter {
+ public:
+  explicit ReturnProbe(bool& returned) : returned_(returned) {}
+  std::string_view name() const override { return "probe"; }
+  asio::awaitable<void> handle(Exchange& exchange, Next next) override {
+    co_await next(exchange);
+    returned_ = true;
+  }
+
+ private:
+  bool& returned_;
+};
+
+TEST(FilterChain, AHandedOffStreamRunsAfterTheStagesBehindTheRequestMetricsReturned) {
+  Fixture f;
+  ChainConfig config(f.logger, f.metrics, f.lifecycle);
+  bool stages_returned = false;
+  bool counted_before_the_stream = true;
+  std::vector<std::unique_ptr<Filter>> filters;
+  filters.push_back(std::make_unique<RequestInfoFilter>(config.long_running));
+  filters.push_back(std::make_unique<LatencyTrackerFilter>(f.metrics));
+  filters.push_back(std::make_unique<ReturnProbe>(stages_returned));
+  filters.push_back(std::make_unique<WarningRecorderFilter>());
+  const std::vector<std::string> watch_labels = {"200", "apiserver", "", "", "pods", "namespace", "", "WATCH", "v1"};
+  bool returned_when_streaming = false;
+  Handler handler = [&](Exchange& exchange) -> asio::awaitable<void> {
+    co_await exchange.response->begin_stream(200);
+    exchange.handed_off = stream_rest(exchange, [&] {
+      returned_when_streaming = stages_returned;
+      counted_before_the_stream = f.metrics.request_total.value(watch_labels) != 0;
+    });
+  };
+  auto writer = serve(std::move(filters), make_request("GET", "/api/v1/namespaces/default/pods?watch=true"),
+                      std::move(handler));
+  EXPECT_TRUE(returned_when_streaming);  // the stages after the metrics' were gone while the stream ran
+  EXPECT_FALSE(counted_before_the_stream);
+  EXPECT_EQ(f.metrics.request_total.value(watch_labels), 1);  // counted when it ended, as kube counts a watch
+  EXPECT_EQ(writer.body(), "event\n");
 }
 
 TEST(AuditId, KeepsTheClientsIdOrMakesAUuid) {
