@@ -44,6 +44,26 @@ std::vector<KapiOptions> servers_sharing_a_pki(const test_support::TempDir& dir,
   return options;
 }
 
+// Whether every FlowSchema carries its Dangling condition: the one status write the APF configuration
+// controllers make after bootstrap (the first server to see a FlowSchema without it writes it; the others then
+// find it set), so the FlowSchemas are settled only then.
+bool flow_schemas_have_their_conditions(const KapiProcess& kapi) {
+  const HttpResponse listed = kapi.connect_admin().request("GET", "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas");
+  if (listed.status != 200) return false;
+  const json::object list = json_object(listed.body);
+  for (const auto& item : list.at("items").as_array()) {
+    const json::object* status = item.as_object().if_contains("status") ? item.at("status").if_object() : nullptr;
+    const json::value* conditions = status ? status->if_contains("conditions") : nullptr;
+    if (!conditions || !conditions->is_array()) return false;
+    bool dangling = false;
+    for (const auto& condition : conditions->as_array())
+      dangling = dangling || (condition.is_object() && condition.as_object().if_contains("type") &&
+                              condition.at("type") == "Dangling");
+    if (!dangling) return false;
+  }
+  return true;
+}
+
 // The names and resourceVersions of a list's items, "name@rv ...", in the order served.
 std::string items_of(const KapiProcess& kapi, const std::string& path) {
   const HttpResponse listed = kapi.connect_admin().request("GET", path);
@@ -96,6 +116,7 @@ TEST(ScaleOutTest, ServersStartedTogetherBootstrapOneEtcdOnceAndThenLeaveItAlone
       "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations",
       "/apis/scheduling.k8s.io/v1/priorityclasses"};
   std::vector<std::string> first;
+  ASSERT_TRUE(eventually([&] { return flow_schemas_have_their_conditions(*servers[0]); }));
   for (const auto& path : bootstrap) {
     ASSERT_TRUE(eventually([&] {
       const std::string seen = items_of(*servers[0], path);
