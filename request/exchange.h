@@ -20,7 +20,7 @@ struct Exchange {
   // The rest of a long-running response (a watch's events for hours), handed off by its handler once the
   // response has begun. The routes and stages between the handler and the first stage with work after the
   // response ends (the request metrics) then return, and their coroutine frames are freed rather than held by
-  // every idle watcher; that stage runs the rest where the handler's end used to be (run_handed_off). The rest
+  // every idle watcher; that stage runs the rest where the handler's end used to be (take_handed_off). The rest
   // writes through `*response` as it is when it runs: the decorators of the stages it left are gone, which is
   // why a handler hands off only once its response has begun (their work was on the status and headers).
   asio::awaitable<void> handed_off;
