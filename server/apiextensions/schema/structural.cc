@@ -3,6 +3,9 @@
 #include "base/go_regexp.h"
 #include "server/registry/json_fields.h"
 
+#include <cstdint>
+#include <limits>
+
 namespace kapi::apiextensions::schema {
 namespace {
 
@@ -20,13 +23,21 @@ std::optional<double> number_of(const json::object& object, std::string_view key
   return std::nullopt;
 }
 
+// An int64 field (maxLength, minItems, ...). Go's decoder refuses a number outside int64 there; one that gets
+// here anyway (1e20, 2^64 - 1) saturates rather than wraps, and a fraction is dropped as a conversion drops it.
 std::optional<std::int64_t> integer_of(const json::object& object, std::string_view key) {
+  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
   const json::value* value = object.if_contains(key);
   if (!value) return std::nullopt;
   if (value->is_int64()) return value->get_int64();
-  if (value->is_uint64()) return static_cast<std::int64_t>(value->get_uint64());
-  if (value->is_double()) return static_cast<std::int64_t>(value->get_double());
-  return std::nullopt;
+  if (value->is_uint64()) return value->get_uint64() > static_cast<std::uint64_t>(kMax)
+                                     ? kMax : static_cast<std::int64_t>(value->get_uint64());
+  if (!value->is_double()) return std::nullopt;
+  const double number = value->get_double();
+  if (number >= 9223372036854775808.0) return kMax;  // 2^63: the first double past int64
+  if (number < -9223372036854775808.0) return kMin;
+  return static_cast<std::int64_t>(number);
 }
 
 std::optional<std::string> optional_string_of(const json::object& object, std::string_view key) {

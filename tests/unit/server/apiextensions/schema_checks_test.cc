@@ -5,6 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+
 namespace kapi::apiextensions::schema {
 namespace {
 
@@ -35,6 +38,20 @@ TEST(CrdSchemaChecksTest, AcceptsStructuralSchemas) {
 }
 
 // A pattern must compile as Go's regexp.Compile compiles it: RE2 syntax, so no back-references.
+// Found by the crd_schema fuzz target: a length bound past int64 (JSON has no limit; Go's decoder refuses it) was
+// converted with undefined behaviour. It saturates.
+TEST(CrdSchemaChecksTest, BoundsPastInt64Saturate) {
+  Schema schema = schema_from(R"({"type":"object","properties":{
+    "a":{"type":"string","maxLength":184467440737095516161},
+    "b":{"type":"array","items":{"type":"string"},"maxItems":18446744073709551615},
+    "c":{"type":"string","minLength":-1e300},
+    "d":{"type":"string","maxLength":4.5}}})");
+  EXPECT_EQ(schema.property("a")->max_length, std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(schema.property("b")->max_items, std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(schema.property("c")->min_length, std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(schema.property("d")->max_length, 4);
+}
+
 TEST(CrdSchemaChecksTest, PatternsMustBeGoRegularExpressions) {
   EXPECT_THAT(check(R"({"type":"object","properties":{"p":{"type":"string","pattern":"^[a-z]+(-[a-z]+)*$"}}})"),
               IsEmpty());
