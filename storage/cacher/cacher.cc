@@ -12,6 +12,7 @@
 #include <asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace kapi::storage::cacher {
 namespace {
@@ -188,7 +189,7 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
   }
   std::optional<CacheState::Snapshot> snapshot = state_->read(scope, index);
   if (!snapshot) co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
-  co_return page(*snapshot, scope, options);
+  co_return page(std::move(*snapshot), scope, options);
 }
 
 asio::awaitable<SharedUnchangedChecks::Proven> Cacher::prove_unchanged(const KeyScope& scope) {
@@ -202,13 +203,16 @@ asio::awaitable<SharedUnchangedChecks::Proven> Cacher::prove_unchanged(const Key
   co_return std::make_shared<const CacheState::Snapshot>(std::move(*snapshot));
 }
 
-SharedListResult Cacher::page(const CacheState::Snapshot& snapshot, const KeyScope& scope,
-                              const ListOptions& options) const {
+SharedListResult Cacher::page(CacheState::Snapshot snapshot, const KeyScope& scope, const ListOptions& options) const {
   // Filter and paginate outside the lock: the predicate may parse every object.
   SharedListResult result;
   result.revision = snapshot.revision;
-  const std::vector<ObjectRef>& candidates = snapshot.items;
   const bool limited = options.recursive && options.limit > 0;
+  if (!options.predicate && (!limited || std::cmp_less_equal(snapshot.items.size(), options.limit))) {
+    result.items = std::move(snapshot.items);  // all of it: no copy of (and no count on) every item's pointer
+    return result;
+  }
+  const std::vector<ObjectRef>& candidates = snapshot.items;
   bool more = false;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (options.predicate && !options.predicate(*candidates[i])) continue;

@@ -118,7 +118,7 @@ class Cacher final : public Interface {
   // revision, when the backend confirms that nothing changed there (Interface::unchanged_since); else null.
   asio::awaitable<SharedUnchangedChecks::Proven> prove_unchanged(const KeyScope& scope);
   // One page of `snapshot`'s objects that match `options`, at the snapshot's revision.
-  SharedListResult page(const CacheState::Snapshot& snapshot, const KeyScope& scope, const ListOptions& options) const;
+  SharedListResult page(CacheState::Snapshot snapshot, const KeyScope& scope, const ListOptions& options) const;
 
   Interface& backend_;
   const CacherOptions options_;
