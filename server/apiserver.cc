@@ -416,14 +416,6 @@ class ReactorWhileUnwinding {
   std::thread runner_;
 };
 
-// The reactor: one thread per --reactor-threads (this one included), until shut_down stops it.
-void run_reactor(asio::io_context& io, int threads) {
-  std::vector<std::thread> reactor;
-  for (int i = 1; i < threads; ++i) reactor.emplace_back([&io] { io.run(); });
-  io.run();
-  for (auto& thread : reactor) thread.join();
-}
-
 // The shutdown sequence of kube-apiserver's lifecycle signals, in order.
 asio::awaitable<void> shut_down(const Options& options, base::Logger& logger, Lifecycle& lifecycle,
                                 http::HttpServer& http, apis::BuiltInApis& apis,
@@ -482,7 +474,10 @@ int run_apiserver(const Options& options) {
     // Before anything that has to be stopped: a bad audit flag or policy file ends the start-up here.
     audit::Audit audit = set_up_audit(options, metrics, logger);
     Config config = complete(options, logger);
-    asio::io_context io(config.threads);
+    // The reactor: one io_context per --reactor-threads, each run by one thread (see reactor_pool.h); `io` is the
+    // main one, which runs everything but connections and is the only one running while the start-up unwinds.
+    asio::io_context io(1);
+    http::ReactorPool reactors(io, config.threads);
     ReactorWhileUnwinding reactor_while_unwinding(io);
     if (audit.backend) audit.backend->run(io.get_executor());
     // The audit webhook sends through connections on `io`: let go of the backends before `io` goes (this is
@@ -590,7 +585,7 @@ int run_apiserver(const Options& options) {
         co_await std::move(rest);
       }
     };
-    http::HttpServer http(io, connection_options_from(options), serve);
+    http::HttpServer http(io, connection_options_from(options), serve, &reactors);
     listen(options, http, config, logger);
     print_admin_kubeconfig(config.pki_material);
 
@@ -608,7 +603,7 @@ int run_apiserver(const Options& options) {
                            priority_and_fairness.get());
     if (node_mode) node_mode->run(io.get_executor());
     http.start();
-    run_reactor(io, config.threads);
+    reactors.run();  // until shut_down stops the main reactor
     return 0;
   } catch (const StartupFailure&) {
     return 1;

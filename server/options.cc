@@ -155,7 +155,7 @@ std::vector<Flag> flags_for(Options& o) {
       {"client-ca-file", "Client certificates signed by one of the authorities in this file are authenticated (CN = user, O = groups). Defaults to the generated CA.", false, false, path(o.client_ca_file)},
       {"cert-dir", "The directory where generated TLS certs and the admin kubeconfig are written. Defaults to <data-dir>/pki.", false, false, path(o.cert_dir)},
       {"advertise-address", "This server's address in the kubernetes Endpoints (through its master lease), the generated admin kubeconfig and serving certificate.", false, false, text(o.advertise_address)},
-      {"reactor-threads", "(kapi) Threads running the reactor; 0 means one per core.", false, false, integer(o.reactor_threads)},
+      {"reactor-threads", "(kapi) Reactor threads, each with an io_context of its own; 0 means one per core.", false, false, integer(o.reactor_threads)},
       {"data-dir", "(kapi) Directory of the embedded store (used when --etcd-servers is empty).", false, false, path(o.data_dir)},
       {"etcd-servers", "List of etcd servers to connect with (scheme://ip:port), comma separated. Empty: the embedded store.", false, false, list(o.etcd_servers)},
       {"etcd-prefix", "The prefix to prepend to all resource paths in etcd.", false, false, text(o.etcd_prefix)},

@@ -97,7 +97,7 @@ const char* reason_phrase(int status) {
   }
 }
 
-// What a connection shares with the registry; touched only on the connection's strand.
+// What a connection shares with the registry; touched only on the connection's executor (see http_server.h).
 struct ConnectionState {
   bool idle = true;
   bool draining = false;  // shutdown asked: close after the current response
@@ -493,7 +493,7 @@ class Connection {
   };
 
   // A plain completion handler rather than a coroutine: an idle watch keeps this read for hours, and a handler is
-  // a fraction of a coroutine's frames. It completes on the connection's strand, where the handler runs.
+  // a fraction of a coroutine's frames. It completes on the connection's executor, where the handler runs.
   void watch_for_close(CloseWatchSlot& slot) {
     CloseWatch& watch = slot.watch.emplace(stream_.get_executor());
     stream_.async_read_some(asio::buffer(&watch.byte, 1), [&slot](const asio::error_code& error, std::size_t n) {

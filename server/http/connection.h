@@ -42,7 +42,7 @@ using RequestHandler = std::function<asio::awaitable<void>(Request&, ResponseWri
 class ConnectionRegistry {
  public:
   struct Entry {
-    std::function<void()> close_if_idle;  // runs on the connection's own strand
+    std::function<void()> close_if_idle;  // runs on the connection's own executor
   };
   std::uint64_t add(Entry entry);
   void remove(std::uint64_t id);

@@ -73,8 +73,9 @@ std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& file
   return context;
 }
 
-HttpServer::HttpServer(asio::io_context& io, ConnectionOptions options, RequestHandler handler)
-    : io_(io), options_(std::move(options)), handler_(std::move(handler)) {}
+HttpServer::HttpServer(asio::io_context& io, ConnectionOptions options, RequestHandler handler,
+                       ReactorPool* reactors)
+    : io_(io), reactors_(reactors), options_(std::move(options)), handler_(std::move(handler)) {}
 
 HttpServer::~HttpServer() = default;
 
@@ -107,11 +108,17 @@ void HttpServer::stop_accepting() {
   }
 }
 
+asio::any_io_executor HttpServer::connection_executor() {
+  // A pool's reactor has one thread, which serialises the connection's handlers; a shared io_context needs a strand.
+  if (reactors_) return reactors_->next().get_executor();
+  return asio::make_strand(io_);
+}
+
 asio::awaitable<void> HttpServer::accept_loop(std::shared_ptr<Listener> shared_listener) {
   Listener& listener = *shared_listener;
   for (;;) {
     auto [ec, socket] = co_await listener.acceptor.async_accept(
-        asio::make_strand(io_), asio::experimental::as_tuple(asio::use_awaitable));
+        connection_executor(), asio::experimental::as_tuple(asio::use_awaitable));
     if (ec) {
       if (!listener.acceptor.is_open()) co_return;
       continue;  // e.g. too many open files: keep serving the connections we have

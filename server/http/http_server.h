@@ -1,6 +1,8 @@
 #pragma once
-// Listeners and their accept loops. Every accepted connection gets its own strand and coroutine.
+// Listeners and their accept loops. Every accepted connection gets a coroutine of its own, on the next reactor of
+// a ReactorPool (see reactor_pool.h), or without a pool on a strand of its own on the one io_context.
 #include "server/http/connection.h"
+#include "server/http/reactor_pool.h"
 
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
@@ -29,7 +31,9 @@ std::shared_ptr<asio::ssl::context> make_server_tls_context(const TlsFiles& file
 
 class HttpServer {
  public:
-  HttpServer(asio::io_context& io, ConnectionOptions options, RequestHandler handler);
+  // The listeners live on `io`; connections on `reactors` when given (it outlives the server), else on `io`.
+  HttpServer(asio::io_context& io, ConnectionOptions options, RequestHandler handler,
+             ReactorPool* reactors = nullptr);
   ~HttpServer();
 
   // Binds now (port 0 picks a free port) and returns the bound endpoint; accepting starts with start().
@@ -48,7 +52,11 @@ class HttpServer {
   // stop_accepting) finds the acceptor closed and ends without touching the server.
   asio::awaitable<void> accept_loop(std::shared_ptr<Listener> listener);
 
+  // Where the next accepted connection runs.
+  asio::any_io_executor connection_executor();
+
   asio::io_context& io_;
+  ReactorPool* reactors_;
   ConnectionOptions options_;
   RequestHandler handler_;
   ConnectionRegistry connections_;
