@@ -2,12 +2,17 @@
 
 #include "base/base64.h"
 #include "base/go_time.h"
+#include "base/quantity.h"
 #include "server/apierrors/errors.h"
 
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstdint>
+#include <string_view>
+#include <variant>
 
 namespace kapi::schema {
 namespace {
@@ -24,15 +29,39 @@ bool fits_int32(const json::value& value) {
   return value.is_int64() && value.get_int64() >= INT32_MIN && value.get_int64() <= INT32_MAX;
 }
 
+// The value as encoding/json's UnmarshalTypeError names it for a field that is no number: its JSON kind only.
 std::string json_kind(const json::value& value) {
   switch (value.kind()) {
     case json::kind::string: return "string";
     case json::kind::bool_: return "bool";
     case json::kind::array: return "array";
     case json::kind::object: return "object";
-    case json::kind::double_: return "number " + json::serialize(value);
     default: return "number";
   }
+}
+
+// A number as the body spelled it, which Go's errors quote. The parsed value is all that is left of a fraction, so
+// it is spelled the shortest way that reads back the same ("1.5", "80" for 80.0); integers are spelled exactly.
+std::string number_literal(const json::value& value) {
+  if (!value.is_double()) return json::serialize(value);
+  std::array<char, 32> buffer{};
+  const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value.get_double());
+  return ec == std::errc() ? std::string(buffer.data(), end) : json::serialize(value);
+}
+
+// A JSON value's text as a json.Unmarshaler receives it, for those that parse it themselves (Quantity).
+std::string unmarshaler_text(const json::value& value) {
+  if (value.is_string()) return std::string(value.get_string());
+  if (value.is_number()) return number_literal(value);
+  return json::serialize(value);
+}
+
+// strings.TrimSpace over ASCII, as Quantity.UnmarshalJSON trims its text.
+std::string_view trim_space(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\n\v\f\r";
+  const auto first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
 }
 
 // The Go type kube's error names: "string", "int32", "[]v1.Container", "map[string]string", "v1.PodSpec".
@@ -202,6 +231,8 @@ class Conformer {
         return;
       case pb::FieldDescriptor::TYPE_MESSAGE: break;
       default:
+        // An integer field names a fraction by its digits ("number 1.5"), anything else by its kind.
+        if (value.is_double()) type_error(owner, expected, "number " + number_literal(value), path);
         if (!value.is_int64() && !value.is_uint64()) fail();
         integer(owner, field, value, path, expected);
         return;
@@ -221,14 +252,24 @@ class Conformer {
       case Special::kDuration:
         if (!value.is_string()) fail();
         return;
-      case Special::kQuantity:
-        if (!value.is_string() && !value.is_number()) fail();
+      case Special::kQuantity: {
+        // Quantity.UnmarshalJSON parses whatever it is given, quoted or not, and its parse error is kube's answer:
+        // "abc", true or [1] never reach the store. What does is what kube's Quantity writes back: its canonical
+        // spelling ("0.5" is "500m", " 2Gi " is "2Gi", 1024 is "1024").
+        const std::string text = unmarshaler_text(value);
+        auto parsed = parse_go_quantity(trim_space(text));
+        if (auto* error = std::get_if<QuantityParseError>(&parsed)) throw TypeError{std::move(error->message)};
+        value = std::get<Quantity>(parsed).to_string();
         return;
+      }
       case Special::kIntOrString:
-        if (!value.is_string() && !value.is_int64() && !value.is_uint64()) fail();
-        // IntOrString.UnmarshalJSON decodes its number into an int32 (from an applied object too): its error.
-        if (!value.is_string() && !fits_int32(value))
-          throw TypeError{"json: cannot unmarshal number " + json::serialize(value) + " into Go value of type int32"};
+        if (value.is_string()) return;
+        // IntOrString.UnmarshalJSON decodes anything but a string into an int32 with encoding/json, whose error
+        // (not the request decoder's own type) keeps no field path (from an applied object too).
+        if (!fits_int32(value)) {
+          const std::string what = value.is_number() ? "number " + number_literal(value) : json_kind(value);
+          throw TypeError{"json: cannot unmarshal " + what + " into Go value of type int32"};
+        }
         return;
       case Special::kRawExtension:
       case Special::kFieldsV1: return;  // free-form JSON

@@ -321,7 +321,8 @@ TEST_F(CoreMoreResourcesTest, ResourceQuotaStatusAndValidation) {
   ASSERT_TRUE(is_status(invalid, 422, "Invalid")) << invalid.body;
   EXPECT_TRUE(has_cause(invalid, "spec.hard[widgets]: Invalid value: \"widgets\": must be a standard resource type or fully qualified"))
       << causes_text(invalid);
-  EXPECT_TRUE(has_cause(invalid, "spec.hard[pods]: Invalid value: \"1.5\": must be an integer")) << causes_text(invalid);
+  // The decoder holds the quantity in its canonical spelling, as kube's typed decoding does, before validation.
+  EXPECT_TRUE(has_cause(invalid, "spec.hard[pods]: Invalid value: \"1500m\": must be an integer")) << causes_text(invalid);
   kubectl("delete quota rq");
 
   // kubectl's generator, which sends a protobuf ResourceQuota.

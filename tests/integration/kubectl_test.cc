@@ -109,6 +109,40 @@ TEST_F(KubectlTest, CreateFromFileRejectsUnknownFieldsAsKubeApiserverDoes) {
   EXPECT_NE(warned.output.find("configmap/strict created"), std::string::npos) << warned.output;
 }
 
+// resource.Quantity as kube decodes it: what ParseQuantity refuses is a 400 at decoding (kapi stored it, and every
+// client reading the quota then failed to decode it), and what it accepts is kept in its canonical spelling.
+TEST_F(KubectlTest, QuantitiesAreRefusedOrCanonicalisedAsKubeApiserverDoes) {
+  auto write = [&](const std::string& name, const std::string& text) {
+    const auto manifest = kapi().work_dir() / name;
+    FILE* file = std::fopen(manifest.c_str(), "w");
+    EXPECT_NE(file, nullptr);
+    if (file) {
+      std::fwrite(text.data(), 1, text.size(), file);
+      std::fclose(file);
+    }
+    return manifest;
+  };
+  const auto bad = write("bad-quota.yaml",
+                         "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: bad\nspec:\n  hard:\n    pods: abc\n");
+  CommandResult refused = kubectl("create -f " + bad.string());
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.output.find("Error from server (BadRequest): error when creating \"" + bad.string() +
+                                "\": ResourceQuota in version \"v1\" cannot be handled as a ResourceQuota: "
+                                "quantities must match the regular expression "
+                                "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_NE(kubectl("get resourcequota bad").exit_code, 0) << "nothing was stored";
+
+  const auto good = write("good-quota.yaml",
+                          "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: good\nspec:\n  hard:\n"
+                          "    requests.cpu: \"0.5\"\n    requests.memory: 1.5Gi\n    pods: 10\n");
+  CommandResult created = kubectl("create -f " + good.string());
+  ASSERT_EQ(created.exit_code, 0) << created.output;
+  CommandResult hard = kubectl("get resourcequota good -o jsonpath={.spec.hard}");
+  EXPECT_EQ(hard.output, R"({"pods":"10","requests.cpu":"500m","requests.memory":"1536Mi"})");
+}
+
 TEST_F(KubectlTest, ExplainReadsTheOpenApiSchemas) {
   CommandResult result = kubectl("explain configmap.data");
   EXPECT_EQ(result.exit_code, 0) << result.output;

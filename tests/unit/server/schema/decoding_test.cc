@@ -133,6 +133,62 @@ TEST_F(DecodingTest, IntegersBeyondTheirGoTypeFailAsKubeDecodingDoes) {
   EXPECT_EQ(applied.at("spec").at("sessionAffinityConfig").at("clientIP").at("timeoutSeconds"), 1);
 }
 
+// Go's decoder quotes a number only where it tried to read one: an integer field names a fraction by its digits
+// (Boost.JSON's own spelling, "1.5E0", is no Go's), any other field by its kind alone.
+TEST_F(DecodingTest, NumbersAreNamedAsGoNamesThem) {
+  EXPECT_EQ(error_of("ConfigMap", R"({"metadata":{"name":"a"},"data":{"k":1.5}})"),
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go "
+            "struct field ConfigMap.data of type string");
+  EXPECT_EQ(error_of("Pod", R"({"spec":{"containers":[{"name":"c","ports":[{"containerPort":1.5}]}]}})"),
+            "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal number 1.5 into Go struct "
+            "field ContainerPort.spec.containers.ports.containerPort of type int32");
+  EXPECT_EQ(error_of("Pod", R"({"spec":{"activeDeadlineSeconds":0.25}})"),
+            "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal number 0.25 into Go struct "
+            "field PodSpec.spec.activeDeadlineSeconds of type int64");
+}
+
+// IntOrString.UnmarshalJSON reads anything but a string as an int32 with encoding/json, whose errors carry no field.
+TEST_F(DecodingTest, IntOrStringReadsAnythingButAStringAsAnInt32) {
+  const std::string prefix = "Service in version \"v1\" cannot be handled as a Service: json: cannot unmarshal ";
+  auto target_port = [&](std::string_view value) {
+    return error_of("Service", R"({"spec":{"ports":[{"port":80,"targetPort":)" + std::string(value) + "}]}}");
+  };
+  EXPECT_EQ(target_port("1.5"), prefix + "number 1.5 into Go value of type int32");
+  EXPECT_EQ(target_port("true"), prefix + "bool into Go value of type int32");
+  EXPECT_EQ(target_port("[8080]"), prefix + "array into Go value of type int32");
+  EXPECT_EQ(target_port("{}"), prefix + "object into Go value of type int32");
+  EXPECT_EQ(target_port("\"http\""), "no error");
+  EXPECT_EQ(target_port("8080"), "no error");
+}
+
+// Quantity.UnmarshalJSON parses what it is given, quoted or not, and answers ParseQuantity's error; what it accepts
+// is written back in kube's canonical spelling. kapi stored "abc" as a quota's limit, which every client then failed
+// to decode.
+TEST_F(DecodingTest, QuantitiesAreParsedAndWrittenAsKubeWritesThem) {
+  const std::string prefix = "ResourceQuota in version \"v1\" cannot be handled as a ResourceQuota: ";
+  const std::string format_wrong =
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  auto hard_pods = [&](std::string_view value) {
+    return error_of("ResourceQuota", R"({"spec":{"hard":{"pods":)" + std::string(value) + "}}}");
+  };
+  EXPECT_EQ(hard_pods("\"abc\""), prefix + format_wrong);
+  EXPECT_EQ(hard_pods("\"\""), prefix + format_wrong);
+  EXPECT_EQ(hard_pods("true"), prefix + format_wrong);
+  EXPECT_EQ(hard_pods("[1]"), prefix + format_wrong);
+  EXPECT_EQ(hard_pods("{}"), prefix + format_wrong);
+  EXPECT_EQ(hard_pods("\"1.5Zi\""), prefix + format_wrong);
+  EXPECT_EQ(hard_pods("\"1e9223372036854775808\""), prefix + "unable to parse quantity's suffix");
+
+  json::object pod;
+  EXPECT_TRUE(conform_json("Pod", R"({"spec":{"containers":[{"name":"c","resources":{
+      "requests":{"cpu":"0.5","memory":1024,"ephemeral-storage":" 2Gi ","nvidia.com/gpu":"1"},
+      "limits":{"cpu":1.5,"memory":"1e3"}}}]}})", &pod).empty());
+  const json::value& resources = pod.at("spec").at("containers").at(0).at("resources");
+  EXPECT_EQ(resources.at("requests"),
+            json::parse(R"({"cpu":"500m","memory":"1024","ephemeral-storage":"2Gi","nvidia.com/gpu":"1"})"));
+  EXPECT_EQ(resources.at("limits"), json::parse(R"({"cpu":"1500m","memory":"1e3"})"));
+}
+
 TEST_F(DecodingTest, FieldValidationDirective) {
   EXPECT_EQ(parse_field_validation(""), FieldValidation::kWarn);
   EXPECT_EQ(parse_field_validation("Strict"), FieldValidation::kStrict);
