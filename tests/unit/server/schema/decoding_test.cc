@@ -136,15 +136,17 @@ TEST_F(DecodingTest, IntegersBeyondTheirGoTypeFailAsKubeDecodingDoes) {
 // Go's decoder quotes a number only where it tried to read one: an integer field names a fraction by its digits
 // (Boost.JSON's own spelling, "1.5E0", is no Go's), any other field by its kind alone.
 TEST_F(DecodingTest, NumbersAreNamedAsGoNamesThem) {
+  const std::string unmarshal = "json: cannot unmarshal ";
   EXPECT_EQ(error_of("ConfigMap", R"({"metadata":{"name":"a"},"data":{"k":1.5}})"),
-            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go "
-            "struct field ConfigMap.data of type string");
-  EXPECT_EQ(error_of("Pod", R"({"spec":{"containers":[{"name":"c","ports":[{"containerPort":1.5}]}]}})"),
-            "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal number 1.5 into Go struct "
-            "field ContainerPort.spec.containers.ports.containerPort of type int32");
-  EXPECT_EQ(error_of("Pod", R"({"spec":{"activeDeadlineSeconds":0.25}})"),
-            "Pod in version \"v1\" cannot be handled as a Pod: json: cannot unmarshal number 0.25 into Go struct "
-            "field PodSpec.spec.activeDeadlineSeconds of type int64");
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: " + unmarshal +
+                "number into Go struct field ConfigMap.data of type string");
+  const std::string pod = "Pod in version \"v1\" cannot be handled as a Pod: " + unmarshal;
+  for (const auto& [body, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"spec":{"containers":[{"name":"c","ports":[{"containerPort":1.5}]}]}})",
+            "number 1.5 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32"},
+           {R"({"spec":{"activeDeadlineSeconds":0.25}})",
+            "number 0.25 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64"}})
+    EXPECT_EQ(error_of("Pod", body), pod + message) << body;
 }
 
 // IntOrString.UnmarshalJSON reads anything but a string as an int32 with encoding/json, whose errors carry no field.
