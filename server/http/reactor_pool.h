@@ -8,7 +8,8 @@
 //
 // Contract:
 //  - The main reactor (the io_context the server was built on) runs everything that is not a connection: storage,
-//    reflectors, controllers, timers, the shutdown sequence. It takes its turn with connections too.
+//    reflectors, controllers, timers, the shutdown sequence. It takes its turn with connections too, so it must be
+//    run by run() alone (one thread), like the others.
 //  - Every other reactor serves connections only and is run by exactly one thread, so what runs on it needs no
 //    strand: a connection's handlers already run one at a time, in the order they were posted.
 //  - run() runs the main reactor on the calling thread and each other one on a thread of its own. When the main
