@@ -1,5 +1,6 @@
 #include "server/schema/decoding.h"
 
+#include "base/ascii.h"
 #include "base/base64.h"
 #include "base/go_time.h"
 #include "base/quantity.h"
@@ -54,14 +55,6 @@ std::string unmarshaler_text(const json::value& value) {
   if (value.is_string()) return std::string(value.get_string());
   if (value.is_number()) return number_literal(value);
   return json::serialize(value);
-}
-
-// strings.TrimSpace over ASCII, as Quantity.UnmarshalJSON trims its text.
-std::string_view trim_space(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\n\v\f\r";
-  const auto first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
 }
 
 // The Go type kube's error names: "string", "int32", "[]v1.Container", "map[string]string", "v1.PodSpec".
@@ -257,7 +250,7 @@ class Conformer {
         // "abc", true or [1] never reach the store. What does is what kube's Quantity writes back: its canonical
         // spelling ("0.5" is "500m", " 2Gi " is "2Gi", 1024 is "1024").
         const std::string text = unmarshaler_text(value);
-        auto parsed = parse_go_quantity(trim_space(text));
+        auto parsed = parse_go_quantity(base::trim_ascii_space(text));  // as it trims its text
         if (auto* error = std::get_if<QuantityParseError>(&parsed)) throw TypeError{std::move(error->message)};
         value = std::get<Quantity>(parsed).to_string();
         return;
