@@ -127,22 +127,32 @@ void Checker::resolve_or_error(Expr& e, const Function& fn, const Expr* target, 
       return;
     }
 
-    // A generic overload gets fresh type variables for its parameters at each call.
-    std::vector<Type> params = overload.params;
-    Type overload_result = overload.result;
+    // A generic overload gets fresh type variables for its parameters at each call. cel-go mints them for every
+    // overload of the call's style, even one of another arity, and their numbers show in messages; so an overload
+    // that cannot match uses up its numbers without the work of instantiating it.
     std::vector<std::string> type_params;
-    for (const Type& p : params) collect_type_params(p, type_params);
-    collect_type_params(overload_result, type_params);
+    for (const Type& p : overload.params) collect_type_params(p, type_params);
+    collect_type_params(overload.result, type_params);
+    if (overload.params.size() != arg_types.size()) {
+      next_type_var_ += static_cast<int>(type_params.size());
+      continue;
+    }
+    const std::vector<Type>* params = &overload.params;
+    const Type* overload_result = &overload.result;
+    std::vector<Type> fresh_params;
+    Type fresh_result;
     if (!type_params.empty()) {
       Substitutions fresh;
       for (const std::string& name : type_params) fresh.bind(Type::type_param(name), new_type_var());
-      for (Type& p : params) p = substitute(fresh, p, false);
-      overload_result = substitute(fresh, overload_result, false);
+      for (const Type& p : overload.params) fresh_params.push_back(substitute(fresh, p, false));
+      fresh_result = substitute(fresh, overload.result, false);
+      params = &fresh_params;
+      overload_result = &fresh_result;
     }
 
-    if (!is_assignable_list(subs_, arg_types, params)) continue;
+    if (!is_assignable_list(subs_, arg_types, *params)) continue;
     reference.overload_ids.push_back(overload.id);
-    Type resolved = substitute(subs_, overload_result, false);
+    Type resolved = substitute(subs_, *overload_result, false);
     if (!result) {
       result = std::move(resolved);
     } else if (!is_dyn(*result) && !is_exact(resolved, *result)) {

@@ -2,7 +2,9 @@
 // common/error.go): issues sorted by position, each with its source line and a caret under the column, where the
 // dots and caret are full-width (U+FF0E, U+FF3E) under characters wider than one UTF-8 byte.
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "base/utf8.h"
 #include "cel/compile.h"
@@ -19,11 +21,8 @@ struct Located {
   const Issue* issue = nullptr;
 };
 
-std::size_t utf8_width(char32_t c) {
-  std::string out;
-  base::append_utf8(out, c);
-  return out.size();
-}
+// Wider than one UTF-8 byte: every rune from U+0080 on (a malformed byte already stands as U+FFFD here).
+bool is_wide(char32_t c) { return c >= 0x80; }
 
 }  // namespace
 
@@ -64,26 +63,31 @@ std::string Issues::to_display_string(const std::string& source, const SourceInf
   });
 
   const std::string& description = info.description.empty() ? std::string("<input>") : info.description;
+  // A line's snippet is built once however many issues point into it: a fuzzed expression can carry a hundred
+  // issues on one long line.
+  std::vector<std::optional<std::string>> snippets(line_starts.size());
   std::string out;
   for (const Located& l : located) {
     if (&l != &located.front()) out += '\n';
-    out += "ERROR: " + description + ":" + std::to_string(l.line) + ":" + std::to_string(l.column + 1) + ": " +
-           l.issue->message;
+    out.append("ERROR: ").append(description).append(":").append(std::to_string(l.line));
+    out.append(":").append(std::to_string(l.column + 1)).append(": ").append(l.issue->message);
     if (l.line < 1 || static_cast<std::size_t>(l.line) > line_starts.size() || text.empty()) continue;
-    const std::size_t begin = line_starts[static_cast<std::size_t>(l.line - 1)];
-    const std::size_t end = static_cast<std::size_t>(l.line) < line_starts.size()
-                                ? line_starts[static_cast<std::size_t>(l.line)] - 1
-                                : text.size();
+    const auto index = static_cast<std::size_t>(l.line - 1);
+    const std::size_t begin = line_starts[index];
+    const std::size_t end = index + 1 < line_starts.size() ? line_starts[index + 1] - 1 : text.size();
     std::u32string_view line = std::u32string_view(text).substr(begin, end - begin);
-    std::string snippet;
-    for (char32_t c : line) base::append_utf8(snippet, c == '\t' ? U' ' : c);
-    if (snippet.size() > kMaxSnippetLength) continue;
-    out += "\n | " + snippet + "\n | ";
+    std::optional<std::string>& snippet = snippets[index];
+    if (!snippet) {
+      snippet.emplace();
+      for (char32_t c : line) base::append_utf8(*snippet, c == '\t' ? U' ' : c);
+    }
+    if (snippet->size() > kMaxSnippetLength) continue;
+    out.append("\n | ").append(*snippet).append("\n | ");
     std::size_t i = 0;
     for (; i < static_cast<std::size_t>(std::max(l.column, 0)) && i < line.size(); ++i) {
-      out += utf8_width(line[i]) > 1 ? "\uff0e" : ".";
+      out.append(is_wide(line[i]) ? "\uff0e" : ".");
     }
-    out += i < line.size() && utf8_width(line[i]) > 1 ? "\uff3e" : "^";
+    out.append(i < line.size() && is_wide(line[i]) ? "\uff3e" : "^");
   }
   if (errors.size() > kMaxErrorsToReport) {
     out += "\n" + std::to_string(errors.size() - kMaxErrorsToReport) + " more errors were truncated";
