@@ -1,6 +1,7 @@
 #include "server/authentication/claim_resolver.h"
 
 #include "base/base64.h"
+#include "base/go_json_errors.h"
 #include "base/go_quote.h"
 
 #include <boost/json.hpp>
@@ -12,20 +13,8 @@ namespace {
 
 namespace json = boost::json;
 
-// The JSON type encoding/json names in an UnmarshalTypeError.
-std::string go_json_type(const json::value& value) {
-  switch (value.kind()) {
-    case json::kind::string: return "string";
-    case json::kind::bool_: return "bool";
-    case json::kind::array: return "array";
-    case json::kind::object: return "object";
-    case json::kind::null: return "null";
-    default: return "number";
-  }
-}
-
 std::string cannot_unmarshal(const json::value& value, std::string_view into) {
-  return "json: cannot unmarshal " + go_json_type(value) + " into Go value of type " + std::string(into);
+  return base::GoUnmarshalTypeError{.value = std::string(base::go_json_kind(value)), .type = std::string(into)}.message();
 }
 
 // Go's strings.EqualFold for ASCII names: encoding/json matches object keys to struct fields that way.
@@ -69,8 +58,9 @@ std::string read_claim_sources(const json::value& value, std::map<std::string, E
       if (!target && !equal_fold(key, "JWT")) continue;  // aggregated claims: read by kube, never used
       if (field.is_null()) continue;
       if (!field.is_string())
-        return "json: cannot unmarshal " + go_json_type(field) + " into Go struct field endpoint." + std::string(key) +
-               " of type string";
+        return base::GoUnmarshalTypeError{.value = std::string(base::go_json_kind(field)), .type = "string",
+                                          .owner = "endpoint", .field = std::string(key)}
+            .message();
       if (target) *target = std::string(field.as_string());
     }
   }
@@ -107,8 +97,10 @@ std::string untrusted_issuer_of(std::string_view token, std::string& error) {
   }
   const json::value* iss = claims.as_object().if_contains("iss");
   if (iss && !iss->is_string() && !iss->is_null()) {
-    error = "while unmarshaling token: json: cannot unmarshal " + go_json_type(*iss) +
-            " into Go struct field .iss of type string";
+    // The claims are decoded into an anonymous struct, whose name is empty.
+    error = "while unmarshaling token: " +
+            base::GoUnmarshalTypeError{.value = std::string(base::go_json_kind(*iss)), .type = "string", .field = "iss"}
+                .message();
     return {};
   }
   const std::string issuer = iss && iss->is_string() ? std::string(iss->as_string()) : std::string();

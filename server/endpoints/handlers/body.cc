@@ -1,5 +1,6 @@
 #include "server/endpoints/handlers/body.h"
 
+#include "base/go_json_errors.h"
 #include "server/registry/object_meta.h"
 #include "server/schema/decoding.h"
 #include "server/schema/duplicate_fields.h"
@@ -137,14 +138,6 @@ json::object decode_delete_options(const Scope& scope) {
 
 namespace {
 
-// What json.Unmarshal calls a JSON value that cannot go into a map.
-std::string_view go_json_type(const json::value& value) {
-  if (value.is_array()) return "array";
-  if (value.is_string()) return "string";
-  if (value.is_bool()) return "bool";
-  return "number";
-}
-
 }  // namespace
 
 ApplyConfiguration decode_apply_configuration(const std::string& body) {
@@ -160,7 +153,7 @@ ApplyConfiguration decode_apply_configuration(const std::string& body) {
   if (!document.value.is_object())
     throw apierrors::ApiError(apierrors::bad_request(
         "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal " +
-        std::string(go_json_type(document.value)) + " into Go value of type map[string]interface {}"));
+        std::string(base::go_json_kind(document.value)) + " into Go value of type map[string]interface {}"));
   configuration.object = std::move(document.value.as_object());
   return configuration;
 }
