@@ -21,13 +21,13 @@ namespace kapi::audit {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::system_clock;
+using WallClock = std::chrono::system_clock;
 
 constexpr std::string_view kBackupTimeFormat = "YYYY-MM-DDTHH-MM-SS.mmm";
 
 std::system_error os_error(const std::string& what) { return {errno, std::generic_category(), what}; }
 
-std::string format_backup_time(Clock::time_point time) {
+std::string format_backup_time(WallClock::time_point time) {
   auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
   std::time_t seconds = static_cast<std::time_t>(millis / 1000);
   std::tm utc{};
@@ -38,7 +38,7 @@ std::string format_backup_time(Clock::time_point time) {
   return buffer;
 }
 
-std::optional<Clock::time_point> parse_backup_time(std::string_view text) {
+std::optional<WallClock::time_point> parse_backup_time(std::string_view text) {
   if (text.size() != kBackupTimeFormat.size()) return std::nullopt;
   std::tm utc{};
   int millis = 0;
@@ -49,7 +49,7 @@ std::optional<Clock::time_point> parse_backup_time(std::string_view text) {
     return std::nullopt;
   utc.tm_year -= 1900;
   utc.tm_mon -= 1;
-  return Clock::from_time_t(::timegm(&utc)) + std::chrono::milliseconds(millis);
+  return WallClock::from_time_t(::timegm(&utc)) + std::chrono::milliseconds(millis);
 }
 
 constexpr std::string_view kCompressSuffix = ".gz";
@@ -88,7 +88,7 @@ void mill_backups(const RotationOptions& options) {
 
   struct Backup {
     fs::path path;
-    Clock::time_point time;
+    WallClock::time_point time;
     bool compressed;
   };
   std::vector<Backup> backups;
@@ -111,7 +111,7 @@ void mill_backups(const RotationOptions& options) {
   std::vector<std::string> preserved;  // uncompressed names seen, newest first
   // The clock is read only when needed: a test's clock is not shared with this thread otherwise.
   const auto cutoff = options.max_age_days > 0 ? options.now() - std::chrono::hours(24) * options.max_age_days
-                                               : Clock::time_point::min();
+                                               : WallClock::time_point::min();
   for (const Backup& backup : backups) {
     std::string name = backup.path.filename().string();
     if (backup.compressed) name.resize(name.size() - kCompressSuffix.size());
@@ -136,7 +136,7 @@ RotatingFile::~RotatingFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-fs::path RotatingFile::backup_name(const fs::path& path, Clock::time_point time) {
+fs::path RotatingFile::backup_name(const fs::path& path, WallClock::time_point time) {
   std::string extension = path.extension().string();
   std::string stem = path.filename().string();
   stem.resize(stem.size() - extension.size());
