@@ -10,7 +10,7 @@ namespace kapi::apiextensions {
 
 ApiExtensionsApis::ApiExtensionsApis(CustomResourceServerConfig config) : config_(std::move(config)) {
   const registry::ResourceDefinition definition = customresourcedefinitions_definition();
-  const auto strategy = customresourcedefinitions_strategy();
+  const auto strategy = customresourcedefinitions_strategy(config_.catalog);
   crds_ = registry::make_cached_store(
       definition, strategy, config_.backend, config_.key_root, config_.executor, config_.logger, nullptr,
       storage::value::compose(config_.builtin_codec, config_.encryption ? config_.encryption(definition.group,

@@ -2,7 +2,6 @@
 
 #include <boost/json.hpp>
 
-#include <map>
 
 namespace kapi::apiextensions {
 namespace {
@@ -242,49 +241,7 @@ std::vector<std::pair<std::string, json::object>> definitions() {
   return out;
 }
 
-// Replaces each reference with the schema it names (JSONSchemaProps with "keep as written"), so the result needs no
-// definitions.
-json::value resolve(const json::value& schema, const std::map<std::string, json::object>& definitions) {
-  if (schema.is_array()) {
-    json::array out;
-    for (const auto& item : schema.as_array()) out.push_back(resolve(item, definitions));
-    return out;
-  }
-  if (!schema.is_object()) return schema;
-  const auto& object = schema.as_object();
-  auto referenced = [&](const json::value& ref) -> json::value {
-    const std::string name(ref.as_string().subview(std::string_view("#/components/schemas/").size()));
-    if (name == std::string(kPrefix) + "JSONSchemaProps")
-      return json::object{{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
-    return resolve(definitions.at(name), definitions);
-  };
-  if (const json::value* ref = object.if_contains("$ref")) return referenced(*ref);
-  if (const json::value* all_of = object.if_contains("allOf");
-      all_of && all_of->is_array() && all_of->as_array().size() == 1 && all_of->as_array()[0].as_object().contains("$ref"))
-    return referenced(all_of->as_array()[0].as_object().at("$ref"));
-  json::object out;
-  for (const auto& [key, value] : object) {
-    if (key == "description") continue;
-    if (key == "properties" && value.is_object()) {
-      json::object properties;
-      for (const auto& [name, property] : value.as_object()) properties[name] = resolve(property, definitions);
-      out[key] = std::move(properties);
-    } else if (key == "items" || key == "additionalProperties") {
-      out[key] = resolve(value, definitions);
-    } else {
-      out[key] = value;
-    }
-  }
-  return out;
-}
-
 }  // namespace
-
-json::object customresourcedefinitions_structural_schema() {
-  kapi::schema::SchemaResource described = customresourcedefinitions_openapi({});
-  std::map<std::string, json::object> by_name(described.definitions.begin(), described.definitions.end());
-  return resolve(described.schema, by_name).as_object();
-}
 
 kapi::schema::SchemaResource customresourcedefinitions_openapi(const registry::ResourceDefinition& definition) {
   json::object schema = kind_schema(

@@ -10,8 +10,4 @@ namespace kapi::apiextensions {
 // references: names, versions, JSONSchemaProps, ...).
 kapi::schema::SchemaResource customresourcedefinitions_openapi(const registry::ResourceDefinition& definition);
 
-// The same description as one structural schema, references resolved, for pruning unknown fields from CRD bodies:
-// a CRD's own openAPIV3Schema (JSONSchemaProps) is kept as written rather than pruned, as are webhook settings.
-boost::json::object customresourcedefinitions_structural_schema();
-
 }  // namespace kapi::apiextensions

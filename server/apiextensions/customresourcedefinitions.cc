@@ -1,10 +1,8 @@
 #include "server/apiextensions/customresourcedefinitions.h"
 
+#include "server/apiextensions/crd_decoding.h"
 #include "server/apiextensions/crd_model.h"
-#include "server/apiextensions/crd_openapi.h"
-#include "server/apiextensions/schema/pruning.h"
 #include "server/apiextensions/crd_validation.h"
-#include "server/apiextensions/schema/structural.h"
 #include "server/registry/object_meta.h"
 
 #include <boost/json.hpp>
@@ -42,13 +40,13 @@ void record_storage_version(json::object& crd) {
 
 class CustomResourceDefinitionStrategy final : public registry::Strategy {
  public:
-  // kapi's catalog has no CRD type: bodies are pruned by the kind's structural description instead, so unknown
-  // fields are dropped and reported (warnings, or fieldValidation=Strict errors) as kube's decoder does.
+  explicit CustomResourceDefinitionStrategy(const kapi::schema::Catalog& catalog) : catalog_(catalog) {}
+
+  // kapi's catalog has no CRD type: bodies are decoded against apiextensions' Go structs (crd_decoding.h), so
+  // values of the wrong type are refused and unknown fields dropped and reported (warnings, or
+  // fieldValidation=Strict errors) as kube's decoder does.
   std::optional<std::vector<std::string>> conform(json::object& crd) const override {
-    json::value value = std::move(crd);
-    std::vector<std::string> unknown = schema::prune(value, *structure_);
-    crd = std::move(value.as_object());
-    return unknown;
+    return decode_crd(catalog_, crd);
   }
 
   void prepare_for_create(json::object& crd) const override {
@@ -90,8 +88,7 @@ class CustomResourceDefinitionStrategy final : public registry::Strategy {
   }
 
  private:
-  std::shared_ptr<const schema::Schema> structure_ =
-      std::make_shared<const schema::Schema>(schema::parse_schema(customresourcedefinitions_structural_schema()));
+  const kapi::schema::Catalog& catalog_;
 };
 
 }  // namespace
@@ -107,8 +104,8 @@ registry::ResourceDefinition customresourcedefinitions_definition() {
   return definition;
 }
 
-std::shared_ptr<const registry::Strategy> customresourcedefinitions_strategy() {
-  return std::make_shared<CustomResourceDefinitionStrategy>();
+std::shared_ptr<const registry::Strategy> customresourcedefinitions_strategy(const kapi::schema::Catalog& catalog) {
+  return std::make_shared<CustomResourceDefinitionStrategy>(catalog);
 }
 
 void set_crd_condition(json::object& crd, std::string_view type, std::string_view status, std::string_view reason,

@@ -4,6 +4,7 @@
 // DELETE, marks it Terminating with the customresourcecleanup finalizer so its custom resources go first.
 #include "server/registry/resource.h"
 #include "server/registry/strategy.h"
+#include "server/schema/catalog.h"
 
 #include <boost/json/object.hpp>
 
@@ -13,7 +14,8 @@
 namespace kapi::apiextensions {
 
 registry::ResourceDefinition customresourcedefinitions_definition();
-std::shared_ptr<const registry::Strategy> customresourcedefinitions_strategy();
+// `catalog` (which outlives the strategy) conforms the CRD's ObjectMeta.
+std::shared_ptr<const registry::Strategy> customresourcedefinitions_strategy(const kapi::schema::Catalog& catalog);
 
 // Sets (or replaces) the status condition of `type`, keeping lastTransitionTime when the status is unchanged
 // (apiextensionshelpers.SetCRDCondition).

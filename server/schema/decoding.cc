@@ -2,6 +2,7 @@
 
 #include "base/ascii.h"
 #include "base/base64.h"
+#include "base/go_json_errors.h"
 #include "base/go_time.h"
 #include "base/quantity.h"
 #include "server/apierrors/errors.h"
@@ -9,8 +10,6 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cstdint>
 #include <string_view>
 #include <variant>
@@ -30,30 +29,10 @@ bool fits_int32(const json::value& value) {
   return value.is_int64() && value.get_int64() >= INT32_MIN && value.get_int64() <= INT32_MAX;
 }
 
-// The value as encoding/json's UnmarshalTypeError names it for a field that is no number: its JSON kind only.
-std::string json_kind(const json::value& value) {
-  switch (value.kind()) {
-    case json::kind::string: return "string";
-    case json::kind::bool_: return "bool";
-    case json::kind::array: return "array";
-    case json::kind::object: return "object";
-    default: return "number";
-  }
-}
-
-// A number as the body spelled it, which Go's errors quote. The parsed value is all that is left of a fraction, so
-// it is spelled the shortest way that reads back the same ("1.5", "80" for 80.0); integers are spelled exactly.
-std::string number_literal(const json::value& value) {
-  if (!value.is_double()) return json::serialize(value);
-  std::array<char, 32> buffer{};
-  const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value.get_double());
-  return ec == std::errc() ? std::string(buffer.data(), end) : json::serialize(value);
-}
-
 // A JSON value's text as a json.Unmarshaler receives it, for those that parse it themselves (Quantity).
 std::string unmarshaler_text(const json::value& value) {
   if (value.is_string()) return std::string(value.get_string());
-  if (value.is_number()) return number_literal(value);
+  if (value.is_number()) return base::go_number_literal(value);
   return json::serialize(value);
 }
 
@@ -127,7 +106,7 @@ class Conformer {
 
   [[noreturn]] static void type_error(const pb::Descriptor* owner, const std::string& type, const json::value& value,
                                       const std::string& path) {
-    type_error(owner, type, json_kind(value), path);
+    type_error(owner, type, std::string(base::go_json_kind(value)), path);
   }
   // `what` as encoding/json's UnmarshalTypeError names the value: "string", "number", "number 99999999999".
   [[noreturn]] static void type_error(const pb::Descriptor* owner, const std::string& type, const std::string& what,
@@ -141,8 +120,8 @@ class Conformer {
       }
       go_path += path[i];
     }
-    throw TypeError{"json: cannot unmarshal " + what + " into Go struct field " + owner->name() + "." + go_path +
-                    " of type " + type};
+    throw TypeError{base::GoUnmarshalTypeError{.value = what, .type = type, .owner = owner->name(), .field = go_path}
+                        .message()};
   }
 
   // An integer beyond its field's Go type. encoding/json refuses it, naming the number; kube's unstructured
@@ -225,7 +204,7 @@ class Conformer {
       case pb::FieldDescriptor::TYPE_MESSAGE: break;
       default:
         // An integer field names a fraction by its digits ("number 1.5"), anything else by its kind.
-        if (value.is_double()) type_error(owner, expected, "number " + number_literal(value), path);
+        if (value.is_double()) type_error(owner, expected, "number " + base::go_number_literal(value), path);
         if (!value.is_int64() && !value.is_uint64()) fail();
         integer(owner, field, value, path, expected);
         return;
@@ -260,8 +239,9 @@ class Conformer {
         // IntOrString.UnmarshalJSON decodes anything but a string into an int32 with encoding/json, whose error
         // (not the request decoder's own type) keeps no field path (from an applied object too).
         if (!fits_int32(value)) {
-          const std::string what = value.is_number() ? "number " + number_literal(value) : json_kind(value);
-          throw TypeError{"json: cannot unmarshal " + what + " into Go value of type int32"};
+          const std::string what = value.is_number() ? "number " + base::go_number_literal(value)
+                                                     : std::string(base::go_json_kind(value));
+          throw TypeError{base::GoUnmarshalTypeError{.value = what, .type = "int32"}.message()};
         }
         return;
       case Special::kRawExtension:
@@ -305,6 +285,18 @@ std::vector<std::string> conform(const Catalog& catalog, const pb::Descriptor* k
                                                      error.message));
   }
   return conformer.take_unknown();
+}
+
+std::optional<std::string> conform_embedded(const Catalog& catalog, const pb::Descriptor* type, json::object& object,
+                                            const std::string& path, std::vector<std::string>& unknown) {
+  Conformer conformer(catalog, IntegerOverflow::kError);
+  try {
+    conformer.message(type, object, path);
+  } catch (const TypeError& error) {
+    return error.message;
+  }
+  for (auto& field : conformer.take_unknown()) unknown.push_back(std::move(field));
+  return std::nullopt;
 }
 
 std::vector<std::string> report_unknown_fields(FieldValidation validation, const std::vector<std::string>& unknown) {

@@ -7,6 +7,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,14 @@ FieldValidation parse_field_validation(std::string_view value);
 enum class IntegerOverflow { kError, kConvert };
 std::vector<std::string> conform(const Catalog& catalog, const google::protobuf::Descriptor* kind,
                                  boost::json::object& object, IntegerOverflow overflow = IntegerOverflow::kError);
+
+// conform() for one message inside an object whose kind has no message in the catalog (the CRD's ObjectMeta): the
+// message at `path` is conformed in place, its unknown fields' paths are appended to `unknown`, and a value of the
+// wrong type is returned as encoding/json's error ("json: cannot unmarshal number into Go struct field
+// ObjectMeta.metadata.labels of type map[string]string") for the caller to report.
+std::optional<std::string> conform_embedded(const Catalog& catalog, const google::protobuf::Descriptor* type,
+                                            boost::json::object& object, const std::string& path,
+                                            std::vector<std::string>& unknown);
 
 // Applies the fieldValidation directive to conform()'s unknown fields: Strict throws 400 BadRequest
 // ("strict decoding error: unknown field \"x\", ..."), Warn returns the warnings, Ignore nothing.

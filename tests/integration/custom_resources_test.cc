@@ -193,6 +193,40 @@ TEST_F(CustomResourcesTest, KubectlServesWidgetsOnceTheirDefinitionIsEstablished
   EXPECT_NE(explained.output.find("size\t<string> -required-"), std::string::npos) << explained.output;
 }
 
+// kube decodes a CRD into apiextensions' Go structs: a value of the wrong type is refused with encoding/json's
+// error, and an unknown field below items (decoded by its own unmarshaler, not strictly) is dropped unreported.
+TEST_F(CustomResourcesTest, DefinitionsAreDecodedAsKubeDecodesApiextensionsTypes) {
+  auto definition = [](const std::string& property) {
+    return "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n"
+           "  name: typos.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n"
+           "  names: {plural: typos, kind: Typo}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n"
+           "    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n" + property;
+  };
+  const std::string bad = write_manifest(kapi(), "typos-bad.yaml",
+                                         definition("          name: {type: string, maxLength: \"3\"}\n"));
+  CommandResult refused = kubectl("create -f " + bad);
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.output.find("Error from server (BadRequest): error when creating \"" + bad +
+                                "\": CustomResourceDefinition in version \"v1\" cannot be handled as a "
+                                "CustomResourceDefinition: json: cannot unmarshal string into Go struct field "
+                                "JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.maxLength of type int64"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_NE(kubectl("get crd typos.example.com").exit_code, 0) << "nothing was stored";
+
+  const std::string good = write_manifest(
+      kapi(), "typos-good.yaml",
+      definition("          tags: {type: array, items: {type: string, maxLenght: 3}}\n"));
+  CommandResult created = kubectl("create -f " + good);
+  ASSERT_EQ(created.exit_code, 0) << created.output;
+  EXPECT_EQ(created.output, "customresourcedefinition.apiextensions.k8s.io/typos.example.com created\n");
+  EXPECT_EQ(kubectl("get crd typos.example.com -o "
+                    "jsonpath={.spec.versions[0].schema.openAPIV3Schema.properties.tags.items}")
+                .output,
+            R"({"type":"string"})");
+  EXPECT_EQ(kubectl("delete crd typos.example.com").exit_code, 0);
+}
+
 TEST_F(CustomResourcesTest, WatchesFollowCustomResources) {
   establish("gadgets-crd.yaml", R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
