@@ -7,8 +7,10 @@
 // object as sent.
 //
 // The input is the schema JSON, a NUL byte, then the object JSON; without a NUL it is all object, checked against
-// the CronTab schema of the unit tests. Input that Go's decoder would refuse, and an object that is no JSON object,
-// never reach these checks and are skipped. CEL rules (x-kubernetes-validations) are the cel target's.
+// the CronTab schema of the unit tests. A schema is first decoded as part of a CRD, as kube decodes one into
+// apiextensions' Go structs (crd_decoding.h), and one refused there never reaches the checks; nor does input that
+// Go's JSON decoder would refuse, or an object that is no JSON object. CEL rules (x-kubernetes-validations) are the
+// cel target's.
 //
 // None of these functions documents an exception: anything escaping (std::regex's included, for a schema's
 // pattern), a crash, a sanitizer report or a timeout is a finding. So is pruning that is not idempotent or that
@@ -25,6 +27,7 @@
 
 #include <boost/json/value.hpp>
 
+#include "server/apiextensions/crd_decoding.h"
 #include "server/apiextensions/schema/defaulting.h"
 #include "server/apiextensions/schema/embedded_resources.h"
 #include "server/apiextensions/schema/list_validation.h"
@@ -32,7 +35,9 @@
 #include "server/apiextensions/schema/schema_checks.h"
 #include "server/apiextensions/schema/structural.h"
 #include "server/apiextensions/schema/value_validation.h"
+#include "server/apierrors/errors.h"
 #include "server/patch/go_json.h"
+#include "server/schema/catalog.h"
 #include "tests/fuzz/finding.h"
 
 namespace {
@@ -76,6 +81,28 @@ std::optional<boost::json::value> decode(std::string_view text) {
   return kapi::patch::detail::parse_json(text, error);
 }
 
+// Decodes `schema` as the openAPIV3Schema of a CRD, in place; false when kube refuses the CRD's body. The decoder
+// documents ApiError as its only exception.
+bool decode_in_crd(boost::json::value& schema) {
+  static const kapi::schema::Catalog catalog = kapi::schema::Catalog::builtin();
+  boost::json::object crd{
+      {"apiVersion", "apiextensions.k8s.io/v1"},
+      {"kind", "CustomResourceDefinition"},
+      {"metadata", boost::json::object{{"name", "crontabs.stable.example.com"}}},
+      {"spec", boost::json::object{
+                   {"group", "stable.example.com"},
+                   {"versions", boost::json::array{boost::json::object{
+                                    {"name", "v1"},
+                                    {"schema", boost::json::object{{"openAPIV3Schema", std::move(schema)}}}}}}}}};
+  try {
+    kapi::apiextensions::decode_crd(catalog, crd);
+  } catch (const kapi::apierrors::ApiError&) {
+    return false;
+  }
+  schema = std::move(crd.at("spec").at("versions").at(0).at("schema").at("openAPIV3Schema"));
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -84,8 +111,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view schema_json = nul == std::string_view::npos ? kCronTabSchema : input.substr(0, nul);
   const std::string_view object_json = nul == std::string_view::npos ? input : input.substr(nul + 1);
 
-  const std::optional<boost::json::value> schema_document = decode(schema_json);
+  std::optional<boost::json::value> schema_document = decode(schema_json);
   if (!schema_document || !schema_document->is_object()) return 0;
+  if (nul != std::string_view::npos && !decode_in_crd(*schema_document)) return 0;
   const schema::Schema schema = schema::parse_schema(schema_document->as_object());
   const kapi::validation::Path root =
       kapi::validation::Path("spec").child("versions").index(0).child("schema").child("openAPIV3Schema");
