@@ -6,6 +6,7 @@
 #include "base/go_time.h"
 #include "base/quantity.h"
 #include "server/apierrors/errors.h"
+#include "server/schema/transcoder.h"
 
 #include <boost/json.hpp>
 
@@ -285,6 +286,24 @@ std::vector<std::string> conform(const Catalog& catalog, const pb::Descriptor* k
                                                      error.message));
   }
   return conformer.take_unknown();
+}
+
+void to_go_form(const Catalog& catalog, const pb::Descriptor* kind, json::object& object) {
+  const Transcoder transcoder(catalog);
+  json::value typed;
+  try {
+    typed = transcoder.to_json(*kind, transcoder.to_protobuf(*kind, object));
+  } catch (const TranscodeError&) {
+    return;
+  }
+  if (!typed.is_object()) return;
+  // TypeMeta is the envelope's in protobuf; Go writes it first, kind then apiVersion.
+  json::object go_form(object.storage());
+  go_form.reserve(typed.as_object().size() + 2);
+  for (std::string_view key : {"kind", "apiVersion"})
+    if (json::value* value = object.if_contains(key)) go_form.emplace(key, std::move(*value));
+  for (auto& member : typed.as_object()) go_form.emplace(member.key(), std::move(member.value()));
+  object = std::move(go_form);
 }
 
 std::optional<std::string> conform_embedded(const Catalog& catalog, const pb::Descriptor* type, json::object& object,

@@ -30,6 +30,12 @@ enum class IntegerOverflow { kError, kConvert };
 std::vector<std::string> conform(const Catalog& catalog, const google::protobuf::Descriptor* kind,
                                  boost::json::object& object, IntegerOverflow overflow = IntegerOverflow::kError);
 
+// The object as kube's handlers hold it once decoded: its Go struct written back as encoding/json writes it. Null
+// and the zero values of omitempty fields are gone, and absent non-pointer structs are there in their zero form
+// (a container's "resources": {}), which is what kube's field managers, admission and storage see. The protobuf
+// round trip is where kapi keeps those rules (transcoder.h); an object it cannot carry is left as it is.
+void to_go_form(const Catalog& catalog, const google::protobuf::Descriptor* kind, boost::json::object& object);
+
 // conform() for one message inside an object whose kind has no message in the catalog (the CRD's ObjectMeta): the
 // message at `path` is conformed in place, its unknown fields' paths are appended to `unknown`, and a value of the
 // wrong type is returned as encoding/json's error ("json: cannot unmarshal number into Go struct field

@@ -143,6 +143,29 @@ TEST_F(KubectlTest, QuantitiesAreRefusedOrCanonicalisedAsKubeApiserverDoes) {
   EXPECT_EQ(hard.output, R"({"pods":"10","requests.cpu":"500m","requests.memory":"1536Mi"})");
 }
 
+// The field manager records the decoded Go object: a manifest's empty (null) keys own nothing, and a container's
+// zero resources struct is owned, as in the managedFields kube-apiserver records for `kubectl run`.
+TEST_F(KubectlTest, ManagedFieldsAreThoseOfTheDecodedObject) {
+  const auto manifest = kapi().work_dir() / "managed-pod.yaml";
+  FILE* file = std::fopen(manifest.c_str(), "w");
+  ASSERT_NE(file, nullptr);
+  const std::string text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: managed\n  labels:\nspec:\n"
+                           "  nodeSelector:\n  containers:\n  - name: c\n    image: nginx\n    env:\n"
+                           "    - name: A\n      value:\n";
+  std::fwrite(text.data(), 1, text.size(), file);
+  std::fclose(file);
+  CommandResult created = kubectl("create -f " + manifest.string());
+  ASSERT_EQ(created.exit_code, 0) << created.output;
+  CommandResult fields = kubectl("get pod managed --show-managed-fields -o jsonpath={.metadata.managedFields[0].fieldsV1}");
+  EXPECT_EQ(fields.output,
+            R"({"f:spec":{"f:containers":{"k:{\"name\":\"c\"}":{".":{},"f:env":{".":{},"k:{\"name\":\"A\"}":{".":{},)"
+            R"("f:name":{}}},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:resources":{},)"
+            R"("f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},)"
+            R"("f:enableServiceLinks":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},)"
+            R"("f:terminationGracePeriodSeconds":{}}})");
+  EXPECT_EQ(kubectl("delete pod managed --wait=false").exit_code, 0);
+}
+
 TEST_F(KubectlTest, ExplainReadsTheOpenApiSchemas) {
   CommandResult result = kubectl("explain configmap.data");
   EXPECT_EQ(result.exit_code, 0) << result.output;

@@ -210,5 +210,18 @@ TEST_F(DecodingTest, FieldValidationDirective) {
   }
 }
 
+// What kube's handlers hold after decoding is the Go struct: null and omitempty zeros are gone, a +pointer zero
+// stays, absent non-pointer structs are their zero form (a container's resources), and TypeMeta leads.
+TEST_F(DecodingTest, TheGoFormIsTheTypedObjectAsEncodingJsonWritesIt) {
+  json::object pod = json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":null,
+      "annotations":{}},"spec":{"nodeSelector":null,"hostname":"","terminationGracePeriodSeconds":0,
+      "containers":[{"name":"c","image":"i","ports":[],"env":[{"name":"A","value":null}]}]}})").as_object();
+  to_go_form(catalog, catalog.kind("", "v1", "Pod"), pod);
+  EXPECT_EQ(json::serialize(pod),
+            R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":null},)"
+            R"("spec":{"containers":[{"name":"c","image":"i","env":[{"name":"A"}],"resources":{}}],)"
+            R"("terminationGracePeriodSeconds":0},"status":{}})");
+}
+
 }  // namespace
 }  // namespace kapi::schema
