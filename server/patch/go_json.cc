@@ -415,15 +415,4 @@ std::string go_string_verb(const boost::json::value& value) {
   return "%!s(" + go_type_name(value) + "=" + go_value(value) + ")";
 }
 
-std::string_view go_json_kind(const boost::json::value& value) {
-  switch (value.kind()) {
-    case boost::json::kind::object: return "object";
-    case boost::json::kind::array: return "array";
-    case boost::json::kind::string: return "string";
-    case boost::json::kind::bool_: return "bool";
-    case boost::json::kind::null: return "null";
-    default: return "number";
-  }
-}
-
 }  // namespace kapi::patch::detail

@@ -36,9 +36,6 @@ std::string go_type_name(const boost::json::value& value);
 // fmt's %s of the value: the string itself, else the "%!s(int64=1)" fmt writes for a wrong verb.
 std::string go_string_verb(const boost::json::value& value);
 
-// The JSON kind json.UnmarshalTypeError names: "object", "array", "string", "number", "bool".
-std::string_view go_json_kind(const boost::json::value& value);
-
 // The dynamic type Go gives a decoded value (ints kept as int64, as kube's decoders keep them); values of
 // different Go types never compare equal in strategicpatch, even 1 and 1.0.
 enum class GoType { kNil, kBool, kInt64, kFloat64, kString, kMap, kSlice };

@@ -1,5 +1,6 @@
 #include "server/patch/json_patch.h"
 
+#include "base/go_json_errors.h"
 #include "server/patch/go_json.h"
 #include "server/patch/patch_error.h"
 
@@ -240,7 +241,7 @@ class Operation {
       return std::nullopt;
     }
     if (!v->is_string()) {
-      error = "json: cannot unmarshal " + std::string(detail::go_json_kind(*v)) + " into Go value of type string";
+      error = "json: cannot unmarshal " + std::string(base::go_json_kind(*v)) + " into Go value of type string";
       return std::nullopt;
     }
     return std::string(v->get_string());
@@ -384,12 +385,12 @@ array decode_patch(std::string_view patch_json) {
   if (!parsed) detail::throw_bad_request(error);
   if (parsed->is_null()) return {};
   if (!parsed->is_array()) {
-    detail::throw_bad_request("json: cannot unmarshal " + std::string(detail::go_json_kind(*parsed)) +
+    detail::throw_bad_request("json: cannot unmarshal " + std::string(base::go_json_kind(*parsed)) +
                               " into Go value of type jsonpatch.Patch");
   }
   for (const value& op : parsed->get_array()) {
     if (!op.is_object() && !op.is_null()) {
-      detail::throw_bad_request("json: cannot unmarshal " + std::string(detail::go_json_kind(op)) +
+      detail::throw_bad_request("json: cannot unmarshal " + std::string(base::go_json_kind(op)) +
                                 " into Go value of type jsonpatch.Operation");
     }
   }
@@ -405,7 +406,7 @@ value apply_json_patch(value document, std::string_view patch_json, const JsonPa
                             std::to_string(limits.max_operations) + ", got " + std::to_string(operations.size()));
   }
   if (!document.is_object() && !document.is_array()) {
-    detail::throw_unprocessable("json: cannot unmarshal " + std::string(detail::go_json_kind(document)) +
+    detail::throw_unprocessable("json: cannot unmarshal " + std::string(base::go_json_kind(document)) +
                                 " into Go value of type jsonpatch.partialDoc");
   }
   Applier applier(std::move(document), limits);

@@ -1,5 +1,6 @@
 #include "server/patch/strategic_merge_patch.h"
 
+#include "base/go_json_errors.h"
 #include "server/patch/go_json.h"
 #include "server/patch/patch_error.h"
 #include "server/patch/strategic_merge_internal.h"
@@ -252,7 +253,7 @@ boost::json::value apply_strategic_merge_patch(boost::json::value document, std:
   if (!patch) detail::throw_bad_request(error);
   if (patch->is_null()) return document;  // Go decodes null into a nil map: nothing to merge
   if (!patch->is_object()) {
-    detail::throw_bad_request("json: cannot unmarshal " + std::string(detail::go_json_kind(*patch)) +
+    detail::throw_bad_request("json: cannot unmarshal " + std::string(base::go_json_kind(*patch)) +
                               " into Go value of type map[string]interface {}");
   }
   if (!document.is_object()) detail::throw_bad_request("invalid JSON document");  // mergepatch.ErrBadJSONDoc

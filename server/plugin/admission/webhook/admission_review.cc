@@ -3,6 +3,7 @@
 #include "server/plugin/admission/webhook/admission_review.h"
 
 #include "base/base64.h"
+#include "base/go_json_errors.h"
 #include "base/uuid.h"
 #include "server/patch/go_json.h"
 #include "server/plugin/admission/cel/request.h"
@@ -48,7 +49,7 @@ ReviewResponse read_review(const ReviewRequest& request, std::string_view body, 
   if (!parsed) throw UndecodableResponse("couldn't get version/kind; json parse error: " + syntax_error);
   if (!parsed->is_object())
     throw UndecodableResponse("couldn't get version/kind; json parse error: json: cannot unmarshal " +
-                              std::string(patch::detail::go_json_kind(*parsed)) +
+                              std::string(base::go_json_kind(*parsed)) +
                               " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
                               "Kind string \"json:\\\"kind,omitempty\\\"\" }");
   const json::object& review = parsed->as_object();
