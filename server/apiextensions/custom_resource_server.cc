@@ -133,7 +133,7 @@ asio::awaitable<void> CustomResourceServer::serve_crds(std::vector<Crd> crds) {
       std::shared_ptr<const cel::Validator> rules;
       if (auto it = compiled_rules.find(rules_identity); it != compiled_rules.end()) rules = it->second;
       else rules = cel::Validator::for_resource(version.schema);
-      auto strategy = custom_resource_strategy(*crd, version, rules);
+      auto strategy = custom_resource_strategy(config_.catalog, *crd, version, rules);
       registry::Store probe(definition, strategy, config_.backend, config_.key_root);
       std::string identity = crd->uid + "|" + version.name + "|" + storage_version->name + "|" + probe.prefix("");
       std::shared_ptr<Storage> storage;

@@ -1,5 +1,6 @@
 #include "server/apiextensions/custom_resource_strategy.h"
 
+#include "base/go_json_errors.h"
 #include "server/apiextensions/cel/validator.h"
 #include "server/apiextensions/jsonpath.h"
 #include "server/apiextensions/schema/defaulting.h"
@@ -7,7 +8,9 @@
 #include "server/apiextensions/schema/list_validation.h"
 #include "server/apiextensions/schema/pruning.h"
 #include "server/apiextensions/schema/value_validation.h"
+#include "server/apierrors/errors.h"
 #include "server/registry/object_meta.h"
+#include "server/schema/decoding.h"
 
 #include <boost/json.hpp>
 
@@ -69,8 +72,9 @@ bool has_blocking_error(const validation::ErrorList& errors) {
 
 class CustomResourceStrategy final : public registry::Strategy {
  public:
-  CustomResourceStrategy(const Crd& crd, const CrdVersion& version, std::shared_ptr<const cel::Validator> rules)
-      : kind_(crd.accepted_names.kind), group_(crd.group), version_(version.name), schema_(version.schema),
+  CustomResourceStrategy(const kapi::schema::Catalog& catalog, const Crd& crd, const CrdVersion& version,
+                         std::shared_ptr<const cel::Validator> rules)
+      : catalog_(catalog), kind_(crd.accepted_names.kind), group_(crd.group), version_(version.name), schema_(version.schema),
         rules_(std::move(rules)), status_subresource_(version.status_subresource) {
     if (version.scale) {
       scale_ = registry::ScalePaths{field_path(version.scale->spec_replicas_path),
@@ -137,9 +141,10 @@ class CustomResourceStrategy final : public registry::Strategy {
   bool allow_create_on_update() const override { return false; }
 
   std::optional<std::vector<std::string>> conform(json::object& object) const override {
-    if (!schema_) return std::nullopt;
+    std::vector<std::string> unknown = decode_object_meta(object);
+    if (!schema_) return unknown;
     json::value value = std::move(object);
-    std::vector<std::string> unknown = schema::prune(value, *schema_);
+    for (auto& path : schema::prune(value, *schema_)) unknown.push_back(std::move(path));
     for (auto& path : schema::coerce_embedded_metadata(value, *schema_)) unknown.push_back(std::move(path));
     schema::prune_non_nullable_nulls_without_defaults(value, *schema_);
     schema::apply_defaults(value, *schema_);
@@ -188,6 +193,27 @@ class CustomResourceStrategy final : public registry::Strategy {
   }
 
  private:
+  // GetObjectMetaWithOptions: kube decodes a custom resource's metadata into metav1.ObjectMeta on its own and writes
+  // that back, so a field of the wrong type fails the request (named from ObjectMeta's root: "ObjectMeta.labels"),
+  // unknown fields are dropped and reported ("metadata.foo"), and what is kept is ObjectMeta's Go form.
+  std::vector<std::string> decode_object_meta(json::object& object) const {
+    json::value* metadata = object.if_contains("metadata");
+    if (!metadata || metadata->is_null()) return {};
+    const google::protobuf::Descriptor* type = catalog_.message("k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+    std::vector<std::string> unknown;
+    std::optional<std::string> error;
+    if (!metadata->is_object())
+      error = base::GoUnmarshalTypeError{.value = std::string(base::go_json_kind(*metadata)), .type = "v1.ObjectMeta"}
+                  .message();
+    else error = kapi::schema::conform_embedded(catalog_, type, metadata->as_object(), "", unknown);
+    if (error)
+      throw apierrors::ApiError(apierrors::bad_request(kind_ + " in version \"" + version_ +
+                                                       "\" cannot be handled as a " + kind_ + ": " + *error));
+    kapi::schema::to_go_form(catalog_, type, metadata->as_object());
+    for (auto& path : unknown) path = "metadata." + path;
+    return unknown;
+  }
+
   validation::ErrorList validate_write(const json::object& object, const json::object* old, bool ratcheting,
                                        std::vector<std::string>& warnings) const {
     validation::ErrorList errors;
@@ -254,6 +280,7 @@ class CustomResourceStrategy final : public registry::Strategy {
     return warning;
   }
 
+  const kapi::schema::Catalog& catalog_;
   std::string kind_, group_, version_;
   std::shared_ptr<const schema::Schema> schema_;
   std::shared_ptr<const cel::Validator> rules_;  // x-kubernetes-validations, compiled once per CRD version
@@ -266,13 +293,15 @@ class CustomResourceStrategy final : public registry::Strategy {
 
 }  // namespace
 
-std::shared_ptr<const registry::Strategy> custom_resource_strategy(const Crd& crd, const CrdVersion& version) {
-  return custom_resource_strategy(crd, version, cel::Validator::for_resource(version.schema));
+std::shared_ptr<const registry::Strategy> custom_resource_strategy(const kapi::schema::Catalog& catalog, const Crd& crd,
+                                                                   const CrdVersion& version) {
+  return custom_resource_strategy(catalog, crd, version, cel::Validator::for_resource(version.schema));
 }
 
-std::shared_ptr<const registry::Strategy> custom_resource_strategy(const Crd& crd, const CrdVersion& version,
+std::shared_ptr<const registry::Strategy> custom_resource_strategy(const kapi::schema::Catalog& catalog, const Crd& crd,
+                                                                   const CrdVersion& version,
                                                                    std::shared_ptr<const cel::Validator> rules) {
-  return std::make_shared<CustomResourceStrategy>(crd, version, std::move(rules));
+  return std::make_shared<CustomResourceStrategy>(catalog, crd, version, std::move(rules));
 }
 
 }  // namespace kapi::apiextensions

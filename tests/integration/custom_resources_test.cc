@@ -227,6 +227,31 @@ TEST_F(CustomResourcesTest, DefinitionsAreDecodedAsKubeDecodesApiextensionsTypes
   EXPECT_EQ(kubectl("delete crd typos.example.com").exit_code, 0);
 }
 
+// kube decodes a custom resource's metadata into metav1.ObjectMeta on its own (GetObjectMetaWithOptions): a field
+// of the wrong type is refused, named from ObjectMeta's root, and unknown ones are dropped with a warning.
+TEST_F(CustomResourcesTest, CustomResourceMetadataIsDecodedAsObjectMeta) {
+  establish("widgets-crd.yaml", kWidgets, "widgets.example.com");
+  const std::string widgets = "/apis/example.com/v1/namespaces/default/widgets";
+  auto body = [](const std::string& metadata) {
+    return R"({"apiVersion":"example.com/v1","kind":"Widget","metadata":)" + metadata + R"(,"spec":{"size":"small"}})";
+  };
+  HttpResponse refused = request("POST", widgets, body(R"({"name":"typed","labels":{"tier":5}})"));
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  EXPECT_NE(refused.body.find("Widget in version \\\"v1\\\" cannot be handled as a Widget: json: cannot unmarshal number "
+                              "into Go struct field ObjectMeta.labels of type string"),
+            std::string::npos)
+      << refused.body;
+  EXPECT_EQ(request("GET", widgets + "/typed").status, 404) << "nothing was stored";
+
+  HttpResponse created = request("POST", widgets, body(R"({"name":"typed","bogus":1,"annotations":{"a":null}})"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_NE(created.header("Warning").value_or("").find(R"(unknown field \"metadata.bogus\")"), std::string::npos);
+  const boost::json::object stored = boost::json::parse(request("GET", widgets + "/typed").body).as_object();
+  EXPECT_FALSE(stored.at("metadata").as_object().contains("bogus"));
+  EXPECT_EQ(stored.at("metadata").at("annotations"), boost::json::parse(R"({"a":""})"));
+  EXPECT_EQ(request("DELETE", widgets + "/typed").status, 200);
+}
+
 TEST_F(CustomResourcesTest, WatchesFollowCustomResources) {
   establish("gadgets-crd.yaml", R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -149,21 +149,25 @@ TEST_F(KubectlTest, ManagedFieldsAreThoseOfTheDecodedObject) {
   const auto manifest = kapi().work_dir() / "managed-pod.yaml";
   FILE* file = std::fopen(manifest.c_str(), "w");
   ASSERT_NE(file, nullptr);
-  const std::string text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: managed\n  labels:\nspec:\n"
+  // A namespace of its own: another test leaves a ResourceQuota in default.
+  ASSERT_EQ(kubectl("create namespace managed-fields").exit_code, 0);
+  const std::string text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: managed\n  namespace: managed-fields\n"
+                           "  labels:\nspec:\n"
                            "  nodeSelector:\n  containers:\n  - name: c\n    image: nginx\n    env:\n"
                            "    - name: A\n      value:\n";
   std::fwrite(text.data(), 1, text.size(), file);
   std::fclose(file);
   CommandResult created = kubectl("create -f " + manifest.string());
   ASSERT_EQ(created.exit_code, 0) << created.output;
-  CommandResult fields = kubectl("get pod managed --show-managed-fields -o jsonpath={.metadata.managedFields[0].fieldsV1}");
+  CommandResult fields = kubectl("get pod managed -n managed-fields --show-managed-fields "
+                                 "-o jsonpath={.metadata.managedFields[0].fieldsV1}");
   EXPECT_EQ(fields.output,
             R"({"f:spec":{"f:containers":{"k:{\"name\":\"c\"}":{".":{},"f:env":{".":{},"k:{\"name\":\"A\"}":{".":{},)"
             R"("f:name":{}}},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:resources":{},)"
             R"("f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},)"
             R"("f:enableServiceLinks":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},)"
             R"("f:terminationGracePeriodSeconds":{}}})");
-  EXPECT_EQ(kubectl("delete pod managed --wait=false").exit_code, 0);
+  EXPECT_EQ(kubectl("delete namespace managed-fields --wait=false").exit_code, 0);
 }
 
 TEST_F(KubectlTest, ExplainReadsTheOpenApiSchemas) {

@@ -20,6 +20,11 @@ namespace {
 namespace json = boost::json;
 using ::testing::ElementsAre;
 
+const kapi::schema::Catalog& catalog() {
+  static const kapi::schema::Catalog kCatalog = kapi::schema::Catalog::builtin();
+  return kCatalog;
+}
+
 json::object widget_crd() {
   return json::parse(R"({"kind":"CustomResourceDefinition","apiVersion":"apiextensions.k8s.io/v1",
     "metadata":{"name":"widgets.example.com","uid":"u1"},
@@ -135,7 +140,7 @@ TEST(NoneConversionTest, RewritesApiVersionInPlaceOrByParsing) {
 
 TEST(CustomResourceStrategyTest, ConformsValidatesAndPrints) {
   Crd crd = parse_crd(widget_crd());
-  auto strategy = custom_resource_strategy(crd, *crd.version("v1"));
+  auto strategy = custom_resource_strategy(catalog(), crd, *crd.version("v1"));
 
   json::object object = json::parse(R"({"apiVersion":"example.com/v1","kind":"Widget",
     "metadata":{"name":"w","creationTimestamp":"2020-01-01T00:00:00Z"},
@@ -188,14 +193,14 @@ TEST(CustomResourceStrategyTest, ConformsValidatesAndPrints) {
   v1_schema["properties"].as_object()["spec"].as_object()["properties"].as_object()["tags"] =
       json::object{{"type", "array"}, {"items", json::object{{"type", "string"}}}, {"x-kubernetes-list-type", "set"}};
   Crd set_crd = parse_crd(with_set);
-  auto set_strategy = custom_resource_strategy(set_crd, *set_crd.version("v1"));
+  auto set_strategy = custom_resource_strategy(catalog(), set_crd, *set_crd.version("v1"));
   json::object tagged = json::parse(R"({"spec":{"size":"small","tags":["a","b","a"]}})").as_object();
   auto set_errors = set_strategy->validate(tagged);
   ASSERT_EQ(set_errors.size(), 1u);
   EXPECT_EQ(set_errors[0].text(), R"(spec.tags[2]: Duplicate value: "a")");
 
   // A deprecated version warns on every request; without printer columns the table has Age.
-  auto deprecated = custom_resource_strategy(crd, *crd.version("v1beta1"));
+  auto deprecated = custom_resource_strategy(catalog(), crd, *crd.version("v1beta1"));
   EXPECT_THAT(deprecated->request_warnings(), ElementsAre("example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget"));
   std::vector<std::string> default_headers;
   for (const auto& column : deprecated->table_columns()) default_headers.push_back(column.name);
