@@ -58,7 +58,9 @@ std::string go_type(const pb::FieldDescriptor* field, bool element = false) {
 
 class Conformer {
  public:
-  Conformer(const Catalog& catalog, IntegerOverflow overflow) : catalog_(catalog), overflow_(overflow) {}
+  // `defaults`: whether the +default markers fill unset fields.
+  Conformer(const Catalog& catalog, IntegerOverflow overflow, bool defaults = true)
+      : catalog_(catalog), overflow_(overflow), defaults_(defaults) {}
 
   void message(const pb::Descriptor* type, json::object& object, const std::string& path) {
     const bool type_meta = Catalog::has_type_meta(type);
@@ -86,7 +88,7 @@ class Conformer {
     }
     for (const pb::FieldDescriptor* field : catalog_.json_fields(type)) {
       const Markers& markers = catalog_.markers(field);
-      if (!markers.default_json || object.contains(field->name())) continue;
+      if (!defaults_ || !markers.default_json || object.contains(field->name())) continue;
       json::error_code ec;
       json::value value = json::parse(*markers.default_json, ec);
       if (ec) continue;
@@ -260,6 +262,7 @@ class Conformer {
 
   const Catalog& catalog_;
   IntegerOverflow overflow_;
+  bool defaults_;
   std::vector<std::string> unknown_;
 };
 
@@ -275,9 +278,13 @@ FieldValidation parse_field_validation(std::string_view value) {
 
 std::vector<std::string> conform(const Catalog& catalog, const pb::Descriptor* kind, json::object& object,
                                  IntegerOverflow overflow) {
-  Conformer conformer(catalog, overflow);
+  Conformer conformer(catalog, overflow, false);
   try {
     conformer.message(kind, object, "");
+    // kube's defaulters run on the decoded struct, whose absent structs are there as their zero form, so defaults
+    // fill those too: they come after the Go form. An applied object is partial and stays as applied.
+    if (overflow == IntegerOverflow::kError) to_go_form(catalog, kind, object);
+    Conformer(catalog, overflow).message(kind, object, "");
   } catch (const TypeError& error) {
     const std::string& package = kind->file()->package();
     const std::string version = package.substr(package.rfind('.') + 1);

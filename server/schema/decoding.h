@@ -20,12 +20,14 @@ enum class FieldValidation { kIgnore, kWarn, kStrict };
 FieldValidation parse_field_validation(std::string_view value);
 
 // Conforms `object` (a `kind` object with apiVersion and kind) to the schema in place: removes unknown fields and
-// returns their paths ("spec.containers[0].foo"), fills +default values, and throws ApiError 400 BadRequest with
+// returns their paths ("spec.containers[0].foo"), writes a body in its Go form (to_go_form below), fills +default
+// values (in the zero structs of the Go form too, as kube's defaulters do), and throws ApiError 400 BadRequest with
 // kube's message ("ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number
 // into Go struct field ConfigMap.data of type string") when a value has the wrong type.
 // `overflow` says what an integer beyond its field's type (an int32's 99999999999) does: fail as a body's JSON
 // decoding fails ("json: cannot unmarshal number 99999999999 into Go struct field ContainerPort.spec.containers.
-// ports.containerPort of type int32"), or, for an applied object, convert as kube's unstructured converter does.
+// ports.containerPort of type int32"), or, for an applied object, convert as kube's unstructured converter does;
+// an applied object, which is partial, is not written in its Go form either.
 enum class IntegerOverflow { kError, kConvert };
 std::vector<std::string> conform(const Catalog& catalog, const google::protobuf::Descriptor* kind,
                                  boost::json::object& object, IntegerOverflow overflow = IntegerOverflow::kError);

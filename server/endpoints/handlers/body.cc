@@ -188,7 +188,6 @@ void conform_to_kind(const BodyTarget& target, DecodedBody& body) {
     return;
   }
   const auto unknown = schema::conform(target.catalog, kind, body.object);
-  schema::to_go_form(target.catalog, kind, body.object);
   if (validation == schema::FieldValidation::kIgnore) return;  // duplicates are not even looked for
   std::vector<std::string> errors;
   switch (body.format) {

@@ -18,7 +18,6 @@ void conform_to_kind(Scope& scope, boost::json::object& object) {
     return;
   }
   const auto unknown = schema::conform(scope.catalog, kind, object);
-  schema::to_go_form(scope.catalog, kind, object);
   for (auto& warning : schema::report_unknown_fields(validation, unknown))
     scope.exchange.context.warnings.push_back(std::move(warning));
 }
