@@ -146,18 +146,13 @@ TEST_F(KubectlTest, QuantitiesAreRefusedOrCanonicalisedAsKubeApiserverDoes) {
 // The field manager records the decoded Go object: a manifest's empty (null) keys own nothing, and a container's
 // zero resources struct is owned, as in the managedFields kube-apiserver records for `kubectl run`.
 TEST_F(KubectlTest, ManagedFieldsAreThoseOfTheDecodedObject) {
-  const auto manifest = kapi().work_dir() / "managed-pod.yaml";
-  FILE* file = std::fopen(manifest.c_str(), "w");
-  ASSERT_NE(file, nullptr);
   // A namespace of its own: another test leaves a ResourceQuota in default.
   ASSERT_EQ(kubectl("create namespace managed-fields").exit_code, 0);
-  const std::string text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: managed\n  namespace: managed-fields\n"
-                           "  labels:\nspec:\n"
-                           "  nodeSelector:\n  containers:\n  - name: c\n    image: nginx\n    env:\n"
-                           "    - name: A\n      value:\n";
-  std::fwrite(text.data(), 1, text.size(), file);
-  std::fclose(file);
-  CommandResult created = kubectl("create -f " + manifest.string());
+  const std::string manifest = write_manifest(
+      kapi(), "managed-pod.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: managed\n  namespace: managed-fields\n  labels:\nspec:\n"
+      "  nodeSelector:\n  containers:\n  - name: c\n    image: nginx\n    env:\n    - name: A\n      value:\n");
+  CommandResult created = kubectl("create -f " + manifest);
   ASSERT_EQ(created.exit_code, 0) << created.output;
   CommandResult fields = kubectl("get pod managed -n managed-fields --show-managed-fields "
                                  "-o jsonpath={.metadata.managedFields[0].fieldsV1}");
