@@ -45,6 +45,10 @@ TEST_F(AppsTest, KubectlManagesADeployment) {
   CommandResult scale = kubectl("get --raw /apis/apps/v1/namespaces/default/deployments/web/scale");
   EXPECT_NE(scale.output.find("\"kind\":\"Scale\""), std::string::npos) << scale.output;
   EXPECT_NE(scale.output.find("\"replicas\":3"), std::string::npos) << scale.output;
+  // kubectl prints a Scale with the columns of kube's printScale, which the server's Table carries.
+  CommandResult printed = kubectl("get deploy web --subresource=scale");
+  EXPECT_EQ(printed.output.substr(0, printed.output.find('\n')), "NAME   DESIRED   AVAILABLE   AGE") << printed.output;
+  EXPECT_NE(printed.output.find("\nweb    3         0           "), std::string::npos) << printed.output;
 
   // Status is written through /status only: the main resource keeps it, the subresource changes only it.
   kubectl("patch deploy web --type=merge -p '{\"status\":{\"readyReplicas\":1}}'");

@@ -177,6 +177,23 @@ TEST_F(CustomResourcesTest, KubectlServesWidgetsOnceTheirDefinitionIsEstablished
   EXPECT_EQ(kubectl("get widget w1 -o jsonpath={.spec.replicas}").output, "4");
   CommandResult scale = kubectl("get --raw /apis/example.com/v1/namespaces/default/widgets/w1/scale");
   EXPECT_NE(scale.output.find(R"("spec":{"replicas":4},"status":{"replicas":0})"), std::string::npos) << scale.output;
+  // Its Table has the CRD's columns, read from the Scale (kube's scaleREST converts with the resource's table
+  // convertor): Size and Color are not in a Scale.
+  HttpResponse scale_table = request("GET", "/apis/example.com/v1/namespaces/default/widgets/w1/scale", {}, "",
+                                     {{"Accept", "application/json;as=Table;v=v1;g=meta.k8s.io"}});
+  ASSERT_EQ(scale_table.status, 200) << scale_table.body;
+  boost::json::object table = json_object(scale_table.body);
+  boost::json::array names;
+  for (const auto& column : table["columnDefinitions"].as_array()) names.push_back(column.as_object().at("name"));
+  EXPECT_EQ(names, (boost::json::array{"Name", "Size", "Replicas", "Color"})) << scale_table.body;
+  EXPECT_EQ(table["rows"].as_array().at(0).as_object().at("cells"), (boost::json::array{"w1", nullptr, 4, nullptr}))
+      << scale_table.body;
+  // A Scale is a built-in kind: unlike the custom resource itself, it is served in protobuf when asked.
+  HttpResponse scale_protobuf = request("GET", "/apis/example.com/v1/namespaces/default/widgets/w1/scale", {}, "",
+                                        {{"Accept", "application/vnd.kubernetes.protobuf"}});
+  EXPECT_EQ(scale_protobuf.status, 200);
+  EXPECT_EQ(scale_protobuf.header("Content-Type").value_or(""), "application/vnd.kubernetes.protobuf");
+  EXPECT_TRUE(scale_protobuf.body.starts_with(std::string_view("k8s\0\n\x17\n\x0e" "autoscaling/v1", 22))) << scale_protobuf.body;
 
   // Status is written through /status only, and the scale's status follows it.
   kubectl("patch widget w1 --type=merge -p '{\"status\":{\"replicas\":9}}'");

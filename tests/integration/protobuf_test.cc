@@ -236,6 +236,31 @@ TEST_F(ProtobufTest, CreateUpdateAndDeleteWithProtobufBodies) {
   EXPECT_EQ(success["details"].as_object()["name"], "proto-body");
 }
 
+// The scale subresource answers with an autoscaling/v1 Scale, in protobuf when asked, as kube's ScaleREST does
+// (client-go's scale client and the HPA controller read it so), and its PartialObjectMetadata likewise.
+TEST_F(ProtobufTest, AScaleIsWrittenAsProtobufWhenAsked) {
+  ASSERT_EQ(kubectl("create deployment proto-scaled --image=nginx --replicas=2").exit_code, 0);
+  const std::string scale_path = "/apis/apps/v1/namespaces/default/deployments/proto-scaled/scale";
+  json::object scale = decoded(call("GET", scale_path));
+  EXPECT_EQ(scale["kind"], "Scale");
+  EXPECT_EQ(scale["apiVersion"], "autoscaling/v1");
+  EXPECT_EQ(scale["spec"], (json::object{{"replicas", 2}}));
+  EXPECT_EQ(scale["status"], (json::object{{"replicas", 0}, {"selector", "app=proto-scaled"}}));
+
+  json::object update{{"apiVersion", "autoscaling/v1"}, {"kind", "Scale"},
+                      {"metadata", json::object{{"name", "proto-scaled"}, {"namespace", "default"}}},
+                      {"spec", json::object{{"replicas", 5}}}};
+  json::object updated = decoded(call("PUT", scale_path, transcoder().encode(update),
+                                      {{"Content-Type", std::string(kProtobuf)}, {"Accept", std::string(kProtobuf)}}));
+  EXPECT_EQ(updated["kind"], "Scale");
+  EXPECT_EQ(updated["spec"], (json::object{{"replicas", 5}}));
+
+  json::object partial = decoded(call("GET", scale_path, {},
+                                      {{"Accept", "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"}}));
+  EXPECT_EQ(partial["kind"], "PartialObjectMetadata");
+  EXPECT_EQ(partial["metadata"].as_object()["name"], "proto-scaled");
+}
+
 TEST_F(ProtobufTest, MalformedProtobufBodiesAreBadRequests) {
   const Headers headers{{"Content-Type", std::string(kProtobuf)}};
   HttpResponse json_body = call("POST", kConfigMaps, R"({"kind":"ConfigMap"})", headers);

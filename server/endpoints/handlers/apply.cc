@@ -97,8 +97,7 @@ asio::awaitable<void> apply_scale_patch(Scope scope) {
       });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
   json::object scale = scale_of(registry::parse_json(stored).as_object(), scope.store.strategy().scale_paths());
-  scope.exchange.response->headers().set("Content-Type", "application/json");
-  co_await scope.exchange.response->write(200, json::serialize(scale));
+  co_await write_scale(scope, 200, scale);
 }
 
 }  // namespace kapi::endpoints::handlers

@@ -3,6 +3,7 @@
 #include "server/endpoints/handlers/subresources.h"
 
 #include "server/endpoints/handlers/managed_fields.h"
+#include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
 #include "server/fieldmanager/field_manager.h"
 #include "server/fieldmanager/managed_fields.h"
@@ -62,6 +63,22 @@ asio::awaitable<void> write_json(Scope& scope, int status, const json::object& o
   scope.exchange.response->headers().set("Content-Type", "application/json");
   co_await scope.exchange.response->write(status, json::serialize(object));
 }
+
+// kube's printScale (pkg/printers/internalversion): a built-in kind's ScaleREST converts its Scale to a Table with
+// the kind's store, whose printers know autoscaling.Scale; this is what `kubectl get --subresource=scale` prints.
+class ScalePrinter final : public registry::Strategy {
+ public:
+  std::vector<registry::TableColumn> table_columns() const override {
+    return {registry::name_column(),
+            {"Desired", "integer", "", "replicas is the desired number of instances for the scaled object.", 0},
+            {"Available", "integer", "", "replicas is the actual number of observed instances of the scaled object.", 0},
+            registry::age_column()};
+  }
+  json::array table_cells(const json::object& scale) const override {
+    return {json::string(registry::meta_string(scale, "name")), replicas_of(object_at(scale, "spec")),
+            replicas_of(object_at(scale, "status")), json::string(registry::age_of(scale))};
+  }
+};
 
 // What the status strategies keep of the request's metadata (ResetObjectMetaForStatus leaves managedFields): the
 // managedFields the write's manager recorded.
@@ -172,6 +189,31 @@ json::object scale_of(const json::object& object, const std::optional<registry::
           {"status", std::move(scale_status)}};
 }
 
+asio::awaitable<void> write_scale(Scope& scope, int status, const json::object& scale) {
+  // A Scale is a built-in kind whatever it scales: a custom resource's too has a protobuf form (kube serves it with
+  // the autoscaling scheme's codecs) but is printed by its CRD's columns (its scaleREST converts with the custom
+  // resource store's table convertor).
+  const bool custom = scope.store.strategy().scale_paths().has_value();
+  const Output output = negotiate(scope.request());
+  switch (output.representation) {
+    case Representation::Object:
+      if (output.encoding == Encoding::Protobuf)
+        co_return co_await write_protobuf_value(scope.exchange, scope.catalog, status, scale);
+      co_return co_await write_json(scope, status, scale);
+    case Representation::PartialObjectMetadata:
+      if (output.encoding == Encoding::Protobuf)
+        co_return co_await write_protobuf_value(scope.exchange, scope.catalog, status, partial_object_metadata(scale));
+      co_return co_await write_json(scope, status, partial_object_metadata(scale));
+    case Representation::Table: {
+      static const ScalePrinter kScalePrinter;
+      const registry::Strategy& printer = custom ? scope.store.strategy() : kScalePrinter;
+      json::object table = to_table(printer, {scale}, true);
+      table["metadata"] = json::object{{"resourceVersion", registry::meta_string(scale, "resourceVersion")}};
+      co_return co_await write_json(scope, status, table);
+    }
+  }
+}
+
 registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFunction update) {
   if (scope.info.subresource == "finalize") {
     // A namespace's finalize writes spec.finalizers only (namespaceFinalizeStrategy).
@@ -241,13 +283,14 @@ registry::UpdateFunction split_status(const Scope& scope, registry::UpdateFuncti
 asio::awaitable<void> get_scale(Scope scope) {
   registry::ReadObject object = co_await scope.store.get(scope.info.namespace_, scope.info.name, "");
   json::object scale = scale_of(registry::parse_json(object.json).as_object(), scope.store.strategy().scale_paths());
-  co_await write_json(scope, 200, scale);
+  co_await write_scale(scope, 200, scale);
 }
 
 asio::awaitable<void> update_scale(Scope scope) {
   const std::string manager = write_manager(scope, WriteOptionsKind::Update);
   body_format(scope.request(), false);
-  auto body = std::make_shared<json::object>(decode_object(scope.request().body));
+  // A Scale body in protobuf too (kube decodes it with the autoscaling scheme's codecs, whatever is scaled).
+  auto body = std::make_shared<json::object>(decode_body_as(scope, {"autoscaling/v1", "Scale"}));
   registry::WriteOptions options{.dry_run = dry_run(scope.query()), .warnings = &scope.exchange.context.warnings};
   add_admission(scope, options, manager);
   registry::UpdateFunction update = scale_update(scope, [&scope, body, &manager](json::object scale) {
@@ -255,7 +298,7 @@ asio::awaitable<void> update_scale(Scope scope) {
   });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
   json::object scale = scale_of(registry::parse_json(stored).as_object(), scope.store.strategy().scale_paths());
-  co_await write_json(scope, 200, scale);
+  co_await write_scale(scope, 200, scale);
 }
 
 asio::awaitable<void> patch_scale(Scope scope) {
@@ -281,7 +324,7 @@ asio::awaitable<void> patch_scale(Scope scope) {
   });
   auto [stored, created] = co_await scope.store.update(scope.info.namespace_, scope.info.name, update, options);
   json::object scale = scale_of(registry::parse_json(stored).as_object(), scope.store.strategy().scale_paths());
-  co_await write_json(scope, 200, scale);
+  co_await write_scale(scope, 200, scale);
 }
 
 }  // namespace kapi::endpoints::handlers

@@ -28,6 +28,10 @@ asio::awaitable<void> get_scale(Scope scope);
 asio::awaitable<void> update_scale(Scope scope);
 asio::awaitable<void> patch_scale(Scope scope);
 
+// A Scale in the representation Accept asks for: JSON or protobuf, its PartialObjectMetadata, or a Table (kube's
+// printScale columns; a custom resource's, its CRD's columns).
+asio::awaitable<void> write_scale(Scope& scope, int status, const boost::json::object& scale);
+
 // The autoscaling/v1 Scale of a scalable object (spec.replicas, status.replicas, the selector as a string), or of
 // a custom resource at its CRD's scale paths.
 boost::json::object scale_of(const boost::json::object& object, const std::optional<registry::ScalePaths>& paths);
