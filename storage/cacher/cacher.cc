@@ -260,7 +260,8 @@ asio::awaitable<std::unique_ptr<WatchStream>> Cacher::watch(std::string key, Wat
       failed->start_with_error(too_large(minimum, state_->revision()));
       co_return std::make_unique<CacheWatchStream>(state_, std::move(failed));
     }
-    start = CacheState::Start::WithStateThenBookmark;
+    // kube closes the initial events with a Bookmark only for a watch that asked for bookmarks.
+    start = settings.bookmarks ? CacheState::Start::WithStateThenBookmark : CacheState::Start::WithState;
   } else if (requested > 0) {
     start = CacheState::Start::After;
   }

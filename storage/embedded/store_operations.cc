@@ -203,8 +203,9 @@ asio::awaitable<std::unique_ptr<WatchStream>> Store::watch(std::string key, Watc
       event.object = std::move(kv);
       start.initial.push_back(std::move(event));
     }
-    if (options.send_initial_events) {
-      // WatchList: a bookmark at the snapshot's revision tells the consumer the initial state is complete.
+    if (options.send_initial_events && options.progress_notify) {
+      // WatchList: a bookmark at the snapshot's revision tells the consumer the initial state is complete (kube
+      // sends it only to a watch that asked for bookmarks).
       WatchEvent end;
       end.type = WatchEventType::Bookmark;
       end.revision = current.revision;

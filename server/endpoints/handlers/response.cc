@@ -1,9 +1,11 @@
 #include "server/endpoints/handlers/response.h"
 
+#include "request/list_options_probe.h"
 #include "server/endpoints/handlers/compression.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/registry/object_meta.h"
 #include "server/registry/predicate.h"
+#include "server/validation/list_options.h"
 
 #include <boost/json.hpp>
 
@@ -191,20 +193,10 @@ bool dry_run(const http::QueryParams& query) {
   return !values.empty();
 }
 
-registry::ListRequest list_request(const Scope& scope) {
+registry::ListRequest list_request(const Scope& scope, bool watch) {
   const auto& query = scope.query();
   registry::ListRequest request;
   request.resource_version = std::string(query.get("resourceVersion").value_or(""));
-  auto match = query.get("resourceVersionMatch").value_or("");
-  if (match == "NotOlderThan") request.resource_version_match = storage::ResourceVersionMatch::NotOlderThan;
-  else if (match == "Exact") request.resource_version_match = storage::ResourceVersionMatch::Exact;
-  else if (!match.empty())
-    throw apierrors::ApiError(apierrors::bad_request("resourceVersionMatch: Unsupported value: \"" +
-                                                     std::string(match) +
-                                                     "\": supported values: \"Exact\", \"NotOlderThan\", \"\""));
-  if (!match.empty() && request.resource_version.empty())
-    throw apierrors::ApiError(
-        apierrors::bad_request("resourceVersionMatch is forbidden unless resourceVersion is provided"));
   if (auto limit = query.get("limit"); limit && !limit->empty()) {
     std::int64_t value = 0;
     auto [end, error] = std::from_chars(limit->data(), limit->data() + limit->size(), value);
@@ -212,6 +204,18 @@ registry::ListRequest list_request(const Scope& scope) {
       throw apierrors::ApiError(apierrors::bad_request("limit: Invalid value: \"" + std::string(*limit) + "\""));
     request.limit = value > 0 ? value : 0;
   }
+  // What the parameter codec decoded, checked as kube's ListResource checks it (ValidateListOptions).
+  const std::string_view match = query.get("resourceVersionMatch").value_or("");
+  validation::ListOptionsFields fields{.watch = watch,
+                                       .resource_version = request.resource_version,
+                                       .resource_version_match = match,
+                                       .continue_token = query.get("continue").value_or("")};
+  if (auto send_initial_events = query.get("sendInitialEvents"))
+    fields.send_initial_events = request::query_value_is_true(*send_initial_events);
+  if (validation::ErrorList errors = validation::validate_list_options(fields); !errors.empty())
+    throw apierrors::ApiError(apierrors::invalid("meta.k8s.io", "ListOptions", "", errors));
+  if (match == "NotOlderThan") request.resource_version_match = storage::ResourceVersionMatch::NotOlderThan;
+  else if (match == "Exact") request.resource_version_match = storage::ResourceVersionMatch::Exact;
   request.continue_token = std::string(query.get("continue").value_or(""));
   request.predicate = registry::make_predicate(query.get("labelSelector").value_or(""),
                                                query.get("fieldSelector").value_or(""), scope.store.strategy());

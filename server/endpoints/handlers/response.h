@@ -41,7 +41,8 @@ boost::json::object list_metadata(storage::Revision revision, const std::string&
 void conform_body(Scope& scope, boost::json::object& object);
 // dryRun: absent → false, "All" → true; anything else → 400 as kube answers.
 bool dry_run(const http::QueryParams& query);
-// resourceVersion/resourceVersionMatch/limit/continue/selectors of a list or watch.
-registry::ListRequest list_request(const Scope& scope);
+// resourceVersion/resourceVersionMatch/limit/continue/selectors of a list or (`watch`) a watch, validated as kube
+// validates ListOptions (422 Invalid ListOptions.meta.k8s.io).
+registry::ListRequest list_request(const Scope& scope, bool watch = false);
 
 }  // namespace kapi::endpoints::handlers

@@ -1,5 +1,6 @@
 // WATCH (handlers/watch.go): a chunked stream of {"type":...,"object":...} lines until timeoutSeconds, the
 // client leaving, the storage ending the watch, or the server shutting down.
+#include "request/list_options_probe.h"
 #include "server/endpoints/handlers/handlers.h"
 #include "server/endpoints/handlers/protobuf.h"
 #include "server/endpoints/handlers/response.h"
@@ -222,12 +223,16 @@ asio::awaitable<void> stream_events(Scope scope, std::unique_ptr<storage::WatchS
 
 asio::awaitable<void> watch(Scope scope) {
   const auto& query = scope.query();
-  registry::ListRequest list = list_request(scope);
+  registry::ListRequest list = list_request(scope, true);
   storage::WatchOptions options;
   options.resource_version = list.resource_version;
   options.predicate = std::move(list.predicate);
-  options.progress_notify = query.get("allowWatchBookmarks").value_or("") == "true";
-  options.send_initial_events = query.get("sendInitialEvents").value_or("") == "true";
+  const auto flag = [&query](std::string_view name) {
+    auto value = query.get(name);
+    return value && request::query_value_is_true(*value);
+  };
+  options.progress_notify = flag("allowWatchBookmarks");
+  options.send_initial_events = flag("sendInitialEvents");
   if (!scope.info.name.empty()) options.recursive = true;  // metadata.name is part of the field selector
   std::chrono::seconds timeout = default_watch_timeout();
   if (auto seconds = query.get("timeoutSeconds"); seconds && !seconds->empty()) {

@@ -229,11 +229,20 @@ TEST_F(CacherTest, SendInitialEventsEndsTheInitialStateWithABookmark) {
   EXPECT_TRUE(end->initial_events_end);
   EXPECT_GE(end->revision, b.mod_revision);
   EXPECT_TRUE(to_watch_event(*end).initial_events_end);
+  // Only a watch that asked for bookmarks gets that one (kube's getBookmarkAfterResourceVersionLockedFunc).
+  options.progress_notify = false;
+  auto without_bookmarks = watch(kPrefix, options);
 
   const KeyValue c = write(pod("c"), "3");
   auto live = next(*stream);
   ASSERT_TRUE(live);
   EXPECT_EQ(live->revision, c.mod_revision);
+  for (const KeyValue* expected : {&a, &b, &c}) {
+    auto event = next(*without_bookmarks);
+    ASSERT_TRUE(event);
+    EXPECT_EQ(type_name(event->type), std::string("ADDED"));
+    EXPECT_EQ(event->object->key, expected->key);
+  }
 }
 
 TEST_F(CacherTest, ABrokenBackendWatchResumesWithoutLosingEvents) {

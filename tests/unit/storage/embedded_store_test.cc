@@ -236,6 +236,9 @@ TEST_F(EmbeddedStoreTest, SendInitialEventsClosesTheInitialStateWithABookmark) {
   const KeyValue a = create("/registry/a", "1");
   WatchOptions options;
   options.send_initial_events = true;
+  // Only a watch that asked for bookmarks gets that one, as from kube's etcd3 store.
+  auto without_bookmarks = run(store_->watch("/registry", options));
+  options.progress_notify = true;
   auto stream = run(store_->watch("/registry", options));
   auto added = next(*stream);
   ASSERT_TRUE(added);
@@ -245,6 +248,13 @@ TEST_F(EmbeddedStoreTest, SendInitialEventsClosesTheInitialStateWithABookmark) {
   EXPECT_EQ(end->type, WatchEventType::Bookmark);
   EXPECT_TRUE(end->initial_events_end);
   EXPECT_EQ(end->revision, a.mod_revision);
+  const KeyValue b = create("/registry/b", "2");
+  for (const KeyValue* expected : {&a, &b}) {
+    auto event = next(*without_bookmarks);
+    ASSERT_TRUE(event);
+    EXPECT_EQ(event->type, WatchEventType::Added);
+    EXPECT_EQ(event->revision, expected->mod_revision);
+  }
   // Like kube's etcd3 store, initial events from an explicit resourceVersion are not offered.
   options.resource_version = std::to_string(a.mod_revision);
   EXPECT_EQ(code_of([&] { run(store_->watch("/registry", options)); }), ErrorCode::InvalidArgument);
