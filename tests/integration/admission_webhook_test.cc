@@ -13,7 +13,7 @@
 #include <map>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::admission_webhook_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -457,4 +457,4 @@ TEST_F(AdmissionWebhookTest, WebhookConfigurationsThemselvesAreNeverSentToWebhoo
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::admission_webhook_test

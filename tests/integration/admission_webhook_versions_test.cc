@@ -8,7 +8,7 @@
 
 #include <gmock/gmock.h>
 
-namespace kapi::integration {
+namespace kapi::integration::admission_webhook_versions_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -178,4 +178,4 @@ TEST_F(AdmissionWebhookVersionsTest, LimitRangerDefaultsTheSidecarAnIfNeededWebh
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::admission_webhook_versions_test

@@ -11,7 +11,7 @@
 #include <regex>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::aggregator_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -341,4 +341,4 @@ TEST_F(AggregatorTest, ABackendWithoutHttp2IsProxiedOverHttp11) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::aggregator_test

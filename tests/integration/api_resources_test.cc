@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
-namespace kapi::integration {
+namespace kapi::integration::api_resources_test {
 namespace {
 
 constexpr const char* kAll = "create,delete,deletecollection,get,list,patch,update,watch";
@@ -126,4 +126,4 @@ TEST_F(ApiResourcesTest, KubectlListsKubesResourcesRowForRow) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::api_resources_test

@@ -13,7 +13,7 @@
 #include <tuple>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::apiserver_identity_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -93,4 +93,4 @@ TEST(ApiServerIdentityLeaseTest, EachServerKeepsItsLeaseAndCollectsExpiredOnes) 
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::apiserver_identity_test

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-namespace kapi::integration {
+namespace kapi::integration::apps_test {
 namespace {
 
 class AppsTest : public KapiSuite<AppsTest> {
@@ -60,4 +60,4 @@ TEST_F(AppsTest, KubectlManagesADeployment) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::apps_test

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace kapi::integration {
+namespace kapi::integration::audit_backends_test {
 namespace {
 
 namespace json = boost::json;
@@ -164,4 +164,4 @@ TEST(AuditOptionsStartupTest, KubesRefusalsOfTheLogFlags) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::audit_backends_test

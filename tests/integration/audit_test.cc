@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::audit_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -219,4 +219,4 @@ TEST_F(AuditTest, MetricsCountEventsAndLevels) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::audit_test

@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-namespace kapi::integration {
+namespace kapi::integration::audit_webhook_test {
 namespace {
 
 namespace json = boost::json;
@@ -75,4 +75,4 @@ TEST(AuditWebhookStartupTest, KubesRefusalsOfTheWebhookFlags) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::audit_webhook_test

@@ -4,7 +4,7 @@
 #include "tests/integration/kubectl_runner.h"
 
 
-namespace kapi::integration {
+namespace kapi::integration::authentication_test {
 namespace {
 
 class AuthenticationTest : public KapiSuite<AuthenticationTest> {
@@ -51,4 +51,4 @@ TEST_F(AuthenticationTest, KubectlWithATokenWorksAndABadTokenIsNotLoggedIn) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::authentication_test

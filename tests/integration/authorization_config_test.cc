@@ -10,7 +10,7 @@
 
 #include <cstdlib>
 
-namespace kapi::integration {
+namespace kapi::integration::authorization_config_test {
 namespace {
 
 namespace json = boost::json;
@@ -232,4 +232,4 @@ TEST(AuthorizationConfigStartupTest, TheLegacyFlagsAreExclusiveAndErrorsNameThei
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::authorization_config_test

@@ -4,7 +4,7 @@
 #include "tests/integration/kapi_suite.h"
 
 
-namespace kapi::integration {
+namespace kapi::integration::authorization_test {
 namespace {
 
 class AuthorizationTest : public KapiSuite<AuthorizationTest> {
@@ -47,4 +47,4 @@ TEST_F(AuthorizationTest, OthersGetKubesForbidden) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::authorization_test

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-namespace kapi::integration {
+namespace kapi::integration::autoscaling_events_test {
 namespace {
 
 class AutoscalingEventsTest : public KapiSuite<AutoscalingEventsTest> {
@@ -206,4 +206,4 @@ deprecatedCount: 3
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::autoscaling_events_test

@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-namespace kapi::integration {
+namespace kapi::integration::batch_resources_test {
 namespace {
 
 namespace json = boost::json;
@@ -299,4 +299,4 @@ TEST_F(BatchResourcesTest, JobsAndCronJobsTravelAsProtobuf) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::batch_resources_test

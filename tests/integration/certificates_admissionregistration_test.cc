@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace kapi::integration {
+namespace kapi::integration::certificates_admissionregistration_test {
 namespace {
 
 namespace json = boost::json;
@@ -637,4 +637,4 @@ spec:
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::certificates_admissionregistration_test

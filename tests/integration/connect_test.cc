@@ -20,7 +20,7 @@
 #include <sstream>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::connect_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -429,4 +429,4 @@ TEST_F(ConnectTest, DiscoveryListsTheConnectSubresources) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::connect_test

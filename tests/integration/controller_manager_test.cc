@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::controller_manager_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -304,4 +304,4 @@ TEST(ControllerManagerLeaderElectionTest, OneOfTwoServersLeadsAndTheOtherTakesOv
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::controller_manager_test

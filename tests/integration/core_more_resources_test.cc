@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::core_more_resources_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -558,4 +558,4 @@ TEST(CoreMoreResourcesKeysTest, StoredUnderKubesKeys) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::core_more_resources_test

@@ -12,7 +12,7 @@
 #include <set>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::core_resources_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -395,4 +395,4 @@ TEST_F(KubectlCoreTest, ApplyAServiceManifest) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::core_resources_test

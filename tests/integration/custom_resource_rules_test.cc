@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-namespace kapi::integration {
+namespace kapi::integration::custom_resource_rules_test {
 namespace {
 
 constexpr std::string_view kGizmos = R"yaml(apiVersion: apiextensions.k8s.io/v1
@@ -346,4 +346,4 @@ spec:
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::custom_resource_rules_test

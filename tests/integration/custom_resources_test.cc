@@ -11,7 +11,7 @@
 #include <regex>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::custom_resources_test {
 namespace {
 
 // A namespaced Widget with status and scale subresources, printer columns and a validated, defaulted schema.
@@ -609,4 +609,4 @@ TEST(CustomResourcesRestartTest, DefinitionsAndResourcesSurviveAKill) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::custom_resources_test

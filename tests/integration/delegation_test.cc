@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-namespace kapi::integration {
+namespace kapi::integration::delegation_test {
 namespace {
 
 class DelegationTest : public KapiSuite<DelegationTest> {
@@ -84,4 +84,4 @@ TEST_F(DelegationTest, MetricsCountAWatchWhenItEnds) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::delegation_test

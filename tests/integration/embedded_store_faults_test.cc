@@ -10,7 +10,7 @@
 #include <iostream>
 #include <random>
 
-namespace kapi::integration {
+namespace kapi::integration::embedded_store_faults_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -149,4 +149,4 @@ TEST(EmbeddedStoreFaultsTest, AReadOnlyDataDirectoryStopsTheStartWithExitCodeOne
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::embedded_store_faults_test

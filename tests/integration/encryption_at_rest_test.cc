@@ -12,7 +12,7 @@
 #include <fstream>
 #include <optional>
 
-namespace kapi::integration {
+namespace kapi::integration::encryption_at_rest_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -152,4 +152,4 @@ TEST_F(EncryptionAtRestTest, AConfigurationKubeRefusesStopsTheServer) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::encryption_at_rest_test

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::etcd_failover_test {
 namespace {
 
 namespace json = boost::json;
@@ -131,4 +131,4 @@ TEST(EtcdFailoverTest, MembersKilledUnderWritesLoseNothingAndTheWatchCacheHasNoG
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::etcd_failover_test

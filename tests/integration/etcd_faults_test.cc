@@ -9,7 +9,7 @@
 
 #include <iostream>
 
-namespace kapi::integration {
+namespace kapi::integration::etcd_faults_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -142,4 +142,4 @@ TEST(EtcdFaultsTest, ALinkToEtcdThatSlowsStallsBreaksAndRefusesLosesNothing) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::etcd_faults_test

@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-namespace kapi::integration {
+namespace kapi::integration::filters_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -113,4 +113,4 @@ TEST_F(FiltersTest, ResponsesAreNotCacheable) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::filters_test

@@ -14,7 +14,7 @@
 #include <regex>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::flowcontrol_resources_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -293,4 +293,4 @@ TEST(FlowcontrolBootstrapRestartTest, StartRestoresTheBootstrapConfigurationUnle
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::flowcontrol_resources_test

@@ -13,7 +13,7 @@
 #include <functional>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::garbage_collector_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -261,4 +261,4 @@ TEST_F(GarbageCollectorTest, AnOwnerOfAnotherNamespaceIsReportedAndCountsAsAbsen
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::garbage_collector_test

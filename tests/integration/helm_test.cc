@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-namespace kapi::integration {
+namespace kapi::integration::helm_test {
 namespace {
 
 constexpr const char* kHelm = "/usr/local/bin/helm";
@@ -64,4 +64,4 @@ TEST_F(HelmTest, TheDefaultChartWithAutoscalingAndIngressInstallsUpgradesAndUnin
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::helm_test

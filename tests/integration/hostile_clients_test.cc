@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-namespace kapi::integration {
+namespace kapi::integration::hostile_clients_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -260,4 +260,4 @@ TEST_F(HostileClientsTest, HugeLabelSelectorsAreAnsweredQuicklyOrRefused) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::hostile_clients_test

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::http2_attacks_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -275,4 +275,4 @@ TEST(Http2HandlerLimitTest, HandlersOfResetStreamsAreLimitedToTheStreamLimit) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::http2_attacks_test

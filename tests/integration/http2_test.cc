@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace kapi::integration {
+namespace kapi::integration::http2_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -206,4 +206,4 @@ TEST(Http2Test, RealClientsChooseTheirProtocol) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::http2_test

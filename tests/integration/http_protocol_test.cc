@@ -4,7 +4,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::http_protocol_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -125,4 +125,4 @@ TEST_F(HttpProtocolTest, Http10KeepAliveStaysOpen) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::http_protocol_test

@@ -6,7 +6,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::impersonation_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -147,4 +147,4 @@ TEST_F(ImpersonationTest, AGrantedImpersonatorActsAsTheUserAndGroups) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::impersonation_test

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-namespace kapi::integration {
+namespace kapi::integration::js_client_test {
 namespace {
 
 constexpr const char* kNodeModules = "/usr/local/lib/kapi-test-clients/node_modules";
@@ -30,4 +30,4 @@ TEST_F(JsClientTest, TypedApisCreateReadListPatchAndDeleteNewResources) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::js_client_test

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::kubectl_client_validation_test {
 namespace {
 
 // Gadgets (example.com/v1) with a spec of one string field, size; tests add fields by appending at its depth.
@@ -118,4 +118,4 @@ TEST_F(KubectlClientValidationTest, ACustomResourceInAListIsValidatedAgainstItsD
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::kubectl_client_validation_test

@@ -9,7 +9,7 @@
 #include <regex>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::kubectl_test {
 namespace {
 
 class KubectlTest : public KapiSuite<KubectlTest> {
@@ -244,4 +244,4 @@ TEST_F(KubectlTest, GetWatchPrintsAddedModifiedAndDeleted) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::kubectl_test

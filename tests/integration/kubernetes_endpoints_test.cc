@@ -11,7 +11,7 @@
 #include <functional>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::kubernetes_endpoints_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -74,4 +74,4 @@ TEST(KubernetesEndpointsTest, EveryServerOnOneEtcdIsAnEndpointUntilItStopsOrDies
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::kubernetes_endpoints_test

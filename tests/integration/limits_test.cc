@@ -2,7 +2,7 @@
 // malformed request (400). Each answers with a Status, closes that connection, and leaves the others alone.
 #include "tests/integration/kapi_suite.h"
 
-namespace kapi::integration {
+namespace kapi::integration::limits_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -100,4 +100,4 @@ TEST_F(LimitsTest, MalformedHeaderAfterAGoodRequestAnswersTheGoodOneFirst) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::limits_test

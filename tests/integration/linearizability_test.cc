@@ -23,7 +23,7 @@
 #include <random>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::linearizability_test {
 namespace {
 
 namespace lin = test_support::linearizability;
@@ -280,4 +280,4 @@ TEST(LinearizabilityTest, EtcdPausedLongerThanARequestTimeoutInEachHistory) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::linearizability_test

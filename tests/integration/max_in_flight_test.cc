@@ -5,7 +5,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::max_in_flight_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -87,4 +87,4 @@ TEST_F(MaxInFlightTest, MutatingRequestsBeyondTheLimitGet429) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::max_in_flight_test

@@ -8,7 +8,7 @@
 #include <functional>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::namespace_lifecycle_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -212,4 +212,4 @@ TEST_F(NamespaceLifecycleTest, KubectlDeleteNamespaceWaitsUntilItAndItsContentAr
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::namespace_lifecycle_test

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <regex>
 
-namespace kapi::integration {
+namespace kapi::integration::networking_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -271,4 +271,4 @@ TEST_F(NetworkingTest, KubernetesServiceHasItsEndpointSlice) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::networking_test

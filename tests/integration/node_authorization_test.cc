@@ -5,7 +5,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::node_authorization_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -86,4 +86,4 @@ TEST_F(NodeAuthorizationTest, AKubeletReadsItsOwnNodeAndListsOnlyItsPods) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::node_authorization_test

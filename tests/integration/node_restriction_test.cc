@@ -5,7 +5,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::integration {
+namespace kapi::integration::node_restriction_test {
 namespace {
 
 class NodeRestrictionTest : public KapiSuite<NodeRestrictionTest> {
@@ -92,4 +92,4 @@ TEST_F(NodeRestrictionTest, AKubeletWritesOnlyItsOwnNodeAndNoForeignLabel) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::node_restriction_test

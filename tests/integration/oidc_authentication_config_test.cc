@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace kapi::integration {
+namespace kapi::integration::oidc_authentication_config_test {
 namespace {
 
 namespace json = boost::json;
@@ -178,4 +178,4 @@ TEST_F(OidcConfigFileTest, TheFileIsReloadedWhenItChangesAndABadFileKeepsTheLast
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::oidc_authentication_config_test

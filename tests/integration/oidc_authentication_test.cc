@@ -13,7 +13,7 @@
 #include <fstream>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::oidc_authentication_test {
 namespace {
 
 namespace json = boost::json;
@@ -435,4 +435,4 @@ TEST(OidcStartupTest, ConfigurationsKubeRefusesStopTheStartWithItsReason) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::oidc_authentication_test

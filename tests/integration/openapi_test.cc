@@ -2,7 +2,7 @@
 // decoding the schemas drive: unknown fields under each fieldValidation directive, wrong types, defaults.
 #include "tests/integration/kapi_suite.h"
 
-namespace kapi::integration {
+namespace kapi::integration::openapi_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -114,4 +114,4 @@ TEST_F(OpenApiServingTest, WrongTypesAreBadRequestsAndDefaultsAreApplied) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::openapi_test

@@ -7,7 +7,7 @@
 #include <regex>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::pod_admission_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -204,4 +204,4 @@ TEST_F(PodAdmissionTest, EveryNamespaceGetsItsDefaultServiceAccountAgainWhenDele
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::pod_admission_test

@@ -11,7 +11,7 @@
 #include <map>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::pod_security_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -333,4 +333,4 @@ TEST_F(PodSecurityConfiguredTest, ExemptNamespacesAndUsersAreNotEvaluatedAndTheA
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::pod_security_test

@@ -4,7 +4,7 @@
 #include "tests/integration/kapi_suite.h"
 #include "tests/integration/kubectl_runner.h"
 
-namespace kapi::integration {
+namespace kapi::integration::pod_subresources_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -136,4 +136,4 @@ TEST_F(PodSubresourcesTest, KubectlDrainCordonsTheNodeAndEvictsItsPods) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::pod_subresources_test

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::policy_scheduling_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -315,4 +315,4 @@ scheduling:
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::policy_scheduling_test

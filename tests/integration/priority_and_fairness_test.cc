@@ -7,7 +7,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::priority_and_fairness_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -241,4 +241,4 @@ TEST_F(PriorityAndFairnessTest, FlowSchemasWithoutTheirLevelAreDangling) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::priority_and_fairness_test

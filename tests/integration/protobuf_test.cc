@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace kapi::integration {
+namespace kapi::integration::protobuf_test {
 namespace {
 
 namespace json = boost::json;
@@ -347,4 +347,4 @@ TEST_F(ProtobufTest, WatchStreamsLengthPrefixedEvents) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::protobuf_test

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-namespace kapi::integration {
+namespace kapi::integration::python_client_test {
 namespace {
 
 class PythonClientTest : public KapiSuite<PythonClientTest> {};
@@ -28,4 +28,4 @@ TEST_F(PythonClientTest, TypedApisCreateReadListReplaceAndDeleteEachNewResource)
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::python_client_test

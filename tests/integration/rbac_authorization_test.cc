@@ -6,7 +6,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::rbac_authorization_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -89,4 +89,4 @@ TEST_F(RbacAuthorizationTest, DanglingRoleReferencesAreNamed) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::rbac_authorization_test

@@ -12,7 +12,7 @@
 #include <map>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::rbac_bootstrap_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -247,4 +247,4 @@ TEST(BootstrapRestartTest, ARestartOnEtcdRewritesNoBootstrapObject) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::rbac_bootstrap_test

@@ -6,7 +6,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::rbac_escalation_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -95,4 +95,4 @@ TEST_F(RbacEscalationTest, EscalateLetsAUserWriteAnyRole) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::rbac_escalation_test

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <regex>
 
-namespace kapi::integration {
+namespace kapi::integration::rbac_resources_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -216,4 +216,4 @@ TEST(RbacResourcesStorageTest, KeysAsKubeApiserverWritesThem) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::rbac_resources_test

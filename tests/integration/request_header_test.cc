@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::request_header_test {
 namespace {
 
 // A front-proxy CA of the test's own, with the proxy's certificate and one whose CN is not allowed.
@@ -130,4 +130,4 @@ TEST_F(RequestHeaderTest, TheAuthenticationConfigMapTellsExtensionServersHowToTr
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::request_header_test

@@ -12,7 +12,7 @@
 #include <chrono>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::resource_admission_test {
 namespace {
 
 namespace json = boost::json;
@@ -242,4 +242,4 @@ TEST_F(ResourceAdmissionTest, ApprovingNeedsTheApproveVerbOnTheSigner) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::resource_admission_test

@@ -9,7 +9,7 @@
 #include <functional>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::resource_quota_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -256,4 +256,4 @@ TEST_F(ResourceQuotaEnforcementTest, NamespacesWithoutQuotasAreUntouched) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::resource_quota_test

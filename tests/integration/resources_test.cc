@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::resources_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -276,4 +276,4 @@ TEST_F(ResourcesTest, StatusAndFinalizeSubresourcesWriteOnlyTheirPart) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::resources_test

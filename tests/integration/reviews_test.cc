@@ -9,7 +9,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::reviews_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -192,4 +192,4 @@ TEST_F(ReviewsTest, ReviewsOnlyCreate) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::reviews_test

@@ -10,7 +10,7 @@
 
 #include <fstream>
 
-namespace kapi::integration {
+namespace kapi::integration::sample_apiserver_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -375,4 +375,4 @@ TEST(SampleApiServerModesTest, KubectlPrintsItsTable) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::sample_apiserver_test

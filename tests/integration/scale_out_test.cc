@@ -12,7 +12,7 @@
 #include <thread>
 #include <sstream>
 
-namespace kapi::integration {
+namespace kapi::integration::scale_out_test {
 namespace {
 
 namespace json = boost::json;
@@ -193,4 +193,4 @@ TEST(ScaleOutTest, WritesThroughEitherServerReachEveryWatcherInOneOrder) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::scale_out_test

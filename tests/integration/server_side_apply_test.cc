@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <regex>
 
-namespace kapi::integration {
+namespace kapi::integration::server_side_apply_test {
 namespace {
 
 namespace json = boost::json;
@@ -554,4 +554,4 @@ TEST_F(ServerSideApplyTest, JavaScriptClientAppliesServerSide) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::server_side_apply_test

@@ -10,7 +10,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::service_account_tokens_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -251,4 +251,4 @@ TEST_F(ServiceAccountTokensTest, DiscoveryNamesTheTokenApis) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::service_account_tokens_test

@@ -10,7 +10,7 @@
 #include <set>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::service_ranges_test {
 namespace {
 
 namespace json = boost::json;
@@ -89,4 +89,4 @@ TEST(SharedServiceRangesTest, TwoServersOnOneEtcdNeverHandOutOneValueTwice) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::service_ranges_test

@@ -7,7 +7,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::shutdown_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -113,4 +113,4 @@ TEST_F(ShutdownTest, SigintShutsDownLikeSigterm) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::shutdown_test

@@ -5,7 +5,7 @@
 
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::slow_client_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -131,4 +131,4 @@ TEST_F(SlowClientTest, AConnectionIdleAfterALongAnswerIsClosedAfterTheIdleTimeou
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::slow_client_test

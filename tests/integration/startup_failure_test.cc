@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::integration {
+namespace kapi::integration::startup_failure_test {
 namespace {
 
 using test_support::CommandResult;
@@ -67,4 +67,4 @@ TEST(StartupFailureTest, APortInUseExitsOne) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::startup_failure_test

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::storage_backend_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -96,4 +96,4 @@ TEST(StorageBackendTest, UnreachableEtcdKeepsKapiUnready) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::storage_backend_test

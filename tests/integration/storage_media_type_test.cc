@@ -14,7 +14,7 @@
 
 #include <fstream>
 
-namespace kapi::integration {
+namespace kapi::integration::storage_media_type_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -166,4 +166,4 @@ TEST_F(StorageMediaTypeTest, ServiceRangesAndServerLeasesAreKeptInKubesForm) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::storage_media_type_test

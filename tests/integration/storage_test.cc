@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <regex>
 
-namespace kapi::integration {
+namespace kapi::integration::storage_test {
 namespace {
 
 namespace json = boost::json;
@@ -369,4 +369,4 @@ TEST_F(StorageTest, EveryKindTravelsAsProtobuf) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::storage_test

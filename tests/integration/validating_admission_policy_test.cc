@@ -12,7 +12,7 @@
 #include <functional>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::validating_admission_policy_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -464,4 +464,4 @@ TEST_F(WebhookMatchConditionsTest, AConditionThatDoesNotCompileIsRefusedAtWrite)
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::validating_admission_policy_test

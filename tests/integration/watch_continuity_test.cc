@@ -20,7 +20,7 @@
 #include <set>
 #include <thread>
 
-namespace kapi::integration {
+namespace kapi::integration::watch_continuity_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -220,4 +220,4 @@ TEST_F(WatchContinuityTest, EveryAcknowledgedCreateReachesAWatcherAcrossAnEtcdKi
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::watch_continuity_test

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::integration {
+namespace kapi::integration::watch_list_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -110,4 +110,4 @@ TEST_F(WatchListTest, ListOptionsAreValidatedAsKubeValidatesThem) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::watch_list_test

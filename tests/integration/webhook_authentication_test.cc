@@ -7,7 +7,7 @@
 
 #include <future>
 
-namespace kapi::integration {
+namespace kapi::integration::webhook_authentication_test {
 namespace {
 
 namespace json = boost::json;
@@ -193,4 +193,4 @@ TEST_F(UnreachableWebhookAuthenticationTest, TokensAreUnauthorizedAndTheErrorIsL
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::webhook_authentication_test

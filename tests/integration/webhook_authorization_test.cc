@@ -6,7 +6,7 @@
 // failures that fail open and each authorizer's decisions are counted in kube's metrics.
 #include "tests/integration/auth_webhook_support.h"
 
-namespace kapi::integration {
+namespace kapi::integration::webhook_authorization_test {
 namespace {
 
 namespace json = boost::json;
@@ -204,4 +204,4 @@ TEST_F(UnreachableWebhookAuthorizationTest, ErrorsAreInternalErrorsUnlessRbacAll
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::webhook_authorization_test

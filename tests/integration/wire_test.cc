@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace kapi::integration {
+namespace kapi::integration::wire_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -271,4 +271,4 @@ TEST_F(WireGzipTest, KubectlReadsGzippedLists) {
 }
 
 }  // namespace
-}  // namespace kapi::integration
+}  // namespace kapi::integration::wire_test

@@ -8,7 +8,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -62,6 +66,22 @@ inline int serving_port(const std::string& out, std::string_view serving_line) {
   const auto colon = end == std::string::npos ? std::string::npos : out.rfind(':', end);
   if (colon == std::string::npos || colon < at) return 0;
   return std::stoi(out.substr(colon + 1, end - colon - 1));
+}
+
+// The whole of a file a child wrote ("" while it does not exist).
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The executable that `variable` names: meson test sets it to the build's own.
+inline std::filesystem::path binary_from_environment(const char* variable) {
+  const char* binary = std::getenv(variable);
+  if (binary == nullptr || *binary == '\0')
+    throw std::runtime_error(std::string(variable) + " is not set: run the integration tests through meson test");
+  return binary;
 }
 
 }  // namespace kapi::test_support

@@ -28,13 +28,6 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 // The last `count` lines: a failing test's message shows how kapi ended, not all it ever said.
 std::string tail(const std::string& text, std::size_t count) {
   std::size_t start = text.size();
@@ -43,13 +36,6 @@ std::string tail(const std::string& text, std::size_t count) {
     if (text[start] == '\n') ++lines;
   }
   return start == 0 ? text : "[...]" + text.substr(start);
-}
-
-std::filesystem::path default_binary() {
-  const char* binary = std::getenv("KAPI_BINARY");
-  if (binary == nullptr || *binary == '\0')
-    throw std::runtime_error("KAPI_BINARY is not set: run the integration tests through meson test");
-  return binary;
 }
 
 }  // namespace
@@ -70,7 +56,7 @@ int pick_free_port() {
 }
 
 KapiProcess::KapiProcess(KapiOptions options) : options_(std::move(options)) {
-  if (options_.binary.empty()) options_.binary = default_binary();
+  if (options_.binary.empty()) options_.binary = binary_from_environment("KAPI_BINARY");
   const char* store = std::getenv("KAPI_TEST_STORE");
   const bool names_etcd = std::any_of(options_.extra_flags.begin(), options_.extra_flags.end(),
                                       [](const std::string& flag) { return flag.starts_with("--etcd-servers"); });

@@ -28,7 +28,6 @@ namespace {
 
 namespace json = boost::json;
 using asio::ip::tcp;
-using Clock = std::chrono::system_clock;
 
 authentication::jwt::SharedKey generate(const std::string& type) {
   if (type == "RSA") return authentication::jwt::SharedKey(pki::generate_rsa_key(2048).release(), &EVP_PKEY_free);
@@ -67,7 +66,7 @@ std::string header_of(const std::string& request, const std::string& name) {
 }
 
 std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(Clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace

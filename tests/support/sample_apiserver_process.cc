@@ -25,21 +25,7 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kServingLine = "sample-apiserver serving on https://";
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-std::filesystem::path default_binary() {
-  const char* binary = std::getenv("KAPI_SAMPLE_APISERVER");
-  if (binary == nullptr || *binary == '\0')
-    throw std::runtime_error("KAPI_SAMPLE_APISERVER is not set: run the integration tests through meson test");
-  return binary;
-}
+constexpr std::string_view kSampleApiserverServingLine = "sample-apiserver serving on https://";
 
 std::string join(const std::vector<std::string>& values) {
   std::string out;
@@ -50,7 +36,7 @@ std::string join(const std::vector<std::string>& values) {
 }  // namespace
 
 SampleApiServerProcess::SampleApiServerProcess(SampleApiServerOptions options) : options_(std::move(options)) {
-  if (options_.binary.empty()) options_.binary = default_binary();
+  if (options_.binary.empty()) options_.binary = binary_from_environment("KAPI_SAMPLE_APISERVER");
   std::string pattern = (std::filesystem::temp_directory_path() / "kapi-sample-apiserver-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
   work_dir_ = pattern;
@@ -92,7 +78,7 @@ void SampleApiServerProcess::spawn(int port) {
 bool SampleApiServerProcess::wait_until_listening(std::chrono::milliseconds bound) {
   const auto deadline = Clock::now() + bound;
   while (Clock::now() < deadline) {
-    if (int port = serving_port(stdout_text(), kServingLine); port != 0) {
+    if (int port = serving_port(stdout_text(), kSampleApiserverServingLine); port != 0) {
       port_ = port;
       return true;
     }

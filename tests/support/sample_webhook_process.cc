@@ -24,25 +24,13 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kServingLine = "sample-webhook serving on https://";
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+constexpr std::string_view kWebhookServingLine = "sample-webhook serving on https://";
 
 }  // namespace
 
 SampleWebhookProcess::SampleWebhookProcess(std::string server_name, std::string bind_address,
                                            std::filesystem::path binary) {
-  if (binary.empty()) {
-    const char* configured = std::getenv("KAPI_SAMPLE_WEBHOOK");
-    if (configured == nullptr || *configured == '\0')
-      throw std::runtime_error("KAPI_SAMPLE_WEBHOOK is not set: run the integration tests through meson test");
-    binary = configured;
-  }
+  if (binary.empty()) binary = binary_from_environment("KAPI_SAMPLE_WEBHOOK");
   std::string pattern = (std::filesystem::temp_directory_path() / "kapi-sample-webhook-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error(std::string("mkdtemp: ") + std::strerror(errno));
   work_dir_ = pattern;
@@ -53,7 +41,7 @@ SampleWebhookProcess::SampleWebhookProcess(std::string server_name, std::string 
   pid_ = spawn_child(std::move(owned), out_path, work_dir_ / "stderr", "kapi-sample-webhook");
   const auto deadline = Clock::now() + 10s;
   while (Clock::now() < deadline) {
-    if (int port = serving_port(read_file(out_path), kServingLine); port != 0) {
+    if (int port = serving_port(read_file(out_path), kWebhookServingLine); port != 0) {
       port_ = port;
       return;
     }

@@ -22,12 +22,6 @@ std::optional<json::object> object_of(const std::string& body) {
   return std::move(value.as_object());
 }
 
-std::string string_at(const json::object& object, std::string_view first, std::string_view second = {}) {
-  const json::value* field = object.if_contains(first);
-  if (field && !second.empty()) field = field->is_object() ? field->as_object().if_contains(second) : nullptr;
-  return field && field->is_string() ? std::string(field->as_string()) : std::string();
-}
-
 Revision revision_of(const json::object& object) {
   const std::string version = string_at(object, "metadata", "resourceVersion");
   if (version.empty()) throw std::runtime_error("no metadata.resourceVersion");
@@ -47,6 +41,12 @@ std::string reason_of(const HttpResponse& response) {
 bool says_nothing(int status) { return status >= 500 || status == 429; }
 
 }  // namespace
+
+std::string string_at(const json::object& object, std::string_view first, std::string_view second) {
+  const json::value* field = object.if_contains(first);
+  if (field && !second.empty()) field = field->is_object() ? field->as_object().if_contains(second) : nullptr;
+  return field && field->is_string() ? std::string(field->as_string()) : std::string();
+}
 
 void KapiEndpoint::up(int port, TlsClientOptions tls) {
   {

@@ -8,12 +8,18 @@
 #include "tests/support/http_client.h"
 #include "tests/support/linearizability/history.h"
 
+#include <boost/json/object.hpp>
+
 #include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace kapi::test_support::linearizability {
+
+// The string at object[first], or at object[first][second]: "" when it is missing or not a string.
+std::string string_at(const boost::json::object& object, std::string_view first, std::string_view second = {});
 
 // Where kapi listens now: a test that restarts kapi moves it to a new port (with the same CA and admin
 // certificate). Thread-safe.

@@ -1,5 +1,7 @@
 #include "tests/support/linearizability/watch_recorder.h"
 
+#include "tests/support/linearizability/configmap_client.h"
+
 #include <sys/socket.h>
 
 #include <boost/json.hpp>
@@ -11,12 +13,6 @@ namespace {
 
 namespace json = boost::json;
 using namespace std::chrono_literals;
-
-std::string string_at(const json::object& object, std::string_view first, std::string_view second) {
-  const json::value* outer = object.if_contains(first);
-  const json::value* field = outer && outer->is_object() ? outer->as_object().if_contains(second) : nullptr;
-  return field && field->is_string() ? std::string(field->as_string()) : std::string();
-}
 
 }  // namespace
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace kapi::base {
+namespace kapi::base::base64_test {
 namespace {
 
 std::string all_bytes() {
@@ -67,4 +67,4 @@ TEST(Base64Test, ReportsTheOffsetGoNames) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::base64_test

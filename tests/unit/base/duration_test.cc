@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace kapi::base {
+namespace kapi::base::duration_test {
 namespace {
 
 std::chrono::nanoseconds ns(std::int64_t count) { return std::chrono::nanoseconds(count); }
@@ -53,4 +53,4 @@ TEST(DurationTest, ParsesDurationsAsTimeParseDuration) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::duration_test

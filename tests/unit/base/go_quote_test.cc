@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace kapi::base {
+namespace kapi::base::go_quote_test {
 namespace {
 
 // Each expectation is what Go 1.22's strconv.Quote / fmt.Sprintf("%q") prints for the same bytes.
@@ -58,4 +58,4 @@ TEST(GoQuoteTest, QuotesRunesAsStrconvQuoteRune) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::go_quote_test

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-namespace kapi::base {
+namespace kapi::base::go_strconv_test {
 namespace {
 
 // Each expectation is what Go's strconv.FormatFloat(x, 'g', -1, 64) (also fmt's %v) prints.
@@ -55,4 +55,4 @@ TEST(GoStrconvTest, ParsesIntegersAsStrconvDoes) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::go_strconv_test

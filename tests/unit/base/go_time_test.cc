@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace kapi::base {
+namespace kapi::base::go_time_test {
 namespace {
 
 TEST(GoTimeTest, ParsesRfc3339AsGoDoes) {
@@ -118,4 +118,4 @@ TEST(GoTimeTest, SplitsTimePointsIntoSecondsAndNanos) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::go_time_test

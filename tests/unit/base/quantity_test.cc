@@ -11,7 +11,7 @@
 #include <string_view>
 #include <variant>
 
-namespace kapi {
+namespace kapi::quantity_test {
 namespace {
 
 // resource.maxAllowed: 2^63-1 units, where ParseQuantity caps a BinarySI value.
@@ -173,4 +173,4 @@ TEST(QuantityTest, ZeroKeepsKubesScale) {
 }
 
 }  // namespace
-}  // namespace kapi
+}  // namespace kapi::quantity_test

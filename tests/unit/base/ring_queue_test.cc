@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-namespace kapi::base {
+namespace kapi::base::ring_queue_test {
 namespace {
 
 TEST(RingQueueTest, AnEmptyQueueHoldsNoRoom) {
@@ -60,4 +60,4 @@ TEST(RingQueueTest, APoppedItemIsReleasedAtOnce) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::ring_queue_test

@@ -7,7 +7,7 @@
 
 #include <stop_token>
 
-namespace kapi::base {
+namespace kapi::base::stop_signal_test {
 namespace {
 
 TEST(StopSignalTest, ARequestWakesWaitersAndRunsTheTokensCallbacksOnce) {
@@ -42,4 +42,4 @@ TEST(StopSignalTest, ACallbackRegisteredAfterTheRequestRunsAtOnce) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::stop_signal_test

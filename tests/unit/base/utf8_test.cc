@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace kapi::base {
+namespace kapi::base::utf8_test {
 namespace {
 
 TEST(Utf8Test, DecodesRunesAsUtf8DecodeRuneInString) {
@@ -50,4 +50,4 @@ TEST(Utf8Test, InvalidBytesBecomeReplacementCharacters) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::utf8_test

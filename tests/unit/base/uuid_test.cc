@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-namespace kapi::base {
+namespace kapi::base::uuid_test {
 namespace {
 
 TEST(UuidTest, IsAVersion4UuidAsGoogleUuidWritesIt) {
@@ -21,4 +21,4 @@ TEST(UuidTest, NeverRepeatsAcrossRefillsOfTheRandomPool) {
 }
 
 }  // namespace
-}  // namespace kapi::base
+}  // namespace kapi::base::uuid_test

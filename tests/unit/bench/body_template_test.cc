@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::bench {
+namespace kapi::bench::body_template_test {
 namespace {
 
 TEST(BodyTemplateTest, EveryPlaceholderTakesTheName) {
@@ -20,4 +20,4 @@ TEST(BodyTemplateTest, BracesThatAreNotThePlaceholderStay) {
 }
 
 }  // namespace
-}  // namespace kapi::bench
+}  // namespace kapi::bench::body_template_test

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-namespace kapi::bench {
+namespace kapi::bench::driver_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -207,4 +207,4 @@ TEST(LoadOnReactorsTest, PartsRunOnTheirOwnThreadsAndTheirResultsAreMerged) {
 }
 
 }  // namespace
-}  // namespace kapi::bench
+}  // namespace kapi::bench::driver_test

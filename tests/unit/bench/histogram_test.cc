@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace kapi::bench {
+namespace kapi::bench::histogram_test {
 namespace {
 
 // Within the histogram's stated precision of `expected`: 1/64 of it, and never below it (buckets report their
@@ -93,4 +93,4 @@ TEST(LatencySeriesTest, SamplesGoToTheSecondTheyCameInAndEarlierOnesAreDropped) 
 }
 
 }  // namespace
-}  // namespace kapi::bench
+}  // namespace kapi::bench::histogram_test

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-namespace kapi::bench {
+namespace kapi::bench::kubeconfig_test {
 namespace {
 
 class BenchKubeconfigTest : public ::testing::Test {
@@ -66,4 +66,4 @@ TEST_F(BenchKubeconfigTest, AUserWithoutCredentialsIsAnError) {
 }
 
 }  // namespace
-}  // namespace kapi::bench
+}  // namespace kapi::bench::kubeconfig_test

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::bench {
+namespace kapi::bench::watch_ledger_test {
 namespace {
 
 // A watch event line as kapi writes one for an object stamped by run `key`.
@@ -73,4 +73,4 @@ TEST_F(WatchLedgerTest, MissingCountsAcknowledgedWritesNeverReceived) {
 }
 
 }  // namespace
-}  // namespace kapi::bench
+}  // namespace kapi::bench::watch_ledger_test

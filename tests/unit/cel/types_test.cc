@@ -4,7 +4,7 @@
 
 #include "cel/env.h"
 
-namespace kapi::cel {
+namespace kapi::cel::types_test {
 namespace {
 
 TEST(CelTypes, NamesReadAsCelGoPrintsThem) {
@@ -30,4 +30,4 @@ TEST(CelEnv, OverloadsOfOneFunctionMergeAndConflictsAreRefused) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::types_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::cel {
+namespace kapi::cel::value_test {
 namespace {
 
 TEST(CelValue, NumbersAreEqualAcrossIntUintAndDouble) {
@@ -30,4 +30,4 @@ TEST(CelValue, ConcatenationKeepsOrder) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::value_test

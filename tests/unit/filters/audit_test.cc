@@ -12,14 +12,14 @@
 #include <functional>
 #include <stdexcept>
 
-namespace kapi::filters {
+namespace kapi::filters::audit_test {
 namespace {
 
 using audit::Level;
 using audit::Stage;
-using testing::make_request;
-using testing::RecordingWriter;
-using testing::run_sync;
+using test_support::make_request;
+using test_support::RecordingWriter;
+using test_support::run_sync;
 
 // Records every event; `stores` false makes it a blocking-strict backend that could not store them.
 class RecordingBackend final : public audit::Backend {
@@ -314,4 +314,4 @@ TEST_F(AuditTest, ARequestWhoseFirstEventWasNotStoredFails) {
 }
 
 }  // namespace
-}  // namespace kapi::filters
+}  // namespace kapi::filters::audit_test

@@ -10,12 +10,12 @@
 
 #include <stdexcept>
 
-namespace kapi::filters {
+namespace kapi::filters::authorization_test {
 namespace {
 
-using testing::make_request;
-using testing::RecordingWriter;
-using testing::run_sync;
+using test_support::make_request;
+using test_support::RecordingWriter;
+using test_support::run_sync;
 
 // Answers every question with one result (or throws), and remembers what it was asked.
 class FixedAuthorizer final : public authorization::Authorizer {
@@ -203,4 +203,4 @@ TEST(Authorization, AFailingAuthorizerNeverLetsTheRequestThrough) {
 }
 
 }  // namespace
-}  // namespace kapi::filters
+}  // namespace kapi::filters::authorization_test

@@ -20,12 +20,12 @@
 
 #include <functional>
 
-namespace kapi::filters {
+namespace kapi::filters::chain_test {
 namespace {
 
-using testing::make_request;
-using testing::RecordingWriter;
-using testing::run_sync;
+using test_support::make_request;
+using test_support::RecordingWriter;
+using test_support::run_sync;
 
 struct Fixture {
   base::Logger logger{0};
@@ -328,4 +328,4 @@ TEST(WarningRecorder, SendsEachWarningOnceAsA299Header) {
 }
 
 }  // namespace
-}  // namespace kapi::filters
+}  // namespace kapi::filters::chain_test

@@ -9,12 +9,12 @@
 
 #include <set>
 
-namespace kapi::filters {
+namespace kapi::filters::impersonation_test {
 namespace {
 
-using testing::make_request;
-using testing::RecordingWriter;
-using testing::run_sync;
+using test_support::make_request;
+using test_support::RecordingWriter;
+using test_support::run_sync;
 using Kind = ImpersonationRequest::Kind;
 
 // Allows everything except the (resource, name) pairs it is told to deny, and remembers what it was asked.
@@ -270,4 +270,4 @@ TEST(Impersonation, ARequestWithoutAUserCannotImpersonate) {
 }
 
 }  // namespace
-}  // namespace kapi::filters
+}  // namespace kapi::filters::impersonation_test

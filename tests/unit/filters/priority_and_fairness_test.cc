@@ -25,7 +25,7 @@
 #include <future>
 #include <thread>
 
-namespace kapi::filters {
+namespace kapi::filters::priority_and_fairness_test {
 namespace {
 
 namespace json = boost::json;
@@ -57,7 +57,7 @@ struct InFlight {
 
   std::atomic<bool>& release;
   http::Request request;
-  testing::RecordingWriter writer;
+  test_support::RecordingWriter writer;
   std::optional<Exchange> exchange;
   std::future<void> done;
 
@@ -157,7 +157,7 @@ class PriorityAndFairnessTest : public ::testing::Test {
 
   std::unique_ptr<InFlight> send(UserInfo user, std::string target, bool hold = false, bool long_running = false) {
     auto sent = std::make_unique<InFlight>(env_->release);
-    sent->request = testing::make_request("GET", target);
+    sent->request = test_support::make_request("GET", target);
     if (hold) sent->request.headers.add("X-Test-Hold", "1");
     RequestContext context;
     context.user = std::move(user);
@@ -278,4 +278,4 @@ TEST_F(PriorityAndFairnessTest, OtherLongRunningRequestsAreNotLimited) {
 }
 
 }  // namespace
-}  // namespace kapi::filters
+}  // namespace kapi::filters::priority_and_fairness_test

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace kapi::request {
+namespace kapi::request::list_options_probe_test {
 namespace {
 
 // The probe decodes a query with the one label and field selector parser (server/selectors); these are the query
@@ -115,4 +115,4 @@ TEST(ProbeListOptions, DecodesLikeTheParameterCodec) {
 }
 
 }  // namespace
-}  // namespace kapi::request
+}  // namespace kapi::request::list_options_probe_test

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::request {
+namespace kapi::request::request_info_resolver_test {
 namespace {
 
 RequestInfoResult resolve(std::string_view method, std::string_view target, const RequestInfoResolver& resolver = {}) {
@@ -379,4 +379,4 @@ TEST(RequestInfoResolver, ResolveTakesPathAndParsedQuery) {
 }
 
 }  // namespace
-}  // namespace kapi::request
+}  // namespace kapi::request::request_info_resolver_test

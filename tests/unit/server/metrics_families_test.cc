@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace kapi::metrics {
+namespace kapi::metrics::metrics_families_test {
 namespace {
 
 TEST(MetricFamilies, InlineLabelValuesNameTheSameSeriesAsALabelsVector) {
@@ -44,4 +44,4 @@ TEST(MetricFamilies, SeriesRenderInLabelOrderHoweverTheyWereMade) {
 }
 
 }  // namespace
-}  // namespace kapi::metrics
+}  // namespace kapi::metrics::metrics_families_test

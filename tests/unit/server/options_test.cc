@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::server {
+namespace kapi::server::options_test {
 namespace {
 
 Options parse(std::vector<const char*> args) {
@@ -111,4 +111,4 @@ TEST(GoDuration, ParsesAndFormatsLikeGo) {
 }
 
 }  // namespace
-}  // namespace kapi::server
+}  // namespace kapi::server::options_test

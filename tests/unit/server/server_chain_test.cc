@@ -7,12 +7,12 @@
 
 #include <regex>
 
-namespace kapi::server::chain {
+namespace kapi::server::chain::server_chain_test {
 namespace {
 
-using testing::make_request;
-using testing::RecordingWriter;
-using testing::run_sync;
+using test_support::make_request;
+using test_support::RecordingWriter;
+using test_support::run_sync;
 
 struct Served {
   int status;
@@ -111,4 +111,4 @@ TEST_F(ChainFixture, ServesVersionAndMetrics) {
 }
 
 }  // namespace
-}  // namespace kapi::server::chain
+}  // namespace kapi::server::chain::server_chain_test

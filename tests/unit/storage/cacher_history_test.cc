@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::storage::cacher {
+namespace kapi::storage::cacher::cacher_history_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -116,4 +116,4 @@ TEST(CacherWatchCache, ListsAPrefixInKeyOrderAndKeepsIndexesCurrent) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::cacher
+}  // namespace kapi::storage::cacher::cacher_history_test

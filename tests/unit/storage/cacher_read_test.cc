@@ -9,7 +9,7 @@
 #include <asio/co_spawn.hpp>
 #include <asio/use_future.hpp>
 
-namespace kapi::storage::cacher::testing {
+namespace kapi::storage::cacher::testing::cacher_read_test {
 namespace {
 
 ListOptions at(std::string resource_version) {
@@ -347,4 +347,4 @@ TEST_F(CacherTest, KeysThatClimbOutOfThePrefixAreRejected) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::cacher::testing
+}  // namespace kapi::storage::cacher::testing::cacher_read_test

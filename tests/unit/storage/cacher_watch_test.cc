@@ -7,7 +7,7 @@
 
 #include <future>
 
-namespace kapi::storage::cacher::testing {
+namespace kapi::storage::cacher::testing::cacher_watch_test {
 namespace {
 
 // Reads `count` events from `stream` on the io thread, recording when each arrived.
@@ -341,4 +341,4 @@ TEST_F(CacherTest, AStreamOutlivesItsCacher) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::cacher::testing
+}  // namespace kapi::storage::cacher::testing::cacher_watch_test

@@ -10,7 +10,7 @@
 #include <future>
 #include <limits>
 
-namespace kapi::storage::conformance {
+namespace kapi::storage::conformance::conformance_crud_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -227,4 +227,4 @@ TEST_P(StorageConformance, CurrentRevisionFollowsEveryWrite) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::conformance
+}  // namespace kapi::storage::conformance::conformance_crud_test

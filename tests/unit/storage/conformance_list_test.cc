@@ -6,7 +6,7 @@
 
 #include <limits>
 
-namespace kapi::storage::conformance {
+namespace kapi::storage::conformance::conformance_list_test {
 namespace {
 
 // The last path segment of a key, like a pod's name.
@@ -359,4 +359,4 @@ INSTANTIATE_TEST_SUITE_P(Backends, StorageConformanceList, ::testing::ValuesIn(a
                          [](const ::testing::TestParamInfo<BackendFactory>& info) { return info.param.name; });
 
 }  // namespace
-}  // namespace kapi::storage::conformance
+}  // namespace kapi::storage::conformance::conformance_list_test

@@ -4,7 +4,7 @@
 // RunTestProgressNotify).
 #include "tests/unit/storage/conformance.h"
 
-namespace kapi::storage::conformance {
+namespace kapi::storage::conformance::conformance_watch_test {
 namespace {
 
 WatchOptions from(std::string resource_version, bool recursive = true) {
@@ -188,4 +188,4 @@ TEST_P(StorageConformance, StoppedWatchEnds) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::conformance
+}  // namespace kapi::storage::conformance::conformance_watch_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::storage {
+namespace kapi::storage::continue_token_test {
 namespace {
 
 std::string base64_url(std::string_view json) {
@@ -94,4 +94,4 @@ TEST(ContinueToken, CleanPathMatchesGo) {
 }
 
 }  // namespace
-}  // namespace kapi::storage
+}  // namespace kapi::storage::continue_token_test

@@ -11,7 +11,7 @@
 #include <atomic>
 #include <thread>
 
-namespace kapi::storage::embedded {
+namespace kapi::storage::embedded::embedded_current_revision_test {
 namespace {
 
 using test_support::IoThread;
@@ -77,4 +77,4 @@ TEST(EmbeddedCurrentRevisionTest, CoversEveryWriteAReadHasSeen) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::embedded
+}  // namespace kapi::storage::embedded::embedded_current_revision_test

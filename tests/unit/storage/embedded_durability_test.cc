@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::storage::embedded {
+namespace kapi::storage::embedded::embedded_durability_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -125,4 +125,4 @@ TEST(EmbeddedDurability, AcknowledgedWritesSurviveSigkill) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::embedded
+}  // namespace kapi::storage::embedded::embedded_durability_test

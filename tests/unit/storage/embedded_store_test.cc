@@ -15,7 +15,7 @@
 #include <set>
 #include <thread>
 
-namespace kapi::storage::embedded {
+namespace kapi::storage::embedded::embedded_store_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -267,4 +267,4 @@ TEST_F(EmbeddedStoreTest, WatchesEndWhenTheStoreCloses) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::embedded
+}  // namespace kapi::storage::embedded::embedded_store_test

@@ -9,18 +9,12 @@
 #include <future>
 #include <set>
 
-namespace kapi::storage::etcd3 {
+namespace kapi::storage::etcd3::etcd3_fault_test {
 namespace {
 
 using namespace std::chrono_literals;
 using test_support::EtcdProcess;
 using test_support::IoThread;
-
-WatchOptions watch_from(std::string resource_version) {
-  WatchOptions options;
-  options.resource_version = std::move(resource_version);
-  return options;
-}
 
 class Etcd3FaultTest : public ::testing::Test {
  protected:
@@ -73,7 +67,7 @@ class Etcd3FaultTest : public ::testing::Test {
 
 TEST_F(Etcd3FaultTest, WatchResumesAfterEtcdIsKilledAndRestarted) {
   const Revision start = run(store_->current_revision());
-  auto stream = run(store_->watch("/registry/jobs/", watch_from(std::to_string(start))));
+  auto stream = run(store_->watch("/registry/jobs/", WatchOptions{.resource_version = std::to_string(start)}));
   auto events = collect(*stream, 30);
   int written = 0;
   for (int round = 0; round < 3; ++round) {
@@ -97,7 +91,7 @@ TEST_F(Etcd3FaultTest, WatchResumesAfterEtcdIsKilledAndRestarted) {
 
 TEST_F(Etcd3FaultTest, WritesMadeWhileTheWatcherIsDisconnectedAreDelivered) {
   const Revision start = run(store_->current_revision());
-  auto stream = run(store_->watch("/registry/jobs/", watch_from(std::to_string(start))));
+  auto stream = run(store_->watch("/registry/jobs/", WatchOptions{.resource_version = std::to_string(start)}));
   create("/registry/jobs/before");
   etcd_.kill();
   etcd_.start();
@@ -112,7 +106,7 @@ TEST_F(Etcd3FaultTest, WritesMadeWhileTheWatcherIsDisconnectedAreDelivered) {
 
 TEST_F(Etcd3FaultTest, HistoryCompactedWhileDisconnectedEndsWithExpired) {
   const Revision start = run(store_->current_revision());
-  auto stream = run(store_->watch("/registry/jobs/", watch_from(std::to_string(start))));
+  auto stream = run(store_->watch("/registry/jobs/", WatchOptions{.resource_version = std::to_string(start)}));
   etcd_.kill();
   etcd_.start();
   create("/registry/jobs/a");
@@ -128,4 +122,4 @@ TEST_F(Etcd3FaultTest, HistoryCompactedWhileDisconnectedEndsWithExpired) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::etcd3
+}  // namespace kapi::storage::etcd3::etcd3_fault_test

@@ -12,18 +12,12 @@
 #include <future>
 #include <thread>
 
-namespace kapi::storage::etcd3 {
+namespace kapi::storage::etcd3::etcd3_store_test {
 namespace {
 
 using namespace std::chrono_literals;
 using test_support::EtcdProcess;
 using test_support::IoThread;
-
-WatchOptions watch_from(std::string resource_version) {
-  WatchOptions options;
-  options.resource_version = std::move(resource_version);
-  return options;
-}
 
 GetOptions allow_missing() {
   GetOptions options;
@@ -328,7 +322,7 @@ TEST_F(Etcd3StoreTest, FailsOverToAnEndpointThatAnswers) {
   auto store = std::make_unique<Store>(io_.executor(), options_for({dead_endpoint, etcd_.endpoint()}));
   auto created = run(store->create("/registry/cm/f/a", "1", {}));
   EXPECT_EQ(run(store->get("/registry/cm/f/a", {}))->mod_revision, created.mod_revision);
-  auto watch = run(store->watch("/registry/cm/f/", watch_from("0")));
+  auto watch = run(store->watch("/registry/cm/f/", WatchOptions{.resource_version = "0"}));
   auto event = run(watch->next());
   ASSERT_TRUE(event);
   EXPECT_EQ(event->type, WatchEventType::Added);
@@ -351,4 +345,4 @@ TEST_F(Etcd3StoreTest, UnreachableEtcdIsReportedWithinTheRequestTimeout) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::etcd3
+}  // namespace kapi::storage::etcd3::etcd3_store_test

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::storage::etcd3 {
+namespace kapi::storage::etcd3::etcd3_tls_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -94,4 +94,4 @@ TEST_F(Etcd3TlsTest, WithoutAClientCertificateEtcdIsUnreachable) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::etcd3
+}  // namespace kapi::storage::etcd3::etcd3_tls_test

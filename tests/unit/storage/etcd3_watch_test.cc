@@ -11,18 +11,12 @@
 #include <future>
 #include <thread>
 
-namespace kapi::storage::etcd3 {
+namespace kapi::storage::etcd3::etcd3_watch_test {
 namespace {
 
 using namespace std::chrono_literals;
 using test_support::EtcdProcess;
 using test_support::IoThread;
-
-WatchOptions watch_from(std::string resource_version) {
-  WatchOptions options;
-  options.resource_version = std::move(resource_version);
-  return options;
-}
 
 class Etcd3WatchTest : public ::testing::Test {
  protected:
@@ -59,7 +53,7 @@ class Etcd3WatchTest : public ::testing::Test {
 
 TEST_F(Etcd3WatchTest, ChangesAfterTheRevisionCarryTheirPreviousState) {
   auto a = run(store_->create("/registry/cm/ns/a", "a1", {}));
-  auto stream = watch("/registry/cm/ns", watch_from(std::to_string(a.mod_revision)));
+  auto stream = watch("/registry/cm/ns", WatchOptions{.resource_version = std::to_string(a.mod_revision)});
   auto a2 = update("/registry/cm/ns/a", "a2");
   auto b = run(store_->create("/registry/cm/ns/b", "b1", {}));
   run(store_->create("/registry/cm/nsx/outside", "x", {}));
@@ -86,7 +80,7 @@ TEST_F(Etcd3WatchTest, ChangesAfterTheRevisionCarryTheirPreviousState) {
 TEST_F(Etcd3WatchTest, FromZeroStartsWithTheCurrentState) {
   run(store_->create("/registry/cm/z/a", "1", {}));
   run(store_->create("/registry/cm/z/b", "1", {}));
-  auto stream = watch("/registry/cm/z/", watch_from("0"));
+  auto stream = watch("/registry/cm/z/", WatchOptions{.resource_version = "0"});
   EXPECT_EQ(next(*stream).object.key, "/registry/cm/z/a");
   EXPECT_EQ(next(*stream).object.key, "/registry/cm/z/b");
   run(store_->create("/registry/cm/z/c", "1", {}));
@@ -97,7 +91,7 @@ TEST_F(Etcd3WatchTest, FromZeroStartsWithTheCurrentState) {
 
 TEST_F(Etcd3WatchTest, PredicateTurnsTransitionsIntoAddedAndDeleted) {
   auto created = run(store_->create("/registry/cm/p/a", "out", {}));
-  WatchOptions options = watch_from(std::to_string(created.mod_revision));
+  WatchOptions options = WatchOptions{.resource_version = std::to_string(created.mod_revision)};
   options.predicate = [](const ObjectView& kv) { return kv.value == "in"; };
   auto stream = watch("/registry/cm/p", options);
   update("/registry/cm/p/a", "in");
@@ -117,7 +111,7 @@ TEST_F(Etcd3WatchTest, PredicateTurnsTransitionsIntoAddedAndDeleted) {
 
 TEST_F(Etcd3WatchTest, SingleKeyWatchSeesOnlyThatKey) {
   auto created = run(store_->create("/registry/cm/s/a", "1", {}));
-  WatchOptions options = watch_from(std::to_string(created.mod_revision));
+  WatchOptions options = WatchOptions{.resource_version = std::to_string(created.mod_revision)};
   options.recursive = false;
   auto stream = watch("/registry/cm/s/a", options);
   run(store_->create("/registry/cm/s/ab", "1", {}));
@@ -149,7 +143,7 @@ TEST_F(Etcd3WatchTest, CompactedStartEndsWithExpired) {
   update("/registry/cm/c/a", "2");
   update("/registry/cm/c/a", "3");
   run(store_->compact(run(store_->current_revision())));
-  auto stream = watch("/registry/cm/c", watch_from(std::to_string(first.mod_revision)));
+  auto stream = watch("/registry/cm/c", WatchOptions{.resource_version = std::to_string(first.mod_revision)});
   auto event = next(*stream);
   ASSERT_EQ(event.type, WatchEventType::Error);
   ASSERT_TRUE(event.error);
@@ -196,7 +190,7 @@ TEST_F(Etcd3WatchTest, NoBookmarkRunsAheadOfTheEventsOfAWatchThatIsCatchingUp) {
   const Revision current = run(store_->current_revision());
 
   for (int attempt = 0; attempt < 5; ++attempt) {
-    WatchOptions notified = watch_from(std::to_string(first.mod_revision - 1));
+    WatchOptions notified = WatchOptions{.resource_version = std::to_string(first.mod_revision - 1)};
     notified.progress_notify = true;
     auto stream = watch("/registry/cm/late", notified);
     run(store_->request_watch_progress());  // while etcd is still replaying the backlog to the new watch
@@ -220,8 +214,8 @@ TEST_F(Etcd3WatchTest, ProgressRequestYieldsABookmarkFromAnEtcdThatOrdersIt) {
   const bool ordered = etcd_orders_progress_responses(*store_, io_);
   auto created = run(store_->create("/registry/cm/b/a", "1", {}));
   auto silent = watch("/registry/cm/b",
-                      watch_from(std::to_string(created.mod_revision)));  // no bookmarks
-  WatchOptions notified = watch_from(std::to_string(created.mod_revision));
+                      WatchOptions{.resource_version = std::to_string(created.mod_revision)});  // no bookmarks
+  WatchOptions notified = WatchOptions{.resource_version = std::to_string(created.mod_revision)};
   notified.progress_notify = true;
   auto stream = watch("/registry/cm/b", notified);
   run(store_->create("/registry/cm/other", "1", {}));  // progress outside the watched prefix
@@ -272,4 +266,4 @@ TEST_F(Etcd3WatchTest, PeriodicProgressNotifications) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::etcd3
+}  // namespace kapi::storage::etcd3::etcd3_watch_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::storage::etcd3 {
+namespace kapi::storage::etcd3::own_writes_test {
 namespace {
 
 TEST(OwnWritesTest, AnIntervalIsQuietUnderAPrefixOnlyWhenEveryRevisionIsOursElsewhere) {
@@ -35,4 +35,4 @@ TEST(OwnWritesTest, OnlyTheLastWritesAreKept) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::etcd3
+}  // namespace kapi::storage::etcd3::own_writes_test

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-namespace kapi::storage {
+namespace kapi::storage::shared_object_test {
 namespace {
 
 TEST(EncodingCacheTest, EncodesEachFormatOnceAndSharesTheBytes) {
@@ -62,4 +62,4 @@ TEST(EncodingCacheTest, RacingReadersAllGetTheFirstStoredBytes) {
 }
 
 }  // namespace
-}  // namespace kapi::storage
+}  // namespace kapi::storage::shared_object_test

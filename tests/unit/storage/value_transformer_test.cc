@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::storage::value {
+namespace kapi::storage::value::value_transformer_test {
 namespace {
 
 std::string unhex(std::string_view hex) {
@@ -208,4 +208,4 @@ TEST_F(TransformingStorageTest, AValueThatCannotBeReadIsKubesInternalError) {
 }
 
 }  // namespace
-}  // namespace kapi::storage::value
+}  // namespace kapi::storage::value::value_transformer_test

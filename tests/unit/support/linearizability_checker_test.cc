@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::test_support::linearizability {
+namespace kapi::test_support::linearizability::linearizability_checker_test {
 namespace {
 
 using namespace builders;
@@ -185,4 +185,4 @@ TEST(LinearizabilityCheckerTest, OneKeysFailureIsReportedForThatKey) {
 }
 
 }  // namespace
-}  // namespace kapi::test_support::linearizability
+}  // namespace kapi::test_support::linearizability::linearizability_checker_test

@@ -7,7 +7,7 @@
 
 #include <random>
 
-namespace kapi::test_support::linearizability {
+namespace kapi::test_support::linearizability::linearizability_search_test {
 namespace {
 
 using std::chrono::microseconds;
@@ -137,4 +137,4 @@ TEST(LinearizabilitySearchTest, TheBoundOnStatesEndsASearchUndecided) {
 }
 
 }  // namespace
-}  // namespace kapi::test_support::linearizability
+}  // namespace kapi::test_support::linearizability::linearizability_search_test

@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::test_support::linearizability {
+namespace kapi::test_support::linearizability::linearizability_watch_test {
 namespace {
 
 using namespace builders;
@@ -86,4 +86,4 @@ TEST(LinearizabilityWatchTest, AnUnknownWriteMustKeepToRealTime) {
 }
 
 }  // namespace
-}  // namespace kapi::test_support::linearizability
+}  // namespace kapi::test_support::linearizability::linearizability_watch_test

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace kapi::testing {
+namespace kapi::test_support {
 
 class RecordingWriter final : public http::ResponseWriter {
  public:
@@ -58,4 +58,4 @@ inline http::Request make_request(std::string method, std::string target) {
   return request;
 }
 
-}  // namespace kapi::testing
+}  // namespace kapi::test_support

@@ -10,7 +10,7 @@
 #include "cel/compile.h"
 #include "cel/parser/debug.h"
 
-namespace kapi::cel {
+namespace kapi::cel::checker_printed_test {
 namespace {
 
 struct PrintedCase {
@@ -135,4 +135,4 @@ TEST(CelCheckerPrinted, CheckedTreesPrintAsCelGoPrintsThem) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::checker_printed_test

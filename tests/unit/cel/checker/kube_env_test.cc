@@ -5,7 +5,7 @@
 #include "cel/compile.h"
 #include "cel/ext/kube_env.h"
 
-namespace kapi::cel {
+namespace kapi::cel::kube_env_test {
 namespace {
 
 std::string checked(const Env& env, std::string_view expr) {
@@ -47,4 +47,4 @@ TEST(CelCheckerKubeEnv, TwoVariableComprehensionsBindIndexAndElementOrKeyAndValu
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::kube_env_test

@@ -12,7 +12,7 @@
 #include "cel/cost.h"
 #include "cel/ext/kube_env.h"
 
-namespace kapi::cel {
+namespace kapi::cel::crd_estimate_test {
 namespace {
 
 // Schema-derived types with kube's size hints (apiserver pkg/cel/common/schemas.go).
@@ -135,4 +135,4 @@ TEST(CelCostCrd, PathsThroughMapsAndObjects) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::crd_estimate_test

@@ -10,7 +10,7 @@
 #include "tests/unit/cel/cost/checked_builder.h"
 #include "tests/unit/cel/cost/path_hints.h"
 
-namespace kapi::cel {
+namespace kapi::cel::estimate_test {
 namespace {
 
 using cost_testing::CheckedBuilder;
@@ -213,4 +213,4 @@ TEST(CelCostLimits, KubeConstantsAndRequestBasedMaxima) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::estimate_test

@@ -12,7 +12,7 @@
 #include "cel/cost.h"
 #include "tests/unit/cel/cost/path_hints.h"
 
-namespace kapi::cel {
+namespace kapi::cel::expression_estimate_test {
 namespace {
 
 using cost_testing::path_hints;
@@ -146,4 +146,4 @@ TEST(CelCostExpressions, CelGoCostTable) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::expression_estimate_test

@@ -13,7 +13,7 @@
 #include "cel/ext/kube_env.h"
 #include "cel/program.h"
 
-namespace kapi::cel {
+namespace kapi::cel::kube_library_cost_test {
 namespace {
 
 struct Case {
@@ -277,4 +277,4 @@ TEST(CelKubeLibraryCost, Format) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::kube_library_cost_test

@@ -8,7 +8,7 @@
 
 #include "cel/cost.h"
 
-namespace kapi::cel {
+namespace kapi::cel::runtime_cost_test {
 namespace {
 
 std::uint64_t cost(std::string_view function, std::string_view overload, std::vector<Value> args,
@@ -154,4 +154,4 @@ TEST(CelRuntimeCost, SetsCostTheProductOfSizes) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::runtime_cost_test

@@ -11,7 +11,7 @@
 #include "cel/cost.h"
 #include "cel/program.h"
 
-namespace kapi::cel {
+namespace kapi::cel::runtime_expression_test {
 namespace {
 
 struct Case {
@@ -125,4 +125,4 @@ TEST(CelRuntimeCostExpressions, LimitStopsEvaluation) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::runtime_expression_test

@@ -3,7 +3,7 @@
 #include "cel/ext/authz.h"
 #include "tests/unit/cel/ext/ext_testing.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::format_authz_test {
 namespace {
 
 using testing::call;
@@ -123,4 +123,4 @@ TEST(CelAuthz, PathsServiceAccountsAndErrors) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::format_authz_test

@@ -11,7 +11,7 @@
 #include "cel/ext/strings_format.h"
 #include "cel/program.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::kube_env_test {
 namespace {
 
 class CelKubeEnv : public ::testing::Test {
@@ -215,4 +215,4 @@ TEST_F(CelKubeEnv, StoredEnvironmentAddsMapInsert) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::kube_env_test

@@ -3,7 +3,7 @@
 
 #include "tests/unit/cel/ext/ext_testing.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::lists_sets_test {
 namespace {
 
 using testing::call;
@@ -89,4 +89,4 @@ TEST(CelTwoVarComprehensions, MapInsert) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::lists_sets_test

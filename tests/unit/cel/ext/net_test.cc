@@ -2,7 +2,7 @@
 #include "cel/ext/kube_types.h"
 #include "tests/unit/cel/ext/ext_testing.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::net_test {
 namespace {
 
 using testing::call;
@@ -114,4 +114,4 @@ TEST(CelCIDR, Accessors) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::net_test

@@ -3,7 +3,7 @@
 #include "cel/ext/kube_types.h"
 #include "tests/unit/cel/ext/ext_testing.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::quantity_test {
 namespace {
 
 using testing::call;
@@ -85,4 +85,4 @@ TEST_F(CelQuantity, IntegersAndFloatsAsKubeHoldsThem) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::quantity_test

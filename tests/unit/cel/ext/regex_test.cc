@@ -1,7 +1,7 @@
 // kube's regex library (library/cel_test.go TestRegex): Go's regexp semantics over RE2.
 #include "tests/unit/cel/ext/ext_testing.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::regex_test {
 namespace {
 
 using testing::call;
@@ -38,4 +38,4 @@ TEST(CelRegex, CompileErrorsReadAsGos) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::regex_test

@@ -3,7 +3,7 @@
 
 #include "tests/unit/cel/ext/ext_testing.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::strings_format_test {
 namespace {
 
 using testing::call;
@@ -109,4 +109,4 @@ TEST(CelStringFormat, Errors) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::strings_format_test

@@ -1,7 +1,7 @@
 // cel-go's ext/strings_test.go cases (v0.22, string extension version 2), called overload by overload.
 #include "tests/unit/cel/ext/ext_testing.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::strings_test {
 namespace {
 
 using testing::call;
@@ -154,4 +154,4 @@ TEST_F(CelStrings, VersionTwoHasNoReverse) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::strings_test

@@ -2,7 +2,7 @@
 #include "cel/ext/kube_types.h"
 #include "tests/unit/cel/ext/ext_testing.h"
 
-namespace kapi::cel::ext {
+namespace kapi::cel::ext::urls_test {
 namespace {
 
 using testing::call;
@@ -99,4 +99,4 @@ TEST(CelURLs, HostsAsGoReadsThem) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::ext
+}  // namespace kapi::cel::ext::urls_test

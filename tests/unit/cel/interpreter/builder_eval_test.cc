@@ -5,7 +5,7 @@
 
 #include "tests/unit/cel/interpreter/ast_builder.h"
 
-namespace kapi::cel {
+namespace kapi::cel::builder_eval_test {
 namespace {
 
 using testing::AstBuilder;
@@ -190,4 +190,4 @@ TEST(CelInterpreter, UnknownFunctionsAndMismatchedOverloads) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::builder_eval_test

@@ -12,7 +12,7 @@
 #include "cel/env.h"
 #include "cel/program.h"
 
-namespace kapi::cel {
+namespace kapi::cel::cel_spec_test {
 namespace {
 
 Value I(const char* text) { return Value(static_cast<std::int64_t>(std::strtoll(text, nullptr, 10))); }
@@ -181,4 +181,4 @@ TEST(CelSpec, SimpleTestsEvaluateChecked) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::cel_spec_test

@@ -6,7 +6,7 @@
 #include "cel/json.h"
 #include "tests/unit/cel/interpreter/ast_builder.h"
 
-namespace kapi::cel {
+namespace kapi::cel::json_test {
 namespace {
 
 using testing::AstBuilder;
@@ -56,4 +56,4 @@ TEST(CelJson, ValuesConvertBack) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::json_test

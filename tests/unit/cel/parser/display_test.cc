@@ -6,7 +6,7 @@
 
 #include "cel/compile.h"
 
-namespace kapi::cel {
+namespace kapi::cel::display_test {
 namespace {
 
 TEST(CelIssuesDisplayTest, SortsByPositionAndPointsAtTheColumn) {
@@ -67,4 +67,4 @@ TEST(CelIssuesDisplayTest, LongLinesHaveNoSnippet) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::display_test

@@ -7,7 +7,7 @@
 
 #include "cel/compile.h"
 
-namespace kapi::cel {
+namespace kapi::cel::errors_test {
 namespace {
 
 struct ErrorCase {
@@ -377,7 +377,7 @@ ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', '{', 
  | .......^)cel"},
 };
 
-class CelParserErrorsTest : public testing::TestWithParam<std::size_t> {};
+class CelParserErrorsTest : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(CelParserErrorsTest, ReportsWhatCelGoReports) {
   const ErrorCase& c = kErrorCases[GetParam()];
@@ -387,7 +387,7 @@ TEST_P(CelParserErrorsTest, ReportsWhatCelGoReports) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Typing, CelParserErrorsTest,
-                         testing::Range<std::size_t>(0, sizeof(kErrorCases) / sizeof(kErrorCases[0])));
+                         ::testing::Range<std::size_t>(0, sizeof(kErrorCases) / sizeof(kErrorCases[0])));
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::errors_test

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::cel::parser {
+namespace kapi::cel::parser::lexer_test {
 namespace {
 
 std::u32string utf32(std::string_view ascii) { return std::u32string(ascii.begin(), ascii.end()); }
@@ -96,4 +96,4 @@ TEST(CelLexerTest, NonAsciiIsNotAnIdentifier) {
 }
 
 }  // namespace
-}  // namespace kapi::cel::parser
+}  // namespace kapi::cel::parser::lexer_test

@@ -8,7 +8,7 @@
 #include "cel/compile.h"
 #include "cel/parser/debug.h"
 
-namespace kapi::cel {
+namespace kapi::cel::literals_test {
 namespace {
 
 Constant literal(std::string_view text) {
@@ -108,4 +108,4 @@ TEST(CelDebugStringTest, Shapes) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::literals_test

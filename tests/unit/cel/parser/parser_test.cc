@@ -9,7 +9,7 @@
 #include "cel/parser/debug.h"
 #include "cel/parser/grammar.h"
 
-namespace kapi::cel {
+namespace kapi::cel::parser_test {
 namespace {
 
 struct PortedCase {
@@ -68,7 +68,7 @@ std::string location_adorned(const ParsedAst& ast) {
   return parser::adorned_debug_string(ast.root, adorner);
 }
 
-class CelParserPortedTest : public testing::TestWithParam<std::size_t> {};
+class CelParserPortedTest : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(CelParserPortedTest, MatchesCelGo) {
   const PortedCase& c = kPortedCases[GetParam()];
@@ -91,7 +91,7 @@ TEST_P(CelParserPortedTest, MatchesCelGo) {
 }
 
 INSTANTIATE_TEST_SUITE_P(CelGo, CelParserPortedTest,
-                         testing::Range<std::size_t>(0, sizeof(kPortedCases) / sizeof(kPortedCases[0])));
+                         ::testing::Range<std::size_t>(0, sizeof(kPortedCases) / sizeof(kPortedCases[0])));
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::parser_test

@@ -6,7 +6,7 @@
 
 #include "cel/env.h"
 
-namespace kapi::cel {
+namespace kapi::cel::stdlib_test {
 namespace {
 
 const Env& env() {
@@ -197,4 +197,4 @@ TEST(CelStdlib, Optionals) {
 }
 
 }  // namespace
-}  // namespace kapi::cel
+}  // namespace kapi::cel::stdlib_test

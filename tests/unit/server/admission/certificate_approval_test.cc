@@ -5,6 +5,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_certificate_approval(const PluginContext& context);
 
+namespace certificate_approval_test {
 namespace {
 
 using testing::json::object;
@@ -55,4 +56,5 @@ TEST_F(CertificateApprovalTest, OtherWritesAreNotHandled) {
 }
 
 }  // namespace
+}  // namespace certificate_approval_test
 }  // namespace kapi::admission

@@ -5,6 +5,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_certificate_signing(const PluginContext& context);
 
+namespace certificate_signing_test {
 namespace {
 
 using testing::json::object;
@@ -39,4 +40,5 @@ TEST_F(CertificateSigningTest, IssuingNeedsTheSignVerb) {
 }
 
 }  // namespace
+}  // namespace certificate_signing_test
 }  // namespace kapi::admission

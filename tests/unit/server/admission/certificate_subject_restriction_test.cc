@@ -6,6 +6,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_certificate_subject_restriction(const PluginContext& context);
 
+namespace certificate_subject_restriction_test {
 namespace {
 
 using testing::json::object;
@@ -41,4 +42,5 @@ TEST_F(CertificateSubjectRestrictionTest, MastersAreRefusedForTheClientSigner) {
 }
 
 }  // namespace
+}  // namespace certificate_subject_restriction_test
 }  // namespace kapi::admission

@@ -10,7 +10,7 @@
 #include <asio/io_context.hpp>
 #include <asio/use_future.hpp>
 
-namespace kapi::admission {
+namespace kapi::admission::chain_test {
 namespace {
 
 namespace json = boost::json;
@@ -157,4 +157,4 @@ TEST(AdmissionChainTest, AnnotationsKeepTheirFirstValueAndWarningsAccumulate) {
 }
 
 }  // namespace
-}  // namespace kapi::admission
+}  // namespace kapi::admission::chain_test

@@ -5,6 +5,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_cluster_trust_bundle_attest(const PluginContext& context);
 
+namespace cluster_trust_bundle_attest_test {
 namespace {
 
 using testing::json::object;
@@ -22,4 +23,5 @@ TEST_F(ClusterTrustBundleAttestTest, HandlesNothing) {
 }
 
 }  // namespace
+}  // namespace cluster_trust_bundle_attest_test
 }  // namespace kapi::admission

@@ -6,6 +6,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_default_ingress_class(const PluginContext& context);
 
+namespace default_ingress_class_test {
 namespace {
 
 using testing::json::object;
@@ -59,4 +60,5 @@ TEST_F(DefaultIngressClassTest, WithoutADefaultNothingIsSet) {
 }
 
 }  // namespace
+}  // namespace default_ingress_class_test
 }  // namespace kapi::admission

@@ -5,6 +5,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_default_storage_class(const PluginContext& context);
 
+namespace default_storage_class_test {
 namespace {
 
 using testing::json::object;
@@ -73,4 +74,5 @@ TEST_F(DefaultStorageClassTest, OnlyClaimCreatesAreHandled) {
 }
 
 }  // namespace
+}  // namespace default_storage_class_test
 }  // namespace kapi::admission

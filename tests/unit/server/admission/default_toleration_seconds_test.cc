@@ -4,6 +4,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_default_toleration_seconds(const PluginContext& context);
 
+namespace default_toleration_seconds_test {
 namespace {
 
 namespace json = boost::json;
@@ -57,4 +58,5 @@ TEST_F(DefaultTolerationSecondsAdmission, PodsCreatedAndUpdatedButNotTheirSubres
 }
 
 }  // namespace
+}  // namespace default_toleration_seconds_test
 }  // namespace kapi::admission

@@ -6,6 +6,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_limit_ranger(const PluginContext& context);
 
+namespace limit_ranger_test {
 namespace {
 
 using testing::json::object;
@@ -191,4 +192,5 @@ TEST(ResourceQuantityTest, CanonicalFormsAreKubes) {
 }
 
 }  // namespace
+}  // namespace limit_ranger_test
 }  // namespace kapi::admission

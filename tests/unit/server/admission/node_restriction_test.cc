@@ -8,6 +8,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_node_restriction(const PluginContext& context);
 
+namespace node_restriction_test {
 namespace {
 
 namespace json = boost::json;
@@ -406,4 +407,5 @@ TEST(NodeRestrictionRules, SemanticEqualityTakesMissingNullAndEmptyAlike) {
 }
 
 }  // namespace
+}  // namespace node_restriction_test
 }  // namespace kapi::admission

@@ -9,7 +9,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::admission {
+namespace kapi::admission::object_interfaces_test {
 namespace {
 
 namespace json = boost::json;
@@ -103,4 +103,4 @@ TEST(VersionedAttributesTest, AChangedViewGoesBackToTheRequestBeforeAnotherVersi
 }
 
 }  // namespace
-}  // namespace kapi::admission
+}  // namespace kapi::admission::object_interfaces_test

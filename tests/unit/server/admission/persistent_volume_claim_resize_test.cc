@@ -5,6 +5,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_persistent_volume_claim_resize(const PluginContext& context);
 
+namespace persistent_volume_claim_resize_test {
 namespace {
 
 using testing::json::object;
@@ -72,4 +73,5 @@ TEST_F(PersistentVolumeClaimResizeTest, KeepingOrShrinkingTheSizeIsLetThrough) {
 }
 
 }  // namespace
+}  // namespace persistent_volume_claim_resize_test
 }  // namespace kapi::admission

@@ -8,7 +8,7 @@
 
 #include <fstream>
 
-namespace kapi::admission {
+namespace kapi::admission::plugins_test {
 namespace {
 
 TEST(AdmissionPluginsTest, TheDefaultSetIsKubes) {
@@ -64,4 +64,4 @@ TEST(AdmissionPluginsTest, ConfigurationComesInlineOrFromAFileRelativeToTheConfi
 }
 
 }  // namespace
-}  // namespace kapi::admission
+}  // namespace kapi::admission::plugins_test

@@ -26,7 +26,7 @@ namespace kapi::admission {
 std::unique_ptr<Plugin> make_pod_security(const PluginContext& context);
 }
 
-namespace kapi::admission::podsecurity {
+namespace kapi::admission::podsecurity::podsecurity_admission_test {
 namespace {
 
 namespace json = boost::json;
@@ -640,4 +640,4 @@ TEST_F(PodSecurityStoresTest, ReadsTheNamespacesLabelsAndListsItsPodsFromTheStor
 }
 
 }  // namespace
-}  // namespace kapi::admission::podsecurity
+}  // namespace kapi::admission::podsecurity::podsecurity_admission_test

@@ -8,7 +8,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::admission::podsecurity {
+namespace kapi::admission::podsecurity::podsecurity_checks_test {
 namespace {
 
 namespace json = boost::json;
@@ -304,4 +304,4 @@ TEST(PodSecurityPolicyTest, LatestAndFutureVersionsEvaluateAsTheNewestCheckVersi
 }
 
 }  // namespace
-}  // namespace kapi::admission::podsecurity
+}  // namespace kapi::admission::podsecurity::podsecurity_checks_test

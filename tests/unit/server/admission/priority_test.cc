@@ -6,6 +6,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_priority(const PluginContext& context);
 
+namespace priority_test {
 namespace {
 
 namespace json = boost::json;
@@ -108,4 +109,5 @@ TEST_F(PriorityAdmission, OnlyOnePriorityClassIsTheGlobalDefault) {
 }
 
 }  // namespace
+}  // namespace priority_test
 }  // namespace kapi::admission

@@ -21,6 +21,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_resource_quota(const PluginContext& context);
 
+namespace resource_quota_test {
 namespace {
 
 namespace json = boost::json;
@@ -366,4 +367,5 @@ TEST_F(ResourceQuotaAdmissionTest, SubresourcesDeletesAndEventsAreNotItsConcern)
 }
 
 }  // namespace
+}  // namespace resource_quota_test
 }  // namespace kapi::admission

@@ -5,6 +5,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_runtime_class(const PluginContext& context);
 
+namespace runtime_class_test {
 namespace {
 
 namespace json = boost::json;
@@ -84,4 +85,5 @@ TEST_F(RuntimeClassAdmission, APodWithoutAClassIsLeftAlone) {
 }
 
 }  // namespace
+}  // namespace runtime_class_test
 }  // namespace kapi::admission

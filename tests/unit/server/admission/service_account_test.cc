@@ -8,6 +8,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_service_account(const PluginContext& context);
 
+namespace service_account_test {
 namespace {
 
 namespace json = boost::json;
@@ -182,4 +183,5 @@ TEST_F(ServiceAccountAdmission, OnlyPodCreatesAndEphemeralContainerUpdatesAreHan
 }
 
 }  // namespace
+}  // namespace service_account_test
 }  // namespace kapi::admission

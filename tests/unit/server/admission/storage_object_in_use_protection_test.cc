@@ -5,6 +5,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_storage_object_in_use_protection(const PluginContext& context);
 
+namespace storage_object_in_use_protection_test {
 namespace {
 
 using testing::json::array;
@@ -37,4 +38,5 @@ TEST_F(StorageObjectInUseProtectionTest, UpdatesAndOtherResourcesAreNotHandled) 
 }
 
 }  // namespace
+}  // namespace storage_object_in_use_protection_test
 }  // namespace kapi::admission

@@ -4,6 +4,7 @@
 namespace kapi::admission {
 std::unique_ptr<Plugin> make_taint_nodes_by_condition(const PluginContext& context);
 
+namespace taint_nodes_by_condition_test {
 namespace {
 
 namespace json = boost::json;
@@ -42,4 +43,5 @@ TEST_F(TaintNodesByConditionAdmission, OnlyNodeCreates) {
 }
 
 }  // namespace
+}  // namespace taint_nodes_by_condition_test
 }  // namespace kapi::admission

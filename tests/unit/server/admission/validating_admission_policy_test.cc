@@ -13,6 +13,7 @@ namespace kapi::admission {
 
 std::unique_ptr<Plugin> make_validating_admission_policy(const PluginContext& context);
 
+namespace validating_admission_policy_test {
 namespace {
 
 namespace json = boost::json;
@@ -408,4 +409,5 @@ TEST(ValidatingAdmissionPolicyValidationTest, WebhookMatchConditionsCompileAtWri
 }
 
 }  // namespace
+}  // namespace validating_admission_policy_test
 }  // namespace kapi::admission

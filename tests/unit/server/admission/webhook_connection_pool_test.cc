@@ -27,7 +27,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace kapi::proxy {
+namespace kapi::proxy::webhook_connection_pool_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -298,4 +298,4 @@ TEST_F(WebhookConnectionPoolTest, RequestsFromManyThreadsEachHaveAConnectionToTh
 }
 
 }  // namespace
-}  // namespace kapi::proxy
+}  // namespace kapi::proxy::webhook_connection_pool_test

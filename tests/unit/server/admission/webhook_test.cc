@@ -33,6 +33,7 @@ namespace kapi::admission {
 std::unique_ptr<Plugin> make_mutating_admission_webhook(const PluginContext& context);
 std::unique_ptr<Plugin> make_validating_admission_webhook(const PluginContext& context);
 
+namespace webhook_test {
 namespace {
 
 namespace json = boost::json;
@@ -644,4 +645,5 @@ TEST_F(WebhookPluginTest, ConfigurationWritesActOnTheNextRequest) {
 }
 
 }  // namespace
+}  // namespace webhook_test
 }  // namespace kapi::admission

@@ -10,7 +10,7 @@
 
 #include <google/protobuf/descriptor.h>
 
-namespace kapi::aggregator {
+namespace kapi::aggregator::apiservices_test {
 namespace {
 
 namespace json = boost::json;
@@ -279,4 +279,4 @@ TEST(APIServiceTableTest, ColumnsAndCells) {
 }
 
 }  // namespace
-}  // namespace kapi::aggregator
+}  // namespace kapi::aggregator::apiservices_test

@@ -8,7 +8,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::aggregator {
+namespace kapi::aggregator::autoregistration_test {
 namespace {
 
 namespace json = boost::json;
@@ -112,4 +112,4 @@ TEST(ApiServiceModelTest, ParsesTheRemoteSpecAndSetsTheAvailableCondition) {
 }
 
 }  // namespace
-}  // namespace kapi::aggregator
+}  // namespace kapi::aggregator::autoregistration_test

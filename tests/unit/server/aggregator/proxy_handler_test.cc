@@ -24,7 +24,7 @@
 #include <fstream>
 #include <mutex>
 
-namespace kapi::aggregator {
+namespace kapi::aggregator::proxy_handler_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -462,4 +462,4 @@ TEST(BackendTls, UnreadableClientCertificateNamesTheFile) {
 }
 
 }  // namespace
-}  // namespace kapi::aggregator
+}  // namespace kapi::aggregator::proxy_handler_test

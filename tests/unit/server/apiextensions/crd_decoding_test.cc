@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-namespace kapi::apiextensions {
+namespace kapi::apiextensions::crd_decoding_test {
 namespace {
 
 namespace json = boost::json;
@@ -153,4 +153,4 @@ TEST_F(CrdDecodingTest, AnItemsOrDependencyThatIsNeitherSchemaNorListDecodesAsNu
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions
+}  // namespace kapi::apiextensions::crd_decoding_test

@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions {
+namespace kapi::apiextensions::crd_validation_test {
 namespace {
 
 namespace json = boost::json;
@@ -384,4 +384,4 @@ TEST(CrdStatusValidationTest, AcceptedNames) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions
+}  // namespace kapi::apiextensions::crd_validation_test

@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-namespace kapi::apiextensions {
+namespace kapi::apiextensions::custom_resource_serving_test {
 namespace {
 
 namespace json = boost::json;
@@ -209,4 +209,4 @@ TEST(CustomResourceStrategyTest, ConformsValidatesAndPrints) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions
+}  // namespace kapi::apiextensions::custom_resource_serving_test

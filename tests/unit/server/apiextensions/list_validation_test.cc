@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::schema {
+namespace kapi::apiextensions::schema::list_validation_test {
 namespace {
 
 namespace json = boost::json;
@@ -164,4 +164,4 @@ TEST(ListValidation, MapListItemsMustBeObjects) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::schema
+}  // namespace kapi::apiextensions::schema::list_validation_test

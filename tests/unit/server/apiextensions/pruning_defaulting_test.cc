@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::schema {
+namespace kapi::apiextensions::schema::pruning_defaulting_test {
 namespace {
 
 namespace json = boost::json;
@@ -96,4 +96,4 @@ TEST(EmbeddedResourceValidationTest, ChecksTypeMetaAndMetadata) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::schema
+}  // namespace kapi::apiextensions::schema::pruning_defaulting_test

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace kapi::apiextensions::schema {
+namespace kapi::apiextensions::schema::schema_checks_test {
 namespace {
 
 using testing::kCronTabSchema;
@@ -167,4 +167,4 @@ TEST(CrdSchemaChecksTest, CelRulesAreFound) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::schema
+}  // namespace kapi::apiextensions::schema::schema_checks_test

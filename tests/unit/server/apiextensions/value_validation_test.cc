@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::schema {
+namespace kapi::apiextensions::schema::value_validation_test {
 namespace {
 
 namespace json = boost::json;
@@ -161,4 +161,4 @@ TEST(ValueValidationTest, ErrorsUnderABasePath) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::schema
+}  // namespace kapi::apiextensions::schema::value_validation_test

@@ -10,7 +10,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::core_more_resources_test {
 namespace {
 
 namespace json = boost::json;
@@ -294,4 +294,4 @@ TEST(EphemeralContainersTest, ExistingOnesMayNotChangeOrGo) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::core_more_resources_test

@@ -9,7 +9,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis::core {
+namespace kapi::apis::core::kubelet_client_test {
 namespace {
 
 namespace json = boost::json;
@@ -74,4 +74,4 @@ TEST_F(KubeletClientTest, NoPreferredAddressAndAMissingNodeAreKubesErrors) {
 }
 
 }  // namespace
-}  // namespace kapi::apis::core
+}  // namespace kapi::apis::core::kubelet_client_test

@@ -13,7 +13,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::apis::core {
+namespace kapi::apis::core::lease_endpoint_reconciler_test {
 namespace {
 
 namespace json = boost::json;
@@ -163,4 +163,4 @@ TEST_F(LeaseEndpointReconcilerTest, TheLastServerLeavingKeepsItsAddress) {
 }
 
 }  // namespace
-}  // namespace kapi::apis::core
+}  // namespace kapi::apis::core::lease_endpoint_reconciler_test

@@ -7,7 +7,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::other_core_test {
 namespace {
 
 namespace json = boost::json;
@@ -178,4 +178,4 @@ TEST(NodesTest, PrintedAsPrintNode) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::other_core_test

@@ -10,7 +10,7 @@
 
 #include <chrono>
 
-namespace kapi::apis::core {
+namespace kapi::apis::core::pod_deletion_test {
 namespace {
 
 namespace json = boost::json;
@@ -102,4 +102,4 @@ TEST(GracefulPodDeletion, ALaterDeleteMayOnlyShortenThePeriod) {
 }
 
 }  // namespace
-}  // namespace kapi::apis::core
+}  // namespace kapi::apis::core::pod_deletion_test

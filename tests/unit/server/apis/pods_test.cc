@@ -13,7 +13,7 @@
 
 #include <chrono>
 
-namespace kapi::apis {
+namespace kapi::apis::pods_test {
 namespace {
 
 namespace json = boost::json;
@@ -300,4 +300,4 @@ TEST_F(PodStrategyTest, FinishedPodsRowsCarryTheCompletedCondition) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::pods_test

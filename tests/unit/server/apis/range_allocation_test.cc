@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-namespace kapi::apis::core {
+namespace kapi::apis::core::range_allocation_test {
 namespace {
 
 TEST(AllocationBitmapTest, BytesAreGoBigIntBytes) {
@@ -122,4 +122,4 @@ TEST_F(StoredRangeTest, ARepairsWriteLosesToAnAllocationSinceItsRead) {
 }
 
 }  // namespace
-}  // namespace kapi::apis::core
+}  // namespace kapi::apis::core::range_allocation_test

@@ -8,7 +8,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::rbac_test {
 namespace {
 
 namespace json = boost::json;
@@ -198,4 +198,4 @@ TEST(RbacClusterRoleBindingTest, ServiceAccountsNeedANamespaceAndOnlyClusterRole
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::rbac_test

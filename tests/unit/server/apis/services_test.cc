@@ -24,7 +24,7 @@
 #include <set>
 #include <thread>
 
-namespace kapi::apis {
+namespace kapi::apis::services_test {
 namespace {
 
 namespace json = boost::json;
@@ -430,4 +430,4 @@ TEST_F(ServicesTest, TheKubernetesServiceLeadsToTheSecurePort) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::services_test

@@ -12,11 +12,11 @@
 
 #include <asio/this_coro.hpp>
 
-namespace kapi::audit {
+namespace kapi::audit::backends_test {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::run_sync;
+using test_support::run_sync;
 using Clock = std::chrono::steady_clock;
 
 // A delegate that records each batch it is given, when, and how many were being processed at once.
@@ -277,4 +277,4 @@ TEST(AuditOptionsTest, ValidatesAsKube) {
 }
 
 }  // namespace
-}  // namespace kapi::audit
+}  // namespace kapi::audit::backends_test

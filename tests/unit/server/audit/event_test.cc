@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::audit {
+namespace kapi::audit::event_test {
 namespace {
 
 using namespace std::chrono;
@@ -100,4 +100,4 @@ TEST(AuditEventTest, SourceIps) {
 }
 
 }  // namespace
-}  // namespace kapi::audit
+}  // namespace kapi::audit::event_test

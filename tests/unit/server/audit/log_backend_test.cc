@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace kapi::audit {
+namespace kapi::audit::log_backend_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -138,7 +138,7 @@ TEST_F(AuditLogTest, WritesOneJsonLinePerEventBeforeItReturns) {
   EXPECT_EQ(fs::status(options.path).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
   std::vector<Event> events;
   for (int i = 0; i < 100; ++i) events.push_back(event("e" + std::to_string(i)));
-  EXPECT_TRUE(testing::run_sync(backend.process_events(std::move(events))));
+  EXPECT_TRUE(test_support::run_sync(backend.process_events(std::move(events))));
   std::string text = read(options.path);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 100);
   EXPECT_TRUE(text.starts_with(R"({"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"e0",)")) << text;
@@ -161,7 +161,7 @@ TEST_F(AuditLogTest, TheLegacyFormatIsOneLineOfText) {
   completed.stage = Stage::ResponseComplete;
   completed.response_status = ResponseStatus{.code = 200};
   completed.impersonated_user = request::UserInfo{"bob", "", {"system:authenticated"}, {}};
-  EXPECT_TRUE(testing::run_sync(backend.process_events({received, completed})));
+  EXPECT_TRUE(test_support::run_sync(backend.process_events({received, completed})));
   EXPECT_EQ(read(options.path),
             "2023-11-14T22:13:20.1234Z AUDIT: id=\"8e2f1c3a\" stage=\"RequestReceived\" ip=\"10.0.0.7\" method=\"get\" "
             "user=\"jane\" groups=\"\\\"devs\\\",\\\"system:authenticated\\\"\" as=\"<self>\" asgroups=\"<lookup>\" "
@@ -178,7 +178,7 @@ TEST_F(AuditLogTest, AFailedWriteIsCountedAndAnsweredFalse) {
   LogBackendOptions options;
   options.path = "/dev/full";
   LogBackend backend(options, PluginErrors(metrics_, logger_));
-  EXPECT_FALSE(testing::run_sync(backend.process_events({event("e0"), event("e1")})));
+  EXPECT_FALSE(test_support::run_sync(backend.process_events({event("e0"), event("e1")})));
   EXPECT_EQ(metrics_.audit_errors.value({"log"}), 2);
 }
 
@@ -191,7 +191,7 @@ TEST_F(AuditLogTest, LogRotatesThroughTheBackend) {
   options.now = [&clock_ms] { return system_clock::time_point(milliseconds(clock_ms += 1)); };
   {
     LogBackend backend(options, PluginErrors(metrics_, logger_));
-    for (int i = 0; i < 10; ++i) testing::run_sync(backend.process_events({event("e" + std::to_string(i))}));
+    for (int i = 0; i < 10; ++i) test_support::run_sync(backend.process_events({event("e" + std::to_string(i))}));
   }  // the backups are settled once the backend is gone
   auto names = files();
   ASSERT_EQ(names.size(), 2u);  // the file and one backup
@@ -201,4 +201,4 @@ TEST_F(AuditLogTest, LogRotatesThroughTheBackend) {
 }
 
 }  // namespace
-}  // namespace kapi::audit
+}  // namespace kapi::audit::log_backend_test

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-namespace kapi::audit {
+namespace kapi::audit::policy_test {
 namespace {
 
 constexpr std::string_view kPolicy = R"(apiVersion: audit.k8s.io/v1
@@ -186,4 +186,4 @@ TEST(AuditPolicyTest, FileErrorsNameTheFile) {
 }
 
 }  // namespace
-}  // namespace kapi::audit
+}  // namespace kapi::audit::policy_test

@@ -11,11 +11,11 @@
 
 #include <fstream>
 
-namespace kapi::authentication {
+namespace kapi::authentication::authentication_test {
 namespace {
 
-using testing::make_request;
-using testing::run_sync;
+using test_support::make_request;
+using test_support::run_sync;
 using Outcome = Result::Outcome;
 using Strings = std::vector<std::string>;
 
@@ -133,4 +133,4 @@ TEST_F(RequestAuthenticatorTest, ClientCertificates) {
 }
 
 }  // namespace
-}  // namespace kapi::authentication
+}  // namespace kapi::authentication::authentication_test

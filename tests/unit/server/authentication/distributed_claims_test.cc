@@ -16,7 +16,7 @@
 
 #include <thread>
 
-namespace kapi::authentication {
+namespace kapi::authentication::distributed_claims_test {
 namespace {
 
 namespace json = boost::json;
@@ -233,4 +233,4 @@ TEST_F(DistributedClaimsTest, EachTokenDecidedIsTimedByIssuerAndResult) {
 }
 
 }  // namespace
-}  // namespace kapi::authentication
+}  // namespace kapi::authentication::distributed_claims_test

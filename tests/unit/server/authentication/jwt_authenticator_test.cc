@@ -18,7 +18,7 @@
 
 #include <fstream>
 
-namespace kapi::authentication {
+namespace kapi::authentication::jwt_authenticator_test {
 namespace {
 
 namespace json = boost::json;
@@ -338,4 +338,4 @@ TEST(ClaimMapping, CelExpressionsMapAndValidate) {
 }
 
 }  // namespace
-}  // namespace kapi::authentication
+}  // namespace kapi::authentication::jwt_authenticator_test

@@ -12,11 +12,11 @@
 
 #include <fstream>
 
-namespace kapi::authentication {
+namespace kapi::authentication::request_header_test {
 namespace {
 
-using testing::make_request;
-using testing::run_sync;
+using test_support::make_request;
+using test_support::run_sync;
 using Outcome = Result::Outcome;
 using Strings = std::vector<std::string>;
 
@@ -206,4 +206,4 @@ TEST(RequestHeaderOptions, NonstandardHeaderNamesAreWarnedAbout) {
 }
 
 }  // namespace
-}  // namespace kapi::authentication
+}  // namespace kapi::authentication::request_header_test

@@ -14,11 +14,11 @@
 
 #include <map>
 
-namespace kapi::authentication {
+namespace kapi::authentication::service_account_test {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::run_sync;
+using test_support::run_sync;
 using Outcome = Result::Outcome;
 namespace json = boost::json;
 
@@ -234,4 +234,4 @@ TEST_F(ServiceAccountTokens, TokenReviewUnionNamesTheFailure) {
 }
 
 }  // namespace
-}  // namespace kapi::authentication
+}  // namespace kapi::authentication::service_account_test

@@ -18,12 +18,12 @@
 #include <map>
 #include <memory>
 
-namespace kapi::authentication {
+namespace kapi::authentication::token_cache_test {
 namespace {
 
 using namespace std::chrono_literals;
 using Clock = TokenCacheOptions::Clock;
-using kapi::testing::run_sync;
+using kapi::test_support::run_sync;
 
 // Answers by token: "user-<name>" is <name>, "refused" is refused, "error" fails; counts its calls by token and
 // audiences; holds every call while `gate` is set and not yet requested.
@@ -238,4 +238,4 @@ TEST(TokenUnionTest, TheFirstUserWinsAndEveryErrorIsReportedOnce) {
 }
 
 }  // namespace
-}  // namespace kapi::authentication
+}  // namespace kapi::authentication::token_cache_test

@@ -10,7 +10,7 @@
 
 #include <fstream>
 
-namespace kapi::authorization {
+namespace kapi::authorization::authorization_config_test {
 namespace {
 
 std::string error_of(const std::string& text) {
@@ -204,4 +204,4 @@ TEST(SubjectAccessReviewTest, CarriesTheSelectorsRequirementsAsKube132) {
 }
 
 }  // namespace
-}  // namespace kapi::authorization
+}  // namespace kapi::authorization::authorization_config_test

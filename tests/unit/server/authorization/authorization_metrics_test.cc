@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::authorization {
+namespace kapi::authorization::authorization_metrics_test {
 namespace {
 
-using kapi::testing::run_sync;
+using kapi::test_support::run_sync;
 
 Attributes request(std::string user, std::vector<std::string> groups = {}) {
   Attributes attributes;
@@ -105,4 +105,4 @@ TEST(AuthorizationMetricsTest, MatchConditionsAreTimedAndTheirExclusionsAndError
 }
 
 }  // namespace
-}  // namespace kapi::authorization
+}  // namespace kapi::authorization::authorization_metrics_test

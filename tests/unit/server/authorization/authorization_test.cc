@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::authorization {
+namespace kapi::authorization::authorization_test {
 namespace {
 
 Attributes request(std::string user, std::vector<std::string> groups = {}) {
@@ -71,4 +71,4 @@ TEST(ForbiddenMessage, SaysWhatKubeSays) {
 }
 
 }  // namespace
-}  // namespace kapi::authorization
+}  // namespace kapi::authorization::authorization_test

@@ -8,7 +8,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::authorization::rbac {
+namespace kapi::authorization::rbac::escalation_test {
 namespace {
 
 namespace json = boost::json;
@@ -126,4 +126,4 @@ TEST_F(EscalationCheckTest, AlwaysAllowMayEscalateAndUnconfiguredChecksNothing) 
 }
 
 }  // namespace
-}  // namespace kapi::authorization::rbac
+}  // namespace kapi::authorization::rbac::escalation_test

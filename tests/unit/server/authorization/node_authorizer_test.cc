@@ -8,7 +8,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::authorization::node {
+namespace kapi::authorization::node::node_authorizer_test {
 namespace {
 
 namespace json = boost::json;
@@ -171,4 +171,4 @@ TEST_F(NodeAuthorizerTest, OtherResourcesFollowTheNodeRulesAndOtherUsersGetNoOpi
 }
 
 }  // namespace
-}  // namespace kapi::authorization::node
+}  // namespace kapi::authorization::node::node_authorizer_test

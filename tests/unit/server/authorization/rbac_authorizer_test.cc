@@ -5,7 +5,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::authorization::rbac {
+namespace kapi::authorization::rbac::rbac_authorizer_test {
 namespace {
 
 namespace json = boost::json;
@@ -137,4 +137,4 @@ TEST_F(RbacAuthorizerTest, DanglingRoleReferencesAreTheReason) {
 }
 
 }  // namespace
-}  // namespace kapi::authorization::rbac
+}  // namespace kapi::authorization::rbac::rbac_authorizer_test

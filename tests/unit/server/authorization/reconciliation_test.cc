@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <map>
 
-namespace kapi::authorization::rbac {
+namespace kapi::authorization::rbac::reconciliation_test {
 namespace {
 
 namespace json = boost::json;
@@ -236,4 +236,4 @@ TEST(ClusterRoleAggregation, UnionOfMatchingRolesInNameOrderWithoutRepeats) {
 }
 
 }  // namespace
-}  // namespace kapi::authorization::rbac
+}  // namespace kapi::authorization::rbac::reconciliation_test

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::controllers {
+namespace kapi::controllers::manager_test {
 namespace {
 
 using Names = std::vector<std::string>;
@@ -66,4 +66,4 @@ TEST(ControllerSelection, FlagDefaultsFollowTheStoreAndBadNamesFailParsing) {
 }
 
 }  // namespace
-}  // namespace kapi::controllers
+}  // namespace kapi::controllers::manager_test

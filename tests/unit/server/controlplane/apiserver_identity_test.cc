@@ -6,7 +6,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::controlplane {
+namespace kapi::controlplane::apiserver_identity_test {
 namespace {
 
 namespace json = boost::json;
@@ -47,4 +47,4 @@ TEST(ApiServerIdentityTest, ALeaseExpiresItsDurationAfterItsLastRenewal) {
 }
 
 }  // namespace
-}  // namespace kapi::controlplane
+}  // namespace kapi::controlplane::apiserver_identity_test

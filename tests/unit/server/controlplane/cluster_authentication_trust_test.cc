@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::controlplane {
+namespace kapi::controlplane::cluster_authentication_trust_test {
 namespace {
 
 namespace json = boost::json;
@@ -59,4 +59,4 @@ TEST(AuthenticationConfigMap, KeepsWhatOtherServersWrote) {
 }
 
 }  // namespace
-}  // namespace kapi::controlplane
+}  // namespace kapi::controlplane::cluster_authentication_trust_test

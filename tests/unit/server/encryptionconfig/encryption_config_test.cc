@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::encryptionconfig {
+namespace kapi::encryptionconfig::encryption_config_test {
 namespace {
 
 constexpr std::string_view kPlain = R"({"kind":"Secret"})";
@@ -112,4 +112,4 @@ TEST(EncryptionConfigTest, RefusesWhatKubeRefuses) {
 }
 
 }  // namespace
-}  // namespace kapi::encryptionconfig
+}  // namespace kapi::encryptionconfig::encryption_config_test

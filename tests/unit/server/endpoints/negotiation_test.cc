@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::endpoints {
+namespace kapi::endpoints::negotiation_test {
 namespace {
 
 http::Request with_header(const char* name, const char* value) {
@@ -80,4 +80,4 @@ TEST(NegotiationTest, ProtobufBodiesForCreateAndUpdateOnly) {
 }
 
 }  // namespace
-}  // namespace kapi::endpoints
+}  // namespace kapi::endpoints::negotiation_test

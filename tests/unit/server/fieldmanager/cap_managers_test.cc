@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::cap_managers_test {
 namespace {
 
 using namespace testing;
@@ -135,4 +135,4 @@ TEST(CapManagers, CapUpdateManagers) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::cap_managers_test

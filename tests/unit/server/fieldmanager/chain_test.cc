@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::chain_test {
 namespace {
 
 using namespace testing;
@@ -266,4 +266,4 @@ TEST(FieldManagerChain, UpdateDoesNotChangeManagedFieldsOnNoOp) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::chain_test

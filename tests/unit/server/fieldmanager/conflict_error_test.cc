@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::conflict_error_test {
 namespace {
 
 namespace sm = structured_merge;
@@ -98,4 +98,4 @@ TEST(ManagerOrUserAgent, TrimmedTo128Bytes) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::conflict_error_test

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::field_manager_test {
 namespace {
 
 using namespace testing;
@@ -527,4 +527,4 @@ TEST(BuiltinFieldManagersTest, AppliedIntegersBeyondTheirTypeAreConvertedAsKubeC
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::field_manager_test

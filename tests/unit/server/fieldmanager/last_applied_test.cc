@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::last_applied_test {
 namespace {
 
 using namespace testing;
@@ -343,4 +343,4 @@ TEST(LastAppliedUpdater, AnnotationDroppedPastTheSizeLimit) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::last_applied_test

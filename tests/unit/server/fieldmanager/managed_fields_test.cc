@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::managed_fields_test {
 namespace {
 
 namespace json = boost::json;
@@ -248,4 +248,4 @@ TEST(ManagedFieldsFields, RoundTrip) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::managed_fields_test

@@ -5,7 +5,7 @@
 
 #include <map>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::managed_fields_updater_test {
 namespace {
 
 using namespace testing;
@@ -142,4 +142,4 @@ TEST(ManagedFieldsUpdaterNoop, ReturnsTheLiveObjectWithoutManagedFields) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::managed_fields_updater_test

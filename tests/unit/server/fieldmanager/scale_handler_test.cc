@@ -4,7 +4,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::scale_handler_test {
 namespace {
 
 namespace json = boost::json;
@@ -121,4 +121,4 @@ TEST(ScaleHandlerToParentTimes, ScaleManagersTakeTheParentsTime) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::scale_handler_test

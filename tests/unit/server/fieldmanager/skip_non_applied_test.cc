@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::skip_non_applied_test {
 namespace {
 
 using namespace testing;
@@ -63,4 +63,4 @@ TEST(SkipNonApplied, CreatesAreTrackedByDefault) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::skip_non_applied_test

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::type_converter_crd_test {
 namespace {
 
 namespace sm = structured_merge;
@@ -203,4 +203,4 @@ TEST(TypeConverterCrdTest, RefusesWhatSchemaconvRefuses) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::type_converter_crd_test

@@ -8,7 +8,7 @@
 
 #include <string_view>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::type_converter_fieldset_test {
 namespace {
 
 namespace sm = structured_merge;
@@ -121,4 +121,4 @@ TEST(TypeConverterFieldSetTest, CustomResourceMapListSetAndPreservedFields) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::type_converter_fieldset_test

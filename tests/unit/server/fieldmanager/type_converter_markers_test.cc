@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::type_converter_markers_test {
 namespace {
 
 namespace pb = google::protobuf;
@@ -154,4 +154,4 @@ TEST(TypeConverterMarkersTest, RefusesWhatSchemaconvRefuses) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::type_converter_markers_test

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::fieldmanager {
+namespace kapi::fieldmanager::type_converter_test {
 namespace {
 
 namespace sm = structured_merge;
@@ -296,4 +296,4 @@ TEST(TypeConverterCatalogTest, EveryMessageIsANamedType) {
 }
 
 }  // namespace
-}  // namespace kapi::fieldmanager
+}  // namespace kapi::fieldmanager::type_converter_test

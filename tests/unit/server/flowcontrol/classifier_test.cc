@@ -3,7 +3,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::flowcontrol {
+namespace kapi::flowcontrol::classifier_test {
 namespace {
 
 FlowSchema schema(std::string_view json) { return flow_schema_from_json(boost::json::parse(json).as_object()); }
@@ -165,4 +165,4 @@ TEST(ClassifierTest, OrdersByPrecedenceThenName) {
 }
 
 }  // namespace
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::flowcontrol::classifier_test

@@ -4,7 +4,7 @@
 
 #include <numeric>
 
-namespace kapi::flowcontrol {
+namespace kapi::flowcontrol::concurrency_limits_test {
 namespace {
 
 PriorityLevel level(std::string name, int shares, int lendable = 0, std::optional<int> borrowing = std::nullopt) {
@@ -79,4 +79,4 @@ TEST(ConcurrencyLimitsTest, SmoothedDemandFollowsRisesAtOnceAndFallsSlowly) {
 }
 
 }  // namespace
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::flowcontrol::concurrency_limits_test

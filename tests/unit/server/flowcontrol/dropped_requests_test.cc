@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::flowcontrol {
+namespace kapi::flowcontrol::dropped_requests_test {
 namespace {
 
 TEST(DroppedRequestsTrackerTest, StartsAtOneSecond) {
@@ -40,4 +40,4 @@ TEST(DroppedRequestsTrackerTest, NeverPastThirtyTwoSeconds) {
 }
 
 }  // namespace
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::flowcontrol::dropped_requests_test

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-namespace kapi::flowcontrol {
+namespace kapi::flowcontrol::queue_set_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -199,4 +199,4 @@ TEST_F(QueueSetTest, ReportsSeatDemand) {
 }
 
 }  // namespace
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::flowcontrol::queue_set_test

@@ -5,7 +5,7 @@
 #include <set>
 #include <vector>
 
-namespace kapi::flowcontrol {
+namespace kapi::flowcontrol::shuffle_sharding_test {
 namespace {
 
 std::vector<int> hand(const Dealer& dealer, std::uint64_t hash) {
@@ -56,4 +56,4 @@ TEST(ShuffleShardingTest, ClampsTheHandToTheDeck) {
 }
 
 }  // namespace
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::flowcontrol::shuffle_sharding_test

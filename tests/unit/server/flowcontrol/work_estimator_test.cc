@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::flowcontrol {
+namespace kapi::flowcontrol::work_estimator_test {
 namespace {
 
 request::RequestInfo request(std::string verb, std::string resource = "configmaps") {
@@ -82,4 +82,4 @@ TEST_F(WorkEstimatorTest, WritesToWatchedResourcesHoldSeatsForTheirEvents) {
 }
 
 }  // namespace
-}  // namespace kapi::flowcontrol
+}  // namespace kapi::flowcontrol::work_estimator_test

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace kapi::http {
+namespace kapi::http::query_test {
 namespace {
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;
@@ -144,4 +144,4 @@ TEST(QueryParams, EncodeThenParseRoundTrips) {
 }
 
 }  // namespace
-}  // namespace kapi::http
+}  // namespace kapi::http::query_test

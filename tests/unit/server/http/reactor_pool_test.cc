@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-namespace kapi::http {
+namespace kapi::http::reactor_pool_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -151,4 +151,4 @@ TEST(ReactorPoolTest, AnHttpServerSpreadsItsConnectionsOverThePool) {
 }
 
 }  // namespace
-}  // namespace kapi::http
+}  // namespace kapi::http::reactor_pool_test

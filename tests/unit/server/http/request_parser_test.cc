@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::http {
+namespace kapi::http::request_parser_test {
 namespace {
 
 TEST(RequestParser, ParsesPipelinedRequestsInOrder) {
@@ -140,4 +140,4 @@ TEST(RequestParser, Http10DefaultsToClose) {
 }
 
 }  // namespace
-}  // namespace kapi::http
+}  // namespace kapi::http::request_parser_test

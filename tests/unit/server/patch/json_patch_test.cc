@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace kapi::patch {
+namespace kapi::patch::json_patch_test {
 namespace {
 
 using testing::json;
@@ -264,4 +264,4 @@ TEST(JsonPatch, ScalarDocumentsCannotBePatched) {
 }
 
 }  // namespace
-}  // namespace kapi::patch
+}  // namespace kapi::patch::json_patch_test

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace kapi::patch {
+namespace kapi::patch::merge_patch_test {
 namespace {
 
 using testing::json;
@@ -133,4 +133,4 @@ TEST(MergePatch, DeepDocumentsDoNotExhaustTheStack) {
 }
 
 }  // namespace
-}  // namespace kapi::patch
+}  // namespace kapi::patch::merge_patch_test

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace kapi::patch {
+namespace kapi::patch::strategic_merge_apply_test {
 namespace {
 
 using testing::json;
@@ -226,4 +226,4 @@ TEST(StrategicMergePatchKubectl, DeepPatchesDoNotExhaustTheStack) {
 }
 
 }  // namespace
-}  // namespace kapi::patch
+}  // namespace kapi::patch::strategic_merge_apply_test

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace kapi::patch {
+namespace kapi::patch::strategic_merge_patch_test {
 namespace {
 
 using testing::json;
@@ -292,4 +292,4 @@ TEST(StrategicMergePatch, ListsOfListsAreInvalidWithTheBare422) {
 }
 
 }  // namespace
-}  // namespace kapi::patch
+}  // namespace kapi::patch::strategic_merge_patch_test

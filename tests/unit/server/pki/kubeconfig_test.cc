@@ -6,7 +6,7 @@
 #include "server/pki/pki.h"
 #include "server/pki/x509_builder.h"
 
-namespace kapi::pki {
+namespace kapi::pki::kubeconfig_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -62,4 +62,4 @@ TEST(SubjectAltNameTest, ClassifiesAddressesAndNames) {
 }
 
 }  // namespace
-}  // namespace kapi::pki
+}  // namespace kapi::pki::kubeconfig_test

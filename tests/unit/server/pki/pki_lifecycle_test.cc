@@ -14,7 +14,7 @@
 
 #include "tests/unit/server/pki/pki_test_support.h"
 
-namespace kapi::pki {
+namespace kapi::pki::pki_lifecycle_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -195,4 +195,4 @@ TEST_F(PkiLifecycleTest, UnreadableClientCaIsAnError) {
 }
 
 }  // namespace
-}  // namespace kapi::pki
+}  // namespace kapi::pki::pki_lifecycle_test

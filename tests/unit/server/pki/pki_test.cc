@@ -13,7 +13,7 @@
 
 #include "tests/unit/server/pki/pki_test_support.h"
 
-namespace kapi::pki {
+namespace kapi::pki::pki_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -248,4 +248,4 @@ TEST_F(PkiGeneratedTest, KubectlCompletesMutualTlsWithTheGeneratedCertificates) 
 }
 
 }  // namespace
-}  // namespace kapi::pki
+}  // namespace kapi::pki::pki_test

@@ -15,7 +15,7 @@
 #include <chrono>
 #include <thread>
 
-namespace kapi::registry {
+namespace kapi::registry::informer_test {
 namespace {
 
 namespace json = boost::json;
@@ -120,4 +120,4 @@ TEST_F(InformerTest, WithoutAStoreThereIsNothing) {
 }
 
 }  // namespace
-}  // namespace kapi::registry
+}  // namespace kapi::registry::informer_test

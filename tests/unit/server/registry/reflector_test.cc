@@ -17,7 +17,7 @@
 #include <mutex>
 #include <thread>
 
-namespace kapi::registry {
+namespace kapi::registry::reflector_test {
 namespace {
 
 namespace json = boost::json;
@@ -117,4 +117,4 @@ TEST_F(ReflectorTest, AFollowerOfChangesAloneGetsOnlyChanges) {
 }
 
 }  // namespace
-}  // namespace kapi::registry
+}  // namespace kapi::registry::reflector_test

@@ -9,7 +9,7 @@
 
 #include <regex>
 
-namespace kapi::registry {
+namespace kapi::registry::registry_helpers_test {
 namespace {
 
 TEST(ObjectMetaTest, ResourceVersionIsSplicedIntoStoredBytes) {
@@ -66,4 +66,4 @@ TEST(ValidationTest, InvalidStatusAggregatesFieldErrors) {
 }
 
 }  // namespace
-}  // namespace kapi::registry
+}  // namespace kapi::registry::registry_helpers_test

@@ -18,7 +18,7 @@
 #include <chrono>
 #include <functional>
 
-namespace kapi::registry {
+namespace kapi::registry::store_test {
 namespace {
 
 namespace json = boost::json;
@@ -560,4 +560,4 @@ TEST_F(StoreTest, DryRunDeleteCollectionDeletesNothing) {
 }
 
 }  // namespace
-}  // namespace kapi::registry
+}  // namespace kapi::registry::store_test

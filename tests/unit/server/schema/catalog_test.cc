@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::schema {
+namespace kapi::schema::catalog_test {
 namespace {
 
 TEST(CatalogTest, FindsKindsByGroupVersion) {
@@ -53,4 +53,4 @@ TEST(CatalogTest, RecognisesTypesWithTheirOwnJsonForm) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::catalog_test

@@ -5,7 +5,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::schema {
+namespace kapi::schema::decoding_test {
 namespace {
 
 namespace json = boost::json;
@@ -224,4 +224,4 @@ TEST_F(DecodingTest, TheGoFormIsTheTypedObjectAsEncodingJsonWritesIt) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::decoding_test

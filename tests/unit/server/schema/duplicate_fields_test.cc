@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::schema {
+namespace kapi::schema::duplicate_fields_test {
 namespace {
 
 using Errors = std::vector<std::string>;
@@ -76,4 +76,4 @@ TEST(DuplicateFieldsTest, FieldValidationDecidesWhatTheErrorsDo) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::duplicate_fields_test

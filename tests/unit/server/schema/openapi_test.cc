@@ -5,7 +5,7 @@
 
 #include <functional>
 
-namespace kapi::schema {
+namespace kapi::schema::openapi_test {
 namespace {
 
 namespace json = boost::json;
@@ -108,4 +108,4 @@ TEST_F(OpenApiTest, EveryReferenceResolves) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::openapi_test

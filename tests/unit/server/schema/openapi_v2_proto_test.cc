@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::schema {
+namespace kapi::schema::openapi_v2_proto_test {
 namespace {
 
 namespace json = boost::json;
@@ -259,4 +259,4 @@ TEST_F(OpenApiV2ProtoTest, YamlReadsBackAsTheSameValue) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::openapi_v2_proto_test

@@ -6,7 +6,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::schema {
+namespace kapi::schema::patch_schema_test {
 namespace {
 
 namespace json = boost::json;
@@ -64,4 +64,4 @@ TEST_F(PatchSchemasTest, DecodingLooksThroughInlineMembers) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::patch_schema_test

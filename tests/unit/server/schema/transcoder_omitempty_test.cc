@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace kapi::schema {
+namespace kapi::schema::transcoder_omitempty_test {
 namespace {
 
 namespace json = boost::json;
@@ -213,4 +213,4 @@ TEST(TranscoderOmitemptyTest, StoredObjectsRoundTrip) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::transcoder_omitempty_test

@@ -13,7 +13,7 @@
 
 #include <random>
 
-namespace kapi::schema {
+namespace kapi::schema::transcoder_test {
 namespace {
 
 namespace json = boost::json;
@@ -312,4 +312,4 @@ TEST(TranscoderTest, RandomCorruptionNeverCrashes) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::transcoder_test

@@ -9,7 +9,7 @@
 #include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/text_format.h>
 
-namespace kapi::schema {
+namespace kapi::schema::transcoder_types_test {
 namespace {
 
 namespace json = boost::json;
@@ -211,4 +211,4 @@ TEST(TranscoderTypesTest, NestingIsBounded) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::transcoder_types_test

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::schema {
+namespace kapi::schema::types_test {
 namespace {
 
 namespace pb = google::protobuf;
@@ -380,4 +380,4 @@ TEST(TypesTest, EveryReachableMessageResolvesAndIsDescribed) {
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::types_test

@@ -4,7 +4,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::schema {
+namespace kapi::schema::yaml_to_json_test {
 namespace {
 
 namespace json = boost::json;
@@ -137,4 +137,4 @@ TEST(YamlToJsonTest, DuplicateKeysKeepTheLaterValueAndAreReportedAsGoYamlStrictD
 }
 
 }  // namespace
-}  // namespace kapi::schema
+}  // namespace kapi::schema::yaml_to_json_test

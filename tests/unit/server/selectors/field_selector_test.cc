@@ -6,7 +6,7 @@
 #include <vector>
 
 // Cases and messages follow k8s.io/apimachinery/pkg/fields/selector_test.go.
-namespace kapi::selectors {
+namespace kapi::selectors::field_selector_test {
 namespace {
 
 using Op = FieldRequirement::Operator;
@@ -159,4 +159,4 @@ TEST(FieldSelectorEscape, EscapesBackslashCommaAndEquals) {
 }
 
 }  // namespace
-}  // namespace kapi::selectors
+}  // namespace kapi::selectors::field_selector_test

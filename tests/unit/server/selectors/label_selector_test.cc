@@ -7,7 +7,7 @@
 #include <vector>
 
 // Cases and messages follow k8s.io/apimachinery/pkg/labels/selector_test.go and errors kube-apiserver 1.32 returns.
-namespace kapi::selectors {
+namespace kapi::selectors::label_selector_test {
 namespace {
 
 using Op = LabelRequirement::Operator;
@@ -365,4 +365,4 @@ TEST(LabelSelectorExactValue, PinnedKeys) {
 }
 
 }  // namespace
-}  // namespace kapi::selectors
+}  // namespace kapi::selectors::label_selector_test

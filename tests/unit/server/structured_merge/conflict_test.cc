@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::conflict_test {
 namespace {
 
 TEST(SmdConflictTest, OneConflictIsOneLine) {
@@ -61,4 +61,4 @@ conflicts with "Bob":
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::conflict_test

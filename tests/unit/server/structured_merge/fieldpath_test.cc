@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kapi::structured_merge {
+namespace kapi::structured_merge::fieldpath_test {
 namespace {
 
 namespace json = boost::json;
@@ -651,4 +651,4 @@ TEST(FieldpathEdgeCases, UnionKeepsOperandsIntact) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge
+}  // namespace kapi::structured_merge::fieldpath_test

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string_view>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::set_schema_test {
 namespace {
 
 using structured_merge::detail::ensure_named_fields_are_members;
@@ -365,4 +365,4 @@ TEST(SmdReconcileFieldSetWithSchemaTest, PopulatedPreserveUnknown) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::set_schema_test

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::smd_schema_yaml_test {
 namespace {
 
 TEST(SmdSchemaYamlTest, NamedInlinedAndOverriddenTypes) {
@@ -114,4 +114,4 @@ TEST(SmdSchemaYamlTest, ValuesAreTypedAsGoYamlTypesThem) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::smd_schema_yaml_test

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_deduced_test {
 namespace {
 
 constexpr std::string_view kDeduced = "";  // TypedParser's name for the deduced type
@@ -400,4 +400,4 @@ TEST(TypedDeducedTest, Symdiff) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_deduced_test

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_errors_test {
 namespace {
 
 constexpr std::string_view kSchema = R"yaml(types:
@@ -192,4 +192,4 @@ TEST(TypedComparisonTest, ExcludeFields) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_errors_test

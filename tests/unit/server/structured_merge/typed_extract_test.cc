@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_extract_test {
 namespace {
 
 struct ReversibleExtractPair {
@@ -201,4 +201,4 @@ TEST(TypedRemoveTest, ExtractWithKeys) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_extract_test

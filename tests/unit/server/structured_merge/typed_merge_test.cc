@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_merge_test {
 namespace {
 
 struct MergeCase {
@@ -483,4 +483,4 @@ TEST(TypedMergeTest, SmdCases) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_merge_test

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_remove_test {
 namespace {
 
 // "unparseable" marks an output the operation cannot be checked against; "" is a null value.
@@ -531,4 +531,4 @@ TEST(TypedRemoveTest, SmdCases) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_remove_test

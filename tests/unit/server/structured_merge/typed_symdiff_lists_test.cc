@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_symdiff_lists_test {
 namespace {
 
 std::vector<SymdiffCase> symdiff_list_cases() {
@@ -305,4 +305,4 @@ std::vector<SymdiffCase> symdiff_list_cases() {
 TEST(TypedSymdiffTest, SmdListCases) { expect_symdiff_cases(symdiff_list_cases()); }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_symdiff_lists_test

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_symdiff_test {
 namespace {
 
 // smd's table has a stray closing brace after some values (`{"a":{}}}`), which go-yaml v2 ignores and yaml-cpp
@@ -512,4 +512,4 @@ std::vector<SymdiffCase> symdiff_cases() {
 TEST(TypedSymdiffTest, SmdCases) { expect_symdiff_cases(symdiff_cases()); }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_symdiff_test

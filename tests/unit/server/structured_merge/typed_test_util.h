@@ -39,9 +39,11 @@ class TypedParser {
 };
 
 inline PathElement to_element(const char* name) { return PathElement::field(name); }
+inline PathElement to_element(std::string name) { return PathElement::field(std::move(name)); }
+inline PathElement to_element(int index) { return PathElement::index(index); }
 inline PathElement to_element(PathElement element) { return element; }
 
-// fieldpath.MakePathOrDie: field names and elements.
+// fieldpath.MakePathOrDie: field names, indices and elements.
 template <class... Parts>
 Path P(Parts&&... parts) {
   return Path{to_element(std::forward<Parts>(parts))...};

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_toset_test {
 namespace {
 
 struct FieldSetCase {
@@ -251,4 +251,4 @@ TEST(TypedToFieldSetTest, SmdCases) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_toset_test

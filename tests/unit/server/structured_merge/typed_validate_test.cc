@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::typed_validate_test {
 namespace {
 
 struct ValidationCase {
@@ -261,4 +261,4 @@ TEST(TypedValidateTest, SmdCases) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::typed_validate_test

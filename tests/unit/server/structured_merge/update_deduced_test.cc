@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_deduced_test {
 namespace {
 
 // leaf_apply_twice
@@ -371,4 +371,4 @@ TEST(SmdDeducedTest, ApplyUpdateApplyNestedDifferentVersion) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_deduced_test

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_default_keys_test {
 namespace {
 
 // apply_missing_defaulted_key_A
@@ -193,4 +193,4 @@ TEST(SmdDefaultKeysNestedTest, ApplyIntegerKeyWithFloatDefault) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_default_keys_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_duplicates_test {
 namespace {
 
 // sets/ownership/duplicates
@@ -445,4 +445,4 @@ TEST(SmdDuplicatesTest, ListMergeApplyUpdateDuplicatesApplyWithout) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_duplicates_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_extract_apply_test {
 namespace {
 
 // apply_one_extract_apply_one_own_both
@@ -406,4 +406,4 @@ TEST(SmdExtractApplyTest, ExtractApplyAtomicMap) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_extract_apply_test

@@ -8,6 +8,7 @@
 #include "server/structured_merge/schema.h"
 #include "server/structured_merge/typed.h"
 #include "server/structured_merge/update.h"
+#include "tests/unit/server/structured_merge/typed_test_util.h"
 
 #include <boost/json/value.hpp>
 
@@ -19,47 +20,6 @@
 #include <vector>
 
 namespace kapi::structured_merge::testing {
-
-// One step of a path: a field by name, an index by number, or a PathElement (KBF, V).
-struct PathStep {
-  PathStep(const char* name) : element(PathElement::field(name)) {}
-  PathStep(std::string name) : element(PathElement::field(std::move(name))) {}
-  PathStep(int index) : element(PathElement::index(index)) {}
-  PathStep(PathElement element) : element(std::move(element)) {}
-  PathElement element;
-};
-
-template <typename... Steps>
-Path P(Steps&&... steps) {
-  return Path{PathStep(std::forward<Steps>(steps)).element...};
-}
-
-// A map-list item by its key fields: KBF("name", "a", "port", 80).
-namespace detail {
-inline void add_key_fields(Key&) {}
-template <typename Value, typename... Rest>
-void add_key_fields(Key& key, const char* name, Value&& value, Rest&&... rest) {
-  key.push_back(KeyField{name, boost::json::value(std::forward<Value>(value))});
-  add_key_fields(key, std::forward<Rest>(rest)...);
-}
-}  // namespace detail
-
-template <typename... NamesAndValues>
-PathElement KBF(NamesAndValues&&... names_and_values) {
-  Key key;
-  detail::add_key_fields(key, std::forward<NamesAndValues>(names_and_values)...);
-  return PathElement::key(std::move(key));
-}
-
-// A set item by its value.
-inline PathElement V(boost::json::value value) { return PathElement::value(std::move(value)); }
-
-template <typename... Paths>
-Set NS(const Paths&... paths) {
-  Set set;
-  (set.insert(paths), ...);
-  return set;
-}
 
 // Reads test objects at an apiVersion (fixture.Parser).
 class Parser {

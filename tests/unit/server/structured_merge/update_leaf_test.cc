@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_leaf_test {
 namespace {
 
 // apply_twice
@@ -306,4 +306,4 @@ TEST(SmdKeyTest, RemovingObsoleteAppliedStructs) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_leaf_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_multiple_appliers_test {
 namespace {
 
 // remove_one
@@ -523,4 +523,4 @@ TEST(SmdMultipleAppliersAtomicMapTest, Force) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_multiple_appliers_test

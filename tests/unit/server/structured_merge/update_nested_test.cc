@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_nested_test {
 namespace {
 
 // listOfLists_change_value
@@ -435,4 +435,4 @@ TEST(SmdNestedTest, StructApplyUpdateTookOver) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_nested_test

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_schema_test {
 namespace {
 
 // preserve_unknown_fields
@@ -406,4 +406,4 @@ TEST(SmdFilteredFieldsUsesVersionsTest, ApplyDoesNotStealIgnored) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_schema_test

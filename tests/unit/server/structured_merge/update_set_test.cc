@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_set_test {
 namespace {
 
 // apply_twice
@@ -365,4 +365,4 @@ TEST(SmdSetTest, ApplyTwiceRemoveAcrossVersions) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_set_test

@@ -8,7 +8,7 @@
 
 #include <stdexcept>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_test {
 namespace {
 
 // A converter that cannot convert at all (not a missing version): its error is the caller's.
@@ -106,4 +106,4 @@ TEST(SmdUpdaterTest, ManagersAtAVersionNoLongerServedAreDroppedOnApply) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_test

@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-namespace kapi::structured_merge::testing {
+namespace kapi::structured_merge::testing::update_versions_test {
 namespace {
 
 // fmt.Sprintf with %s verbs only.
@@ -498,4 +498,4 @@ TEST(SmdRealConversionTest, ApplierUpdaterSharedOwnershipRealConversion) {
 }
 
 }  // namespace
-}  // namespace kapi::structured_merge::testing
+}  // namespace kapi::structured_merge::testing::update_versions_test

@@ -9,7 +9,7 @@
 
 #include <fstream>
 
-namespace kapi::webhook {
+namespace kapi::webhook::generic_webhook_test {
 namespace {
 
 std::string error_of(const std::string& text, const std::filesystem::path& folder = {}) {
@@ -80,4 +80,4 @@ TEST(WebhookUrlTest, SplitsAsTheWebhookDialsIt) {
 }
 
 }  // namespace
-}  // namespace kapi::webhook
+}  // namespace kapi::webhook::generic_webhook_test

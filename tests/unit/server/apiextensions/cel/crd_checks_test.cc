@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::cel {
+namespace kapi::apiextensions::cel::crd_checks_test {
 namespace {
 
 using schema::testing::schema_from;
@@ -109,4 +109,4 @@ TEST(CrdCelChecksTest, CostMessageFactor) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::cel
+}  // namespace kapi::apiextensions::cel::crd_checks_test

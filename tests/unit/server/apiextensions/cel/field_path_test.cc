@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::cel {
+namespace kapi::apiextensions::cel::field_path_test {
 namespace {
 
 using schema::testing::schema_from;
@@ -45,4 +45,4 @@ TEST(CelFieldPathTest, RefusesWithKubesReasons) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::cel
+}  // namespace kapi::apiextensions::cel::field_path_test

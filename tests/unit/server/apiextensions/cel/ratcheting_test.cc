@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::schema {
+namespace kapi::apiextensions::schema::ratcheting_test {
 namespace {
 
 namespace json = boost::json;
@@ -55,4 +55,4 @@ TEST(CrdValidationRatchetingTest, RootTypeMetaIsAlwaysChecked) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::schema
+}  // namespace kapi::apiextensions::schema::ratcheting_test

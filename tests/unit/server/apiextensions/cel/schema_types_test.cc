@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::cel {
+namespace kapi::apiextensions::cel::schema_types_test {
 namespace {
 
 using kapi::cel::Type;
@@ -98,4 +98,4 @@ TEST(CelEscapingTest, EscapesAsKube) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::cel
+}  // namespace kapi::apiextensions::cel::schema_types_test

@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::cel {
+namespace kapi::apiextensions::cel::validator_test {
 namespace {
 
 namespace json = boost::json;
@@ -195,4 +195,4 @@ TEST(CrdCelValidatorTest, RequestBudget) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::cel
+}  // namespace kapi::apiextensions::cel::validator_test

@@ -6,7 +6,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-namespace kapi::apiextensions::cel {
+namespace kapi::apiextensions::cel::values_test {
 namespace {
 
 namespace json = boost::json;
@@ -107,4 +107,4 @@ TEST(CelValuesTest, AtomicListsKeepTheirOrder) {
 }
 
 }  // namespace
-}  // namespace kapi::apiextensions::cel
+}  // namespace kapi::apiextensions::cel::values_test

@@ -10,7 +10,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::admissionregistration_test {
 namespace {
 
 namespace json = boost::json;
@@ -249,4 +249,4 @@ TEST(AdmissionRegistrationTest, PrintersCells) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::admissionregistration_test

@@ -10,7 +10,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::horizontalpodautoscalers_test {
 namespace {
 
 namespace json = boost::json;
@@ -121,4 +121,4 @@ TEST(EventsApiConversionTest, TheCoreEventUnderTheNewerNames) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::horizontalpodautoscalers_test

@@ -9,7 +9,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::batch_test {
 namespace {
 
 namespace json = boost::json;
@@ -272,4 +272,4 @@ TEST(CronJobsTest, PrintsAsPrintCronJob) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::batch_test

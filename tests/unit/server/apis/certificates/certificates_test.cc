@@ -13,7 +13,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::certificates_test {
 namespace {
 
 namespace json = boost::json;
@@ -227,4 +227,4 @@ TEST(CertificateSigningRequestsTest, StrategyRecordsRequestorAndNarrowsSubresour
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::certificates_test

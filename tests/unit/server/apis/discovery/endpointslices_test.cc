@@ -7,7 +7,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::endpointslices_test {
 namespace {
 
 namespace json = boost::json;
@@ -82,4 +82,4 @@ TEST(EndpointSlicesTest, TheKubernetesSliceFollowsTheEndpoints) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::endpointslices_test

@@ -16,7 +16,7 @@
 
 #include <map>
 
-namespace kapi::apis::apf {
+namespace kapi::apis::apf::config_producer_test {
 namespace {
 
 using namespace ::kapi::flowcontrol;  // the bootstrap configuration the producer keeps
@@ -310,4 +310,4 @@ TEST_F(ConfigProducerStoreTest, PassesCreateRestoreKeepAndRemove) {
 }
 
 }  // namespace
-}  // namespace kapi::apis::apf
+}  // namespace kapi::apis::apf::config_producer_test

@@ -11,7 +11,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::flowcontrol_test {
 namespace {
 
 namespace json = boost::json;
@@ -409,4 +409,4 @@ TEST(FlowcontrolPrinterTest, PriorityLevelColumnsAndCells) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::flowcontrol_test

@@ -8,7 +8,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::networking_test {
 namespace {
 
 namespace json = boost::json;
@@ -158,4 +158,4 @@ TEST(NetworkingTest, NetworkPolicyDefaultsRulesAndPrinter) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::networking_test

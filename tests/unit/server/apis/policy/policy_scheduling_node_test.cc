@@ -10,7 +10,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::policy_scheduling_node_test {
 namespace {
 
 namespace json = boost::json;
@@ -125,4 +125,4 @@ TEST(RuntimeClassesTest, HandlerIsAnImmutableDnsLabel) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::policy_scheduling_node_test

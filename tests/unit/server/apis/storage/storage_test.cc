@@ -7,7 +7,7 @@
 
 #include <boost/json.hpp>
 
-namespace kapi::apis {
+namespace kapi::apis::storage_test {
 namespace {
 
 namespace json = boost::json;
@@ -122,4 +122,4 @@ TEST(StorageTest, VolumeAttachmentStatusSpecAndPrinter) {
 }
 
 }  // namespace
-}  // namespace kapi::apis
+}  // namespace kapi::apis::storage_test

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace kapi::controllers::garbage_collector {
+namespace kapi::controllers::garbage_collector::graph_builder_test {
 namespace {
 
 OwnerReference owner_ref(std::string name, std::string uid, std::optional<bool> block = std::nullopt,
@@ -266,4 +266,4 @@ TEST(RateLimiterTest, BacksOffPerItemAndSharesABucket) {
 }
 
 }  // namespace
-}  // namespace kapi::controllers::garbage_collector
+}  // namespace kapi::controllers::garbage_collector::graph_builder_test

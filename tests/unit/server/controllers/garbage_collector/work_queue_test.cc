@@ -8,7 +8,7 @@
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
 
-namespace kapi::controllers::garbage_collector {
+namespace kapi::controllers::garbage_collector::work_queue_test {
 namespace {
 
 TEST(WorkQueueTest, DeduplicatesAndRequeuesWhatWasAddedWhileProcessing) {
@@ -52,4 +52,4 @@ TEST(WorkQueueTest, DeduplicatesAndRequeuesWhatWasAddedWhileProcessing) {
 }
 
 }  // namespace
-}  // namespace kapi::controllers::garbage_collector
+}  // namespace kapi::controllers::garbage_collector::work_queue_test
