@@ -61,6 +61,11 @@ bool query_value_is_true(std::string_view value) {
   return lowered != "0" && lowered != "false" && lowered != "fal\xC5\xBF" "e";
 }
 
+bool query_flag(const http::QueryParams& query, std::string_view key) {
+  const auto value = query.get(key);
+  return value && query_value_is_true(*value);
+}
+
 ListOptionsProbe probe_list_options(const http::QueryParams& query) {
   ListOptionsProbe probe;
   const auto watch = query.get("watch");

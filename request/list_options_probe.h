@@ -31,4 +31,7 @@ bool parses_as_int64(std::string_view text);
 // runtime.Convert_Slice_string_To_bool on a present value: only "0" and "false" (Unicode case-folded) are false.
 bool query_value_is_true(std::string_view value);
 
+// A bool parameter (watch, allowWatchBookmarks, force, stdin...) as the parameter codec decodes it: false when absent.
+bool query_flag(const http::QueryParams& query, std::string_view key);
+
 }  // namespace kapi::request

@@ -5,6 +5,7 @@
 // the answer is relayed.
 #include "server/apis/core/connect.h"
 
+#include "request/list_options_probe.h"
 #include "server/apierrors/errors.h"
 #include "server/http/query.h"
 #include "server/proxy/relay.h"
@@ -49,11 +50,6 @@ std::string encode_query(const std::multimap<std::string, std::string>& values) 
 
 // runtime.Convert_Slice_string_To_bool, how the parameter codec reads a bool: absent, "0" or "false" in any case is
 // false, anything else (even an empty value) true.
-bool query_bool(const http::QueryParams& query, std::string_view key) {
-  auto value = query.get(key);
-  return value && *value != "0" && !http::iequals(*value, "false");
-}
-
 std::vector<std::string> container_names(const json::object& pod) {
   std::vector<std::string> names;
   const json::object* spec = object_at(pod, "spec");
@@ -139,7 +135,7 @@ asio::awaitable<void> relay(ConnectRequest& request, const proxy::Backend& backe
 std::string stream_query(const http::QueryParams& query, bool with_command) {
   std::multimap<std::string, std::string> params;
   for (const char* flag : {"stdin", "stdout", "stderr", "tty"})
-    if (query_bool(query, flag)) params.emplace(flag, "1");
+    if (request::query_flag(query, flag)) params.emplace(flag, "1");
   if (with_command)
     for (auto command : query.all("command")) params.emplace("command", std::string(command));
   return encode_query(params);
@@ -149,7 +145,7 @@ asio::awaitable<void> stream(Config config, ConnectRequest request, std::string 
   const auto& query = request.exchange.request.query;
   auto reading = read_object(request);
   json::object pod = co_await std::move(reading);
-  if (!query_bool(query, "stdin") && !query_bool(query, "stdout") && !query_bool(query, "stderr"))
+  if (!request::query_flag(query, "stdin") && !request::query_flag(query, "stdout") && !request::query_flag(query, "stderr"))
     throw apierrors::ApiError(apierrors::bad_request("you must specify at least 1 of stdin, stdout, stderr"));
   std::string container = validate_container(std::string(query.get("container").value_or("")), pod, request.name);
   auto locating = kubelet_backend(*config, node_of(pod, request.name));
@@ -224,11 +220,11 @@ asio::awaitable<void> logs(Config config, ConnectRequest request) {
     co_await response.write(200, std::move(empty_log));
     co_return;
   }
-  auto locating = kubelet_backend(*config, node, query_bool(query, "insecureSkipTLSVerifyBackend"));
+  auto locating = kubelet_backend(*config, node, request::query_flag(query, "insecureSkipTLSVerifyBackend"));
   proxy::Backend kubelet = co_await std::move(locating);
   std::multimap<std::string, std::string> params;
   for (const char* flag : {"follow", "previous", "timestamps"})
-    if (query_bool(query, flag)) params.emplace(flag, "true");
+    if (request::query_flag(query, flag)) params.emplace(flag, "true");
   for (const char* number : {"sinceSeconds", "sinceTime", "tailLines", "limitBytes"})
     if (auto value = query.get(number); value && !value->empty()) params.emplace(number, std::string(*value));
   std::string path = "/containerLogs/" + http::percent_encode_path(request.namespace_ + "/" + request.name + "/" + container);
@@ -448,7 +444,7 @@ json::object typed_options(std::string_view kind) { return {{"kind", kind}, {"ap
 json::object stream_options(const http::QueryParams& query, std::string_view kind, bool with_command) {
   json::object options = typed_options(kind);
   for (const char* flag : {"stdin", "stdout", "stderr", "tty"})
-    if (query_bool(query, flag)) options[flag] = true;
+    if (request::query_flag(query, flag)) options[flag] = true;
   if (auto container = query.get("container"); container && !container->empty()) options["container"] = *container;
   if (with_command) {  // `json:"command"`, without omitempty
     json::array command;

@@ -2,11 +2,11 @@
 
 #include "base/go_quote.h"
 #include "base/utf8.h"
+#include "request/list_options_probe.h"
 #include "server/fieldmanager/field_manager.h"
 
 #include <boost/json.hpp>
 
-#include <cctype>
 #include <cstdio>
 
 namespace kapi::endpoints::handlers {
@@ -55,14 +55,7 @@ std::string write_manager(const Scope& scope, WriteOptionsKind kind) {
   return fieldmanager::manager_or_user_agent(field_manager, user_agent);
 }
 
-bool apply_force(const Scope& scope) {
-  // Convert_Slice_string_To_bool: only "0" and "false" (in any case) are false; any other value is true.
-  const auto force = scope.query().get("force");
-  if (!force) return false;
-  std::string lower(*force);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower != "0" && lower != "false";
-}
+bool apply_force(const Scope& scope) { return request::query_flag(scope.query(), "force"); }
 
 std::function<void(const json::object*, json::object&)> managed_fields_recorder(const Scope& scope,
                                                                              std::string manager) {

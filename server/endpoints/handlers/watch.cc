@@ -227,12 +227,8 @@ asio::awaitable<void> watch(Scope scope) {
   storage::WatchOptions options;
   options.resource_version = list.resource_version;
   options.predicate = std::move(list.predicate);
-  const auto flag = [&query](std::string_view name) {
-    auto value = query.get(name);
-    return value && request::query_value_is_true(*value);
-  };
-  options.progress_notify = flag("allowWatchBookmarks");
-  options.send_initial_events = flag("sendInitialEvents");
+  options.progress_notify = request::query_flag(query, "allowWatchBookmarks");
+  options.send_initial_events = request::query_flag(query, "sendInitialEvents");
   if (!scope.info.name.empty()) options.recursive = true;  // metadata.name is part of the field selector
   std::chrono::seconds timeout = default_watch_timeout();
   if (auto seconds = query.get("timeoutSeconds"); seconds && !seconds->empty()) {
