@@ -19,8 +19,10 @@ class HostileClientsTest : public KapiSuite<HostileClientsTest> {
  public:
   static KapiOptions kapi_options() {
     KapiOptions options;
-    // Short (hidden) timeouts, so that each cut-off takes seconds: Go's are 32 s, 90 s and a minute.
-    options.extra_flags = {"--read-header-timeout=3s", "--idle-timeout=3s", "--write-stall-timeout=2s",
+    // Short (hidden) timeouts, so that each cut-off takes seconds: Go's are 32 s, 90 s and a minute. The write
+    // stall timeout leaves room for a reader that a loaded machine (two sanitized servers on two cores) leaves
+    // unscheduled for a second or two: at 2 s, the reading clients were cut off as stalled there.
+    options.extra_flags = {"--read-header-timeout=3s", "--idle-timeout=3s", "--write-stall-timeout=5s",
                            "--request-timeout=5s"};
     return options;
   }
@@ -154,9 +156,9 @@ TEST_F(HostileClientsTest, AWatchNobodyReadsIsCutOffWithoutHoldingBackTheOthersA
   }
 
   // kapi gives up on the connection nobody reads: its write has been stuck since the socket buffers filled, and
-  // the watchdog looks at it at least every stall timeout (2 s), so 6 s more without reading is enough; reading
+  // the watchdog looks at it at least every stall timeout (5 s), so 11 s more without reading is enough; reading
   // sooner would unstick it. It is closed, after what it managed to send.
-  std::this_thread::sleep_for(6s);
+  std::this_thread::sleep_for(11s);
   auto [bytes, closed] = drain(unread, 20s);
   EXPECT_TRUE(closed) << bytes.size() << " bytes read, still open";
   const auto got = added_events(bytes);
@@ -192,9 +194,9 @@ TEST_F(HostileClientsTest, AListNobodyReadsIsCutOffAfterTheWriteStallTimeout) {
     unread.push_back(kapi().connect_admin());
     unread.back().send("GET /api/v1/namespaces/" + ns + "/configmaps HTTP/1.1\r\nHost: kapi\r\n\r\n");
   }
-  // Nobody reads: each connection is closed once its write stalled for 2 s (the watchdog looks at least every 2 s,
+  // Nobody reads: each connection is closed once its write stalled for 5 s (the watchdog looks at least every 5 s,
   // and reading sooner would unstick it).
-  std::this_thread::sleep_for(6s);
+  std::this_thread::sleep_for(11s);
   for (auto& connection : unread) {
     auto [bytes, closed] = drain(connection, 10s);
     EXPECT_TRUE(closed) << bytes.size() << " bytes read, still open";
