@@ -427,8 +427,9 @@ int Http2Connection::on_stream_close(nghttp2_session*, std::int32_t id, std::uin
 }
 
 // At most max_concurrent_streams handlers run, as in Go's http2 server since CVE-2023-44487: a client that resets
-// its streams has them closed at once, but their handlers still run; the requests beyond wait for a handler to end,
-// and a client that piles up more than kWaitingHandlersPerStream times the limit is cut off.
+// its streams has them closed at once, and their handlers still run once started (unlike Go's, one whose stream
+// was reset before it started does not); the requests beyond wait for a handler to end, and a client that piles up
+// more than kWaitingHandlersPerStream times the limit is cut off.
 // A GOAWAY for an error (a protocol violation, a flood, too many resets) ends the connection once it is out, as
 // Go's server closes it; nghttp2 alone would go on reading until the client's streams are over.
 int Http2Connection::on_frame_sent(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
@@ -450,35 +451,42 @@ void Http2Connection::dispatch(const std::shared_ptr<StreamState>& stream) {
 
 void Http2Connection::start_handler(const std::shared_ptr<StreamState>& stream) {
   ++running_handlers_;
-  asio::co_spawn(executor_, serve_stream(stream), asio::detached);
+  // Posted: co_spawn alone would run the handler at once, inside nghttp2's callback, before the rest of the read
+  // (a rapid reset's RST_STREAM) was seen.
+  asio::post(executor_, [this, stream] { asio::co_spawn(executor_, serve_stream(stream), asio::detached); });
 }
 
 asio::awaitable<void> Http2Connection::serve_stream(std::shared_ptr<StreamState> stream) {
   Http2Writer writer(*this, stream);
-  try {
-    Request& request = stream->request;
-    request.body.shrink_to_fit();
-    if (stream->headers_too_large) {
-      // Go's http2 server answers so, before any handler.
-      writer.headers().set("Content-Type", "text/html; charset=utf-8");
-      co_await writer.write(431, "<h1>HTTP Error 431</h1><p>Request Header Field(s) Too Large</p>");
-    } else if (stream->body_too_large) {
-      auto status = apierrors::request_entity_too_large("the request body is larger than " +
-                                                        std::to_string(options_.limits.max_body_bytes) + " bytes");
-      writer.headers().set("Content-Type", "application/json");
-      co_await writer.write(status.code, apierrors::to_json(status));
-    } else if (request.method.empty() || !set_request_target(request.target, request)) {
-      auto status = apierrors::bad_request("malformed HTTP request: invalid :method or :path");
-      writer.headers().set("Content-Type", "application/json");
-      co_await writer.write(status.code, apierrors::to_json(status));
-    } else {
-      co_await handler_(request, writer);
-      if (!writer.committed()) co_await writer.write(200, {});
-      if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
+  // Reset by the client before its handler started, as a rapid reset's thousands of streams are (the handler is
+  // posted, the reset came in the same read): nothing to answer, as for a request that waited for a handler.
+  // Running those handlers anyway held the reactor for the whole burst, and every connection it serves with it.
+  if (!stream->closed) {
+    try {
+      Request& request = stream->request;
+      request.body.shrink_to_fit();
+      if (stream->headers_too_large) {
+        // Go's http2 server answers so, before any handler.
+        writer.headers().set("Content-Type", "text/html; charset=utf-8");
+        co_await writer.write(431, "<h1>HTTP Error 431</h1><p>Request Header Field(s) Too Large</p>");
+      } else if (stream->body_too_large) {
+        auto status = apierrors::request_entity_too_large("the request body is larger than " +
+                                                          std::to_string(options_.limits.max_body_bytes) + " bytes");
+        writer.headers().set("Content-Type", "application/json");
+        co_await writer.write(status.code, apierrors::to_json(status));
+      } else if (request.method.empty() || !set_request_target(request.target, request)) {
+        auto status = apierrors::bad_request("malformed HTTP request: invalid :method or :path");
+        writer.headers().set("Content-Type", "application/json");
+        co_await writer.write(status.code, apierrors::to_json(status));
+      } else {
+        co_await handler_(request, writer);
+        if (!writer.committed()) co_await writer.write(200, {});
+        if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
+      }
+    } catch (const std::exception&) {
+      // The client reset the stream or left mid-response; a response cut short is reset, as Go's server does.
+      reset(*stream, NGHTTP2_INTERNAL_ERROR);
     }
-  } catch (const std::exception&) {
-    // The client reset the stream or left mid-response; a response cut short is reset, as Go's server does.
-    reset(*stream, NGHTTP2_INTERNAL_ERROR);
   }
   stream->handler_done = true;
   if (stream->closed) streams_.erase(stream->id);
