@@ -178,6 +178,15 @@ class WireGzipTest : public KapiSuite<WireGzipTest> {
     return kapi().connect_admin().request("GET", target, headers);
   }
 
+  // A list body with its metadata's resourceVersion (the first one in it) blanked.
+  static std::string without_list_resource_version(std::string body) {
+    constexpr std::string_view kField = "\"resourceVersion\":\"";
+    const std::size_t value = body.find(kField);
+    if (value == std::string::npos) return body;
+    const std::size_t start = value + kField.size();
+    return body.erase(start, body.find('"', start) - start);
+  }
+
   static std::size_t big_items(boost::json::object list) {
     return std::ranges::count_if(list["items"].as_array(), [](const boost::json::value& item) {
       return item.at("metadata").at("name").as_string().starts_with("big-");
@@ -197,7 +206,8 @@ TEST_F(WireGzipTest, LargeListsAreGzippedWhenTheClientAcceptsIt) {
   EXPECT_EQ(zipped.header("Vary"), "Accept-Encoding");
   EXPECT_EQ(zipped.header("Content-Type"), "application/json");
   EXPECT_LT(zipped.body.size(), plain.body.size() / 2);
-  EXPECT_EQ(gunzip(zipped.body), plain.body);
+  // The same bytes, but for the list's resourceVersion: the server's other writes (leases) move it meanwhile.
+  EXPECT_EQ(without_list_resource_version(gunzip(zipped.body)), without_list_resource_version(plain.body));
 
   // the Table kubectl asks for is compressed the same way when large
   HttpResponse table = get(kNamespace, {{"Accept-Encoding", "gzip"},
