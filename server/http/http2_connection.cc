@@ -190,6 +190,8 @@ class Http2Connection {
   void dispatch(const std::shared_ptr<StreamState>& stream);
   void start_handler(const std::shared_ptr<StreamState>& stream);
   asio::awaitable<void> serve_stream(std::shared_ptr<StreamState> stream);
+  // Frees the handler's slot for a request that waits.
+  void handler_ended(StreamState& stream);
   asio::awaitable<void> read_loop();
   asio::awaitable<void> write_loop();
   asio::awaitable<void> watchdog();
@@ -451,45 +453,50 @@ void Http2Connection::dispatch(const std::shared_ptr<StreamState>& stream) {
 
 void Http2Connection::start_handler(const std::shared_ptr<StreamState>& stream) {
   ++running_handlers_;
-  // Posted: co_spawn alone would run the handler at once, inside nghttp2's callback, before the rest of the read
-  // (a rapid reset's RST_STREAM) was seen.
-  asio::post(executor_, [this, stream] { asio::co_spawn(executor_, serve_stream(stream), asio::detached); });
+  // Posted, not spawned here (co_spawn would run the handler at once, inside nghttp2's callback): the handler starts
+  // after the rest of the read, and not at all when that read reset its stream, as a rapid reset's thousands of
+  // streams are. Running those handlers held the reactor for the whole burst, and every connection it serves.
+  asio::post(executor_, [this, stream] {
+    if (stream->closed)
+      handler_ended(*stream);
+    else
+      asio::co_spawn(executor_, serve_stream(stream), asio::detached);
+  });
 }
 
 asio::awaitable<void> Http2Connection::serve_stream(std::shared_ptr<StreamState> stream) {
   Http2Writer writer(*this, stream);
-  // Reset by the client before its handler started, as a rapid reset's thousands of streams are (the handler is
-  // posted, the reset came in the same read): nothing to answer, as for a request that waited for a handler.
-  // Running those handlers anyway held the reactor for the whole burst, and every connection it serves with it.
-  if (!stream->closed) {
-    try {
-      Request& request = stream->request;
-      request.body.shrink_to_fit();
-      if (stream->headers_too_large) {
-        // Go's http2 server answers so, before any handler.
-        writer.headers().set("Content-Type", "text/html; charset=utf-8");
-        co_await writer.write(431, "<h1>HTTP Error 431</h1><p>Request Header Field(s) Too Large</p>");
-      } else if (stream->body_too_large) {
-        auto status = apierrors::request_entity_too_large("the request body is larger than " +
-                                                          std::to_string(options_.limits.max_body_bytes) + " bytes");
-        writer.headers().set("Content-Type", "application/json");
-        co_await writer.write(status.code, apierrors::to_json(status));
-      } else if (request.method.empty() || !set_request_target(request.target, request)) {
-        auto status = apierrors::bad_request("malformed HTTP request: invalid :method or :path");
-        writer.headers().set("Content-Type", "application/json");
-        co_await writer.write(status.code, apierrors::to_json(status));
-      } else {
-        co_await handler_(request, writer);
-        if (!writer.committed()) co_await writer.write(200, {});
-        if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
-      }
-    } catch (const std::exception&) {
-      // The client reset the stream or left mid-response; a response cut short is reset, as Go's server does.
-      reset(*stream, NGHTTP2_INTERNAL_ERROR);
+  try {
+    Request& request = stream->request;
+    request.body.shrink_to_fit();
+    if (stream->headers_too_large) {
+      // Go's http2 server answers so, before any handler.
+      writer.headers().set("Content-Type", "text/html; charset=utf-8");
+      co_await writer.write(431, "<h1>HTTP Error 431</h1><p>Request Header Field(s) Too Large</p>");
+    } else if (stream->body_too_large) {
+      auto status = apierrors::request_entity_too_large("the request body is larger than " +
+                                                        std::to_string(options_.limits.max_body_bytes) + " bytes");
+      writer.headers().set("Content-Type", "application/json");
+      co_await writer.write(status.code, apierrors::to_json(status));
+    } else if (request.method.empty() || !set_request_target(request.target, request)) {
+      auto status = apierrors::bad_request("malformed HTTP request: invalid :method or :path");
+      writer.headers().set("Content-Type", "application/json");
+      co_await writer.write(status.code, apierrors::to_json(status));
+    } else {
+      co_await handler_(request, writer);
+      if (!writer.committed()) co_await writer.write(200, {});
+      if (writer.streaming() && !writer.finished()) co_await writer.end_stream();
     }
+  } catch (const std::exception&) {
+    // The client reset the stream or left mid-response; a response cut short is reset, as Go's server does.
+    reset(*stream, NGHTTP2_INTERNAL_ERROR);
   }
-  stream->handler_done = true;
-  if (stream->closed) streams_.erase(stream->id);
+  handler_ended(*stream);
+}
+
+void Http2Connection::handler_ended(StreamState& stream) {
+  stream.handler_done = true;
+  if (stream.closed) streams_.erase(stream.id);
   --running_handlers_;
   while (!dead_ && !waiting_handlers_.empty() && running_handlers_ < options_.http2_max_concurrent_streams) {
     auto next = std::move(waiting_handlers_.front());
