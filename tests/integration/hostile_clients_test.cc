@@ -21,7 +21,7 @@ class HostileClientsTest : public KapiSuite<HostileClientsTest> {
     KapiOptions options;
     // Short (hidden) timeouts, so that each cut-off takes seconds: Go's are 32 s, 90 s and a minute. The write
     // stall timeout leaves room for a reader that a loaded machine (two sanitized servers on two cores) leaves
-    // unscheduled for a second or two: at 2 s, the reading clients were cut off as stalled there.
+    // unscheduled for a second or two.
     options.extra_flags = {"--read-header-timeout=3s", "--idle-timeout=3s", "--write-stall-timeout=5s",
                            "--request-timeout=5s"};
     return options;
