@@ -248,6 +248,19 @@ class Interface {
     (void)key_prefix, (void)revision, (void)count;
     co_return std::nullopt;
   }
+  // The proof a cache tries first, alone, because it reads nothing under the prefix: when the backend knows every
+  // change since `revision` without reading (etcd3: each was a write of this process, own_writes.h), its current
+  // revision and the newest of those changes under `key_prefix` (`revision` when none is there). A cache that has
+  // reached `newest_under_prefix` holds the prefix's state at `current`. std::nullopt when it cannot tell so.
+  struct KnownChanges {
+    Revision current = 0;
+    Revision newest_under_prefix = 0;
+  };
+  virtual asio::awaitable<std::optional<KnownChanges>> known_changes_since(std::string key_prefix,
+                                                                           Revision revision) {
+    (void)key_prefix, (void)revision;
+    co_return std::nullopt;
+  }
 
   // Drops history older than `revision`; watches and exact reads below it then fail with Expired.
   virtual asio::awaitable<void> compact(Revision revision) = 0;

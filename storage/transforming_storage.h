@@ -36,6 +36,9 @@ class TransformingStorage final : public Interface {
                                                            std::int64_t count) override {
     return backend_.unchanged_since(std::move(key_prefix), revision, count);
   }
+  asio::awaitable<std::optional<KnownChanges>> known_changes_since(std::string key_prefix, Revision revision) override {
+    return backend_.known_changes_since(std::move(key_prefix), revision);
+  }
   asio::awaitable<void> compact(Revision revision) override { return backend_.compact(revision); }
 
  private:

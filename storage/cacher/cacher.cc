@@ -154,7 +154,12 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
   if (consistent && !backend_.can_request_watch_progress()) {
     // kube reads these from etcd. The cache may serve one still, when the backend shows that nothing under the
     // prefix changed since the cache's revision: the state then is the cache's, at the backend's revision.
-    // The proof counts every object under the prefix: an index's narrower candidates cannot be compared with it.
+    // First the proof that reads nothing; then the one that counts every object under the prefix (an index's
+    // narrower candidates cannot be compared with its count), which concurrent LISTs share.
+    auto reading = read_known_current(scope, index);
+    if (std::optional<CacheState::Snapshot> known = co_await std::move(reading)) {
+      co_return page(std::move(*known), scope, options);
+    }
     if (scope.recursive && !index) {
       auto proving = unchanged_checks_.join(scope.key, [this, &scope] { return prove_unchanged(scope); });
       if (SharedUnchangedChecks::Proven snapshot = co_await std::move(proving)) {
@@ -190,6 +195,23 @@ asio::awaitable<SharedListResult> Cacher::list_cached(std::string key_prefix, Li
   std::optional<CacheState::Snapshot> snapshot = state_->read(scope, index);
   if (!snapshot) co_return co_await backend_.list_shared(std::move(key_prefix), std::move(options));
   co_return page(std::move(*snapshot), scope, options);
+}
+
+asio::awaitable<std::optional<CacheState::Snapshot>> Cacher::read_known_current(
+    const KeyScope& scope, const std::optional<IndexQuery>& index) {
+  const Revision cached = state_->revision();
+  auto asking = backend_.known_changes_since(scope.key, cached);
+  const std::optional<KnownChanges> known = co_await std::move(asking);
+  if (!known) co_return std::nullopt;
+  if (known->newest_under_prefix > cached) {
+    // The changes under the prefix are on their way to the cache (this process made them); after them, the rest
+    // up to `current` lies elsewhere.
+    auto waiting = wait_until_fresh(known->newest_under_prefix, options_.consistent_read_timeout, false);
+    if (!co_await std::move(waiting)) co_return std::nullopt;
+  }
+  std::optional<CacheState::Snapshot> snapshot = state_->read(scope, index);
+  if (snapshot) snapshot->revision = std::max(snapshot->revision, known->current);
+  co_return snapshot;
 }
 
 asio::awaitable<SharedUnchangedChecks::Proven> Cacher::prove_unchanged(const KeyScope& scope) {

@@ -15,10 +15,12 @@
 //    else is served from the cache: "0" as it is, "N"/NotOlderThan once the cache reached N, "" (consistent)
 //    once the cache reached the backend's current revision (KEP-2340: the Cacher asks the backend for progress
 //    notifications while it waits; after consistent_read_timeout it falls back to the backend, or fails with
-//    Timeout). A backend that cannot be asked for progress answers it directly, as "N" above, unless it confirms
-//    that nothing under the prefix changed since the cache's revision (unchanged_since): then the cache's state
-//    is served at the backend's current revision, at the cost of one keys-only Range instead of the whole list,
-//    which concurrent LISTs of a scope share (shared_unchanged_checks.h). As in kube 1.32, a `limit` is
+//    Timeout). A backend that cannot be asked for progress answers it directly, as "N" above, unless it knows
+//    every change since the cache's revision without reading (known_changes_since: etcd3's own writes), and the
+//    cache waits for those under the prefix, at the cost of asking the backend its revision; or unless it
+//    confirms that nothing under the prefix changed since the cache's revision (unchanged_since): then the cache's
+//    state is served at the backend's current revision, at the cost of one keys-only Range instead of the whole
+//    list, which concurrent LISTs of a scope share (shared_unchanged_checks.h). As in kube 1.32, a `limit` is
 //    honoured from the cache: the page is cut after `limit` matches, its continue token holds the cache's
 //    revision, and the continuation goes to the backend (an exact read there).
 //  - WATCH: "", "0" or send_initial_events start with the current state as Added events (send_initial_events
@@ -77,6 +79,9 @@ class Cacher final : public Interface {
                                                            std::int64_t count) override {
     return backend_.unchanged_since(std::move(key_prefix), revision, count);
   }
+  asio::awaitable<std::optional<KnownChanges>> known_changes_since(std::string key_prefix, Revision revision) override {
+    return backend_.known_changes_since(std::move(key_prefix), revision);
+  }
   asio::awaitable<void> compact(Revision revision) override;
 
   // get() and list() without copying the objects' bytes: the same rules, the cache's shared objects (a delegated
@@ -114,6 +119,12 @@ class Cacher final : public Interface {
   // list_shared(), with candidates narrowed by `index` when it names one.
   asio::awaitable<SharedListResult> list_cached(std::string key_prefix, ListOptions options,
                                                 std::optional<IndexQuery> index);
+  // For a consistent read without progress requests: the cache's state under `scope` (narrowed by `index`) at
+  // the backend's current revision or later, when the backend knows every change since the cache's revision
+  // without reading (Interface::known_changes_since) and the cache has reached those under the prefix; else
+  // std::nullopt.
+  asio::awaitable<std::optional<CacheState::Snapshot>> read_known_current(const KeyScope& scope,
+                                                                         const std::optional<IndexQuery>& index);
   // For a consistent LIST without progress requests: the cache's state under `scope` at the backend's current
   // revision, when the backend confirms that nothing changed there (Interface::unchanged_since); else null.
   asio::awaitable<SharedUnchangedChecks::Proven> prove_unchanged(const KeyScope& scope);

@@ -15,6 +15,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,10 @@ class OwnWrites {
   // Whether every revision in (after, through] is a recorded write to a key outside `prefix`. True for an empty
   // interval.
   bool only_outside(std::string_view prefix, Revision after, Revision through) const;
+
+  // When every revision in (after, through] is a recorded write: the newest of them under `prefix`, or `after`
+  // when none is. std::nullopt when a revision of the interval is not recorded.
+  std::optional<Revision> newest_under(std::string_view prefix, Revision after, Revision through) const;
 
  private:
   mutable std::mutex mutex_;

@@ -344,6 +344,16 @@ asio::awaitable<std::optional<Revision>> Store::unchanged_since(std::string key_
   co_return response.header().revision();
 }
 
+asio::awaitable<std::optional<Interface::KnownChanges>> Store::known_changes_since(std::string key_prefix,
+                                                                                   Revision revision) {
+  validate_key(key_prefix, true);
+  // Asking the revision costs etcd a read of one absent key, whatever the prefix holds.
+  const Revision current = co_await current_revision();
+  const std::optional<Revision> newest = own_writes_.newest_under(key_prefix, revision, current);
+  if (!newest) co_return std::nullopt;
+  co_return KnownChanges{.current = current, .newest_under_prefix = *newest};
+}
+
 asio::awaitable<void> Store::compact(Revision revision) {
   etcdserverpb::CompactionRequest request;
   request.set_revision(revision);

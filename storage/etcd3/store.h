@@ -51,6 +51,7 @@ class Store final : public Interface {
   bool can_request_watch_progress() const override;
   asio::awaitable<std::optional<Revision>> unchanged_since(std::string key_prefix, Revision revision,
                                                            std::int64_t count) override;
+  asio::awaitable<std::optional<KnownChanges>> known_changes_since(std::string key_prefix, Revision revision) override;
   asio::awaitable<void> compact(Revision revision) override;
 
   // kube-apiserver's etcd health check: a read of the key "health" succeeds within `timeout`

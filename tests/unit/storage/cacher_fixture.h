@@ -4,6 +4,7 @@
 #include "base/sleep.h"
 #include "storage/cacher/cacher.h"
 #include "storage/embedded/store.h"
+#include "storage/etcd3/own_writes.h"
 #include "tests/support/io_thread.h"
 #include "tests/support/temp_dir.h"
 
@@ -32,6 +33,10 @@ class FaultyStore final : public Interface {
   std::atomic<int> watches_opened{0};
   std::atomic<int> unchanged_checks{0};
   std::atomic<std::chrono::milliseconds> unchanged_answer_delay{0ms};
+  // true: a ledger of the writes made through this store answers known_changes_since, as etcd3's own writes do;
+  // writes made to the real store directly are another server's.
+  std::atomic<bool> knows_own_writes{false};
+  std::atomic<int> known_changes_asked{0};
 
   // The next change any watch delivers comes after a Bookmark at `claimed`, as etcd before 3.4.31 could answer
   // a progress request ahead of the events (etcd-io/etcd#15220).
@@ -46,10 +51,12 @@ class FaultyStore final : public Interface {
   }
 
   asio::awaitable<KeyValue> create(std::string key, std::string value, WriteOptions options) override {
-    co_return co_await real_.create(std::move(key), std::move(value), options);
+    KeyValue created = co_await real_.create(std::move(key), std::move(value), options);
+    co_return recorded(std::move(created));
   }
   asio::awaitable<KeyValue> remove(std::string key, PreconditionCheck preconditions) override {
-    co_return co_await real_.remove(std::move(key), std::move(preconditions));
+    KeyValue removed = co_await real_.remove(std::move(key), std::move(preconditions));
+    co_return recorded(std::move(removed));
   }
   asio::awaitable<std::optional<KeyValue>> get(std::string key, GetOptions options) override {
     co_return co_await real_.get(std::move(key), std::move(options));
@@ -59,8 +66,9 @@ class FaultyStore final : public Interface {
   }
   asio::awaitable<KeyValue> guaranteed_update(std::string key, bool ignore_not_found, PreconditionCheck preconditions,
                                               TryUpdate try_update, WriteOptions options) override {
-    co_return co_await real_.guaranteed_update(std::move(key), ignore_not_found, std::move(preconditions),
-                                               std::move(try_update), options);
+    KeyValue updated = co_await real_.guaranteed_update(std::move(key), ignore_not_found, std::move(preconditions),
+                                                        std::move(try_update), options);
+    co_return recorded(std::move(updated));
   }
   asio::awaitable<std::unique_ptr<WatchStream>> watch(std::string key, WatchOptions options) override {
     if (refuse_watches) throw StorageError(ErrorCode::Unreachable, key, "injected: watch refused");
@@ -87,6 +95,14 @@ class FaultyStore final : public Interface {
     const std::chrono::milliseconds delay = unchanged_answer_delay;
     if (delay.count() > 0) co_await base::sleep_for(delay);
     co_return answer;
+  }
+  asio::awaitable<std::optional<KnownChanges>> known_changes_since(std::string key, Revision revision) override {
+    ++known_changes_asked;
+    if (!knows_own_writes) co_return std::nullopt;
+    const Revision current = co_await real_.current_revision();
+    const std::optional<Revision> newest = own_writes_.newest_under(key, revision, current);
+    if (!newest) co_return std::nullopt;
+    co_return KnownChanges{.current = current, .newest_under_prefix = *newest};
   }
   asio::awaitable<void> compact(Revision revision) override { co_await real_.compact(revision); }
 
@@ -119,8 +135,14 @@ class FaultyStore final : public Interface {
     std::optional<std::optional<WatchEvent>> held_back_;
   };
 
+  KeyValue recorded(KeyValue written) {
+    own_writes_.record(written.mod_revision, written.key);
+    return written;
+  }
+
   std::atomic<Revision> lying_bookmark_{0};
   Interface& real_;
+  etcd3::OwnWrites own_writes_;
   std::mutex mutex_;
   std::vector<std::weak_ptr<std::unique_ptr<WatchStream>>> streams_;
 };

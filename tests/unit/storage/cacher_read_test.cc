@@ -226,6 +226,48 @@ TEST_F(CacherTest, AConsistentListNeverSharesACheckThatStartedBeforeIt) {
   EXPECT_GE(listed.revision, c.mod_revision);
 }
 
+// A backend that knows every change since the cache's revision without reading (etcd3: this process's own
+// writes) needs no check: a consistent LIST asks its revision, waits for the cache to reach the changes under the
+// prefix, and is served from the cache. A change the backend does not know (another server's) sends the LIST to
+// the check as before.
+TEST_F(CacherTest, WithoutProgressRequestsAConsistentListAfterOwnWritesNeedsNoCheck) {
+  start();
+  backend_->progress_supported = false;
+  backend_->knows_own_writes = true;
+  write(pod("a"), "1");
+  const KeyValue b = write(pod("b"), "2");
+  ASSERT_TRUE(cache_reaches(b.mod_revision));
+  const SharedListResult cached = run(cacher_->list_shared(kPrefix, at("0")));
+  const int checks = backend_->unchanged_checks;
+
+  const KeyValue elsewhere = write("/registry/configmaps/ns/x", "v");
+  const SharedListResult quiet = run(cacher_->list_shared(kPrefix, at("")));
+  EXPECT_EQ(quiet.revision, elsewhere.mod_revision) << "the backend's revision";
+  ASSERT_EQ(quiet.items.size(), 2u);
+  EXPECT_EQ(quiet.items[0].get(), cached.items[0].get()) << "the cache's own objects";
+
+  // Written under the prefix and read at once: the LIST waits for the cache to see it.
+  for (int i = 0; i < 20; ++i) {
+    const KeyValue made = write(pod("c" + std::to_string(i)), "3");
+    const ListResult listed = run(cacher_->list(kPrefix, at("")));
+    EXPECT_GE(listed.revision, made.mod_revision);
+    ASSERT_EQ(listed.items.size(), 3u + i);
+    EXPECT_TRUE(std::ranges::any_of(listed.items, [&](const KeyValue& item) { return item.key == made.key; }));
+  }
+  const KeyValue removed = run(backend_->remove(pod("a"), nullptr));
+  const ListResult after_removal = run(cacher_->list(kPrefix, at("")));
+  EXPECT_GE(after_removal.revision, removed.mod_revision);
+  EXPECT_EQ(after_removal.items.size(), 21u) << "a is gone";
+  EXPECT_EQ(backend_->unchanged_checks, checks) << "no LIST needed the check";
+
+  // Another server's write, even one elsewhere, is a revision the backend cannot vouch for without reading.
+  const KeyValue foreign = write_to_backend("/registry/configmaps/ns/y", "4");
+  const ListResult checked = run(cacher_->list(kPrefix, at("")));
+  EXPECT_GE(checked.revision, foreign.mod_revision);
+  EXPECT_EQ(checked.items.size(), 21u);
+  EXPECT_EQ(backend_->unchanged_checks, checks + 1) << "the check answered";
+}
+
 TEST_F(CacherTest, AResourceVersionTheCacheNeverReachesIsTooLarge) {
   CacherOptions options;
   options.fresh_wait_timeout = 300ms;

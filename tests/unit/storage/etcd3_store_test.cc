@@ -173,6 +173,27 @@ TEST_F(Etcd3StoreTest, UnchangedSinceSeesAnotherServersWritesUnderThePrefix) {
   EXPECT_FALSE(run(store_->unchanged_since(prefix, changed, 3)).has_value()) << "the count is checked either way";
 }
 
+// known_changes_since answers from the ledger alone: etcd is only asked its revision. Every revision since must be
+// this store's own write; the newest under the prefix is what a cache must reach.
+TEST_F(Etcd3StoreTest, KnownChangesAreThisStoresOwnWrites) {
+  Store other(io_.executor(), options_for({etcd_.endpoint()}));
+  const std::string prefix = "/registry/configmaps/shop/";
+  const Revision seeded = run(store_->create(prefix + "a", "a", {})).mod_revision;
+  auto known = [&](Revision since) { return run(store_->known_changes_since(prefix, since)); };
+
+  const Revision lease = run(store_->create("/registry/leases/kube-system/x", "x", {})).mod_revision;
+  ASSERT_TRUE(known(seeded).has_value());
+  EXPECT_EQ(known(seeded)->current, lease);
+  EXPECT_EQ(known(seeded)->newest_under_prefix, seeded) << "nothing under the prefix since";
+  const Revision made = run(store_->create(prefix + "b", "b", {})).mod_revision;
+  run(store_->create("/registry/leases/kube-system/y", "y", {}));
+  EXPECT_EQ(known(seeded)->newest_under_prefix, made);
+
+  run(other.create("/registry/leases/kube-system/z", "z", {}));
+  EXPECT_FALSE(known(seeded).has_value()) << "another server's write, even elsewhere";
+  EXPECT_FALSE(known(made).has_value());
+}
+
 TEST_F(Etcd3StoreTest, TtlWritesShareALeaseAndExpire) {
   // A 1 h TTL has a 60 s reuse window (5%, capped): writes within it share one lease.
   auto first = run(store_->create("/registry/events/default/e1", "e", WriteOptions{.ttl = 1h}));

@@ -26,6 +26,26 @@ TEST(OwnWritesTest, AnIntervalIsQuietUnderAPrefixOnlyWhenEveryRevisionIsOursElse
   EXPECT_FALSE(writes.only_outside("/registry/secrets/", 15, 16)) << "a revision past the ledger";
 }
 
+// What a consistent LIST from the cache needs when some of the interval's writes are under its prefix: the
+// newest of them, which the cache must have reached before its state is the backend's.
+TEST(OwnWritesTest, TheNewestWriteUnderAPrefixIsKnownOnlyWhenEveryRevisionIsOurs) {
+  OwnWrites writes;
+  writes.record(11, "/registry/configmaps/shop/x");
+  writes.record(12, "/registry/leases/kube-system/a");
+  writes.record(13, "/registry/configmaps/shop/y");
+  writes.record(14, "/registry/leases/kube-system/a");
+  writes.record(16, "/registry/configmaps/shop/z");
+
+  EXPECT_EQ(writes.newest_under("/registry/configmaps/", 10, 14), 13);
+  EXPECT_EQ(writes.newest_under("/registry/configmaps/", 10, 12), 11);
+  EXPECT_EQ(writes.newest_under("/registry/configmaps/", 13, 14), 13) << "none after 13: the start";
+  EXPECT_EQ(writes.newest_under("/registry/secrets/", 10, 14), 10);
+  EXPECT_EQ(writes.newest_under("/registry/secrets/", 14, 14), 14) << "an empty interval";
+  EXPECT_EQ(writes.newest_under("/registry/configmaps/", 10, 16), std::nullopt) << "15 is another writer's";
+  EXPECT_EQ(writes.newest_under("/registry/configmaps/", 15, 16), 16);
+  EXPECT_EQ(writes.newest_under("/registry/configmaps/", 9, 14), std::nullopt) << "10 is not recorded";
+}
+
 TEST(OwnWritesTest, OnlyTheLastWritesAreKept) {
   OwnWrites writes;
   for (Revision revision = 1; revision <= static_cast<Revision>(OwnWrites::kCapacity) + 10; ++revision)
