@@ -4,15 +4,23 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <string>
+#include <utility>
+
 namespace kapi::storage::etcd3::own_writes_test {
 namespace {
 
+void record(OwnWrites& ledger, std::initializer_list<std::pair<Revision, std::string>> writes) {
+  for (const auto& [revision, key] : writes) ledger.record(revision, key);
+}
+
 TEST(OwnWritesTest, AnIntervalIsQuietUnderAPrefixOnlyWhenEveryRevisionIsOursElsewhere) {
   OwnWrites writes;
-  writes.record(11, "/registry/leases/kube-system/a");
-  writes.record(12, "/registry/masterleases/10.0.0.1");
-  writes.record(14, "/registry/configmaps/shop/x");
-  writes.record(15, "/registry/leases/kube-system/a");
+  record(writes, {{11, "/registry/leases/kube-system/a"},
+                  {12, "/registry/masterleases/10.0.0.1"},
+                  {14, "/registry/configmaps/shop/x"},
+                  {15, "/registry/leases/kube-system/a"}});
 
   EXPECT_TRUE(writes.only_outside("/registry/configmaps/", 10, 10)) << "nothing happened";
   EXPECT_TRUE(writes.only_outside("/registry/configmaps/", 10, 12));
@@ -30,11 +38,11 @@ TEST(OwnWritesTest, AnIntervalIsQuietUnderAPrefixOnlyWhenEveryRevisionIsOursElse
 // newest of them, which the cache must have reached before its state is the backend's.
 TEST(OwnWritesTest, TheNewestWriteUnderAPrefixIsKnownOnlyWhenEveryRevisionIsOurs) {
   OwnWrites writes;
-  writes.record(11, "/registry/configmaps/shop/x");
-  writes.record(12, "/registry/leases/kube-system/a");
-  writes.record(13, "/registry/configmaps/shop/y");
-  writes.record(14, "/registry/leases/kube-system/a");
-  writes.record(16, "/registry/configmaps/shop/z");
+  record(writes, {{11, "/registry/configmaps/shop/x"},
+                  {12, "/registry/leases/kube-system/a"},
+                  {13, "/registry/configmaps/shop/y"},
+                  {14, "/registry/leases/kube-system/a"},
+                  {16, "/registry/configmaps/shop/z"}});
 
   EXPECT_EQ(writes.newest_under("/registry/configmaps/", 10, 14), 13);
   EXPECT_EQ(writes.newest_under("/registry/configmaps/", 10, 12), 11);
