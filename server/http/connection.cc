@@ -229,6 +229,16 @@ class ConnectionWriter final : public ResponseWriter {
     std::array<asio::const_buffer, 3> buffers{asio::buffer(size_line.data(), static_cast<std::size_t>(n)),
                                               asio::buffer(data.data(), data.size()), asio::buffer("\r\n", 2)};
     WriteTimer timer(writing_since_);
+    if constexpr (!std::is_same_v<Stream, asio::ip::tcp::socket>) {
+      if (data.size() > kTlsGatherBytes) {
+        // Asio's TLS stream encrypts one buffer at a time, after gathering small leading ones into 8 KiB: a large
+        // chunk framed in three pieces went out as records of 8 KiB, 16 KiB... and one of the final 2 bytes, each
+        // a send. Framed in one buffer, it goes out in full records.
+        framed_.assign(size_line.data(), static_cast<std::size_t>(n)).append(data).append("\r\n");
+        co_await asio::async_write(stream_, asio::buffer(framed_), until_written(), use_awaitable);
+        co_return;
+      }
+    }
     co_await asio::async_write(stream_, buffers, until_written(), use_awaitable);
   }
 
@@ -315,6 +325,10 @@ class ConnectionWriter final : public ResponseWriter {
   const bool* draining_;
   WriteClock& writing_since_;
   Headers headers_;
+  // Chunks up to this size go out in one TLS record as they are (asio gathers up to 8 KiB of buffers, framing
+  // included); larger ones are framed in framed_ first.
+  static constexpr std::size_t kTlsGatherBytes = 8 * 1024 - 32;
+  std::string framed_;
   bool head_only_;
   bool http10_;
   bool keep_alive_;
