@@ -36,7 +36,6 @@ class FaultyStore final : public Interface {
   // true: a ledger of the writes made through this store answers known_changes_since, as etcd3's own writes do;
   // writes made to the real store directly are another server's.
   std::atomic<bool> knows_own_writes{false};
-  std::atomic<int> known_changes_asked{0};
 
   // The next change any watch delivers comes after a Bookmark at `claimed`, as etcd before 3.4.31 could answer
   // a progress request ahead of the events (etcd-io/etcd#15220).
@@ -97,7 +96,6 @@ class FaultyStore final : public Interface {
     co_return answer;
   }
   asio::awaitable<std::optional<KnownChanges>> known_changes_since(std::string key, Revision revision) override {
-    ++known_changes_asked;
     if (!knows_own_writes) co_return std::nullopt;
     const Revision current = co_await real_.current_revision();
     const std::optional<Revision> newest = own_writes_.newest_under(key, revision, current);
