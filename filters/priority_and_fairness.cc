@@ -2,7 +2,12 @@
 
 #include "filters/request_kind.h"
 #include "filters/response_swap.h"
+#include "server/http/low_priority_lane.h"
 #include "server/http/status_response.h"
+
+#include <asio/co_spawn.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
 
 #include <algorithm>
 
@@ -71,7 +76,16 @@ asio::awaitable<void> PriorityAndFairnessFilter::handle(Exchange& exchange, Next
     ~Finish() { decision.finish(); }
   } finish{decision};
 
-  if (!is_watch) co_return co_await next(exchange);
+  if (!is_watch) {
+    // Admitted to a limited level, the request runs in its reactor's low-priority lane, so the exempt requests of
+    // that reactor never wait behind all the executing ones (low_priority_lane.h).
+    const auto executor = co_await asio::this_coro::executor;
+    if (const auto lane = decision.exempt ? std::nullopt : http::low_priority_executor(executor)) {
+      auto rest = asio::co_spawn(*lane, next(exchange), asio::use_awaitable);
+      co_return co_await std::move(rest);
+    }
+    co_return co_await next(exchange);
+  }
   WatchInitialization watch(*exchange.response, [&decision] { decision.finish(); });
   ResponseSwap swap(exchange, watch);
   co_await next(exchange);

@@ -5,6 +5,9 @@
 // level keeps refusing. Responses name the
 // FlowSchema and priority level by UID in X-Kubernetes-PF-FlowSchema-UID and X-Kubernetes-PF-PriorityLevel-UID.
 // A WATCH holds its seats only until its response starts; other long-running requests are not limited.
+// kapi's addition: a request admitted to a limited level runs in its reactor's low-priority lane, behind exempt
+// work (server/http/low_priority_lane.h); kube's Go scheduler has no such order, so its exempt requests wait
+// behind executing ones for CPU.
 #include "filters/filter.h"
 #include "server/flowcontrol/controller.h"
 #include "server/flowcontrol/dropped_requests.h"

@@ -1,5 +1,7 @@
 #include "server/http/reactor_pool.h"
 
+#include "server/http/low_priority_lane.h"
+
 #include <algorithm>
 #include <thread>
 
@@ -7,6 +9,8 @@ namespace kapi::http {
 
 ReactorPool::ReactorPool(asio::io_context& main, int threads) : main_(main) {
   for (int i = 1; i < std::max(threads, 1); ++i) others_.push_back(std::make_unique<Reactor>());
+  add_low_priority_lane(main_);
+  for (auto& reactor : others_) add_low_priority_lane(reactor->io);
 }
 
 ReactorPool::~ReactorPool() = default;

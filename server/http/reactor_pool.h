@@ -15,6 +15,7 @@
 //  - run() runs the main reactor on the calling thread and each other one on a thread of its own. When the main
 //    reactor stops (io_context::stop(), as the shutdown sequence ends; or it runs out of work), the others are
 //    stopped and their threads joined before run() returns.
+//  - Each reactor has a LowPriorityLane (low_priority_lane.h) for the work APF admitted to a limited level.
 //  - Like the main io_context, the pool must outlive everything its pending work may refer to: declare it right
 //    after that io_context, so that whatever a stopped reactor still holds goes with the reactors, last.
 #include <asio/executor_work_guard.hpp>

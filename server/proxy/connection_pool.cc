@@ -1,5 +1,8 @@
 #include "server/proxy/connection_pool.h"
 
+#include "base/executor_target.h"
+#include "server/http/low_priority_lane.h"
+
 #include <asio/co_spawn.hpp>
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
@@ -53,12 +56,15 @@ struct Pooled {
 };
 
 // A strand on the reactor itself rather than on the caller's executor, which is usually the strand of the client
-// connection that made the request: the backend connection outlives that request and serves other ones.
+// connection that made the request, or its reactor's low-priority lane: the backend connection outlives that
+// request and serves other ones.
 asio::any_io_executor new_strand(const asio::any_io_executor& caller) {
   using IoExecutor = asio::io_context::executor_type;
-  if (const auto* strand = caller.target<asio::strand<IoExecutor>>())
+  if (const auto* strand = base::executor_target<asio::strand<IoExecutor>>(caller))
     return asio::make_strand(strand->get_inner_executor());
-  if (const auto* io = caller.target<IoExecutor>()) return asio::make_strand(*io);
+  if (const auto* lane = base::executor_target<http::LowPriorityExecutor<IoExecutor>>(caller))
+    return asio::make_strand(lane->reactor_executor());
+  if (const auto* io = base::executor_target<IoExecutor>(caller)) return asio::make_strand(*io);
   return asio::make_strand(caller);
 }
 

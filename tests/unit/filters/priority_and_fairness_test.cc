@@ -2,10 +2,13 @@
 // configuration: a level "tiny" of one seat and one queue of one request, chosen by the FlowSchema "tiny" for the
 // group tiny-users. It checks what the stage decides: the classification it names in the response headers, that
 // exempt and long-running requests are not queued, that a full queue answers 429 with Retry-After, and that a
-// WATCH gives its seat back once its response starts.
+// WATCH gives its seat back once its response starts. Its io thread is a reactor with a low-priority lane, where the
+// requests admitted to a limited level run.
 #include "filters/priority_and_fairness.h"
 #include "request/request_info_resolver.h"
+#include "server/http/low_priority_lane.h"
 
+#include "base/executor_target.h"
 #include "base/log.h"
 #include "base/sleep.h"
 #include "server/apis/resource_storage.h"
@@ -17,6 +20,7 @@
 #include "tests/unit/support/recording_writer.h"
 
 #include <asio/co_spawn.hpp>
+#include <asio/this_coro.hpp>
 #include <asio/use_future.hpp>
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -86,11 +90,13 @@ class PriorityAndFairnessTest : public ::testing::Test {
     // Requests carrying X-Test-Hold wait in the handler until `release` is set.
     std::atomic<bool> release{false};
     std::atomic<int> handled{0};
+    std::atomic<int> handled_in_lane{0};
   };
 
   static void SetUpTestSuite() {
     env_ = std::make_unique<Environment>();
     Environment& env = *env_;
+    http::add_low_priority_lane(env.io->context());
     storage::embedded::Options options;
     options.data_dir = env.dir.path() / "data";
     env.backend = storage::embedded::Store::open(std::move(options));
@@ -116,6 +122,8 @@ class PriorityAndFairnessTest : public ::testing::Test {
     env.chain = std::make_unique<Chain>(std::move(stages), [&env](Exchange& exchange) -> asio::awaitable<void> {
       const bool hold = exchange.request.headers.get("X-Test-Hold").has_value();
       if (hold && exchange.context.long_running) co_await exchange.response->begin_stream(200);
+      const auto executor = co_await asio::this_coro::executor;
+      if (!base::executor_target<asio::io_context::executor_type>(executor)) ++env.handled_in_lane;
       ++env.handled;  // after a stream's head: a test that sees the count sees the status
       if (hold) {
         while (!env.release) co_await base::sleep_for(1ms);
@@ -243,6 +251,24 @@ TEST_F(PriorityAndFairnessTest, ExemptRequestsAreNeverQueued) {
   env_->release = true;
   ASSERT_TRUE(holding->answered_within(5s));
   ASSERT_TRUE(queued->answered_within(5s));
+}
+
+TEST_F(PriorityAndFairnessTest, AdmittedRequestsRunInTheReactorsLowPriorityLaneAndExemptOnesDoNot) {
+  int in_lane = env_->handled_in_lane;
+  auto admitted = send(tiny_user("jane"), "/api/v1/namespaces/default/configmaps");
+  ASSERT_TRUE(admitted->answered_within(5s));
+  admitted->done.get();
+  EXPECT_EQ(admitted->writer.status(), 200);
+  EXPECT_EQ(env_->handled_in_lane, ++in_lane);
+
+  auto exempt = send(admin(), "/api/v1/namespaces/default/configmaps");
+  ASSERT_TRUE(exempt->answered_within(5s));
+  EXPECT_EQ(exempt->writer.status(), 200);
+  EXPECT_EQ(env_->handled_in_lane, in_lane) << "exempt work stays on the reactor, ahead of the lane";
+
+  auto watch = send(tiny_user("jane"), "/api/v1/namespaces/default/configmaps?watch=1", false, true);
+  ASSERT_TRUE(watch->answered_within(5s));
+  EXPECT_EQ(env_->handled_in_lane, in_lane) << "a watch streams for hours: not from the lane";
 }
 
 TEST_F(PriorityAndFairnessTest, AWatchGivesItsSeatBackOnceItsResponseStarts) {
