@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -35,6 +36,7 @@ constexpr std::int32_t kStreamWindowBytes = 1 << 20;
 constexpr std::size_t kPendingBytes = 64 * 1024;
 constexpr std::size_t kReadBufferBytes = 16 * 1024;
 constexpr std::size_t kWriteBatchBytes = 64 * 1024;
+constexpr std::chrono::seconds kGoAwayLinger{1};  // Go's goAwayTimeout
 
 // Defences against the HTTP/2 attack classes, beside the handler limit of dispatch(). nghttp2 (with Debian's
 // backports) enforces them; they are named here so that they do not change with the library's defaults.
@@ -600,7 +602,16 @@ asio::awaitable<void> Http2Connection::write_loop() {
       auto writing = transport_.write(asio::buffer(batch), error);
       co_await std::move(writing);
       writing_since_.reset();
-      if (error || cut_) break;
+      if (error) break;
+      if (cut_) {
+        // As Go's server after an error's GOAWAY (goAwayTimeout), the connection stays open a moment, still read:
+        // closing it with the client's bytes unread in the socket is a reset, which can reach the client before
+        // the GOAWAY does and take it away.
+        asio::steady_timer linger(executor_, kGoAwayLinger);
+        auto waiting = linger.async_wait(asio::experimental::as_tuple(use_awaitable));
+        co_await std::move(waiting);
+        break;
+      }
       continue;
     }
     // Nothing to send, nothing more to read (GOAWAY done, every stream over): the connection is finished.
