@@ -59,8 +59,6 @@ class LowPriorityLane final : public asio::execution_context::service {
     asio::post(reactor_, [this, work = std::move(work)]() mutable { join(std::move(work)); });
   }
 
-  asio::io_context& reactor() const { return reactor_; }
-
  private:
   struct Work {
     virtual ~Work() = default;
