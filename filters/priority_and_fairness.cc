@@ -80,8 +80,8 @@ asio::awaitable<void> PriorityAndFairnessFilter::handle(Exchange& exchange, Next
     // Admitted to a limited level, the request runs in its reactor's low-priority lane, so the exempt requests of
     // that reactor never wait behind all the executing ones (low_priority_lane.h).
     const auto executor = co_await asio::this_coro::executor;
-    if (const auto lane = decision.exempt ? std::nullopt : http::low_priority_executor(executor)) {
-      auto rest = asio::co_spawn(*lane, next(exchange), asio::use_awaitable);
+    if (const auto lane = decision.exempt ? std::nullopt : http::LaneAdmission::on(executor)) {
+      auto rest = asio::co_spawn(lane->executor(), next(exchange), asio::use_awaitable);
       co_return co_await std::move(rest);
     }
     co_return co_await next(exchange);

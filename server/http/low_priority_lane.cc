@@ -2,6 +2,8 @@
 
 #include "base/executor_target.h"
 
+#include <algorithm>
+
 namespace kapi::http {
 
 void LowPriorityLane::join(std::unique_ptr<Work> work) {
@@ -12,6 +14,7 @@ void LowPriorityLane::join(std::unique_ptr<Work> work) {
 void LowPriorityLane::schedule_turn() {
   if (turn_scheduled_ || waiting_.empty()) return;
   turn_scheduled_ = true;
+  turn_queued_ = std::chrono::steady_clock::now();
   asio::post(reactor_, [this] { take_turn(); });
 }
 
@@ -25,7 +28,8 @@ void LowPriorityLane::take_turn() {
       lane.schedule_turn();
     }
   } next{*this};
-  const auto ends = std::chrono::steady_clock::now() + kTurn;
+  const auto starts = std::chrono::steady_clock::now();
+  const auto ends = starts + std::max<std::chrono::steady_clock::duration>(kTurn, starts - turn_queued_);
   do {
     std::unique_ptr<Work> work = std::move(waiting_.front());
     waiting_.pop_front();
@@ -42,11 +46,27 @@ void LowPriorityLane::shutdown() {
 
 void add_low_priority_lane(asio::io_context& reactor) { asio::use_service<LowPriorityLane>(reactor); }
 
-std::optional<asio::any_io_executor> low_priority_executor(const asio::any_io_executor& executor) {
+namespace {
+
+LowPriorityLane* lane_of(const asio::any_io_executor& executor) {
   const auto* reactor = base::executor_target<asio::io_context::executor_type>(executor);
-  if (!reactor || !asio::has_service<LowPriorityLane>(reactor->context())) return std::nullopt;
-  auto& lane = asio::use_service<LowPriorityLane>(reactor->context());
-  return asio::any_io_executor(LowPriorityExecutor<asio::io_context::executor_type>(lane, *reactor));
+  if (!reactor || !asio::has_service<LowPriorityLane>(reactor->context())) return nullptr;
+  return &asio::use_service<LowPriorityLane>(reactor->context());
+}
+
+}  // namespace
+
+std::optional<asio::any_io_executor> low_priority_executor(const asio::any_io_executor& executor) {
+  LowPriorityLane* lane = lane_of(executor);
+  if (!lane) return std::nullopt;
+  return asio::any_io_executor(LowPriorityExecutor<asio::io_context::executor_type>(
+      *lane, *base::executor_target<asio::io_context::executor_type>(executor)));
+}
+
+std::optional<LaneAdmission> LaneAdmission::on(const asio::any_io_executor& reactor_executor) {
+  LowPriorityLane* lane = lane_of(reactor_executor);
+  if (!lane) return std::nullopt;
+  return LaneAdmission(*lane, *low_priority_executor(reactor_executor));
 }
 
 }  // namespace kapi::http

@@ -7,6 +7,7 @@
 #include "server/http/reactor_pool.h"
 
 #include <asio/co_spawn.hpp>
+#include <asio/dispatch.hpp>
 #include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/strand.hpp>
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -64,6 +66,82 @@ TEST(LowPriorityLaneTest, WorkPostedToTheReactorWaitsOneTurnNotTheWholeLane) {
   EXPECT_LE(reactor_at, 3) << "but it is one turn, not the twenty pieces";
   ran.erase(ran.begin() + reactor_at);
   for (int i = 0; i < 20; ++i) EXPECT_EQ(ran[i], "lane " + std::to_string(i)) << "the lane keeps its order";
+}
+
+// Reactor work that keeps the lane's turn waiting (a watch's fan-out) gets as much lane work after it.
+TEST(LowPriorityLaneTest, ATurnThatWaitedLongRunsAsLongAsItWaited) {
+  asio::io_context reactor(1);
+  add_low_priority_lane(reactor);
+  const auto lane = lane_of(reactor);
+  const auto kept_waiting = LowPriorityLane::kTurn * 4;
+  Clock::time_point spinner_ended{}, reactor_ran{};
+  asio::post(reactor, [&] {
+    for (int i = 0; i < 20; ++i) asio::post(lane, [&] { spin_for(LowPriorityLane::kTurn * 2 / 5); });
+    // Queued behind the lane's first turn and ahead of its second, which then waits as long as this spins.
+    asio::post(reactor, [&] {
+      spin_for(kept_waiting);
+      spinner_ended = Clock::now();
+      asio::post(reactor, [&] { reactor_ran = Clock::now(); });
+    });
+  });
+  reactor.run();
+  ASSERT_NE(reactor_ran, Clock::time_point{});
+  EXPECT_GE(reactor_ran - spinner_ended, kept_waiting) << "the second turn ran as long as it was kept waiting";
+}
+
+// While nothing waits in the lane, what is dispatched to it (as a completion resumes a coroutine) runs at once,
+// as on the reactor's own executor: the lane costs an idle reactor no extra pass. Once it is backlogged, it too
+// waits its turn, in order.
+TEST(LowPriorityLaneTest, ADispatchRunsAtOnceOnlyWhileTheLaneIsIdle) {
+  asio::io_context reactor(1);
+  add_low_priority_lane(reactor);
+  const auto lane = lane_of(reactor);
+  std::vector<std::string> ran;
+  asio::post(reactor, [&] {
+    asio::dispatch(lane, [&] { ran.push_back("dispatched to an idle lane"); });
+    ran.push_back("after the first dispatch");
+    asio::post(lane, [&] { ran.push_back("posted"); });
+    asio::dispatch(lane, [&] { ran.push_back("dispatched behind it"); });
+    ran.push_back("after the second dispatch");
+  });
+  reactor.run();
+  EXPECT_EQ(ran, (std::vector<std::string>{"dispatched to an idle lane", "after the first dispatch",
+                                           "after the second dispatch", "posted", "dispatched behind it"}));
+}
+
+// Past kQuietAdmissions requests admitted on a reactor, their steps would take its queue ahead of exempt work,
+// so a dispatch joins the lane even when nothing waits there; as the admissions end, it runs at once again.
+TEST(LowPriorityLaneTest, ADispatchWaitsItsTurnWhileManyRequestsAreAdmitted) {
+  asio::io_context reactor(1);
+  add_low_priority_lane(reactor);
+  std::vector<std::string> ran;
+  asio::post(reactor, [&] {
+    std::vector<LaneAdmission> admitted;
+    for (int i = 0; i <= LowPriorityLane::kQuietAdmissions; ++i) {
+      admitted.push_back(*LaneAdmission::on(reactor.get_executor()));
+    }
+    asio::dispatch(admitted.front().executor(), [&] { ran.push_back("dispatched while many are admitted"); });
+    ran.push_back("after it");
+    admitted.clear();
+    asio::post(reactor, [&] {
+      asio::dispatch(lane_of(reactor), [&] { ran.push_back("dispatched once they ended"); });
+      ran.push_back("after that");
+    });
+  });
+  reactor.run();
+  EXPECT_EQ(ran, (std::vector<std::string>{"after it", "dispatched while many are admitted",
+                                           "dispatched once they ended", "after that"}));
+}
+
+// A request's frame (and its admission) can outlive the reactor, held by a store's pending answer.
+TEST(LowPriorityLaneTest, AnAdmissionMayOutliveItsReactor) {
+  std::optional<LaneAdmission> admitted;
+  {
+    asio::io_context reactor(1);
+    add_low_priority_lane(reactor);
+    admitted.emplace(*LaneAdmission::on(reactor.get_executor()));
+  }
+  admitted.reset();  // what ASan checks: nothing of the lane is touched
 }
 
 TEST(LowPriorityLaneTest, WorkFromAnotherThreadRunsInTheLaneOnTheReactorsThread) {
@@ -122,8 +200,10 @@ TEST(LowPriorityLaneTest, WorkLeftInTheLaneIsDestroyedWithItsReactor) {
   {
     asio::io_context reactor(1);
     add_low_priority_lane(reactor);
-    asio::post(lane_of(reactor), [token] {});
-    asio::post(reactor, [&reactor] { reactor.stop(); });  // stops before the lane's first turn
+    asio::post(reactor, [&] {
+      asio::post(lane_of(reactor), [token] {});  // a post joins the lane, never runs at once
+      reactor.stop();                             // before the lane's first turn
+    });
     reactor.run();
     EXPECT_EQ(token.use_count(), 2);
   }
