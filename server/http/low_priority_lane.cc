@@ -2,8 +2,6 @@
 
 #include "base/executor_target.h"
 
-#include <algorithm>
-
 namespace kapi::http {
 
 void LowPriorityLane::join(std::unique_ptr<Work> work) {
@@ -14,7 +12,6 @@ void LowPriorityLane::join(std::unique_ptr<Work> work) {
 void LowPriorityLane::schedule_turn() {
   if (turn_scheduled_ || waiting_.empty()) return;
   turn_scheduled_ = true;
-  turn_queued_ = std::chrono::steady_clock::now();
   asio::post(reactor_, [this] { take_turn(); });
 }
 
@@ -28,8 +25,7 @@ void LowPriorityLane::take_turn() {
       lane.schedule_turn();
     }
   } next{*this};
-  const auto starts = std::chrono::steady_clock::now();
-  const auto ends = starts + std::max<std::chrono::steady_clock::duration>(kTurn, starts - turn_queued_);
+  const auto ends = std::chrono::steady_clock::now() + kTurn;
   do {
     std::unique_ptr<Work> work = std::move(waiting_.front());
     waiting_.pop_front();

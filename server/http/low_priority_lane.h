@@ -10,8 +10,7 @@
 // exempt GET's p99 went from 2 ms to 40 ms). Go's scheduler gives no priority either; APF only orders who gets a
 // seat. Here the admitted work runs in the lane instead: while the lane is backlogged, a handler that resumes
 // admitted work only moves it to the lane, and the lane runs for kTurn, then queues its next turn behind whatever
-// became ready meanwhile. A turn that waited longer than kTurn for its place runs as long as it waited, so that
-// the lane keeps half of a reactor that other work keeps busy (watch fan-out is not in the lane).
+// became ready meanwhile.
 //
 // Contract:
 //  - One lane per reactor of a ReactorPool (each run by one thread), made by the pool. low_priority_executor()
@@ -99,7 +98,6 @@ class LowPriorityLane final : public asio::execution_context::service {
   asio::io_context& reactor_;
   std::deque<std::unique_ptr<Work>> waiting_;  // the reactor's thread only
   bool turn_scheduled_ = false;
-  std::chrono::steady_clock::time_point turn_queued_{};
   // Shared with each LaneAdmission: a request's frame may be destroyed after its reactor (and this lane) is.
   std::shared_ptr<int> admissions_ = std::make_shared<int>(0);
 };
