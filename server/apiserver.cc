@@ -498,8 +498,8 @@ int run_apiserver(const Options& options) {
     chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
     servers.kube().generic().health_checks.push_back(storage->health_check());
     const storage::value::ResourceTransformers encryption = encryption_from(options, logger);
-    apis::BuiltInApis apis(builtin_types.get(), storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger,
-                           config.service_network, token_requests_from(options, config.signing_key, logger),
+    apis::BuiltInApis apis(builtin_types.get(), storage->store(), options.etcd_prefix, io.get_executor(), lifecycle,
+                           logger, config.service_network, token_requests_from(options, config.signing_key, logger),
                            kubelet_client_from(options), encryption, options.storage_media_type);
     ReactorWhileUnwinding::Trigger unwinding_apis(reactor_while_unwinding);  // see ReactorWhileUnwinding
     filters::ChainConfig chain_config(logger, metrics, lifecycle);

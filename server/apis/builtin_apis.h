@@ -49,9 +49,9 @@ class BuiltInApis {
   // names the resources encrypted at rest (--encryption-provider-config); `storage_media_type` is the form objects
   // are written in (--storage-media-type; either form is read).
   BuiltInApis(schema::Catalog catalog, storage::Interface& backend, std::string key_root,
-              asio::any_io_executor executor,
-              server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {},
-              core::TokenRequestConfig tokens = {}, core::KubeletClientConfig kubelet = {},
+              asio::any_io_executor executor, server::Lifecycle& lifecycle, base::Logger& logger,
+              core::ServiceNetwork network = {}, core::TokenRequestConfig tokens = {},
+              core::KubeletClientConfig kubelet = {},
               const storage::value::ResourceTransformers& encryption = {},
               std::string_view storage_media_type = "application/json");
   ~BuiltInApis();

@@ -52,7 +52,7 @@ class LowPriorityLane final : public asio::execution_context::service {
   // How long the lane runs before it lets the reactor's queue have a pass: short against an exempt request's own
   // latency (about a millisecond idle), long against the cost of one trip through the queue (about a microsecond).
   static constexpr std::chrono::microseconds kTurn{500};
-  // Admitted requests on the reactor below which the lane runs what finds it empty at once.
+  // Admitted requests on a reactor up to which a dispatch that finds the lane empty runs at once.
   static constexpr int kQuietAdmissions = 4;
 
   explicit LowPriorityLane(asio::io_context& reactor) : service(reactor), reactor_(reactor) {}

@@ -301,7 +301,8 @@ asio::awaitable<BootstrapRevisions> ensure_bootstrap_policy(BootstrapStores stor
   BootstrapRevisions revisions;
   auto cluster_roles = ensure_all(stores.cluster_roles, bootstrap_cluster_roles(), ensure_role);
   revisions.cluster_roles = co_await std::move(cluster_roles);
-  auto cluster_role_bindings = ensure_all(stores.cluster_role_bindings, bootstrap_cluster_role_bindings(), ensure_binding);
+  auto cluster_role_bindings =
+      ensure_all(stores.cluster_role_bindings, bootstrap_cluster_role_bindings(), ensure_binding);
   revisions.cluster_role_bindings = co_await std::move(cluster_role_bindings);
   auto roles = ensure_all(stores.roles, bootstrap_namespace_roles(), ensure_role);
   revisions.roles = co_await std::move(roles);
