@@ -41,7 +41,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <future>
 #include <iostream>
 #include <stdexcept>
 #include <thread>
@@ -472,10 +471,6 @@ int run_apiserver(const Options& options) {
   metrics::Registry metrics;
   Lifecycle lifecycle;
   try {
-    // Building the built-in types is about a fifth of the CPU a start takes before it is ready (P6), and needs
-    // nothing from the steps before BuiltInApis: a second thread builds them meanwhile. An early StartupFailure
-    // waits for it in the future's destructor.
-    std::future<schema::Catalog> builtin_types = std::async(std::launch::async, &schema::Catalog::builtin);
     // Before anything that has to be stopped: a bad audit flag or policy file ends the start-up here.
     audit::Audit audit = set_up_audit(options, metrics, logger);
     Config config = complete(options, logger);
@@ -498,8 +493,8 @@ int run_apiserver(const Options& options) {
     chain::ServerChain servers({metrics, lifecycle, VersionInfo{}, options.enable_testing_endpoints});
     servers.kube().generic().health_checks.push_back(storage->health_check());
     const storage::value::ResourceTransformers encryption = encryption_from(options, logger);
-    apis::BuiltInApis apis(builtin_types.get(), storage->store(), options.etcd_prefix, io.get_executor(), lifecycle,
-                           logger, config.service_network, token_requests_from(options, config.signing_key, logger),
+    apis::BuiltInApis apis(storage->store(), options.etcd_prefix, io.get_executor(), lifecycle, logger,
+                           config.service_network, token_requests_from(options, config.signing_key, logger),
                            kubelet_client_from(options), encryption, options.storage_media_type);
     ReactorWhileUnwinding::Trigger unwinding_apis(reactor_while_unwinding);  // see ReactorWhileUnwinding
     filters::ChainConfig chain_config(logger, metrics, lifecycle);

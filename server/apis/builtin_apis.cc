@@ -187,13 +187,11 @@ admission::ObjectInterfaces::Version admission_version(const ResourceStorage& re
 
 }  // namespace
 
-BuiltInApis::BuiltInApis(schema::Catalog catalog, storage::Interface& backend, std::string key_root,
-                         asio::any_io_executor executor, server::Lifecycle& lifecycle, base::Logger& logger,
-                         core::ServiceNetwork network, core::TokenRequestConfig tokens,
-                         core::KubeletClientConfig kubelet, const storage::value::ResourceTransformers& encryption,
-                         std::string_view storage_media_type)
-    : catalog_(std::move(catalog)),
-      storage_codec_(schema::storage_codec(catalog_, storage_media_type)), lifecycle_(lifecycle), logger_(logger) {
+BuiltInApis::BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
+                         server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network,
+                         core::TokenRequestConfig tokens, core::KubeletClientConfig kubelet,
+                         const storage::value::ResourceTransformers& encryption, std::string_view storage_media_type)
+    : storage_codec_(schema::storage_codec(catalog_, storage_media_type)), lifecycle_(lifecycle), logger_(logger) {
   // As kube's storage factory configures each: the codec, and the resource's encryption.
   auto raw_storage = [&](std::string_view resource) -> storage::Interface& {
     auto stored_as = storage::value::compose(storage_codec_, encryption ? encryption("", resource) : nullptr);

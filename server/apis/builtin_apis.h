@@ -43,15 +43,13 @@ class ServiceAllocationRepair;
 
 class BuiltInApis {
  public:
-  // `catalog` is schema::Catalog::builtin(), which the caller may build while it does other start-up work.
   // `key_root` is --etcd-prefix: every key starts with it ("/registry/configmaps/..."). `network` holds the
   // service cluster IP and node port ranges and the secure port the `kubernetes` service leads to. `encryption`
   // names the resources encrypted at rest (--encryption-provider-config); `storage_media_type` is the form objects
   // are written in (--storage-media-type; either form is read).
-  BuiltInApis(schema::Catalog catalog, storage::Interface& backend, std::string key_root,
-              asio::any_io_executor executor, server::Lifecycle& lifecycle, base::Logger& logger,
-              core::ServiceNetwork network = {}, core::TokenRequestConfig tokens = {},
-              core::KubeletClientConfig kubelet = {},
+  BuiltInApis(storage::Interface& backend, std::string key_root, asio::any_io_executor executor,
+              server::Lifecycle& lifecycle, base::Logger& logger, core::ServiceNetwork network = {},
+              core::TokenRequestConfig tokens = {}, core::KubeletClientConfig kubelet = {},
               const storage::value::ResourceTransformers& encryption = {},
               std::string_view storage_media_type = "application/json");
   ~BuiltInApis();
@@ -122,7 +120,7 @@ class BuiltInApis {
                                                                           std::string root_ca,
                                                                           metrics::Registry* metrics);
 
-  schema::Catalog catalog_;
+  schema::Catalog catalog_ = schema::Catalog::builtin();
   schema::PatchSchemas patch_schemas_{catalog_};
   std::shared_ptr<const storage::value::Transformer> storage_codec_;
   std::shared_ptr<const structured_merge::Schema> field_types_;
