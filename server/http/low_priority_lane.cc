@@ -42,27 +42,18 @@ void LowPriorityLane::shutdown() {
 
 void add_low_priority_lane(asio::io_context& reactor) { asio::use_service<LowPriorityLane>(reactor); }
 
-namespace {
-
-LowPriorityLane* lane_of(const asio::any_io_executor& executor) {
-  const auto* reactor = base::executor_target<asio::io_context::executor_type>(executor);
-  if (!reactor || !asio::has_service<LowPriorityLane>(reactor->context())) return nullptr;
-  return &asio::use_service<LowPriorityLane>(reactor->context());
-}
-
-}  // namespace
-
 std::optional<asio::any_io_executor> low_priority_executor(const asio::any_io_executor& executor) {
-  LowPriorityLane* lane = lane_of(executor);
-  if (!lane) return std::nullopt;
-  return asio::any_io_executor(LowPriorityExecutor<asio::io_context::executor_type>(
-      *lane, *base::executor_target<asio::io_context::executor_type>(executor)));
+  const auto* reactor = base::executor_target<asio::io_context::executor_type>(executor);
+  if (!reactor || !asio::has_service<LowPriorityLane>(reactor->context())) return std::nullopt;
+  auto& lane = asio::use_service<LowPriorityLane>(reactor->context());
+  return asio::any_io_executor(LowPriorityExecutor<asio::io_context::executor_type>(lane, *reactor));
 }
 
 std::optional<LaneAdmission> LaneAdmission::on(const asio::any_io_executor& reactor_executor) {
-  LowPriorityLane* lane = lane_of(reactor_executor);
+  std::optional<asio::any_io_executor> lane = low_priority_executor(reactor_executor);
   if (!lane) return std::nullopt;
-  return LaneAdmission(*lane, *low_priority_executor(reactor_executor));
+  return LaneAdmission(base::executor_target<LowPriorityExecutor<asio::io_context::executor_type>>(*lane)->lane(),
+                       *lane);
 }
 
 }  // namespace kapi::http

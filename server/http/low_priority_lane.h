@@ -134,6 +134,7 @@ class LowPriorityExecutor {
   }
 
   const Inner& reactor_executor() const noexcept { return inner_; }
+  LowPriorityLane& lane() const noexcept { return *lane_; }
 
   friend bool operator==(const LowPriorityExecutor& a, const LowPriorityExecutor& b) noexcept {
     return a.lane_ == b.lane_ && a.inner_ == b.inner_;
