@@ -12,6 +12,7 @@
 #include "base/sleep.h"
 #include "filters/chain.h"
 #include "server/chain/server_chain.h"
+#include "server/healthz/healthz.h"
 #include "server/chain/testing_endpoints.h"
 #include "server/controlplane/apiserver_identity.h"
 #include "server/controlplane/cluster_authentication_trust.h"
@@ -274,6 +275,16 @@ std::shared_ptr<flowcontrol::Controller> priority_and_fairness_from(const Option
       });
   return std::make_shared<flowcontrol::Controller>(server_limit, std::move(estimator), metrics.flowcontrol,
                                                    std::move(executor), logger);
+}
+
+// kube's `priority-and-fairness-config-consumer` post-start hook only starts the controller. Here it also waits
+// until the controller classifies by the stored configuration, so that a ready server's responses name the
+// stored FlowSchemas and levels (X-Kubernetes-PF-FlowSchema-UID), whichever start-up work happens to end first.
+healthz::Check config_consumer_check(std::shared_ptr<const flowcontrol::Controller> controller) {
+  return {"poststarthook/priority-and-fairness-config-consumer", [controller]() -> std::optional<std::string> {
+            if (controller->read_stored_configuration()) return std::nullopt;
+            return "not finished";
+          }};
 }
 
 http::ConnectionOptions connection_options_from(const Options& options) {
@@ -575,6 +586,8 @@ int run_apiserver(const Options& options) {
     // The common filter chain in front of the server chain, and the listeners.
     const std::shared_ptr<flowcontrol::Controller> priority_and_fairness =
         priority_and_fairness_from(options, apis, metrics, io.get_executor(), logger);
+    if (priority_and_fairness && apis.store("flowcontrol.apiserver.k8s.io", "flowschemas"))
+      servers.kube().generic().health_checks.push_back(config_consumer_check(priority_and_fairness));
     set_filter_options(chain_config, options, audit, priority_and_fairness);
     filters::Chain handler_chain = filters::build_handler_chain(chain_config, servers.handler());
     auto serve = [&handler_chain](http::Request& request, http::ResponseWriter& response) -> asio::awaitable<void> {

@@ -12,6 +12,7 @@
 #include <asio/this_coro.hpp>
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <numeric>
 
 namespace kapi::flowcontrol {
@@ -82,6 +83,18 @@ void set_condition(json::object& flow_schema, const DanglingCondition& wanted) {
       if (!value.is_object() || registry::fields::string_at(value.get_object(), "type") != "Dangling") conditions.push_back(value);
   conditions.push_back(std::move(condition));
   status["conditions"] = std::move(conditions);
+}
+
+// Whether every mandatory and suggested object is among those stored.
+bool holds_bootstrap_configuration(const std::map<std::string, json::object>& levels,
+                                   const std::map<std::string, json::object>& flow_schemas) {
+  auto all_in = [](const std::vector<json::object>& wanted, const std::map<std::string, json::object>& stored) {
+    return std::ranges::all_of(wanted, [&stored](const json::object& object) {
+      return stored.contains(std::string(registry::meta_string(object, "name")));
+    });
+  };
+  return all_in(mandatory_priority_levels(), levels) && all_in(suggested_priority_levels(), levels) &&
+         all_in(mandatory_flow_schemas(), flow_schemas) && all_in(suggested_flow_schemas(), flow_schemas);
 }
 
 }  // namespace
@@ -163,8 +176,12 @@ void Controller::rebuild() {
     else if (schema.name == "catch-all" && !have_catch_all) next->schemas.push_back(std::move(schema));
   }
 
-  std::lock_guard lock(snapshot_mutex_);
-  snapshot_ = std::move(next);
+  {
+    std::lock_guard lock(snapshot_mutex_);
+    snapshot_ = std::move(next);
+  }
+  if (!read_stored_configuration_.load() && holds_bootstrap_configuration(stored_levels_, stored_flow_schemas_))
+    read_stored_configuration_.store(true);
 }
 
 void Controller::rebalance() {

@@ -66,6 +66,10 @@ class Controller {
   // Follows the configuration and rebalances until `stopping` is set.
   void start(registry::Store& flow_schemas, registry::Store& priority_levels,
              std::shared_ptr<const std::atomic<bool>> stopping);
+  // True once the controller classifies by the stored configuration: it has read every mandatory and suggested
+  // object, which the config producer stores before the server is ready. Until then it classifies by the
+  // mandatory objects alone, as kube imagines them (no UIDs). Stays true.
+  bool read_stored_configuration() const { return read_stored_configuration_.load(); }
 
  private:
   // One level as the filter uses it; immutable once published, but for the QueueSet (thread-safe).
@@ -117,6 +121,7 @@ class Controller {
   bool flow_schemas_listed_ = false;
   bool updating_conditions_ = false;
   bool conditions_outdated_ = false;
+  std::atomic<bool> read_stored_configuration_ = false;
 };
 
 }  // namespace kapi::flowcontrol

@@ -98,6 +98,8 @@ TEST_F(FlowcontrolResourcesTest, KubesDefaultsListedWithKubesColumns) {
   CommandResult ready = kubectl("get --raw /readyz?verbose");
   EXPECT_NE(ready.output.find("[+]poststarthook/priority-and-fairness-config-producer ok\n"), std::string::npos)
       << ready.output;
+  EXPECT_NE(ready.output.find("[+]poststarthook/priority-and-fairness-config-consumer ok\n"), std::string::npos)
+      << ready.output;
 }
 
 TEST_F(FlowcontrolResourcesTest, InvalidObjectsRefusedWithKubesMessages) {
