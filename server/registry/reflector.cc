@@ -19,7 +19,9 @@ namespace {
 asio::awaitable<void> reflect_until(Store& store, ReflectorHandlers handlers, ReflectorOptions options,
                                     std::function<bool()> stopped, std::shared_ptr<const base::StopSignal> wake,
                                     base::Logger& logger) {
+  bool relisted_at_once = false;
   while (!stopped()) {
+    bool expired = false;  // the watch's revision is gone from the history
     try {
       // The watch cache's own objects, each parsed (and trimmed) in turn: a relist of a large resource never
       // holds a copy of every object's bytes beside the parsed objects. At resourceVersion 0, as kube's reflector
@@ -69,9 +71,11 @@ asio::awaitable<void> reflect_until(Store& store, ReflectorHandlers handlers, Re
                         (event->error ? std::string(event->error->what()) : std::string("an error")) +
                         "\"; listing again");
             relist = true;
+            expired = event->error && event->error->code() == storage::ErrorCode::Expired;
             break;
           }
           seen = std::max(seen, event->revision);
+          relisted_at_once = false;  // this watch worked: a later expiry relists at once again
           if (event->type == storage::WatchEventType::Bookmark) continue;
           auto object = parse_json_object(event->object.value);
           if (!object) continue;
@@ -86,6 +90,15 @@ asio::awaitable<void> reflect_until(Store& store, ReflectorHandlers handlers, Re
       if (!stopped()) logger.warning("following " + options.following + ": " + error.what());
     }
     if (stopped()) break;
+    // A watch refused as too old right after its list most often met a watch cache that was initialising when
+    // the list was served (by the backend, at the revision of then) and now starts its history at a later
+    // revision: the next list finds it ready. So such a relist is at once, unless the one before was too and its
+    // watch saw nothing; any other waits.
+    if (expired && !relisted_at_once) {
+      relisted_at_once = true;
+      continue;
+    }
+    relisted_at_once = false;
     co_await base::sleep_for(options.relist_delay);
   }
 }

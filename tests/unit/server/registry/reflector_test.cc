@@ -116,5 +116,35 @@ TEST_F(ReflectorTest, AFollowerOfChangesAloneGetsOnlyChanges) {
   EXPECT_TRUE(recorded(0, 0).first.empty());
 }
 
+TEST_F(ReflectorTest, AWatchTooOldForItsListListsAgainAtOnce) {
+  create("one");
+  // The first list's revision is compacted away before its watch starts, as when a watch cache that was
+  // initialising when the list was served starts its history later: the watch is refused as too old.
+  int lists = 0;
+  ReflectorHandlers handlers;
+  handlers.replace = [this, &lists](std::vector<json::object>, storage::Revision) -> asio::awaitable<void> {
+    if (++lists > 1) co_return;
+    std::string last;
+    for (const char* name : {"two", "three"}) {  // the watch starts after the list, so two revisions go
+      auto creating = store_->create("ns", json::object{{"metadata", json::object{{"name", name}}}}, WriteOptions{});
+      last = co_await std::move(creating);
+    }
+    const std::string revision(meta_string(parse_json(last).as_object(), "resourceVersion"));
+    auto compacting = backend_->compact(std::stoll(revision));
+    co_await std::move(compacting);
+  };
+  handlers.apply = [](const storage::WatchEvent&, json::object) -> asio::awaitable<void> { co_return; };
+  ReflectorOptions options{"gadgets"};
+  options.relist_delay = std::chrono::hours(1);
+  asio::co_spawn(io_.executor(), reflect(*store_, std::move(handlers), std::move(options), stop_, logger_),
+                 asio::detached);
+  // Not after relist_delay: the second list follows the refused watch at once.
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (io_.run([&lists]() -> asio::awaitable<int> { co_return lists; }()) < 2 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(io_.run([&lists]() -> asio::awaitable<int> { co_return lists; }()), 2);
+}
+
 }  // namespace
 }  // namespace kapi::registry::reflector_test
