@@ -297,14 +297,16 @@ asio::awaitable<void> Controller::follow(registry::Store& store, std::map<std::s
     }
     listed = true;
     rebuild();
-    co_await update_dangling_conditions();
+    update_dangling_conditions_aside();
+    co_return;
   };
   handlers.apply = [this, &objects](const storage::WatchEvent& event, json::object object) -> asio::awaitable<void> {
     std::string name(registry::meta_string(object, "name"));
     if (event.type == storage::WatchEventType::Deleted) objects.erase(name);
     else objects[std::move(name)] = std::move(object);
     rebuild();
-    co_await update_dangling_conditions();
+    update_dangling_conditions_aside();
+    co_return;
   };
   registry::ReflectorOptions options{std::move(what), std::chrono::seconds(1)};
   auto following = registry::reflect(store, std::move(handlers), std::move(options), stopping, logger_);
@@ -318,6 +320,17 @@ asio::awaitable<void> Controller::keep_rebalancing(std::shared_ptr<const std::at
   }
 }
 
+void Controller::update_dangling_conditions_aside() {
+  asio::co_spawn(strand_, update_dangling_conditions(), [this](std::exception_ptr error) {
+    if (!error) return;
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      logger_.error(std::string("priority and fairness: updating the Dangling conditions failed: ") + e.what());
+    }
+  });
+}
+
 asio::awaitable<void> Controller::update_dangling_conditions() {
   if (!levels_listed_ || !flow_schemas_listed_) co_return;  // the later list brings this back
   // One writer at a time; a change meanwhile makes it look again.
@@ -326,6 +339,10 @@ asio::awaitable<void> Controller::update_dangling_conditions() {
     co_return;
   }
   updating_conditions_ = true;
+  struct Done {
+    bool& updating;
+    ~Done() { updating = false; }  // on the strand, also when a write throws
+  } done{updating_conditions_};
   do {
     conditions_outdated_ = false;
     std::vector<std::pair<std::string, DanglingCondition>> updates;
@@ -355,7 +372,6 @@ asio::awaitable<void> Controller::update_dangling_conditions() {
       }
     }
   } while (conditions_outdated_);
-  updating_conditions_ = false;
 }
 
 }  // namespace kapi::flowcontrol

@@ -99,6 +99,9 @@ class Controller {
                                bool& listed, std::string what, std::shared_ptr<const std::atomic<bool>> stopping);
   asio::awaitable<void> keep_rebalancing(std::shared_ptr<const std::atomic<bool>> stopping);
   asio::awaitable<void> update_dangling_conditions();
+  // Runs update_dangling_conditions beside the watches, not in their way: each write is a round trip, and a first
+  // start's twenty would hold back the events behind them (kube's controller writes them from its own worker).
+  void update_dangling_conditions_aside();
 
   const int server_concurrency_limit_;
   const WorkEstimator estimator_;
